@@ -1,0 +1,40 @@
+# gpuscope: the two commands a fresh Debian machine needs are `make up` and `make test`.
+SHELL := /bin/bash
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+PYTEST_WORKERS ?= 2
+
+.PHONY: up test lint typecheck unit deps binaries bench bench-full clean
+
+$(STAMP): pyproject.toml scripts/bootstrap-venv
+	scripts/bootstrap-venv $(VENV)
+	touch $@
+
+deps: $(STAMP)
+
+binaries:
+	scripts/ensure-binaries
+
+## up: the local stack on simulated GPUs (for now: one simulated 8-GPU node on :9400)
+up: deps
+	$(BIN)/gpuscope exporter --backend sim
+
+## test: lint, types, every test (real Prometheus/Alertmanager/Pushgateway on loopback)
+test: deps binaries lint typecheck unit
+
+lint: deps
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+
+typecheck: deps
+	$(BIN)/mypy
+
+unit: deps
+	$(BIN)/pytest -n $(PYTEST_WORKERS)
+
+bench: deps binaries
+	$(BIN)/python bench/exporter.py --quick
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

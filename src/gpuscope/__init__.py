@@ -1,0 +1,5 @@
+"""gpuscope: GPU fleet telemetry, from NVML to Grafana."""
+
+__version__ = "0.1.0"
+
+__all__ = ["__version__"]

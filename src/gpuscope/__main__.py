@@ -1,0 +1,7 @@
+"""``python -m gpuscope``."""
+
+import sys
+
+from gpuscope.cli import main
+
+sys.exit(main())

@@ -1,0 +1,93 @@
+"""Fault injection for the simulator: which failures exist, their parameters, and parsing requests for them.
+
+Each fault is switchable at run time. GPU faults target one GPU (or all); node faults (restart, slow backend)
+target the whole simulated node. One-shot faults (an XID, a restart) happen once when injected.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+
+from gpuscope.errors import UsageError
+
+
+class FaultKind(StrEnum):
+    XID = "xid"
+    FELL_OFF_BUS = "fell-off-bus"
+    PROFILING_LOCK = "profiling-lock"
+    THERMAL = "thermal"
+    ECC_DBE = "ecc-dbe"
+    NVLINK_CRC = "nvlink-crc"
+    RESTART = "restart"
+    SLOW = "slow"
+
+
+ONE_SHOT = frozenset({FaultKind.XID, FaultKind.RESTART})
+NODE_FAULTS = frozenset({FaultKind.RESTART, FaultKind.SLOW})
+
+DESCRIPTIONS: Mapping[FaultKind, str] = {
+    FaultKind.XID: "raise one XID event (--code, default 13) on a GPU",
+    FaultKind.FELL_OFF_BUS: "XID 79: the GPU falls off the bus; its reads fail until cleared",
+    FaultKind.PROFILING_LOCK: "another profiler holds the counters: DCGM_FI_PROF_* stop, the rest continues",
+    FaultKind.THERMAL: "thermal throttling: temperature up, clocks down, thermal clock events and violation time",
+    FaultKind.ECC_DBE: "double-bit ECC errors accumulate; rows are remapped and remapping then fails",
+    FaultKind.NVLINK_CRC: "NVLink CRC, replay and recovery error counters grow",
+    FaultKind.RESTART: "the exporter restarts: counters start again from their boot values",
+    FaultKind.SLOW: "backend reads take --seconds (default 30) each: the snapshot ages, /health goes 503",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class FaultRequest:
+    """One injection or clearing, as sent to ``POST /sim/faults``."""
+
+    fault: FaultKind
+    gpu: int | None = None
+    enabled: bool = True
+    code: int = 13
+    seconds: float = 30.0
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "fault": self.fault.value,
+            "gpu": self.gpu,
+            "enabled": self.enabled,
+            "code": self.code,
+            "seconds": self.seconds,
+        }
+
+
+def parse_fault_kind(text: str) -> FaultKind:
+    try:
+        return FaultKind(text.strip().lower().replace("_", "-"))
+    except ValueError:
+        known = ", ".join(k.value for k in FaultKind)
+        raise UsageError(f"unknown fault {text!r}; choose one of: {known}") from None
+
+
+def parse_fault_request(body: Mapping[str, object]) -> FaultRequest:
+    """Validate a JSON fault request; raises ``UsageError`` with the offending key."""
+    unknown = set(body) - {"fault", "gpu", "enabled", "code", "seconds"}
+    if unknown:
+        raise UsageError(f"unknown key(s) {sorted(unknown)}; allowed: fault, gpu, enabled, code, seconds")
+    fault_text = body.get("fault")
+    if not isinstance(fault_text, str):
+        raise UsageError("'fault' is required and must be a string")
+    kind = parse_fault_kind(fault_text)
+    gpu = body.get("gpu")
+    if gpu is not None and (not isinstance(gpu, int) or isinstance(gpu, bool) or gpu < 0):
+        raise UsageError("'gpu' must be a GPU index (integer >= 0) or null for every GPU")
+    enabled = body.get("enabled", True)
+    if not isinstance(enabled, bool):
+        raise UsageError("'enabled' must be true or false")
+    code = body.get("code", 13)
+    if not isinstance(code, int) or isinstance(code, bool) or not 0 < code < 1000:
+        raise UsageError("'code' must be an XID number between 1 and 999")
+    seconds = body.get("seconds", 30.0)
+    if not isinstance(seconds, int | float) or isinstance(seconds, bool) or not 0 <= seconds <= 3600:
+        raise UsageError("'seconds' must be a number of seconds between 0 and 3600")
+    if kind in NODE_FAULTS and gpu is not None:
+        raise UsageError(f"fault {kind.value!r} affects the whole node; leave 'gpu' out")
+    return FaultRequest(kind, gpu, enabled, code, float(seconds))

@@ -1,0 +1,249 @@
+"""A simulated GPU node: the ``sim`` backend. N GPUs of one model, optional MIG, runtime fault injection."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from gpuscope.backends.base import (
+    EntityReading,
+    GpuIdentity,
+    GpuReading,
+    InstanceIdentity,
+    NodeReading,
+    ProfilingState,
+    ReadRequest,
+    XidEvent,
+)
+from gpuscope.backends.sim.faults import FaultKind, FaultRequest
+from gpuscope.backends.sim.gpu import SimGpu
+from gpuscope.backends.sim.models import GpuModel, MigProfile
+from gpuscope.backends.sim.workload import workload_for
+from gpuscope.errors import UsageError
+from gpuscope.fields.catalog import BY_ID, Entity
+from gpuscope.fields.xid import GPU_FELL_OFF_BUS
+
+DRIVER_VERSION = "570.133.20"
+NVML_VERSION = "12.570.133.20"
+_HGX_BUSES = (0x18, 0x2A, 0x3A, 0x5D, 0x9A, 0xAB, 0xBA, 0xDB)
+_GI_BASE = {7: 0, 4: 1, 3: 1, 2: 3, 1: 7}  # first GPU-instance id NVML hands out per slice count
+_XID_ON_FAULT = {FaultKind.ECC_DBE: 48, FaultKind.NVLINK_CRC: 74, FaultKind.FELL_OFF_BUS: GPU_FELL_OFF_BUS}
+WORKLOAD_MIXES = ("mixed", "idle", "training", "inference", "bursty")
+PROFILING_MODES = ("all", "gpm", "none")
+
+
+@dataclass(frozen=True, slots=True)
+class SimNodeConfig:
+    """One simulated node."""
+
+    hostname: str
+    model: GpuModel
+    gpus: int = 8
+    mig_layout: tuple[MigProfile, ...] = ()
+    workload: str = "mixed"
+    seed: int = 0
+    profiling: str = "all"  # all: every model (as DCGM); gpm: Hopper+ only (as NVML); none
+
+
+def _digest(*parts: object) -> bytes:
+    return hashlib.sha256("/".join(map(str, parts)).encode()).digest()
+
+
+def _uuid(prefix: str, *parts: object) -> str:
+    h = _digest(*parts).hex()
+    return f"{prefix}-{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:32]}"
+
+
+def _bus_id(index: int) -> str:
+    bus = _HGX_BUSES[index] if index < len(_HGX_BUSES) else 0x100 + index
+    return f"00000000:{bus:02X}:00.0"
+
+
+def _gi_ids(layout: tuple[MigProfile, ...]) -> list[int]:
+    # NVML numbers placements per size class; reproduce that so GPU_I_ID values look familiar.
+    taken: dict[int, int] = {}
+    ids = []
+    for profile in layout:
+        n = taken.get(profile.slices, 0)
+        taken[profile.slices] = n + 1
+        ids.append(_GI_BASE.get(profile.slices, 1) + n)
+    return ids
+
+
+class SimNode:
+    """The simulated backend for one node. Thread-safe: faults arrive from the HTTP loop, reads from a worker."""
+
+    name = "sim"
+
+    def __init__(
+        self,
+        config: SimNodeConfig,
+        clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        if config.profiling not in PROFILING_MODES:
+            raise UsageError(f"profiling mode {config.profiling!r}: choose one of {', '.join(PROFILING_MODES)}")
+        if config.workload not in WORKLOAD_MIXES:
+            raise UsageError(f"workload {config.workload!r}: choose one of {', '.join(WORKLOAD_MIXES)}")
+        self.config = config
+        self._clock = clock
+        self._sleep = sleep
+        self._lock = threading.Lock()
+        self._slow_seconds = 0.0
+        self._pending: dict[int, list[XidEvent]] = {}
+        self.gpus = [self._make_gpu(i) for i in range(config.gpus)]
+
+    def _make_gpu(self, index: int) -> SimGpu:
+        c = self.config
+        key = int.from_bytes(_digest(c.seed, c.hostname, index)[:8], "big")
+        layout = c.mig_layout
+        instances = [
+            InstanceIdentity(gi, p.name, _uuid("MIG", c.seed, c.hostname, index, gi))
+            for gi, p in zip(_gi_ids(layout), layout, strict=True)
+        ]
+        profiling = c.profiling == "all" or (c.profiling == "gpm" and c.model.gpm)
+        return SimGpu(
+            c.model,
+            index,
+            _uuid("GPU", c.seed, c.hostname, index),
+            _bus_id(index),
+            workload_for(c.workload, c.seed, key),
+            c.seed,
+            key,
+            mig=instances,
+            mig_profiles=layout,
+            instance_workloads=[workload_for(c.workload, c.seed, key * 16 + n + 1) for n in range(len(layout))],
+            profiling_supported=profiling,
+        )
+
+    # --- Backend protocol ----------------------------------------------------------------------------------
+
+    def collect(self, request: ReadRequest) -> NodeReading:
+        with self._lock:
+            slow = self._slow_seconds
+        if slow:
+            self._sleep(slow)
+        with self._lock:
+            now = self._clock()
+            gpus = tuple(self._read_gpu(gpu, request, now) for gpu in self.gpus)
+        return NodeReading(gpus, MappingProxyType({1: DRIVER_VERSION, 2: NVML_VERSION}))
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def _read_gpu(self, gpu: SimGpu, request: ReadRequest, now: float) -> GpuReading:
+        identity = GpuIdentity(gpu.index, gpu.uuid, gpu.pci_bus_id, gpu.model.name)
+        events = tuple(self._pending.pop(gpu.index, ()))
+        if gpu.lost:
+            return GpuReading(identity, EntityReading(), lost=True, xid_events=events)
+        gpu.advance(now)
+        device_ids = [fid for fid in request.field_ids if fid in BY_ID and BY_ID[fid].entity is Entity.GPU]
+        wants_prof = any(BY_ID[fid].prof for fid in request.field_ids if fid in BY_ID)
+        return GpuReading(
+            identity,
+            gpu.read_device(device_ids),
+            instances=gpu.read_instances(device_ids),
+            links=gpu.read_links(request.field_ids),
+            profiling=self._profiling_state(gpu) if wants_prof else ProfilingState.NOT_REQUESTED,
+            profiling_detail=self._profiling_detail(gpu),
+            xid_events=events,
+            health=gpu.health() if request.health else (),
+            p2p=self._p2p(gpu) if request.p2p else MappingProxyType({}),
+        )
+
+    @staticmethod
+    def _profiling_state(gpu: SimGpu) -> ProfilingState:
+        if not gpu.profiling_supported:
+            return ProfilingState.UNSUPPORTED
+        return ProfilingState.LOCKED if gpu.profiling_locked else ProfilingState.AVAILABLE
+
+    @staticmethod
+    def _profiling_detail(gpu: SimGpu) -> str:
+        if not gpu.profiling_supported:
+            return f"{gpu.model.name} has no profiling counters in this simulation"
+        return "another profiler holds the GPU's profiling counters" if gpu.profiling_locked else ""
+
+    def _p2p(self, gpu: SimGpu) -> MappingProxyType[int, int]:
+        ok, not_supported, unknown = 0, 5, 6
+        status = {}
+        for peer in self.gpus:
+            if peer.index != gpu.index:
+                status[peer.index] = unknown if peer.lost else ok if gpu.model.nvlinks else not_supported
+        return MappingProxyType(status)
+
+    # --- fault injection -----------------------------------------------------------------------------------
+
+    def apply(self, request: FaultRequest) -> None:
+        """Switch a fault on or off (one-shot faults fire once)."""
+        with self._lock:
+            if request.fault is FaultKind.SLOW:
+                self._slow_seconds = request.seconds if request.enabled else 0.0
+                return
+            if request.fault is FaultKind.RESTART:
+                if request.enabled:
+                    for gpu in self.gpus:
+                        gpu.restart()
+                    self._pending.clear()
+                return
+            for gpu in self._targets(request.gpu):
+                self._apply_gpu(gpu, request)
+
+    def _apply_gpu(self, gpu: SimGpu, request: FaultRequest) -> None:
+        on = request.enabled
+        kind = request.fault
+        if kind is FaultKind.XID:
+            if on:
+                self._event(gpu, request.code)
+            return
+        if kind is FaultKind.NVLINK_CRC and not gpu.model.nvlinks:
+            raise UsageError(f"GPU {gpu.index} ({gpu.model.key}) has no NVLink to inject CRC errors into")
+        attr = {
+            FaultKind.FELL_OFF_BUS: "lost",
+            FaultKind.PROFILING_LOCK: "profiling_locked",
+            FaultKind.THERMAL: "thermal",
+            FaultKind.ECC_DBE: "ecc_dbe",
+            FaultKind.NVLINK_CRC: "nvlink_crc",
+        }[kind]
+        was_on = getattr(gpu, attr)
+        setattr(gpu, attr, on)
+        if on and not was_on and kind in _XID_ON_FAULT:
+            self._event(gpu, _XID_ON_FAULT[kind])
+
+    def _event(self, gpu: SimGpu, code: int) -> None:
+        self._pending.setdefault(gpu.index, []).append(XidEvent(self._clock(), code))
+
+    def _targets(self, gpu: int | None) -> list[SimGpu]:
+        if gpu is None:
+            return list(self.gpus)
+        if not 0 <= gpu < len(self.gpus):
+            raise UsageError(f"GPU {gpu} does not exist on {self.config.hostname} (GPUs 0-{len(self.gpus) - 1})")
+        return [self.gpus[gpu]]
+
+    def clear(self) -> None:
+        """Switch every fault off."""
+        with self._lock:
+            self._slow_seconds = 0.0
+            for gpu in self.gpus:
+                gpu.thermal = gpu.ecc_dbe = gpu.nvlink_crc = gpu.profiling_locked = gpu.lost = False
+
+    def active_faults(self) -> list[dict[str, object]]:
+        """The faults now switched on, for ``GET /sim/faults``."""
+        with self._lock:
+            active: list[dict[str, object]] = []
+            if self._slow_seconds:
+                active.append({"fault": FaultKind.SLOW.value, "gpu": None, "seconds": self._slow_seconds})
+            for gpu in self.gpus:
+                for kind, on in (
+                    (FaultKind.FELL_OFF_BUS, gpu.lost),
+                    (FaultKind.PROFILING_LOCK, gpu.profiling_locked),
+                    (FaultKind.THERMAL, gpu.thermal),
+                    (FaultKind.ECC_DBE, gpu.ecc_dbe),
+                    (FaultKind.NVLINK_CRC, gpu.nvlink_crc),
+                ):
+                    if on:
+                        active.append({"fault": kind.value, "gpu": gpu.index})
+            return active

@@ -1,0 +1,41 @@
+"""The ``gpuscope`` command: parse flags into typed options, call one library function, map errors to exits.
+
+Each command group lives in its own module and registers itself on the shared Typer app when imported here.
+Flags and environment variables of ``gpuscope exporter`` are dcgm-exporter's, so Helm charts and GPU Operator
+settings carry over. Every bad input ends as one line on stderr and exit code 2; nothing below this package
+exits the process.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+from typer.exceptions import Abort, TyperException
+
+from gpuscope.cli import exporter, misc, sim  # noqa: F401 - importing registers the commands
+from gpuscope.cli._app import app
+from gpuscope.errors import GpuscopeError
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: run the command; every error becomes one line on stderr and an exit code."""
+    command = typer.main.get_command(app)
+    args = sys.argv[1:] if argv is None else argv
+    try:
+        result = command.main(args=args, prog_name="gpuscope", standalone_mode=False)
+    except TyperException as exc:  # flag parsing: unknown option, bad value, missing argument
+        ctx = getattr(exc, "ctx", None)
+        path = ctx.command_path.partition(" ")[2] if ctx is not None else ""
+        where = f" (see 'gpuscope {path} --help')" if path else ""
+        sys.stderr.write(f"gpuscope: error: {exc.format_message()}{where}\n")
+        return 2
+    except Abort:
+        sys.stderr.write("gpuscope: aborted\n")
+        return 130
+    except GpuscopeError as exc:
+        sys.stderr.write(f"gpuscope: error: {exc}\n")
+        return exc.exit_code
+    except KeyboardInterrupt:
+        return 130
+    return result if isinstance(result, int) else 0

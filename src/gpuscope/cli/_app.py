@@ -1,0 +1,62 @@
+"""The shared Typer application and helpers of every ``gpuscope`` command module."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+
+import typer
+
+from gpuscope.errors import UsageError
+
+app = typer.Typer(
+    name="gpuscope",
+    help="GPU fleet telemetry: a dcgm-exporter compatible exporter, simulated fleets, and the monitoring stack.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+sim_app = typer.Typer(
+    help="Serve many simulated GPU nodes (one exporter each, on 127.x.y.z) and inject faults into them.",
+    invoke_without_command=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+app.add_typer(sim_app, name="sim")
+
+LOG_FORMATS = ("text", "json")
+
+
+def setup_logging(debug: bool, fmt: str) -> None:
+    """Log to stderr as text or JSON lines."""
+    level = logging.DEBUG if debug else logging.INFO
+    formatter: logging.Formatter = (
+        _JsonFormatter() if fmt == "json" else logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+    )
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(formatter)
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)
+    logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
+
+
+class _JsonFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        return json.dumps(
+            {
+                "time": self.formatTime(record),
+                "level": record.levelname,
+                "logger": record.name,
+                "msg": record.getMessage(),
+            }
+        )
+
+
+def choice(value: str, allowed: tuple[str, ...], flag: str) -> str:
+    """Validate a string flag against its allowed values, naming the flag on error."""
+    if value not in allowed:
+        raise UsageError(f"invalid value {value!r} for {flag}: choose one of {', '.join(allowed)}")
+    return value

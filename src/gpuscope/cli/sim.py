@@ -1,0 +1,127 @@
+"""``gpuscope sim``: simulated fleets and fault injection."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Annotated
+
+import typer
+
+from gpuscope.cli._app import choice, setup_logging, sim_app
+
+log = logging.getLogger("gpuscope")
+
+
+@sim_app.callback()
+def sim_command(
+    ctx: typer.Context,
+    nodes: Annotated[int, typer.Option("--nodes", min=1, help="Number of simulated nodes.")] = 1,
+    gpus_per_node: Annotated[int, typer.Option("--gpus-per-node", min=1, max=16, help="GPUs per node.")] = 8,
+    model: Annotated[str, typer.Option("--model", help="GPU model: h100, h200, a100, l40s.")] = "h100",
+    mig_nodes: Annotated[int, typer.Option("--mig-nodes", min=0, help="How many nodes (the first ones) run MIG.")] = 0,
+    mig_layout: Annotated[str, typer.Option("--mig-layout", help="MIG layout of MIG nodes, e.g. 1g.10gb:7.")] = "",
+    workload: Annotated[str, typer.Option("--workload", help="mixed, idle, training, inference or bursty.")] = "mixed",
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the simulated workloads.")] = 0,
+    profiling: Annotated[str, typer.Option("--profiling", help="GPUs with PROF metrics: all, gpm, none.")] = "all",
+    base_address: Annotated[str, typer.Option("--base-address", help="Address of the first node.")] = "127.1.0.1",
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port every node listens on.")] = 9400,
+    hostname_prefix: Annotated[str, typer.Option("--hostname-prefix", help="Host label prefix.")] = "sim-node",
+    collectors: Annotated[str | None, typer.Option("-f", "--collectors", help="Collectors CSV.")] = None,
+    collect_interval: Annotated[
+        int, typer.Option("-c", "--collect-interval", min=100, help="Collection interval in milliseconds.")
+    ] = 15000,
+    dialect: Annotated[str, typer.Option("--dialect", help="classic or 4.9.")] = "classic",
+    host_label: Annotated[str, typer.Option("--host-label", help="Hostname or hostname.")] = "Hostname",
+    workers: Annotated[int, typer.Option("--workers", min=1, max=64, help="Collection worker threads.")] = 4,
+    targets_file: Annotated[
+        str | None, typer.Option("--targets-file", help="Write a Prometheus file_sd JSON of all nodes here.")
+    ] = None,
+    debug: Annotated[bool, typer.Option("--debug", help="Debug logging.")] = False,
+) -> None:
+    """Serve --nodes simulated nodes, each an exporter on its own loopback address (127.1.0.1, 127.1.0.2, ...)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from gpuscope.backends.sim.models import model_by_key, parse_mig_layout
+    from gpuscope.exporter.app import ExporterSettings, serve
+    from gpuscope.exporter.fleet import build_listeners, plan_nodes, raise_fd_limit, write_targets_file
+    from gpuscope.fields.catalog import Dialect
+    from gpuscope.fields.collectors import load_collectors
+
+    setup_logging(debug, "text")
+    gpu_model = model_by_key(model)
+    dialect_value = Dialect(choice(dialect, tuple(d.value for d in Dialect), "--dialect"))
+    planned = plan_nodes(
+        count=nodes,
+        model=gpu_model,
+        gpus_per_node=gpus_per_node,
+        base_address=base_address,
+        port=port,
+        hostname_prefix=hostname_prefix,
+        mig_nodes=mig_nodes,
+        mig_layout=parse_mig_layout(gpu_model, mig_layout) if mig_layout else (),
+        workload=workload,
+        seed=seed,
+        profiling=profiling,
+    )
+    settings = ExporterSettings(
+        collectors=load_collectors(collectors, dialect_value),
+        dialect=dialect_value,
+        interval_s=collect_interval / 1000.0,
+        host_label=choice(host_label, ("Hostname", "hostname"), "--host-label"),
+    )
+    raise_fd_limit(nodes * 4 + 256)
+    listeners = build_listeners(planned, settings)
+    if targets_file:
+        write_targets_file(targets_file, planned)
+
+    def ready() -> None:
+        log.info(
+            "serving %d simulated %s nodes x %d GPUs: %s ... %s",
+            nodes,
+            gpu_model.key,
+            gpus_per_node,
+            listeners[0].url,
+            listeners[-1].url,
+        )
+
+    asyncio.run(serve(listeners, settings.interval_s, workers=workers, flag="--base-address/--port", on_ready=ready))
+
+
+def _fault_url(url: str) -> str:
+    return url.rstrip("/") + "/sim/faults"
+
+
+@sim_app.command("inject")
+def sim_inject_command(
+    fault: Annotated[
+        str,
+        typer.Argument(help="xid, fell-off-bus, profiling-lock, thermal, ecc-dbe, nvlink-crc, restart or slow."),
+    ],
+    url: Annotated[str, typer.Option("--url", help="The node's exporter, e.g. http://127.1.0.1:9400.")] = (
+        "http://127.0.0.1:9400"
+    ),
+    gpu: Annotated[int | None, typer.Option("--gpu", min=0, help="GPU index (default: every GPU).")] = None,
+    code: Annotated[int, typer.Option("--code", min=1, max=999, help="XID number for the xid fault.")] = 13,
+    seconds: Annotated[float, typer.Option("--seconds", min=0, max=3600, help="Read delay for slow.")] = 30.0,
+    off: Annotated[bool, typer.Option("--off", help="Switch the fault off instead of on.")] = False,
+) -> None:
+    """Inject (or with --off, clear) one fault on a running simulated node."""
+    from gpuscope.backends.sim.faults import FaultRequest, parse_fault_kind
+    from gpuscope.exporter.faultclient import send_fault
+
+    request = FaultRequest(parse_fault_kind(fault), gpu, not off, code, seconds)
+    active = send_fault(_fault_url(url), request)
+    typer.echo(json.dumps({"active": active}))
+
+
+@sim_app.command("clear")
+def sim_clear_command(
+    url: Annotated[str, typer.Option("--url", help="The node's exporter.")] = "http://127.0.0.1:9400",
+) -> None:
+    """Switch every fault off on a running simulated node."""
+    from gpuscope.exporter.faultclient import clear_faults
+
+    clear_faults(_fault_url(url))
+    typer.echo(json.dumps({"active": []}))

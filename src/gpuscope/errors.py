@@ -1,0 +1,53 @@
+"""The gpuscope error tree.
+
+Every failure a user can cause or fix is one of these; the CLI prints ``str(error)`` as one line and exits
+with ``error.exit_code``. Nothing below the CLI calls ``sys.exit``::
+
+    GpuscopeError                 exit 1 unless said otherwise
+    ├── UsageError                exit 2: bad flag, bad file, bad value — the message names it and the fix
+    │   └── SpecError             exit 2: bad input file, located as ``path:line[:col]``
+    ├── EnvironmentProblem        exit 2: the machine lacks something (port taken, binary missing)
+    └── BackendError              exit 1: a GPU source could not be opened at all
+
+Failed reads of one GPU or one field are *not* errors: they are recorded in the snapshot and exported.
+"""
+
+from __future__ import annotations
+
+
+class GpuscopeError(Exception):
+    """Base class; ``str()`` is the one line shown to the user."""
+
+    exit_code = 1
+
+
+class UsageError(GpuscopeError):
+    """The user asked for something invalid; the message says what and how to fix it."""
+
+    exit_code = 2
+
+
+class SpecError(UsageError):
+    """A problem in an input file, located as ``path:line[:col]: message``."""
+
+    def __init__(self, path: str, line: int | None, message: str, column: int | None = None) -> None:
+        self.path = path
+        self.line = line
+        self.column = column
+        self.message = message
+        where = path
+        if line is not None:
+            where += f":{line}"
+            if column is not None:
+                where += f":{column}"
+        super().__init__(f"{where}: {message}")
+
+
+class EnvironmentProblem(GpuscopeError):
+    """Something outside gpuscope is missing or busy (a port, a binary, a permission)."""
+
+    exit_code = 2
+
+
+class BackendError(GpuscopeError):
+    """A GPU backend cannot be opened at all (as opposed to a failed read, which is exported)."""

@@ -1,0 +1,1 @@
+"""The exporter: background collection into immutable snapshots, rendered once, served many times."""

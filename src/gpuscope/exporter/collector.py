@@ -1,0 +1,211 @@
+"""The collector: reads the backend once per interval and turns readings into snapshots.
+
+It owns the state that spans collections: the last XID per GPU (sticky, like DCGM), XID and clock-event counts
+over the configured windows and since start, and the exporter's error accounting. A failing collection keeps
+the previous reading, so nothing already collected is lost; an unavailable backend is reported, not fatal.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import Counter, deque
+from collections.abc import Callable
+from dataclasses import replace
+from types import MappingProxyType
+
+from gpuscope.backends.base import (
+    Backend,
+    BackendUnavailable,
+    GpuReading,
+    NodeReading,
+    ReadError,
+    ReadRequest,
+)
+from gpuscope.exporter.snapshot import ErrorKey, GpuDerived, Snapshot
+from gpuscope.fields.catalog import (
+    BY_ID,
+    DERIVED,
+    EXP_CLOCK_EVENTS_COUNT,
+    EXP_CLOCK_EVENTS_TOTAL,
+    EXP_GPU_HEALTH_STATUS,
+    EXP_P2P_STATUS,
+    FI_CLOCKS_EVENT_REASONS,
+    FI_XID_ERRORS,
+)
+from gpuscope.fields.collectors import CollectorSet
+
+log = logging.getLogger(__name__)
+
+SYSTEM_FIELDS = frozenset({1, 2})
+CLOCK_EVENT_REASONS: tuple[tuple[int, str], ...] = (
+    (0x1, "gpu_idle"),
+    (0x2, "clocks_setting"),
+    (0x4, "power_cap"),
+    (0x8, "hw_slowdown"),
+    (0x10, "sync_boost"),
+    (0x20, "sw_thermal"),
+    (0x40, "hw_thermal"),
+    (0x80, "hw_power_brake"),
+    (0x100, "display_clocks"),
+)
+
+
+def build_request(collectors: CollectorSet) -> ReadRequest:
+    """The backend fields needed to serve a collectors set (sources of derived and exporter-owned fields too)."""
+    ids: set[int] = set()
+    health = p2p = False
+    for metric in (*collectors.metrics, *collectors.labels):
+        fid = metric.field.field_id
+        if fid in (EXP_CLOCK_EVENTS_COUNT, EXP_CLOCK_EVENTS_TOTAL):
+            ids.add(FI_CLOCKS_EVENT_REASONS)
+        elif fid == EXP_GPU_HEALTH_STATUS:
+            health = True
+        elif fid == EXP_P2P_STATUS:
+            p2p = True
+        elif fid in DERIVED:
+            ids.add(DERIVED[fid][0])
+        elif fid >= 0 and fid != FI_XID_ERRORS and fid not in SYSTEM_FIELDS:
+            ids.add(fid)
+    return ReadRequest(frozenset(ids), health=health, p2p=p2p)
+
+
+class _GpuHistory:
+    """Events and samples of one GPU kept for the window metrics."""
+
+    __slots__ = ("clock_samples", "clock_total", "xid_events", "xid_last", "xid_total")
+
+    def __init__(self) -> None:
+        self.xid_last = 0
+        self.xid_events: deque[tuple[float, int]] = deque()
+        self.xid_total: Counter[int] = Counter()
+        self.clock_samples: deque[tuple[float, int]] = deque()
+        self.clock_total: Counter[str] = Counter()
+
+
+class Collector:
+    """Turns ``backend.collect()`` into ``Snapshot`` objects. One collection at a time (internally locked)."""
+
+    def __init__(
+        self,
+        backend: Backend,
+        collectors: CollectorSet,
+        *,
+        xid_window_s: float = 300.0,
+        clock_events_window_s: float = 300.0,
+        clock: Callable[[], float] = time.time,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.backend = backend
+        self.request = build_request(collectors)
+        self._xid_window = xid_window_s
+        self._clock_window = clock_events_window_s
+        self._clock = clock
+        self._monotonic = monotonic
+        self._lock = threading.Lock()
+        self._history: dict[str, _GpuHistory] = {}
+        self._errors: Counter[ErrorKey] = Counter()
+        self.snapshot = Snapshot(backend=backend.name, started_at=clock())
+
+    def reset(self) -> None:
+        """Forget everything, as a restarted exporter process would."""
+        with self._lock:
+            self._history.clear()
+            self._errors.clear()
+            self.snapshot = Snapshot(backend=self.backend.name, started_at=self._clock(), seq=self.snapshot.seq + 1)
+
+    def collect(self) -> Snapshot:
+        """Read the backend once and return (and keep) the new snapshot."""
+        start = self._monotonic()
+        try:
+            reading: NodeReading | None = self.backend.collect(self.request)
+            error = ""
+        except BackendUnavailable as exc:
+            reading, error = None, str(exc) or "backend unavailable"
+        except Exception as exc:  # a backend bug must not take the exporter down
+            log.exception("collection from the %s backend failed", self.backend.name)
+            reading, error = None, f"collection failed: {type(exc).__name__}: {exc}"
+        duration = self._monotonic() - start
+        with self._lock:
+            self.snapshot = self._next(reading, error, duration)
+            return self.snapshot
+
+    def _next(self, reading: NodeReading | None, error: str, duration: float) -> Snapshot:
+        prev = replace(
+            self.snapshot, collections=self.snapshot.collections + 1, last_duration=duration, seq=self.snapshot.seq + 1
+        )
+        if reading is None:
+            # Keep the last good reading: it ages and /health turns 503, but nothing already read is lost.
+            return replace(prev, backend_up=False, backend_error=error, failures=prev.failures + 1)
+        now = self._clock()
+        derived = {gpu.identity.uuid: self._derive(gpu, now) for gpu in reading.gpus}
+        unsupported = self._account_errors(reading)
+        return replace(
+            prev,
+            reading=reading,
+            reading_at=now,
+            derived=MappingProxyType(derived),
+            backend_up=True,
+            backend_error="",
+            read_errors=MappingProxyType(dict(self._errors)),
+            unsupported=unsupported,
+        )
+
+    def _derive(self, gpu: GpuReading, now: float) -> GpuDerived:
+        hist = self._history.setdefault(gpu.identity.uuid, _GpuHistory())
+        for event in gpu.xid_events:
+            hist.xid_last = event.code
+            hist.xid_events.append((event.timestamp, event.code))
+            hist.xid_total[event.code] += 1
+        _trim(hist.xid_events, now - self._xid_window)
+        mask = gpu.device.values.get(FI_CLOCKS_EVENT_REASONS)
+        if isinstance(mask, int):
+            hist.clock_samples.append((now, mask))
+            for bit, name in CLOCK_EVENT_REASONS:
+                if mask & bit:
+                    hist.clock_total[name] += 1
+        _trim(hist.clock_samples, now - self._clock_window)
+        return GpuDerived(
+            xid_last=hist.xid_last,
+            xid_window=MappingProxyType(dict(Counter(code for _, code in hist.xid_events))),
+            xid_total=MappingProxyType(dict(hist.xid_total)),
+            clock_window=MappingProxyType(_count_reasons(hist.clock_samples)),
+            clock_total=MappingProxyType(dict(hist.clock_total)),
+        )
+
+    def _account_errors(self, reading: NodeReading) -> frozenset[tuple[int, str, str]]:
+        unsupported: set[tuple[int, str, str]] = set()
+        for gpu in reading.gpus:
+            idx, uuid = gpu.identity.index, gpu.identity.uuid
+            if gpu.lost:
+                self._errors[(idx, uuid, "*", ReadError.GPU_LOST.value)] += 1
+                continue
+            entity_errors = [gpu.device.errors, *(i.reading.errors for i in gpu.instances)]
+            entity_errors += [link.reading.errors for link in gpu.links]
+            seen: set[tuple[int, ReadError]] = set()
+            for errors in entity_errors:
+                for fid, reason in errors.items():
+                    if fid not in self.request.field_ids or (fid, reason) in seen:
+                        continue
+                    seen.add((fid, reason))
+                    name = BY_ID[fid].name
+                    if reason is ReadError.NOT_SUPPORTED:
+                        unsupported.add((idx, uuid, name))
+                    else:
+                        self._errors[(idx, uuid, name, reason.value)] += 1
+        return frozenset(unsupported)
+
+
+def _trim(events: deque[tuple[float, int]], cutoff: float) -> None:
+    while events and events[0][0] < cutoff:
+        events.popleft()
+
+
+def _count_reasons(samples: deque[tuple[float, int]]) -> dict[str, int]:
+    counts: Counter[str] = Counter()
+    for _, mask in samples:
+        for bit, name in CLOCK_EVENT_REASONS:
+            if mask & bit:
+                counts[name] += 1
+    return dict(counts)

@@ -1,0 +1,126 @@
+"""One exporter's moving parts: collect on a worker thread, render once, serve the bytes many times.
+
+``collect()`` runs off the event loop (it may block on hardware); everything else runs on the loop and only reads
+the last published render. A scrape costs a dictionary lookup, a few formatted lines for the per-scrape tail and,
+for gzip, compressing only that tail: the static body's compressor state is kept and copied per scrape.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import zlib
+from dataclasses import dataclass, field
+
+from gpuscope.backends.base import Backend
+from gpuscope.backends.sim.faults import FaultKind, FaultRequest
+from gpuscope.backends.sim.node import SimNode
+from gpuscope.errors import UsageError
+from gpuscope.exporter.collector import Collector
+from gpuscope.exporter.render import RenderConfig, render_dcgm
+from gpuscope.exporter.selfmetrics import read_process_stats, render_dynamic, render_self
+from gpuscope.exporter.snapshot import Snapshot
+
+FRESHNESS_INTERVALS = 3
+
+
+@dataclass(slots=True)
+class Published:
+    """A rendered snapshot. ``_gzip`` is built lazily, on the event loop, by the first gzip scrape."""
+
+    snapshot: Snapshot
+    static: bytes
+    _gzip: tuple[bytes, zlib._Compress] | None = field(default=None)
+
+    def gzip_parts(self) -> tuple[bytes, zlib._Compress]:
+        if self._gzip is None:
+            compressor = zlib.compressobj(1, zlib.DEFLATED, 31)
+            self._gzip = (compressor.compress(self.static), compressor)
+        return self._gzip
+
+
+class NodeRuntime:
+    """The exporter for one node (one process, or one of many simulated nodes)."""
+
+    def __init__(
+        self,
+        backend: Backend,
+        collector: Collector,
+        render_config: RenderConfig,
+        *,
+        interval_s: float,
+        dialect: str,
+        process_metrics: bool = True,
+    ) -> None:
+        self.backend = backend
+        self.collector = collector
+        self.render_config = render_config
+        self.interval_s = interval_s
+        self.dialect = dialect
+        self.process_metrics = process_metrics
+        self.busy = False
+        self._publish_lock = threading.Lock()
+        self.published = self._render(collector.snapshot)
+
+    @property
+    def sim(self) -> SimNode | None:
+        return self.backend if isinstance(self.backend, SimNode) else None
+
+    def _render(self, snapshot: Snapshot) -> Published:
+        text = render_dcgm(snapshot, self.render_config) + render_self(
+            snapshot, self.render_config, self.interval_s, self.dialect
+        )
+        return Published(snapshot, text.encode())
+
+    def collect(self) -> None:
+        """Collect and publish; runs on a worker thread."""
+        snapshot = self.collector.collect()
+        published = self._render(snapshot)
+        with self._publish_lock:
+            # A restart may have published a newer (reset) snapshot meanwhile; never go back in time.
+            if published.snapshot.seq >= self.published.snapshot.seq:
+                self.published = published
+
+    def body(self, now: float, gzip: bool) -> bytes:
+        """The exposition for one scrape."""
+        pub = self.published
+        process = read_process_stats() if self.process_metrics else None
+        tail = render_dynamic(pub.snapshot, now, process).encode()
+        if not gzip:
+            return pub.static + tail
+        prefix, compressor = pub.gzip_parts()
+        copy = compressor.copy()
+        return prefix + copy.compress(tail) + copy.flush()
+
+    def health(self, now: float) -> tuple[int, str]:
+        """(HTTP status, JSON body) for ``/health``: 200 only while the snapshot is fresh and the backend up."""
+        snap = self.published.snapshot
+        age = snap.age(now)
+        limit = FRESHNESS_INTERVALS * self.interval_s
+        gpus = snap.reading.gpus if snap.reading else ()
+        info: dict[str, object] = {
+            "backend": snap.backend,
+            "snapshot_age_seconds": None if age is None else round(age, 3),
+            "gpus": len(gpus),
+            "gpus_lost": sum(1 for g in gpus if g.lost),
+        }
+        if snap.collections and not snap.backend_up:
+            reason = f"backend {snap.backend} unavailable: {snap.backend_error}"
+        elif age is None:
+            reason = "no collection has completed yet"
+        elif age > limit:
+            reason = f"snapshot is {age:.1f}s old (limit {limit:g}s): collection is failing or hung"
+        else:
+            return 200, json.dumps({"status": "ok", **info})
+        return 503, json.dumps({"status": "unhealthy", "reason": reason, **info})
+
+    def apply_fault(self, request: FaultRequest) -> None:
+        """Inject or clear a simulated fault; a restart also resets the exporter's own state."""
+        sim = self.sim
+        if sim is None:
+            raise UsageError("fault injection needs the sim backend")
+        sim.apply(request)
+        if request.fault is FaultKind.RESTART and request.enabled:
+            self.collector.reset()
+            with self._publish_lock:
+                self.published = self._render(self.collector.snapshot)

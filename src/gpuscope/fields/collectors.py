@@ -1,0 +1,124 @@
+"""The collectors CSV: dcgm-exporter's field-list grammar, parsed with errors that point at the real line.
+
+Grammar (as dcgm-exporter's Go ``encoding/csv`` reader with ``Comment='#'``): one record per line, exactly three
+columns ``field, Prometheus type, help``; a line starting with ``#`` is a comment; blank lines are skipped;
+RFC 4180 quoting lets a help text contain commas; spaces around a column are trimmed. ``label`` rows become
+labels on every series of the entity instead of metric families.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from gpuscope.errors import SpecError, UsageError
+from gpuscope.fields.catalog import LEGACY_NAMES, Dialect, Field, MetricType, resolve, suggest
+
+DEFAULT_COUNTERS_RESOURCE = "default-counters.csv"
+_TYPES = ", ".join(t.value for t in MetricType)
+
+
+@dataclass(frozen=True, slots=True)
+class Metric:
+    """One CSV row resolved against the catalog."""
+
+    field: Field
+    name: str
+    type: MetricType
+    help: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class CollectorSet:
+    """What to export: metric families in file order, and the label fields."""
+
+    source: str
+    metrics: tuple[Metric, ...]
+    labels: tuple[Metric, ...]
+
+    def field_ids(self) -> frozenset[int]:
+        """Every field id a backend must read to serve this set."""
+        return frozenset(m.field.field_id for m in (*self.metrics, *self.labels))
+
+
+def default_counters_text() -> str:
+    """The built-in field list, equal to dcgm-exporter's ``etc/default-counters.csv``."""
+    return resources.files("gpuscope.fields").joinpath(DEFAULT_COUNTERS_RESOURCE).read_text(encoding="utf-8")
+
+
+def load_collectors(path: str | None, dialect: Dialect = Dialect.CLASSIC) -> CollectorSet:
+    """Read and parse a collectors file; ``None`` means the built-in default list."""
+    if path is None:
+        return parse_collectors(default_counters_text(), "<built-in default-counters.csv>", dialect)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UsageError(
+            f"collectors file {path!r} does not exist (flag -f/--collectors, env DCGM_EXPORTER_COLLECTORS); "
+            "omit the flag to use the built-in default list"
+        ) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read collectors file {path!r}: {exc}") from None
+    return parse_collectors(text, path, dialect)
+
+
+def parse_collectors(text: str, source: str, dialect: Dialect = Dialect.CLASSIC) -> CollectorSet:
+    """Parse collectors CSV text; raises ``SpecError`` naming ``source:line``."""
+    metrics: list[Metric] = []
+    labels: list[Metric] = []
+    seen: dict[str, int] = {}
+    for line, columns in _records(text, source):
+        metric = _row(columns, source, line, dialect)
+        if metric.name in seen:
+            raise SpecError(source, line, f"field {metric.name!r} is already listed on line {seen[metric.name]}")
+        seen[metric.name] = line
+        (labels if metric.type is MetricType.LABEL else metrics).append(metric)
+    if not metrics:
+        raise SpecError(source, None, "no metric rows: list at least one field (see etc/default-counters.csv)")
+    return CollectorSet(source, tuple(metrics), tuple(labels))
+
+
+def _records(text: str, source: str) -> list[tuple[int, list[str]]]:
+    # Blank out comment lines rather than dropping them, so csv's line numbers stay the file's.
+    kept = "\n".join("" if ln.startswith("#") else ln for ln in text.splitlines())
+    reader = csv.reader(io.StringIO(kept), strict=True, skipinitialspace=True)
+    records: list[tuple[int, list[str]]] = []
+    start = 1
+    try:
+        for row in reader:
+            if row and any(col.strip() for col in row):
+                records.append((start, row))
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        raise SpecError(source, reader.line_num, f"malformed CSV: {exc}") from None
+    return records
+
+
+def _row(columns: list[str], source: str, line: int, dialect: Dialect) -> Metric:
+    if len(columns) != 3:
+        raise SpecError(
+            source,
+            line,
+            f"expected 3 columns (DCGM field, Prometheus type, help message), got {len(columns)}; "
+            "quote a help text that contains commas",
+        )
+    name, type_text, help_text = (col.strip(" ") for col in columns)
+    resolved = resolve(name, dialect)
+    if resolved is None:
+        hint = suggest(name)
+        extra = f" (did you mean {hint!r}?)" if hint else " (see `gpuscope fields` for the catalog)"
+        raise SpecError(source, line, f"unknown field {name!r}{extra}")
+    try:
+        metric_type = MetricType(type_text)
+    except ValueError:
+        raise SpecError(source, line, f"unknown Prometheus type {type_text!r}; expected one of: {_TYPES}") from None
+    if metric_type is MetricType.LABEL and resolved.field.exporter:
+        raise SpecError(source, line, f"{name!r} is computed by the exporter and cannot be a label")
+    if resolved.emitted_name != name and not resolved.field.is_label and name not in LEGACY_NAMES:
+        # Renamed by the dialect: the row's help and type describe the old unit, the catalog's the new one.
+        return Metric(resolved.field, resolved.emitted_name, resolved.field.type, resolved.field.help, line)
+    return Metric(resolved.field, resolved.emitted_name, metric_type, help_text, line)

@@ -1,0 +1,60 @@
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from gpuscope.backends.sim import SimNode, SimNodeConfig, model_by_key, parse_mig_layout
+from gpuscope.exporter.app import ExporterSettings, make_runtime
+from gpuscope.exporter.runtime import NodeRuntime
+from gpuscope.fields.catalog import Dialect
+from gpuscope.fields.collectors import CollectorSet, load_collectors, parse_collectors
+
+
+class Clock:
+    """A settable wall clock for simulated nodes."""
+
+    def __init__(self, t: float = 1_800_000_000.0) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+
+RuntimeFactory = Callable[..., tuple[NodeRuntime, SimNode, Clock]]
+
+
+@pytest.fixture
+def make() -> RuntimeFactory:
+    """Build a runtime on a simulated node with a fake clock: ``make(model=..., gpus=..., csv=..., ...)``."""
+
+    def factory(
+        *,
+        model: str = "h100",
+        gpus: int = 2,
+        mig: str = "",
+        csv: str | None = None,
+        dialect: Dialect = Dialect.CLASSIC,
+        hostname: str = "node-a",
+        workload: str = "training",
+        interval_s: float = 15.0,
+        **settings: object,
+    ) -> tuple[NodeRuntime, SimNode, Clock]:
+        clock = Clock()
+        gpu_model = model_by_key(model)
+        config = SimNodeConfig(
+            hostname, gpu_model, gpus, parse_mig_layout(gpu_model, mig) if mig else (), workload=workload, seed=3
+        )
+        sim = SimNode(config, clock=clock)
+        collectors: CollectorSet = (
+            parse_collectors(csv, "test.csv", dialect) if csv is not None else load_collectors(None, dialect)
+        )
+        runtime = make_runtime(
+            sim,
+            ExporterSettings(collectors=collectors, dialect=dialect, interval_s=interval_s, **settings),  # type: ignore[arg-type]
+            hostname,
+            clock=clock,
+        )
+        return runtime, sim, clock
+
+    return factory

@@ -1,0 +1,1 @@
+"""Test helpers: free ports, real Prometheus-family processes, in-process exporters."""

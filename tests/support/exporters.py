@@ -1,0 +1,41 @@
+"""Run gpuscope exporters in-process, on a background event loop, the way `gpuscope sim` runs them."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+from gpuscope.exporter.app import serve
+from gpuscope.exporter.server import Listener
+
+
+@contextmanager
+def serving(listeners: Sequence[Listener], interval_s: float, workers: int = 2) -> Iterator[Sequence[Listener]]:
+    """Serve ``listeners`` until the block ends; raises if start-up fails."""
+    ready = threading.Event()
+    failure: list[BaseException] = []
+    loop = asyncio.new_event_loop()
+    stop = asyncio.Event()
+
+    def run() -> None:
+        asyncio.set_event_loop(loop)
+        try:
+            loop.run_until_complete(serve(listeners, interval_s, workers=workers, on_ready=ready.set, stop=stop))
+        except BaseException as exc:
+            failure.append(exc)
+            ready.set()
+        finally:
+            loop.close()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    ready.wait(30)
+    if failure:
+        raise failure[0]
+    try:
+        yield listeners
+    finally:
+        loop.call_soon_threadsafe(stop.set)
+        thread.join(30)
