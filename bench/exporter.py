@@ -71,23 +71,29 @@ def _time_per_call(fn, min_time: float = 1.0) -> float:  # type: ignore[no-untyp
     return elapsed / n
 
 
+def _render_row(label: str, mig: str, quick: bool) -> tuple[str, str]:
+    runtime = _runtime(mig)
+    snap, cfg = runtime.published.snapshot, runtime.render_config
+
+    def ours() -> bytes:
+        return (render_dcgm(snap, cfg) + render_self(snap, cfg, 15.0, "classic")).encode()
+
+    registry = CollectorRegistry(auto_describe=False)
+    registry.register(_SameData(ours().decode()))  # type: ignore[arg-type]
+    series = sum(1 for line in ours().decode().splitlines() if line and not line.startswith("#"))
+    t_ours = _time_per_call(ours, 0.5 if quick else 2.0)
+    t_base = _time_per_call(lambda: generate_latest(registry), 0.5 if quick else 2.0)
+    return (
+        f"render, {label} ({series} series)",
+        f"{t_ours * 1e3:.2f} ms vs generate_latest {t_base * 1e3:.2f} ms = {t_base / t_ours:.1f}x faster",
+    )
+
+
 def bench_render(quick: bool) -> list[tuple[str, str]]:
-    rows = []
-    for label, mig in (("8 GPUs x default list", ""), ("8 GPUs x 7 MIG instances", "1g.10gb:7")):
-        runtime = _runtime(mig)
-        snap, cfg = runtime.published.snapshot, runtime.render_config
-
-        def ours() -> bytes:
-            return (render_dcgm(snap, cfg) + render_self(snap, cfg, 15.0, "classic")).encode()
-
-        registry = CollectorRegistry(auto_describe=False)
-        registry.register(_SameData(ours().decode()))  # type: ignore[arg-type]
-        series = sum(1 for line in ours().decode().splitlines() if line and not line.startswith("#"))
-        t_ours = _time_per_call(ours, 0.5 if quick else 2.0)
-        t_base = _time_per_call(lambda: generate_latest(registry), 0.5 if quick else 2.0)
-        rows.append((f"render, {label} ({series} series)", f"{t_ours * 1e3:.2f} ms vs generate_latest "
-                     f"{t_base * 1e3:.2f} ms = {t_base / t_ours:.1f}x faster"))
-    return rows
+    return [
+        _render_row(label, mig, quick)
+        for label, mig in (("8 GPUs x default list", ""), ("8 GPUs x 7 MIG instances", "1g.10gb:7"))
+    ]
 
 
 def _rss_kib(pid: int) -> int:
@@ -137,8 +143,10 @@ def _wait_healthy(url: str, timeout: float = 120) -> None:
 
 def bench_scrape(quick: bool) -> list[tuple[str, str]]:
     port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "gpuscope", "exporter", "--backend", "sim", "-a",
-                             f"127.0.0.1:{port}", "-c", "15000"], stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gpuscope", "exporter", "--backend", "sim", "-a", f"127.0.0.1:{port}", "-c", "15000"],
+        stderr=subprocess.DEVNULL,
+    )
     try:
         url = f"http://127.0.0.1:{port}"
         _wait_healthy(f"{url}/health")
@@ -152,18 +160,36 @@ def bench_scrape(quick: bool) -> list[tuple[str, str]]:
     p50 = statistics.median(latencies) * 1e3
     p99 = latencies[int(len(latencies) * 0.99) - 1] * 1e3
     return [
-        ("scrape latency, 20 concurrent scrapers, gzip (client in a 2nd process on the same 2 cores)",
-         f"p50 {p50:.2f} ms, p99 {p99:.2f} ms over {len(latencies)} scrapes"),
-        ("exporter RSS, 8 simulated H100, default list", f"{idle_rss / 1024:.1f} MiB idle, "
-         f"{storm_rss / 1024:.1f} MiB after the scrape storm (dcgm-exporter: 400-500 MiB reported)"),
+        (
+            "scrape latency, 20 concurrent scrapers, gzip (client in a 2nd process on the same 2 cores)",
+            f"p50 {p50:.2f} ms, p99 {p99:.2f} ms over {len(latencies)} scrapes",
+        ),
+        (
+            "exporter RSS, 8 simulated H100, default list",
+            f"{idle_rss / 1024:.1f} MiB idle, "
+            f"{storm_rss / 1024:.1f} MiB after the scrape storm (dcgm-exporter: 400-500 MiB reported)",
+        ),
     ]
 
 
 def bench_fleet(quick: bool) -> list[tuple[str, str]]:
     nodes = 200 if quick else 1000
     port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "gpuscope", "sim", "--nodes", str(nodes), "--port", str(port),
-                             "--base-address", "127.200.0.1"], stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gpuscope",
+            "sim",
+            "--nodes",
+            str(nodes),
+            "--port",
+            str(port),
+            "--base-address",
+            "127.200.0.1",
+        ],
+        stderr=subprocess.DEVNULL,
+    )
     try:
         started = time.time()
         _wait_healthy(f"http://127.200.0.1:{port}/health")
@@ -181,8 +207,12 @@ def bench_fleet(quick: bool) -> list[tuple[str, str]]:
     finally:
         proc.terminate()
         proc.wait(30)
-    return [(f"gpuscope sim --nodes {nodes} (x 8 H100, 15 s collection, no scrapes)",
-             f"all nodes healthy {ready:.1f} s after start; {cpu_pct:.1f}% of one core; RSS {rss / 1024:.0f} MiB")]
+    return [
+        (
+            f"gpuscope sim --nodes {nodes} (x 8 H100, 15 s collection, no scrapes)",
+            f"all nodes healthy {ready:.1f} s after start; {cpu_pct:.1f}% of one core; RSS {rss / 1024:.0f} MiB",
+        )
+    ]
 
 
 def main() -> None:
