@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -25,8 +25,12 @@ RuntimeFactory = Callable[..., tuple[NodeRuntime, SimNode, Clock]]
 
 
 @pytest.fixture
-def make() -> RuntimeFactory:
-    """Build a runtime on a simulated node with a fake clock: ``make(model=..., gpus=..., csv=..., ...)``."""
+def make() -> Iterator[RuntimeFactory]:
+    """Build a runtime on a simulated node with a fake clock: ``make(model=..., gpus=..., csv=..., ...)``.
+
+    Runtimes are closed at the end of the test, so no kubelet channel outlives it.
+    """
+    built: list[NodeRuntime] = []
 
     def factory(
         *,
@@ -55,6 +59,9 @@ def make() -> RuntimeFactory:
             hostname,
             clock=clock,
         )
+        built.append(runtime)
         return runtime, sim, clock
 
-    return factory
+    yield factory
+    for runtime in built:
+        runtime.close()

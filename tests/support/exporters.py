@@ -6,14 +6,18 @@ import asyncio
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 from gpuscope.exporter.app import serve
 from gpuscope.exporter.server import Listener
 
 
 @contextmanager
-def serving(listeners: Sequence[Listener], interval_s: float, workers: int = 2) -> Iterator[Sequence[Listener]]:
-    """Serve ``listeners`` until the block ends; raises if start-up fails."""
+def serving(
+    listeners: Sequence[Listener], interval_s: float, workers: int = 2, **options: Any
+) -> Iterator[Sequence[Listener]]:
+    """Serve ``listeners`` until the block ends; raises if start-up fails. ``options`` go to ``serve``
+    (``web_config``, ``limits``)."""
     ready = threading.Event()
     failure: list[BaseException] = []
     loop = asyncio.new_event_loop()
@@ -22,7 +26,9 @@ def serving(listeners: Sequence[Listener], interval_s: float, workers: int = 2) 
     def run() -> None:
         asyncio.set_event_loop(loop)
         try:
-            loop.run_until_complete(serve(listeners, interval_s, workers=workers, on_ready=ready.set, stop=stop))
+            loop.run_until_complete(
+                serve(listeners, interval_s, workers=workers, on_ready=ready.set, stop=stop, **options)
+            )
         except BaseException as exc:
             failure.append(exc)
             ready.set()

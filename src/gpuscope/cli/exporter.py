@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from gpuscope.cli._app import LOG_FORMATS, app, choice, setup_logging
+from gpuscope.cli._workloads import DEFAULT_SOCKET, web_config, workload_settings
 
 log = logging.getLogger("gpuscope")
 
@@ -115,6 +116,64 @@ def exporter_command(
     sim_profiling: Annotated[
         str, typer.Option("--sim-profiling", help="Which simulated GPUs have PROF metrics: all, gpm, none.")
     ] = "all",
+    kubernetes: Annotated[
+        bool,
+        typer.Option(
+            "-k",
+            "--kubernetes",
+            envvar="DCGM_EXPORTER_KUBERNETES",
+            help="Attribute GPUs to pods through the kubelet PodResources API (read every collection).",
+        ),
+    ] = False,
+    pod_resources_kubelet_socket: Annotated[
+        str,
+        typer.Option(
+            "--pod-resources-kubelet-socket",
+            envvar="DCGM_POD_RESOURCES_KUBELET_SOCKET",
+            help="The kubelet PodResources socket.",
+        ),
+    ] = DEFAULT_SOCKET,
+    kubernetes_gpu_id_type: Annotated[
+        str,
+        typer.Option(
+            "--kubernetes-gpu-id-type",
+            envvar="DCGM_EXPORTER_KUBERNETES_GPU_ID_TYPE",
+            help="uid or device-name. Accepted for compatibility: both GPU UUIDs and nvidia<N> names are recognised.",
+        ),
+    ] = "uid",
+    nvidia_resource_names: Annotated[
+        str,
+        typer.Option(
+            "--nvidia-resource-names",
+            envvar="NVIDIA_RESOURCE_NAMES",
+            help="More resource names that carry GPUs, comma-separated (nvidia.com/gpu and nvidia.com/mig-* always).",
+        ),
+    ] = "",
+    hpc_job_mapping_dir: Annotated[
+        str,
+        typer.Option(
+            "--hpc-job-mapping-dir",
+            envvar="DCGM_HPC_JOB_MAPPING_DIR",
+            help="Directory of Slurm job mapping files named <gpu> or <gpu>.<gi>, one job id per line.",
+        ),
+    ] = "",
+    workload_labels: Annotated[
+        str,
+        typer.Option(
+            "--workload-labels",
+            envvar="GPUSCOPE_WORKLOAD_LABELS",
+            help="info: one gpuscope_gpu_workload_info/job_info series per allocation (join at query time); "
+            "labels: pod/namespace/container and hpc_job on every series, as dcgm-exporter; off.",
+        ),
+    ] = "info",
+    web_config_file: Annotated[
+        str,
+        typer.Option(
+            "--web-config-file",
+            envvar="DCGM_EXPORTER_WEB_CONFIG_FILE",
+            help="TLS and basic auth, in the Prometheus exporter-toolkit web config format.",
+        ),
+    ] = "",
     debug: Annotated[bool, typer.Option("--debug", envvar="DCGM_EXPORTER_DEBUG", help="Debug logging.")] = False,
     log_format: Annotated[
         str, typer.Option("--log-format", envvar="DCGM_EXPORTER_LOG_FORMAT", help="text or json.")
@@ -142,7 +201,16 @@ def exporter_command(
         replace_blanks_in_model_name=replace_blanks_in_model_name,
         xid_window_ms=xid_count_window_size,
         clock_events_window_ms=clock_events_count_window_size,
+        workloads=workload_settings(
+            workload_labels,
+            kubernetes=kubernetes,
+            socket_path=pod_resources_kubelet_socket,
+            gpu_id_type=kubernetes_gpu_id_type,
+            resource_names=nvidia_resource_names,
+            hpc_dir=hpc_job_mapping_dir,
+        ),
     )
+    web = web_config(web_config_file)
     hostname = local_hostname(node_name)
     model = model_by_key(sim_model)
     sim_config = SimNodeConfig(
@@ -158,13 +226,15 @@ def exporter_command(
     runtime = make_runtime(open_backend(chosen, sim_config), settings, hostname)
     listener = Listener(host, port, runtime)
 
+    url = listener.url.replace("http://", "https://") if web is not None and web.tls is not None else listener.url
+
     def ready() -> None:
         log.info(
             "serving %s GPU metrics on %s/metrics (collect every %gs, %d fields)",
             chosen,
-            listener.url,
+            url,
             settings.interval_s,
             len(settings.collectors.metrics),
         )
 
-    asyncio.run(serve([listener], settings.interval_s, on_ready=ready))
+    asyncio.run(serve([listener], settings.interval_s, on_ready=ready, web_config=web))

@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from gpuscope.cli._app import choice, setup_logging, sim_app
+from gpuscope.cli._workloads import DEFAULT_SOCKET, web_config, workload_settings
 
 log = logging.getLogger("gpuscope")
 
@@ -38,6 +39,27 @@ def sim_command(
     targets_file: Annotated[
         str | None, typer.Option("--targets-file", help="Write a Prometheus file_sd JSON of all nodes here.")
     ] = None,
+    kubernetes: Annotated[
+        bool, typer.Option("-k", "--kubernetes", help="Attribute GPUs to pods through a kubelet PodResources socket.")
+    ] = False,
+    pod_resources_kubelet_socket: Annotated[
+        str,
+        typer.Option(
+            "--pod-resources-kubelet-socket",
+            help="The kubelet socket; {hostname} becomes each node's host label (one socket per node).",
+        ),
+    ] = DEFAULT_SOCKET,
+    nvidia_resource_names: Annotated[
+        str, typer.Option("--nvidia-resource-names", help="More GPU resource names, comma-separated.")
+    ] = "",
+    hpc_job_mapping_dir: Annotated[
+        str,
+        typer.Option("--hpc-job-mapping-dir", help="Slurm job mapping directory; {hostname} as for the socket."),
+    ] = "",
+    workload_labels: Annotated[str, typer.Option("--workload-labels", help="info, labels or off.")] = "info",
+    web_config_file: Annotated[
+        str, typer.Option("--web-config-file", help="TLS and basic auth (exporter-toolkit web config format).")
+    ] = "",
     debug: Annotated[bool, typer.Option("--debug", help="Debug logging.")] = False,
 ) -> None:
     """Serve --nodes simulated nodes, each an exporter on its own loopback address (127.1.0.1, 127.1.0.2, ...)."""
@@ -70,7 +92,16 @@ def sim_command(
         dialect=dialect_value,
         interval_s=collect_interval / 1000.0,
         host_label=choice(host_label, ("Hostname", "hostname"), "--host-label"),
+        workloads=workload_settings(
+            workload_labels,
+            kubernetes=kubernetes,
+            socket_path=pod_resources_kubelet_socket,
+            gpu_id_type="uid",
+            resource_names=nvidia_resource_names,
+            hpc_dir=hpc_job_mapping_dir,
+        ),
     )
+    web = web_config(web_config_file)
     raise_fd_limit(nodes * 4 + 256)
     listeners = build_listeners(planned, settings)
     if targets_file:
@@ -86,7 +117,16 @@ def sim_command(
             listeners[-1].url,
         )
 
-    asyncio.run(serve(listeners, settings.interval_s, workers=workers, flag="--base-address/--port", on_ready=ready))
+    asyncio.run(
+        serve(
+            listeners,
+            settings.interval_s,
+            workers=workers,
+            flag="--base-address/--port",
+            on_ready=ready,
+            web_config=web,
+        )
+    )
 
 
 def _fault_url(url: str) -> str:

@@ -24,6 +24,8 @@ from gpuscope.backends.base import (
     ReadRequest,
 )
 from gpuscope.exporter.snapshot import ErrorKey, GpuDerived, Snapshot
+from gpuscope.exporter.workloads.model import Attribution, WorkloadStatus
+from gpuscope.exporter.workloads.source import WorkloadSource
 from gpuscope.fields.catalog import (
     BY_ID,
     DERIVED,
@@ -96,8 +98,10 @@ class Collector:
         clock_events_window_s: float = 300.0,
         clock: Callable[[], float] = time.time,
         monotonic: Callable[[], float] = time.monotonic,
+        workloads: WorkloadSource | None = None,
     ) -> None:
         self.backend = backend
+        self.workloads = workloads
         self.request = build_request(collectors)
         self._xid_window = xid_window_s
         self._clock_window = clock_events_window_s
@@ -126,12 +130,25 @@ class Collector:
         except Exception as exc:  # a backend bug must not take the exporter down
             log.exception("collection from the %s backend failed", self.backend.name)
             reading, error = None, f"collection failed: {type(exc).__name__}: {exc}"
+        workloads = None
+        if reading is not None and self.workloads is not None:
+            # Same thread, same collection: the attribution always describes the GPUs of this reading.
+            try:
+                workloads = self.workloads.read(reading.gpus)
+            except Exception:  # a bug in attribution must not cost the GPU metrics: keep the last attribution
+                log.exception("workload attribution failed")
         duration = self._monotonic() - start
         with self._lock:
-            self.snapshot = self._next(reading, error, duration)
+            self.snapshot = self._next(reading, error, duration, workloads)
             return self.snapshot
 
-    def _next(self, reading: NodeReading | None, error: str, duration: float) -> Snapshot:
+    def _next(
+        self,
+        reading: NodeReading | None,
+        error: str,
+        duration: float,
+        workloads: tuple[Attribution, WorkloadStatus] | None = None,
+    ) -> Snapshot:
         prev = replace(
             self.snapshot, collections=self.snapshot.collections + 1, last_duration=duration, seq=self.snapshot.seq + 1
         )
@@ -141,6 +158,8 @@ class Collector:
         now = self._clock()
         derived = {gpu.identity.uuid: self._derive(gpu, now) for gpu in reading.gpus}
         unsupported = self._account_errors(reading)
+        if workloads is not None:
+            prev = replace(prev, attribution=workloads[0], workload_status=workloads[1])
         return replace(
             prev,
             reading=reading,

@@ -4,6 +4,9 @@ Pure functions: the same snapshot and config give the same bytes. Families follo
 order is random), series follow GPU then GPU-instance then link order, label order is dcgm-exporter's:
 ``gpu, UUID, pci_bus_id, device, modelName, [GPU_I_PROFILE, GPU_I_ID], Hostname, <label fields>, <labels>,
 <attributes>``. Every label value is escaped here, in one place. A field without a value is left out, never 0.
+In ``--workload-labels labels`` mode the snapshot's attribution adds ``container``/``namespace``/``pod`` and
+``hpc_job`` attributes (byte-sorted with ``err_code``/``err_msg``), one series per job, as dcgm-exporter does; the
+``info`` mode series are rendered by ``workloads.exposition``.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ from dataclasses import dataclass
 from gpuscope import __version__
 from gpuscope.backends.base import GpuReading, NodeReading, Value
 from gpuscope.exporter.snapshot import GpuDerived, Snapshot
+from gpuscope.exporter.workloads.labels import NO_ATTRIBUTES, Pairs, attribute_variants
+from gpuscope.exporter.workloads.model import Attribution, WorkloadLabels
 from gpuscope.fields.catalog import (
     DERIVED,
     EXP_CLOCK_EVENTS_COUNT,
@@ -52,6 +57,8 @@ class RenderConfig:
     replace_blanks_in_model_name: bool = False
     xid_window_ms: int = 300000
     clock_events_window_ms: int = 300000
+    workload_labels: WorkloadLabels = WorkloadLabels.INFO
+    old_namespace: bool = False  # -o: pod_name/pod_namespace/container_name
 
 
 def escape(value: str) -> str:
@@ -70,10 +77,32 @@ def format_value(value: Value, kind: ValueKind) -> str:
 
 @dataclass(frozen=True, slots=True)
 class _Entity:
-    """One series target: the label text without braces, and where its values come from."""
+    """One series target: the label text without braces, and where its values come from.
+
+    ``attrs`` are the workload attribute sets of ``labels`` mode (one series per set; a single empty set
+    otherwise), ``suffixes`` their label text and ``texts`` the full label text of each series, built once per
+    render so each series costs one format.
+    """
 
     labels: str
     values: Mapping[int, Value]
+    attrs: tuple[Pairs, ...]
+    suffixes: tuple[str, ...]
+    texts: tuple[str, ...]
+
+
+_NO_SUFFIX = ("",)
+
+
+def _entity(labels: str, values: Mapping[int, Value], attrs: tuple[Pairs, ...]) -> _Entity:
+    if attrs is NO_ATTRIBUTES:
+        return _Entity(labels, values, attrs, _NO_SUFFIX, (labels,))
+    suffixes = tuple(_pairs_text(pairs) for pairs in attrs)
+    return _Entity(labels, values, attrs, suffixes, tuple(labels + suffix for suffix in suffixes))
+
+
+def _pairs_text(pairs: Pairs) -> str:
+    return "".join(f',{name}="{escape(value)}"' for name, value in pairs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +119,7 @@ def render_dcgm(snapshot: Snapshot, config: RenderConfig) -> str:
     """The DCGM-compatible families for a snapshot (empty when there is no reading yet)."""
     if snapshot.reading is None:
         return ""
-    views = _views(snapshot.reading, snapshot.derived, config)
+    views = _views(snapshot.reading, snapshot.derived, config, snapshot.attribution)
     out: list[str] = []
     for metric in config.collectors.metrics:
         lines = list(_series(metric, views, config))
@@ -100,9 +129,17 @@ def render_dcgm(snapshot: Snapshot, config: RenderConfig) -> str:
     return "".join(out)
 
 
-def _views(reading: NodeReading, derived: Mapping[str, GpuDerived], config: RenderConfig) -> list[_GpuView]:
+def _views(
+    reading: NodeReading, derived: Mapping[str, GpuDerived], config: RenderConfig, attribution: Attribution
+) -> list[_GpuView]:
     views = []
     empty = GpuDerived()
+    targets = attribution.targets if config.workload_labels is WorkloadLabels.LABELS else {}
+
+    def attrs(index: int, gi: int | None) -> tuple[Pairs, ...]:
+        assignment = targets.get((index, gi)) if targets else None
+        return NO_ATTRIBUTES if assignment is None else attribute_variants(assignment, config.old_namespace)
+
     for gpu in sorted(reading.gpus, key=lambda g: g.identity.index):
         if gpu.lost:
             continue
@@ -114,20 +151,23 @@ def _views(reading: NodeReading, derived: Mapping[str, GpuDerived], config: Rend
         )
         host = f',{config.host_label}="{escape(config.hostname)}"' if config.hostname is not None else ""
         tail = host + _label_fields(gpu, reading, config)
-        physical = _Entity(head + tail, gpu.device.values)
+        whole = attrs(ident.index, None)
+        physical = _entity(head + tail, gpu.device.values, whole)
         instances = tuple(
-            _Entity(
+            _entity(
                 f'{head},GPU_I_PROFILE="{escape(i.identity.profile)}",GPU_I_ID="{i.identity.gpu_instance_id}"{tail}',
                 i.reading.values,
+                attrs(ident.index, i.identity.gpu_instance_id),
             )
             for i in gpu.instances
         )
         links = tuple(
-            _Entity(
+            _entity(
                 f'nvlink="{link.link}",gpu="{ident.index}",gpu_uuid="{escape(ident.uuid)}"'
                 f',pci_bus_id="{escape(ident.pci_bus_id)}",device="nvidia{ident.index}"'
                 f',model_name="{escape(model)}"{tail}',
                 link.reading.values,
+                whole,
             )
             for link in gpu.links
         )
@@ -157,6 +197,7 @@ def _series(metric: Metric, views: list[_GpuView], config: RenderConfig) -> Iter
     kind = field.value
     fid = field.field_id
     getter = _getter(fid)
+    plain = NO_ATTRIBUTES
     for view in views:
         if field.entity is Entity.NVLINK:
             targets: tuple[_Entity, ...] = view.links
@@ -169,13 +210,28 @@ def _series(metric: Metric, views: list[_GpuView], config: RenderConfig) -> Iter
         parent_values = view.gpu.device.values
         for entity in targets:
             if fid == FI_XID_ERRORS:
-                code = view.derived.xid_last
-                yield f'{name}{{{entity.labels},err_code="{code}",err_msg="{escape(xid_message(code))}"}} {code}\n'
+                yield from _xid_series(name, entity, view.derived.xid_last)
                 continue
             source = parent_values if field.mig is MigScope.PARENT else entity.values
             value = getter(source)
-            if value is not None:
+            if value is None:
+                continue
+            if entity.attrs is plain:  # the common case, kept to one format per series
                 yield f"{name}{{{entity.labels}}} {format_value(value, kind)}\n"
+                continue
+            text = format_value(value, kind)
+            for labels in entity.texts:
+                yield f"{name}{{{labels}}} {text}\n"
+
+
+def _xid_series(name: str, entity: _Entity, code: int) -> Iterator[str]:
+    message = escape(xid_message(code))
+    if entity.attrs is NO_ATTRIBUTES:
+        yield f'{name}{{{entity.labels},err_code="{code}",err_msg="{message}"}} {code}\n'
+        return
+    error = (("err_code", str(code)), ("err_msg", xid_message(code)))
+    for pairs in entity.attrs:  # err_* are attributes too: byte-sorted with the workload ones
+        yield f"{name}{{{entity.labels}{_pairs_text(tuple(sorted((*pairs, *error))))}}} {code}\n"
 
 
 def _getter(fid: int) -> Callable[[Mapping[int, Value]], Value | None]:
@@ -195,34 +251,35 @@ def _exporter_series(metric: Metric, views: list[_GpuView], config: RenderConfig
     name = metric.name
     for view in views:
         labels = view.physical.labels
-        d = view.derived
-        if fid in (EXP_XID_ERRORS_COUNT, EXP_CLOCK_EVENTS_COUNT):
-            window = config.xid_window_ms if fid == EXP_XID_ERRORS_COUNT else config.clock_events_window_ms
-            counts: Mapping[int, int] | Mapping[str, int] = (
-                d.xid_window if fid == EXP_XID_ERRORS_COUNT else d.clock_window
-            )
-            key = "xid" if fid == EXP_XID_ERRORS_COUNT else "clock_event"
-            if not counts:
-                yield f'{name}{{{labels},window_size_in_ms="{window}"}} 0\n'
-            for item, count in sorted(counts.items(), key=lambda kv: str(kv[0])):
-                yield f'{name}{{{labels},window_size_in_ms="{window}",{key}="{item}"}} {count}\n'
-        elif fid in (EXP_XID_ERRORS_TOTAL, EXP_CLOCK_EVENTS_TOTAL):
-            totals: Mapping[int, int] | Mapping[str, int] = (
-                d.xid_total if fid == EXP_XID_ERRORS_TOTAL else d.clock_total
-            )
-            key = "xid" if fid == EXP_XID_ERRORS_TOTAL else "clock_event"
-            for item, count in sorted(totals.items(), key=lambda kv: str(kv[0])):
-                yield f'{name}{{{labels},{key}="{item}"}} {count}\n'
-        elif fid == EXP_GPU_HEALTH_STATUS:
-            for check in view.gpu.health:
-                yield (
-                    f'{name}{{{labels},health_error_code="{check.error_code}",health_watch="{check.watch}"}}'
-                    f" {check.status}\n"
-                )
-        elif fid == EXP_P2P_STATUS:
-            for peer, status in sorted(view.gpu.p2p.items()):
-                text = _P2P_STATUS[status] if 0 <= status < len(_P2P_STATUS) else "Unknown"
-                yield f'{name}{{{labels},link_status="{text}",peer_gpu="{peer}"}} {status}\n'
+        suffixes = view.physical.suffixes
+        for own, value in _exporter_samples(fid, view, config):
+            for suffix in suffixes:
+                yield f"{name}{{{labels}{own}{suffix}}} {value}\n"
+
+
+def _exporter_samples(fid: int, view: _GpuView, config: RenderConfig) -> Iterator[tuple[str, int]]:
+    """(the series' own labels as text, value) of one exporter-owned field for one GPU."""
+    d = view.derived
+    if fid in (EXP_XID_ERRORS_COUNT, EXP_CLOCK_EVENTS_COUNT):
+        window = config.xid_window_ms if fid == EXP_XID_ERRORS_COUNT else config.clock_events_window_ms
+        counts: Mapping[int, int] | Mapping[str, int] = d.xid_window if fid == EXP_XID_ERRORS_COUNT else d.clock_window
+        key = "xid" if fid == EXP_XID_ERRORS_COUNT else "clock_event"
+        if not counts:
+            yield f',window_size_in_ms="{window}"', 0
+        for item, count in sorted(counts.items(), key=lambda kv: str(kv[0])):
+            yield f',window_size_in_ms="{window}",{key}="{item}"', count
+    elif fid in (EXP_XID_ERRORS_TOTAL, EXP_CLOCK_EVENTS_TOTAL):
+        totals: Mapping[int, int] | Mapping[str, int] = d.xid_total if fid == EXP_XID_ERRORS_TOTAL else d.clock_total
+        key = "xid" if fid == EXP_XID_ERRORS_TOTAL else "clock_event"
+        for item, count in sorted(totals.items(), key=lambda kv: str(kv[0])):
+            yield f',{key}="{item}"', count
+    elif fid == EXP_GPU_HEALTH_STATUS:
+        for check in view.gpu.health:
+            yield f',health_error_code="{check.error_code}",health_watch="{check.watch}"', check.status
+    elif fid == EXP_P2P_STATUS:
+        for peer, status in sorted(view.gpu.p2p.items()):
+            text = _P2P_STATUS[status] if 0 <= status < len(_P2P_STATUS) else "Unknown"
+            yield f',link_status="{text}",peer_gpu="{peer}"', status
 
 
 def build_info_line(backend: str, dialect: str) -> str:

@@ -20,6 +20,7 @@ from gpuscope.exporter.collector import Collector
 from gpuscope.exporter.render import RenderConfig, render_dcgm
 from gpuscope.exporter.selfmetrics import read_process_stats, render_dynamic, render_self
 from gpuscope.exporter.snapshot import Snapshot
+from gpuscope.exporter.workloads.exposition import render_workload_info
 
 FRESHNESS_INTERVALS = 3
 
@@ -67,8 +68,11 @@ class NodeRuntime:
         return self.backend if isinstance(self.backend, SimNode) else None
 
     def _render(self, snapshot: Snapshot) -> Published:
-        text = render_dcgm(snapshot, self.render_config) + render_self(
-            snapshot, self.render_config, self.interval_s, self.dialect
+        config = self.render_config
+        text = (
+            render_dcgm(snapshot, config)
+            + render_workload_info(snapshot, config)
+            + render_self(snapshot, config, self.interval_s, self.dialect)
         )
         return Published(snapshot, text.encode())
 
@@ -80,6 +84,12 @@ class NodeRuntime:
             # A restart may have published a newer (reset) snapshot meanwhile; never go back in time.
             if published.snapshot.seq >= self.published.snapshot.seq:
                 self.published = published
+
+    def close(self) -> None:
+        """Release the backend and the attribution sources (the kubelet channel); the runtime is not used again."""
+        if self.collector.workloads is not None:
+            self.collector.workloads.close()
+        self.backend.close()
 
     def body(self, now: float, gzip: bool) -> bytes:
         """The exposition for one scrape."""

@@ -80,8 +80,41 @@ def render_self(snapshot: Snapshot, config: RenderConfig, interval_s: float, dia
             else [f"gpuscope_exporter_last_collection_timestamp_seconds {s.reading_at:.3f}\n"],
         ),
         *_gpu_families(s, config),
+        *_workload_families(s),
     ]
     return "".join(parts)
+
+
+def _workload_families(s: Snapshot) -> Iterator[str]:
+    status = s.workload_status
+    if status is None:
+        return
+    if status.kubernetes:
+        yield _family(
+            "gpuscope_exporter_kubelet_up",
+            "gauge",
+            "1 if the last kubelet PodResources List succeeded (pod attribution is current).",
+            [f"gpuscope_exporter_kubelet_up {int(status.kubelet_up)}\n"],
+        )
+        yield _family(
+            "gpuscope_exporter_kubelet_errors_total",
+            "counter",
+            "Failed kubelet PodResources List calls since start.",
+            [f"gpuscope_exporter_kubelet_errors_total {status.kubelet_errors}\n"],
+        )
+    if status.hpc:
+        yield _family(
+            "gpuscope_exporter_hpc_job_mapping_dir_readable",
+            "gauge",
+            "1 if the HPC job mapping directory could be read at the last collection.",
+            [f"gpuscope_exporter_hpc_job_mapping_dir_readable {int(status.hpc_dir_readable)}\n"],
+        )
+    yield _family(
+        "gpuscope_exporter_workload_unmatched_devices",
+        "gauge",
+        "Devices (kubelet device ids, mapping file names) naming no GPU or MIG instance of this node.",
+        [f"gpuscope_exporter_workload_unmatched_devices {len(s.attribution.unmatched)}\n"],
+    )
 
 
 def _gpu_families(s: Snapshot, config: RenderConfig) -> Iterator[str]:

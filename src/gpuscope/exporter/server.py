@@ -2,7 +2,8 @@
 
 Handlers only read the runtime's last published render; they never touch a backend. One application can serve
 many simulated nodes: each node listens on its own address and the handler finds it by the socket's local
-address.
+address. Every connection goes through the slow-client guard (``httpguard``); a web config adds TLS to the
+sites and basic auth, SAN checks, rate limit and headers to the application (``auth``).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import errno
 import html
 import json
 import logging
+import ssl
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -21,7 +23,10 @@ from aiohttp import web
 from gpuscope import __version__
 from gpuscope.backends.sim.faults import parse_fault_request
 from gpuscope.errors import EnvironmentProblem, UsageError
+from gpuscope.exporter.auth import install
+from gpuscope.exporter.httpguard import GuardedSite, HttpLimits
 from gpuscope.exporter.runtime import NodeRuntime
+from gpuscope.exporter.webconfig import WebConfig
 
 log = logging.getLogger(__name__)
 
@@ -118,9 +123,14 @@ async def _faults_delete(request: web.Request) -> web.Response:
     return _faults_response(node)
 
 
-def build_app(resolve: Resolver) -> web.Application:
-    app = web.Application(client_max_size=64 * 1024)
+def build_app(
+    resolve: Resolver, web_config: WebConfig | None = None, limits: HttpLimits | None = None
+) -> web.Application:
+    """The routes: GET/HEAD only on /metrics, /health and / (405 otherwise), 404 elsewhere."""
+    app = web.Application(client_max_size=(limits or HttpLimits()).max_body_bytes)
     app[NODE_KEY] = resolve
+    if web_config is not None:
+        install(app, web_config)
     app.router.add_get("/metrics", _metrics)
     app.router.add_get("/health", _health)
     app.router.add_get("/", _index)
@@ -146,10 +156,29 @@ def resolver_for(listeners: Sequence[Listener]) -> Resolver:
     return resolve
 
 
-async def start_sites(runner: web.AppRunner, listeners: Sequence[Listener], flag: str) -> None:
+def make_runner(app: web.Application, limits: HttpLimits) -> web.AppRunner:
+    """aiohttp's own limits set to the guard's, so an oversized head is always the guard's 431."""
+    return web.AppRunner(
+        app,
+        access_log=None,
+        handle_signals=False,
+        keepalive_timeout=limits.keepalive_timeout_s,
+        max_line_size=limits.max_head_bytes,
+        max_field_size=limits.max_head_bytes,
+    )
+
+
+async def start_sites(
+    runner: web.AppRunner,
+    listeners: Sequence[Listener],
+    flag: str,
+    *,
+    limits: HttpLimits | None = None,
+    ssl_context: ssl.SSLContext | None = None,
+) -> None:
     """Bind every listener; a taken address is one clear error naming the flag."""
     for lst in listeners:
-        site = web.TCPSite(runner, lst.host, lst.port, backlog=512, reuse_address=True)
+        site = GuardedSite(runner, lst.host, lst.port, limits=limits or HttpLimits(), ssl_context=ssl_context)
         try:
             await site.start()
         except OSError as exc:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from gpuscope.backends.base import NodeReading
+from gpuscope.exporter.workloads.model import Attribution, WorkloadStatus
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +46,9 @@ class Snapshot:
     read_errors: Mapping[ErrorKey, int] = field(default_factory=lambda: MappingProxyType({}))
     unsupported: frozenset[tuple[int, str, str]] = frozenset()
     seq: int = 0
+    # Who holds which GPU (kubelet, HPC mapping files), read in the same collection as ``reading``.
+    attribution: Attribution = field(default_factory=Attribution)
+    workload_status: WorkloadStatus | None = None  # None: attribution is off
 
     def age(self, now: float) -> float | None:
         """Seconds since the served reading was taken; ``None`` before the first one."""

@@ -1,0 +1,345 @@
+"""The web configuration file (``--web-config-file``) in Prometheus exporter-toolkit's format.
+
+The same file a Prometheus exporter (or dcgm-exporter's Helm chart) uses works unchanged: ``tls_server_config``
+(certificate and key as files or inline PEM, client CA and ``client_auth_type`` for mTLS, ``min_version`` /
+``max_version``, ``client_allowed_sans``), ``basic_auth_users`` (user: bcrypt hash), ``http_server_config``
+(``http2``, response ``headers``), ``rate_limit`` and ``auth_excluded_paths``. As in exporter-toolkit, unknown keys
+are errors and relative paths are relative to the file. Everything, certificates included, is checked at
+start-up: a problem is one line naming the file, line, key and fix, e.g.
+``web.yml:4:3: tls_server_config.client_auth_type: unknown value 'Strict'; use one of NoClientCert, ...``.
+
+Accepted but not applied (logged at start-up): ``cipher_suites`` and ``curve_preferences`` use Go's names, which
+OpenSSL does not share; OpenSSL's defaults apply. ``http2`` is accepted; gpuscope serves HTTP/1.1.
+"""
+
+from __future__ import annotations
+
+import difflib
+import ipaddress
+import logging
+import os
+import re
+import ssl
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+import yaml
+
+from gpuscope.errors import SpecError, UsageError
+from gpuscope.exporter.tls import TLS_VERSIONS, ClientAuth, Pem, ServerTls, TlsError, TlsSettings
+
+log = logging.getLogger(__name__)
+
+_TOP = ("tls_server_config", "http_server_config", "basic_auth_users", "rate_limit", "auth_excluded_paths")
+_TLS = (
+    "cert", "key", "client_ca", "cert_file", "key_file", "client_auth_type", "client_ca_file",
+    "client_allowed_sans", "min_version", "max_version", "cipher_suites", "prefer_server_cipher_suites",
+    "curve_preferences",
+)  # fmt: skip
+_HTTP = ("http2", "headers")
+_RATE = ("interval", "burst")
+# exporter-toolkit's settable response headers and, where it restricts them, their allowed values.
+_HEADERS: Mapping[str, tuple[str, ...]] = {
+    "Content-Security-Policy": (),
+    "Strict-Transport-Security": (),
+    "X-Content-Type-Options": ("nosniff",),
+    "X-Frame-Options": ("deny", "sameorigin"),
+    "X-XSS-Protection": (),
+}
+_CLIENT_AUTH_ALIASES = {"": ClientAuth.NONE, "RequireClientCert": ClientAuth.REQUIRE_ANY}
+_BCRYPT = re.compile(r"\$2[aby]\$(\d\d)\$[./A-Za-z0-9]{53}")
+_DURATION = re.compile(r"(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h))+")
+_DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)")
+_UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
+_NULL = "tag:yaml.org,2002:null"
+_BOOL = "tag:yaml.org,2002:bool"
+_INT = "tag:yaml.org,2002:int"
+HTPASSWD_HINT = "create one with: htpasswd -nBC 10 '' | tr -d ':\\n'"
+
+
+@dataclass(frozen=True, slots=True)
+class RateLimit:
+    interval_s: float
+    burst: int
+
+
+@dataclass(frozen=True, slots=True)
+class WebConfig:
+    """What the HTTP server enforces. ``tls`` None: plain HTTP; no ``users``: no basic auth."""
+
+    path: str
+    tls: ServerTls | None = None
+    users: Mapping[str, bytes] = field(default_factory=lambda: MappingProxyType({}))
+    headers: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    rate_limit: RateLimit | None = None
+    auth_excluded_paths: frozenset[str] = frozenset()
+    allowed_sans: frozenset[str] = frozenset()  # empty: any verified client certificate
+
+
+def load_web_config(path: str) -> WebConfig:
+    """Read and check the whole file, certificates included; raises ``SpecError``/``UsageError``."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as exc:
+        raise UsageError(f"cannot read web config file {path} (--web-config-file): {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"web config file {path} (--web-config-file) is not UTF-8 text") from None
+    return _Reader(path).config(text)
+
+
+class _Reader:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.base = os.path.dirname(os.path.abspath(path))
+        self._key_nodes: dict[int, yaml.Node] = {}  # value node id -> its key node: errors point at the key
+
+    def error(self, node: yaml.Node, key: str, message: str) -> SpecError:
+        mark = self._key_nodes.get(id(node), node).start_mark
+        return SpecError(self.path, mark.line + 1, f"{key}: {message}" if key else message, mark.column + 1)
+
+    def config(self, text: str) -> WebConfig:
+        try:
+            root = yaml.compose(text, Loader=yaml.SafeLoader)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            problem = getattr(exc, "problem", None) or str(exc)
+            line, col = (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
+            raise SpecError(self.path, line, f"invalid YAML: {problem}", col) from None
+        if root is None or (root.tag == _NULL):
+            return WebConfig(self.path)  # an empty file: plain HTTP, no auth, as exporter-toolkit
+        top = self.mapping(root, "", _TOP)
+        tls_node = top.get("tls_server_config")
+        sans: frozenset[str] = frozenset()
+        tls = None
+        if tls_node is not None:
+            tls, sans = self.tls(tls_node)
+        users = self.users(top["basic_auth_users"]) if "basic_auth_users" in top else {}
+        http = (
+            self.mapping(top["http_server_config"], "http_server_config", _HTTP) if "http_server_config" in top else {}
+        )
+        if "http2" in http:
+            self.boolean(http["http2"], "http_server_config.http2")
+        headers = self.headers(http["headers"]) if "headers" in http else {}
+        excluded = (
+            self.strings(top["auth_excluded_paths"], "auth_excluded_paths") if "auth_excluded_paths" in top else []
+        )
+        for node_path in excluded:
+            if not node_path.startswith("/"):
+                raise self.error(
+                    top["auth_excluded_paths"], "auth_excluded_paths", f"{node_path!r} is not a path (/...)"
+                )
+        if users and tls is None:
+            log.warning("%s: basic auth without tls_server_config sends passwords in clear text", self.path)
+        return WebConfig(
+            path=self.path,
+            tls=tls,
+            users=MappingProxyType(users),
+            headers=MappingProxyType(headers),
+            rate_limit=self.rate_limit(top["rate_limit"]) if "rate_limit" in top else None,
+            auth_excluded_paths=frozenset(excluded),
+            allowed_sans=sans,
+        )
+
+    # -- sections --------------------------------------------------------------------------------------------------
+
+    def tls(self, node: yaml.Node) -> tuple[ServerTls | None, frozenset[str]]:
+        key = "tls_server_config"
+        tls = self.mapping(node, key, _TLS)
+        if not tls:
+            return None, frozenset()  # present but empty: TLS off, as exporter-toolkit
+        cert = self.pem(tls, node, "cert_file", "cert")
+        pem_key = self.pem(tls, node, "key_file", "key")
+        ca = self.pem(tls, node, "client_ca_file", "client_ca", required=False)
+        assert cert is not None
+        assert pem_key is not None
+        auth_node = tls.get("client_auth_type")
+        raw_auth = self.string(auth_node, f"{key}.client_auth_type") if auth_node is not None else ""
+        auth = _CLIENT_AUTH_ALIASES.get(raw_auth) or next((a for a in ClientAuth if a.value == raw_auth), None)
+        where = auth_node if auth_node is not None else node
+        if auth is None:
+            raise self.error(
+                where, f"{key}.client_auth_type", f"unknown value {raw_auth!r}; use one of {_names(ClientAuth)}"
+            )
+        if ca is not None and auth is ClientAuth.NONE:
+            raise self.error(
+                tls.get("client_ca_file") or tls["client_ca"],
+                f"{key}.client_ca_file" if "client_ca_file" in tls else f"{key}.client_ca",
+                "a client CA is set but client_auth_type is NoClientCert; "
+                "set client_auth_type: RequireAndVerifyClientCert",
+            )
+        if ca is None and auth in (ClientAuth.REQUIRE_ANY, ClientAuth.VERIFY_IF_GIVEN, ClientAuth.REQUIRE_AND_VERIFY):
+            raise self.error(
+                where,
+                f"{key}.client_auth_type",
+                f"{auth.value} needs client_ca_file, the CA that signs the client certificates",
+            )
+        sans = (
+            self.strings(tls["client_allowed_sans"], f"{key}.client_allowed_sans")
+            if "client_allowed_sans" in tls
+            else []
+        )
+        if sans and auth not in (ClientAuth.REQUIRE_ANY, ClientAuth.REQUIRE_AND_VERIFY):
+            raise self.error(
+                tls["client_allowed_sans"],
+                f"{key}.client_allowed_sans",
+                "needs client_auth_type RequireAndVerifyClientCert (or RequireAnyClientCert)",
+            )
+        versions = {name: self.version(tls, name) for name in ("min_version", "max_version")}
+        low = versions["min_version"] or TLS_VERSIONS["TLS12"]
+        high = versions["max_version"] or TLS_VERSIONS["TLS13"]
+        if low > high:
+            raise self.error(tls.get("min_version") or node, f"{key}.min_version", "is above max_version")
+        prefer = tls.get("prefer_server_cipher_suites")
+        for name in ("cipher_suites", "curve_preferences"):
+            if name in tls:
+                self.strings(tls[name], f"{key}.{name}")
+                log.warning("%s: %s.%s is not applied (Go names); OpenSSL's defaults are used", self.path, key, name)
+        settings = TlsSettings(
+            cert=cert,
+            key=pem_key,
+            client_ca=ca,
+            client_auth=auth,
+            min_version=low,
+            max_version=high,
+            prefer_server_cipher_suites=True
+            if prefer is None
+            else self.boolean(prefer, f"{key}.prefer_server_cipher_suites"),
+        )
+        try:
+            server = ServerTls(settings)
+        except TlsError as exc:
+            raise self.error(tls.get(exc.key) or node, f"{key}.{exc.key}", str(exc)) from None
+        return server, frozenset(normal_san(s) for s in sans)
+
+    def pem(
+        self, tls: dict[str, yaml.Node], node: yaml.Node, file_key: str, inline_key: str, *, required: bool = True
+    ) -> Pem | None:
+        key = "tls_server_config"
+        if file_key in tls and inline_key in tls:
+            raise self.error(tls[inline_key], f"{key}.{inline_key}", f"set {file_key} or {inline_key}, not both")
+        if file_key in tls:
+            value = self.string(tls[file_key], f"{key}.{file_key}")
+            if not value:
+                raise self.error(tls[file_key], f"{key}.{file_key}", "is empty")
+            return Pem(path=os.path.join(self.base, value))
+        if inline_key in tls:
+            return Pem(text=self.string(tls[inline_key], f"{key}.{inline_key}"))
+        if required:
+            raise self.error(node, key, f"missing {file_key} (or {inline_key}, inline PEM)")
+        return None
+
+    def version(self, tls: dict[str, yaml.Node], name: str) -> ssl.TLSVersion | None:
+        if name not in tls:
+            return None
+        value = self.string(tls[name], f"tls_server_config.{name}")
+        if value not in TLS_VERSIONS:
+            raise self.error(
+                tls[name],
+                f"tls_server_config.{name}",
+                f"unknown TLS version {value!r}; use one of {', '.join(TLS_VERSIONS)}",
+            )
+        return TLS_VERSIONS[value]
+
+    def users(self, node: yaml.Node) -> dict[str, bytes]:
+        key = "basic_auth_users"
+        if not isinstance(node, yaml.MappingNode):
+            raise self.error(node, key, "expected a mapping of user name to bcrypt hash")
+        users: dict[str, bytes] = {}
+        for name_node, hash_node in node.value:
+            name = self.string(name_node, key)
+            where = f"{key}.{name}"
+            if ":" in name:
+                raise self.error(name_node, where, "a user name cannot contain ':' (basic auth separates with it)")
+            if name in users:
+                raise self.error(name_node, where, "duplicate user")
+            self._key_nodes[id(hash_node)] = name_node
+            hashed = self.string(hash_node, where)
+            match = _BCRYPT.fullmatch(hashed)
+            if match is None or not 4 <= int(match[1]) <= 31:
+                raise self.error(hash_node, where, f"not a bcrypt hash; {HTPASSWD_HINT}")
+            users[name] = hashed.encode()
+        return users
+
+    def headers(self, node: yaml.Node) -> dict[str, str]:
+        key = "http_server_config.headers"
+        raw = self.mapping(node, key, tuple(_HEADERS))
+        headers = {}
+        for name, value_node in raw.items():
+            value = self.string(value_node, f"{key}.{name}")
+            allowed = _HEADERS[name]
+            if allowed and value not in allowed:
+                raise self.error(
+                    value_node, f"{key}.{name}", f"invalid value {value!r}; use one of {', '.join(allowed)}"
+                )
+            if value:
+                headers[name] = value
+        return headers
+
+    def rate_limit(self, node: yaml.Node) -> RateLimit | None:
+        rate = self.mapping(node, "rate_limit", _RATE)
+        interval = 0.0
+        if "interval" in rate:
+            text = self.string(rate["interval"], "rate_limit.interval")
+            if text != "0" and not _DURATION.fullmatch(text):
+                raise self.error(
+                    rate["interval"], "rate_limit.interval", f"invalid duration {text!r}; write e.g. 1s or 500ms"
+                )
+            interval = sum(float(n) * _UNITS[u] for n, u in _DURATION_PART.findall(text))
+        burst = self.integer(rate["burst"], "rate_limit.burst") if "burst" in rate else 0
+        if burst < 0:
+            raise self.error(rate["burst"], "rate_limit.burst", "must not be negative")
+        return RateLimit(interval, burst) if interval > 0 else None
+
+    # -- scalar helpers --------------------------------------------------------------------------------------------
+
+    def mapping(self, node: yaml.Node, key: str, known: tuple[str, ...]) -> dict[str, yaml.Node]:
+        if not isinstance(node, yaml.MappingNode):
+            raise self.error(node, key, f"expected a mapping with the keys {', '.join(known)}")
+        out: dict[str, yaml.Node] = {}
+        for key_node, value_node in node.value:
+            name = key_node.value if isinstance(key_node, yaml.ScalarNode) else repr(key_node.value)
+            where = f"{key}.{name}" if key else name
+            if name not in known:
+                close = difflib.get_close_matches(name, known, n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else f"; known keys: {', '.join(known)}"
+                raise self.error(key_node, where, f"unknown key{hint}")
+            if name in out:
+                raise self.error(key_node, where, "duplicate key")
+            if value_node.tag != _NULL:  # an explicit null means unset, as in Go's YAML decoding
+                out[name] = value_node
+                self._key_nodes[id(value_node)] = key_node
+        return out
+
+    def string(self, node: yaml.Node, key: str) -> str:
+        if not isinstance(node, yaml.ScalarNode) or node.tag == _NULL:
+            raise self.error(node, key, "expected a string")
+        return str(node.value)
+
+    def boolean(self, node: yaml.Node, key: str) -> bool:
+        if not isinstance(node, yaml.ScalarNode) or node.tag != _BOOL:
+            raise self.error(node, key, "expected true or false")
+        return str(node.value).lower() in ("true", "yes", "on", "y")
+
+    def integer(self, node: yaml.Node, key: str) -> int:
+        if not isinstance(node, yaml.ScalarNode) or node.tag != _INT:
+            raise self.error(node, key, "expected an integer")
+        return int(str(node.value), 0)
+
+    def strings(self, node: yaml.Node, key: str) -> list[str]:
+        if not isinstance(node, yaml.SequenceNode):
+            raise self.error(node, key, "expected a list of strings")
+        return [self.string(item, key) for item in node.value]
+
+
+def _names(enum: type[ClientAuth]) -> str:
+    return ", ".join(e.value for e in enum)
+
+
+def normal_san(value: str) -> str:
+    """IP addresses compare by value (Go and OpenSSL print IPv6 differently); other SANs as written."""
+    try:
+        return str(ipaddress.ip_address(value))
+    except ValueError:
+        return value

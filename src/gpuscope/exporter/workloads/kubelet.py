@@ -1,0 +1,83 @@
+"""The kubelet PodResources v1 client: one ``List`` per collection over one long-lived gRPC channel.
+
+dcgm-exporter dials the kubelet socket on every scrape (reference dcgm-exporter.md §3.1, §10 #599); here the
+channel is opened once and reused, every call has a deadline, and a failed call drops the channel so the next
+collection dials afresh (gRPC's own reconnect backoff can otherwise keep a restarted kubelet unreachable for up to
+two minutes). Called only from the collection worker thread, never from the HTTP side.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+
+import grpc
+
+from gpuscope.exporter.workloads.model import DEFAULT_SOCKET, PodDevice
+from gpuscope.exporter.workloads.podresources import api_pb2
+
+log = logging.getLogger(__name__)
+
+LIST_METHOD = "/v1.PodResourcesLister/List"
+_MAX_MESSAGE = 16 * 1024 * 1024  # a busy node's List reply can pass gRPC's 4 MiB default
+
+
+class KubeletError(Exception):
+    """The kubelet could not be asked this collection; the message says why in one line."""
+
+
+class KubeletClient:
+    """Lists the devices the kubelet has handed to containers."""
+
+    def __init__(self, socket_path: str = DEFAULT_SOCKET, timeout_s: float = 5.0) -> None:
+        self.socket_path = socket_path
+        self.timeout_s = timeout_s
+        self._channel: grpc.Channel | None = None
+        self._list: grpc.UnaryUnaryMultiCallable[api_pb2.ListPodResourcesRequest, api_pb2.ListPodResourcesResponse]
+        self.dials = 0  # channels opened so far: tests check that a healthy kubelet is dialled once
+
+    def list_devices(self) -> list[PodDevice]:
+        """Every (pod, container, resource, device id) the kubelet reports now; raises ``KubeletError``."""
+        if not os.path.exists(self.socket_path):
+            self.close()
+            raise KubeletError(
+                f"kubelet socket {self.socket_path} not found (--pod-resources-kubelet-socket): mount the host's "
+                "/var/lib/kubelet/pod-resources into the exporter"
+            )
+        if self._channel is None:
+            self._dial()
+        try:
+            reply = self._list(api_pb2.ListPodResourcesRequest(), timeout=self.timeout_s)
+        except grpc.RpcError as exc:
+            self.close()
+            raise KubeletError(f"kubelet List failed: {_describe(exc)}") from None
+        return [
+            PodDevice(pod.namespace, pod.name, container.name, devices.resource_name, device_id)
+            for pod in reply.pod_resources
+            for container in pod.containers
+            for devices in container.devices
+            for device_id in devices.device_ids
+        ]
+
+    def _dial(self) -> None:
+        target = f"unix:{os.path.abspath(self.socket_path)}"
+        self._channel = grpc.insecure_channel(target, options=[("grpc.max_receive_message_length", _MAX_MESSAGE)])
+        self._list = self._channel.unary_unary(
+            LIST_METHOD,
+            request_serializer=api_pb2.ListPodResourcesRequest.SerializeToString,
+            response_deserializer=api_pb2.ListPodResourcesResponse.FromString,
+        )
+        self.dials += 1
+        log.debug("opened a gRPC channel to the kubelet at %s", target)
+
+    def close(self) -> None:
+        if self._channel is not None:
+            self._channel.close()
+            self._channel = None
+
+
+def _describe(exc: grpc.RpcError) -> str:
+    try:
+        return f"{exc.code().name}: {exc.details() or 'no details'}"
+    except AttributeError:  # the base RpcError carries no status; every error a call raises does
+        return type(exc).__name__

@@ -1,0 +1,88 @@
+"""The real `gpuscope exporter` process with the fake kubelet, an HPC mapping directory and a web config."""
+
+from __future__ import annotations
+
+import os
+import ssl
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+
+from tests.support.certs import CertAuthority, bcrypt_hash
+from tests.support.kubelet import fake_kubelet, pod
+from tests.support.net import free_port, wait_for
+from tests.test_cli import assert_one_line_error, gpuscope
+
+
+def test_exporter_process_with_kubelet_jobs_tls_and_auth(tmp_path: Path) -> None:
+    ca = CertAuthority(tmp_path, "ca")
+    ca.issue("server", server=True, ips=("127.0.0.1",))
+    web = tmp_path / "web.yml"
+    web.write_text(
+        "tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n"
+        f"basic_auth_users:\n  prom: {bcrypt_hash('pw')}\n"
+    )
+    jobs = tmp_path / "jobs"
+    jobs.mkdir()
+    (jobs / "3").write_text("slurm-77\n")
+    port = free_port()
+    with fake_kubelet() as kubelet:
+        kubelet.set_pods([pod("ml", "trainer", ("main", "nvidia.com/gpu", ["nvidia1"]))])
+        env = {
+            **os.environ,
+            "DCGM_EXPORTER_LISTEN": f"127.0.0.1:{port}",
+            "DCGM_EXPORTER_KUBERNETES": "true",
+            "DCGM_POD_RESOURCES_KUBELET_SOCKET": kubelet.socket_path,
+            "DCGM_HPC_JOB_MAPPING_DIR": str(jobs),
+            "DCGM_EXPORTER_WEB_CONFIG_FILE": str(web),
+        }
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "gpuscope", "exporter", "--backend", "sim", "-c", "500"],
+            env=env,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            trust = ssl.create_default_context(cafile=str(ca.path))
+            with httpx.Client(verify=trust, auth=("prom", "pw"), timeout=10) as client:
+                url = f"https://127.0.0.1:{port}/metrics"
+                text = wait_for(
+                    lambda: (
+                        (r := client.get(url)).status_code == 200 and "gpuscope_gpu_workload_info{" in r.text and r.text
+                    ),
+                    what="attributed metrics over TLS",
+                )
+                assert 'pod="trainer"' in text and 'gpu="1"' in text.split("gpuscope_gpu_workload_info{")[1]
+                assert 'gpuscope_gpu_job_info{gpu="3"' in text and 'hpc_job="slurm-77"' in text
+                assert httpx.get(url, verify=trust, timeout=10).status_code == 401
+                kubelet.set_pods([])  # the pod ends: its attribution is gone within a collection or two
+                wait_for(lambda: "gpuscope_gpu_workload_info{" not in client.get(url).text, what="pod gone")
+        finally:
+            proc.terminate()
+            _, stderr = proc.communicate(timeout=20)
+    assert proc.returncode == 0, stderr
+    assert "Traceback" not in stderr
+
+
+def test_bad_attribution_flags_and_web_config(tmp_path: Path) -> None:
+    assert_one_line_error(
+        gpuscope("exporter", "--backend", "sim", "--workload-labels", "pods"),
+        "invalid value 'pods' for --workload-labels: choose one of info, labels, off",
+    )
+    assert_one_line_error(
+        gpuscope("exporter", "--backend", "sim", "--kubernetes-gpu-id-type", "uuid"),
+        "invalid value 'uuid' for --kubernetes-gpu-id-type: choose one of uid, device-name",
+    )
+    web = tmp_path / "web.yml"
+    web.write_text("tls_server_config:\n  cert_file: server.crt\n")
+    assert_one_line_error(
+        gpuscope("exporter", "--backend", "sim", "--web-config-file", str(web)),
+        f"{web}:1:1: tls_server_config: missing key_file (or key, inline PEM)",
+    )
+    assert_one_line_error(
+        gpuscope("sim", "--web-config-file", str(tmp_path / "none.yml")),
+        "cannot read web config file",
+        "(--web-config-file)",
+    )
