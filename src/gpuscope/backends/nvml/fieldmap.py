@@ -1,0 +1,323 @@
+"""Where NVML keeps each catalog field, and how to turn NVML's value into DCGM's unit.
+
+This is DCGM's own mapping (``DcgmCacheManager``, ``DcgmGpmManager``) written as data. Four kinds of source:
+
+- ``Batched``: one entry of the per-GPU ``nvmlDeviceGetFieldValues`` call (counters, ECC, remapping, energy...).
+- ``NvlinkRate``: a rate computed from the cumulative NVLink data counters (field ids 138/139, KiB) of one link or
+  of all links, between two collections, exactly as DCGM computes ``DCGM_FI_DEV_NVLINK_BANDWIDTH_*``.
+- ``Call``: an individual NVML call, for what has no field id (temperature, clocks, memory, utilization...). One
+  call may serve several fields (memory info serves nine); calls with the same ``key`` are made once.
+- ``Gpm``: one GPM metric (Hopper+), computed by ``nvmlGpmMetricsGet`` between two samples.
+
+Conversions are pure functions of NVML's raw value; a ``ReadError`` return means "no value this time".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from gpuscope.backends.base import ReadError, Value
+from gpuscope.backends.nvml import constants as C
+from gpuscope.fields.catalog import DERIVED, FI_XID_ERRORS
+
+MIB = 1048576
+MAX_PLAUSIBLE_TEMP_C = 200  # DCGM drops temperatures above this (sensor glitches)
+
+Pick = Callable[[Any], Value | ReadError]
+CallKey = tuple[str, tuple[int, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryInfo:
+    """Framebuffer figures in bytes; ``reserved`` is ``None`` when only the v1 call exists (drivers < R510)."""
+
+    total: int
+    reserved: int | None
+    free: int
+    used: int
+
+
+@dataclass(frozen=True, slots=True)
+class Batched:
+    """A field read from one ``nvmlDeviceGetFieldValues`` entry."""
+
+    field_id: int
+    convert: Callable[[int | float], Value | ReadError]
+    scope: int = 0
+    as_uint: bool = False  # read ``uiVal`` whatever valueType says (DCGM's workaround for memory temperature)
+
+
+@dataclass(frozen=True, slots=True)
+class NvlinkRate:
+    """A rate from the NVLink data TX + RX counters (KiB) of ``scope`` (a link, or all links)."""
+
+    scope: int
+    bytes_per_s: bool  # False: DCGM's "MB/s" (KiB/s / 1000); True: bytes/s (the 4.9 base-unit field)
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A field served by an individual NVML call; ``pick`` extracts this field from the call's result."""
+
+    key: CallKey
+    pick: Pick
+
+
+@dataclass(frozen=True, slots=True)
+class Gpm:
+    """A GPM metric; ``percent`` metrics become DCGM ratios (/100), the others MiB/s -> bytes/s (x 1048576)."""
+
+    metric: int
+    percent: bool
+
+
+Source = Batched | NvlinkRate | Call | Gpm
+
+
+# --- conversions (pure) -----------------------------------------------------------------------------------
+
+
+def as_int(raw: int | float) -> Value:
+    return int(raw)
+
+
+def milliwatts_to_watts(raw: int | float) -> Value:
+    return raw / 1000.0
+
+
+def milliwatts_to_whole_watts(raw: int | float) -> Value:
+    # DCGM divides the limits as unsigned integers before storing a double: 700000 mW -> 700.0, 299999 -> 299.0.
+    return float(int(raw) // 1000)
+
+
+def temperature(raw: int | float) -> Value | ReadError:
+    return int(raw) if 0 <= raw <= MAX_PLAUSIBLE_TEMP_C else ReadError.NO_DATA
+
+
+def gpm_value(source: Gpm, raw: float) -> Value:
+    """DCGM's conversion of a GPM result: ratios stay doubles, byte rates are truncated to integers."""
+    return raw / 100.0 if source.percent else int(raw * MIB)
+
+
+def nvlink_rate_kib_s(prev: tuple[int, int] | None, total_kib: int, timestamp_us: int) -> float:
+    """KiB/s since the previous sample, DCGM style: the first sample, a zero sum or a reset counter give 0."""
+    if prev is None or total_kib == 0:
+        return 0.0
+    prev_total, prev_ts = prev
+    seconds = (timestamp_us - prev_ts) / 1e6
+    delta = total_kib - prev_total
+    if seconds <= 0 or delta < 0:
+        return 0.0
+    return delta / seconds
+
+
+def rate_value(source: NvlinkRate, kib_s: float) -> Value:
+    return int(kib_s * 1024) if source.bytes_per_s else int(kib_s / 1000.0)
+
+
+# --- picks for individual calls (pure functions of the call's result) --------------------------------------
+
+
+def _same(raw: Any) -> Value:
+    return str(raw)  # strings: serial, inforom and VBIOS versions
+
+
+def _int(raw: Any) -> Value:
+    return int(raw)
+
+
+def _brand(raw: Any) -> Value:
+    return C.BRAND_NAMES.get(int(raw), "Unknown")
+
+
+def _pstate(raw: Any) -> Value | ReadError:
+    return ReadError.NO_DATA if int(raw) == C.PSTATE_UNKNOWN else int(raw)
+
+
+def _first(raw: Any) -> Value:
+    return int(raw[0])  # encoder/decoder utilization: [percent, sampling period in us]
+
+
+def _vgpu_license(raw: Any) -> Value | ReadError:
+    if not raw.isGridLicenseSupported:
+        return 0
+    for i in range(raw.licensableFeaturesCount):
+        feature = raw.gridLicensableFeatures[i]
+        if feature.featureCode == C.GRID_LICENSE_FEATURE_CODE_VGPU:
+            return 1 if feature.featureState > 0 else 0
+    return ReadError.NO_DATA
+
+
+def _fb(name: str, in_mib: bool) -> Pick:
+    def pick(mem: MemoryInfo) -> Value | ReadError:
+        value: int | None = getattr(mem, name)
+        if value is None:
+            return ReadError.NOT_SUPPORTED  # reserved memory is unknown to drivers older than R510
+        return value // MIB if in_mib else value
+
+    return pick
+
+
+def _fb_used_ratio(mem: MemoryInfo) -> Value | ReadError:
+    usable = mem.total - (mem.reserved or 0)
+    return mem.used / usable if mem.total and usable > 0 else ReadError.NO_DATA
+
+
+def _call(name: str, *args: int, pick: Pick = _int) -> Call:
+    return Call((name, args), pick)
+
+
+def _fv(field_id: int, convert: Callable[[int | float], Value | ReadError] = as_int) -> Batched:
+    return Batched(field_id, convert)
+
+
+def _ratio(metric: int) -> Gpm:
+    return Gpm(metric, percent=True)
+
+
+def _rate(metric: int) -> Gpm:
+    return Gpm(metric, percent=False)
+
+
+def _lane_rate(lane: int, tx: bool) -> Gpm:
+    return _rate(C.gpm_nvlink_metric(lane, tx) or 0)  # lanes 0-17 always have a metric
+
+
+# Static facts are read once per GPU (they change only with a new driver, board or GPU reset).
+STATIC_CALLS = frozenset({"brand", "serial", "inforom", "inforom_image", "vbios", "max_clock", "temp_threshold"})
+
+# DCGM per-lane throughput ids (DCGM_FI_DEV_NVLINK_BANDWIDTH_L0..L17) in lane order.
+NVLINK_LANE_FIELDS = (440, 441, 442, 443, 444, 445, 475, 476, 477, 478, 479, 480, 446, 447, 448, 494, 495, 496)
+
+_DEVICE: dict[int, Source] = {
+    51: _call("brand", pick=_brand),
+    53: _call("serial", pick=_same),
+    56: _call("inforom", C.INFOROM_OEM, pick=_same),
+    80: _call("inforom", C.INFOROM_ECC, pick=_same),
+    81: _call("inforom", C.INFOROM_POWER, pick=_same),
+    82: _call("inforom_image", pick=_same),
+    85: _call("vbios", pick=_same),
+    100: _call("clock", C.CLOCK_SM),
+    101: _call("clock", C.CLOCK_MEM),
+    102: _call("clock", C.CLOCK_VIDEO),
+    112: _call("clock_event_reasons"),
+    113: _call("max_clock", C.CLOCK_SM),
+    114: _call("max_clock", C.CLOCK_MEM),
+    140: Batched(C.FI_MEMORY_TEMP, temperature, as_uint=True),
+    150: _call("temperature", pick=temperature),
+    155: _call("power_usage", pick=milliwatts_to_watts),
+    156: _fv(C.FI_TOTAL_ENERGY_CONSUMPTION),
+    157: _fv(C.FI_POWER_INSTANT, milliwatts_to_watts),
+    158: _call("temp_threshold", C.TEMPERATURE_THRESHOLD_SLOWDOWN),
+    159: _call("temp_threshold", C.TEMPERATURE_THRESHOLD_SHUTDOWN),
+    160: _call("power_limit", pick=milliwatts_to_whole_watts),
+    164: _call("enforced_power_limit", pick=milliwatts_to_whole_watts),
+    190: _call("pstate", pick=_pstate),
+    191: _call("fan_speed"),
+    202: _fv(C.FI_PCIE_REPLAY_COUNTER),
+    203: _call("utilization", pick=lambda u: int(u.gpu)),
+    204: _call("utilization", pick=lambda u: int(u.memory)),
+    206: _call("encoder_utilization", pick=_first),
+    207: _call("decoder_utilization", pick=_first),
+    237: _call("pcie_link_gen"),
+    238: _call("pcie_link_width"),
+    **{240 + n: _fv(C.FI_PERF_POLICY_POWER + n) for n in range(6)},
+    250: _call("memory", pick=_fb("total", in_mib=True)),
+    251: _call("memory", pick=_fb("free", in_mib=True)),
+    252: _call("memory", pick=_fb("used", in_mib=True)),
+    253: _call("memory", pick=_fb("reserved", in_mib=True)),
+    254: _call("memory", pick=_fb_used_ratio),
+    310: _fv(C.FI_ECC_SBE_VOL_TOTAL),
+    311: _fv(C.FI_ECC_DBE_VOL_TOTAL),
+    312: _fv(C.FI_ECC_SBE_AGG_TOTAL),
+    313: _fv(C.FI_ECC_DBE_AGG_TOTAL),
+    # DCGM counts the retired-page list; NVML's field 29 is that count without fetching the addresses.
+    390: _fv(C.FI_RETIRED_SBE),
+    391: _fv(C.FI_RETIRED_DBE),
+    392: _fv(C.FI_RETIRED_PENDING),
+    393: _fv(C.FI_REMAPPED_UNC),
+    394: _fv(C.FI_REMAPPED_COR),
+    395: _fv(C.FI_REMAPPED_FAILURE),
+    396: _fv(C.FI_REMAPPED_PENDING),
+    409: _fv(C.FI_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL),
+    419: _fv(C.FI_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL),
+    429: _fv(C.FI_NVLINK_REPLAY_ERROR_COUNT_TOTAL),
+    439: _fv(C.FI_NVLINK_RECOVERY_ERROR_COUNT_TOTAL),
+    449: NvlinkRate(C.SCOPE_ALL_LINKS, bytes_per_s=False),
+    497: _fv(C.FI_NVLINK_ERROR_DL_CRC),
+    498: _fv(C.FI_NVLINK_ERROR_DL_RECOVERY),
+    499: _fv(C.FI_NVLINK_ERROR_DL_REPLAY),
+    526: _call("vgpu_license", pick=_vgpu_license),
+    1001: _ratio(C.GPM_GRAPHICS_UTIL),
+    1002: _ratio(C.GPM_SM_UTIL),
+    1003: _ratio(C.GPM_SM_OCCUPANCY),
+    1004: _ratio(C.GPM_ANY_TENSOR_UTIL),
+    1005: _ratio(C.GPM_DRAM_BW_UTIL),
+    1006: _ratio(C.GPM_FP64_UTIL),
+    1007: _ratio(C.GPM_FP32_UTIL),
+    1008: _ratio(C.GPM_FP16_UTIL),
+    1009: _rate(C.GPM_PCIE_TX_PER_SEC),
+    1010: _rate(C.GPM_PCIE_RX_PER_SEC),
+    1011: _rate(C.GPM_NVLINK_TOTAL_TX_PER_SEC),
+    1012: _rate(C.GPM_NVLINK_TOTAL_RX_PER_SEC),
+    1013: _ratio(C.GPM_IMMA_TENSOR_UTIL),
+    1014: _ratio(C.GPM_HMMA_TENSOR_UTIL),
+    1015: _ratio(C.GPM_DFMA_TENSOR_UTIL),
+    1016: _ratio(C.GPM_INTEGER_UTIL),
+    **{1017 + n: _ratio(C.GPM_NVDEC_0_UTIL + n) for n in range(8)},
+    **{1025 + n: _ratio(C.GPM_NVJPG_0_UTIL + n) for n in range(8)},
+    **{1033 + n: _ratio(C.GPM_NVOFA_0_UTIL + n) for n in range(2)},
+    **{fid: NvlinkRate(lane, bytes_per_s=False) for lane, fid in enumerate(NVLINK_LANE_FIELDS)},
+    **{1040 + 2 * lane + k: _lane_rate(lane, tx=k == 0) for lane in range(18) for k in range(2)},
+    1625: _call("memory", pick=_fb("total", in_mib=False)),
+    1626: _call("memory", pick=_fb("free", in_mib=False)),
+    1627: _call("memory", pick=_fb("used", in_mib=False)),
+    1628: _call("memory", pick=_fb("reserved", in_mib=False)),
+    1648: NvlinkRate(C.SCOPE_ALL_LINKS, bytes_per_s=True),
+}
+
+DEVICE_SOURCES: Mapping[int, Source] = MappingProxyType(_DEVICE)
+
+# Per-link fields (Entity.NVLINK): error counters, throughput, GPM rates.
+LINK_FIELDS = frozenset({1525, 1526, 1527, 1528, 1529, 1532, 1533})
+_LINK_ERRORS = {
+    1525: (C.FI_NVLINK_CRC_FLIT_LANES, C.NVLINK_ERROR_DL_CRC_FLIT),
+    1526: (C.FI_NVLINK_CRC_DATA_LANES, C.NVLINK_ERROR_DL_CRC_DATA),
+    1527: (C.FI_NVLINK_REPLAY_LANES, C.NVLINK_ERROR_DL_REPLAY),
+    1528: (C.FI_NVLINK_RECOVERY_LANES, C.NVLINK_ERROR_DL_RECOVERY),
+}
+
+
+def link_source(field_id: int, link: int) -> Source | None:
+    """The source of a per-link field for one link; ``None`` when NVML has none for that link."""
+    if field_id in _LINK_ERRORS:
+        lane_ids, counter = _LINK_ERRORS[field_id]
+        # Field ids exist for lanes 0-11 (so they join the batched call); later links need their own call.
+        return _fv(lane_ids[link]) if link < len(lane_ids) else _call("nvlink_error_counter", link, counter)
+    if field_id == 1529:
+        return NvlinkRate(link, bytes_per_s=False)
+    if field_id in (1532, 1533):
+        metric = C.gpm_nvlink_metric(link, tx=field_id == 1532)
+        return None if metric is None else _rate(metric)
+    return None
+
+
+def lane_of(field_id: int) -> int | None:
+    """The lane of a DCGM per-lane throughput field (``DCGM_FI_DEV_NVLINK_BANDWIDTH_L<n>``, or its PROF twin)."""
+    if field_id in NVLINK_LANE_FIELDS:
+        return NVLINK_LANE_FIELDS.index(field_id)
+    if 1040 <= field_id <= 1075:
+        return (field_id - 1040) // 2
+    return None
+
+
+def served_fields() -> frozenset[int]:
+    """Every catalog field id this backend serves (the collector computes XID, derived and exporter fields)."""
+    return frozenset(DEVICE_SOURCES) | LINK_FIELDS
+
+
+# Fields a backend is never asked for: the collector derives them (kept here to document the boundary).
+NOT_BACKEND_FIELDS = frozenset({FI_XID_ERRORS, *DERIVED})
