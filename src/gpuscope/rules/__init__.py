@@ -1,0 +1,60 @@
+"""Recording rules and alerts for every failure mode, generated from one ``RulesConfig``.
+
+``build_groups`` gives the rules as data; ``render_rule_files`` the Prometheus rule files; ``cold_tier_records``
+the recorded series meant for the long-term store's cold tier (the compiler keeps only these in
+``write_relabel_configs``).
+"""
+
+from __future__ import annotations
+
+from gpuscope.rules.alerts_gpu import infra_group
+from gpuscope.rules.alerts_pipeline import pipeline_group
+from gpuscope.rules.alerts_prometheus import prometheus_group
+from gpuscope.rules.alerts_workload import workload_group
+from gpuscope.rules.config import RulesConfig, Thresholds
+from gpuscope.rules.model import Alert, Group, Recording
+from gpuscope.rules.promql import Promql
+from gpuscope.rules.recording import COLD_TIER_REGEX, recording_groups
+from gpuscope.rules.render import RULE_FILES, render_files, render_runbook
+from gpuscope.rules.timescale import compress
+
+__all__ = [
+    "COLD_TIER_REGEX",
+    "RULE_FILES",
+    "Alert",
+    "Group",
+    "Recording",
+    "RulesConfig",
+    "Thresholds",
+    "alerts",
+    "build_groups",
+    "cold_tier_records",
+    "render_rule_files",
+    "runbooks",
+]
+
+
+def build_groups(config: RulesConfig) -> tuple[Group, ...]:
+    q = Promql(config)
+    groups = (*recording_groups(q), infra_group(q), pipeline_group(q), prometheus_group(q), workload_group(q))
+    return compress(groups, config.speedup)
+
+
+def render_rule_files(config: RulesConfig) -> dict[str, str]:
+    return render_files(config, build_groups(config))
+
+
+def alerts(config: RulesConfig) -> tuple[Alert, ...]:
+    return tuple(r for g in build_groups(config) for r in g.rules if isinstance(r, Alert))
+
+
+def cold_tier_records(config: RulesConfig) -> tuple[str, ...]:
+    return tuple(r.record for g in build_groups(config) for r in g.rules if isinstance(r, Recording) and r.cold)
+
+
+def runbooks(config: RulesConfig) -> dict[str, str]:
+    """``<AlertName>.md`` -> Markdown, one per alert name (an alert with two severities shares one)."""
+    out: dict[str, str] = {}
+    for alert in alerts(config):
+        out.setdefault(f"{alert.name}.md", render_runbook(alert))
+    return out

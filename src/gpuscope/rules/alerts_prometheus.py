@@ -1,0 +1,343 @@
+"""Prometheus self-monitoring alerts (owner: platform).
+
+The prometheus-mixin's alerts at v2.42.0 (the version Debian ships; newer mixins reference metrics 2.42 does not
+expose and would silently never fire), severities mapped critical → page, warning → ticket; plus ours for what
+the mixin lacks: head series against the cardinality budget, series churn, WAL corruption.
+"""
+
+from __future__ import annotations
+
+from gpuscope.rules.model import Alert, Group, Runbook
+from gpuscope.rules.promql import Promql, alternatives
+
+_INSTANCE = "{{ $labels.instance }}"
+
+
+def head_series(q: Promql) -> tuple[Alert, Alert]:
+    c = q.config
+    budget = c.head_series_budget
+    series = f"max_over_time({q.prom('prometheus_tsdb_head_series')}[5m])"
+    runbook = Runbook(
+        "The Prometheus head block holds more series than the cardinality budget: memory grows with every series "
+        "(about 3 kB each) and an OOM loses the head. The usual cause is a new label with many values (pod labels, "
+        "a new GPU model, MIG re-layouts).",
+        (
+            "prometheus_tsdb_head_series",
+            'topk(10, count by (__name__) ({__name__=~".+"}))   # expensive: run once',
+            "$ curl -s <prometheus>/api/v1/status/tsdb | jq .data.seriesCountByMetricName",
+        ),
+        (
+            "Find what grew with /api/v1/status/tsdb; `gpuscope doctor` names label hygiene problems.",
+            "Drop the high-cardinality label at scrape time (metric_relabel_configs) or switch the exporter to the "
+            "info-series workload mode.",
+        ),
+    )
+    warn = Alert(
+        "PrometheusHeadSeriesOverBudget",
+        f"{series} > {c.head_series_warn_ratio:g} * {budget}",
+        "ticket",
+        "platform",
+        "Prometheus head series are above 80% of the budget.",
+        f"Prometheus {_INSTANCE} holds {{{{ $value | humanize }}}} head series; the budget is {budget}.",
+        runbook,
+        "15m",
+        for_="10m",
+    )
+    over = Alert(
+        "PrometheusHeadSeriesOverBudget",
+        f"{series} > {budget}",
+        "page",
+        "platform",
+        "Prometheus head series are above the budget.",
+        f"Prometheus {_INSTANCE} holds {{{{ $value | humanize }}}} head series, over the budget of {budget}.",
+        runbook,
+        "15m",
+        for_="10m",
+    )
+    return warn, over
+
+
+def churn(q: Promql) -> Alert:
+    ratio = q.config.thresholds.churn_ratio_per_hour
+    created = q.prom("prometheus_tsdb_head_series_created_total")
+    head = q.prom("prometheus_tsdb_head_series")
+    return Alert(
+        "PrometheusSeriesChurnHigh",
+        f"rate({created}[10m]) * 3600 / max_over_time({head}[10m]) > {ratio:g}",
+        "ticket",
+        "platform",
+        "Prometheus is creating series much faster than it keeps them: the pod-churn cardinality bomb.",
+        f"Prometheus {_INSTANCE} creates new series at {{{{ $value | humanizePercentage }}}} of its head per hour.",
+        Runbook(
+            "Series are being replaced, not added: a label that changes on every restart (pod name, container id, "
+            "job id) is on raw metrics. Each replaced set stays in the head for up to 3 hours, so memory grows with "
+            "the restart rate.",
+            (
+                "rate(prometheus_tsdb_head_series_created_total[10m]) * 3600 / prometheus_tsdb_head_series",
+                "sum by (job) (sum_over_time(scrape_series_added[10m]))",
+            ),
+            (
+                "Find the job adding series (query above), then the label that churns.",
+                "For GPU exporters: use the info-series workload mode (gpuscope --workload-labels info) instead of pod "
+                "labels on every series, or drop pod/container labels in metric_relabel_configs.",
+            ),
+        ),
+        "30m",
+        for_="15m",
+    )
+
+
+def wal_corruptions(q: Promql) -> Alert:
+    wal = q.prom("prometheus_tsdb_wal_corruptions_total")
+    expr = alternatives(
+        f"increase({wal}[10m]) > 0",
+        f"{wal} > 0 and on (instance, job) changes({q.prom('process_start_time_seconds')}[10m]) > 0",
+    )
+    return Alert(
+        "PrometheusTSDBWALCorruptions",
+        expr,
+        "page",
+        "platform",
+        "Prometheus found and repaired a corrupt write-ahead log.",
+        f"Prometheus {_INSTANCE} repaired WAL corruption: samples after the corrupt record were lost.",
+        Runbook(
+            "The WAL replay hit a corrupt segment (disk full, unclean shutdown, bad disk) and truncated it. Data "
+            "since the corruption is gone from this replica; its HA peer and the long-term store still have it.",
+            ("prometheus_tsdb_wal_corruptions_total > 0", "$ journalctl -u prometheus | grep -i corrupt"),
+            (
+                "Check the disk (free space, dmesg I/O errors) and why the process stopped uncleanly.",
+                "Queries through the global store/dedup are unaffected; dashboards on this replica have a gap.",
+            ),
+        ),
+        "1m",
+    )
+
+
+def _mixin(name: str, expr: str, for_: str, severity: str, summary: str, meaning: str, action: str) -> Alert:
+    return Alert(
+        name,
+        expr,
+        "page" if severity == "critical" else "ticket",
+        "platform",
+        summary,
+        f"Prometheus {_INSTANCE}: {summary[0].lower()}{summary[1:]}",
+        Runbook(meaning, (expr,), (action,)),
+        "as mixin",
+        for_=for_,
+    )
+
+
+def prometheus_mixin(q: Promql) -> tuple[Alert, ...]:
+    """The prometheus-mixin v2.42.0 alerts (reference prometheus-stack.md §1.1), selector from the config."""
+    p = q.prom
+    rw_hi = p("prometheus_remote_storage_highest_timestamp_in_seconds")
+    rw_sent = p("prometheus_remote_storage_queue_highest_sent_timestamp_seconds")
+    failed = f"(rate({p('prometheus_remote_storage_failed_samples_total')}[5m]) or rate({p('prometheus_remote_storage_samples_failed_total')}[5m]))"  # noqa: E501
+    ok = f"(rate({p('prometheus_remote_storage_succeeded_samples_total')}[5m]) or rate({p('prometheus_remote_storage_samples_total')}[5m]))"  # noqa: E501
+    notif_err = f"rate({p('prometheus_notifications_errors_total')}[5m])"
+    notif_sent = f"rate({p('prometheus_notifications_sent_total')}[5m])"
+    rows = [
+        (
+            "PrometheusBadConfig",
+            f"max_over_time({p('prometheus_config_last_reload_successful')}[5m]) == 0",
+            "10m",
+            "critical",
+            "Failed to reload its configuration.",
+            "A config reload failed; the old config is still in use.",
+            "Run `promtool check config` on the file and fix it; the reload error is in the log.",
+        ),
+        (
+            "PrometheusNotificationQueueRunningFull",
+            f"(predict_linear({p('prometheus_notifications_queue_length')}[5m], 60 * 30) > "
+            f"min_over_time({p('prometheus_notifications_queue_capacity')}[5m]))",
+            "15m",
+            "warning",
+            "Its alert notification queue is running full.",
+            "Alerts are produced faster than Alertmanager takes them.",
+            "Check Alertmanager latency and the notification error rate.",
+        ),
+        (
+            "PrometheusErrorSendingAlertsToSomeAlertmanagers",
+            f"({notif_err} / {notif_sent}) * 100 > 1",
+            "15m",
+            "warning",
+            "Errors while sending alerts to some Alertmanagers.",
+            "Some Alertmanagers reject or time out on alerts.",
+            "Check the failing Alertmanager's health and the network path.",
+        ),
+        (
+            "PrometheusErrorSendingAlertsToAnyAlertmanager",
+            f"min without (alertmanager) ({notif_err} / {notif_sent}) * 100 > 3",
+            "15m",
+            "critical",
+            "Errors while sending alerts to every Alertmanager.",
+            "No Alertmanager accepts alerts: pages are lost.",
+            "Restore Alertmanager; meanwhile watch Prometheus's /alerts page.",
+        ),
+        (
+            "PrometheusNotConnectedToAlertmanagers",
+            f"max_over_time({p('prometheus_notifications_alertmanagers_discovered')}[5m]) < 1",
+            "10m",
+            "warning",
+            "Not connected to any Alertmanager.",
+            "No Alertmanager is configured or discovered.",
+            "Check the alerting section of the config and service discovery.",
+        ),
+        (
+            "PrometheusTSDBReloadsFailing",
+            f"increase({p('prometheus_tsdb_reloads_failures_total')}[3h]) > 0",
+            "4h",
+            "warning",
+            "Failing to reload blocks from disk.",
+            "Block reloads fail: a block on disk is unreadable.",
+            "Look for the failing block in the log; check disk health.",
+        ),
+        (
+            "PrometheusTSDBCompactionsFailing",
+            f"increase({p('prometheus_tsdb_compactions_failed_total')}[3h]) > 0",
+            "4h",
+            "warning",
+            "Failing to compact blocks.",
+            "Compactions fail: disk usage grows and queries slow down.",
+            "Check free disk space and the compaction error in the log.",
+        ),
+        (
+            "PrometheusNotIngestingSamples",
+            f"(rate({p('prometheus_tsdb_head_samples_appended_total')}[5m]) <= 0 and "
+            f"(sum without (scrape_job) ({p('prometheus_target_metadata_cache_entries')}) > 0 or "
+            f"sum without (rule_group) ({p('prometheus_rule_group_rules')}) > 0))",
+            "10m",
+            "warning",
+            "Not ingesting samples.",
+            "Targets or rules exist but nothing is appended.",
+            "Check target health and the storage logs.",
+        ),
+        (
+            "PrometheusDuplicateTimestamps",
+            f"rate({p('prometheus_target_scrapes_sample_duplicate_timestamp_total')}[5m]) > 0",
+            "10m",
+            "warning",
+            "Dropping samples with duplicate timestamps.",
+            "An exporter exposes the same series twice.",
+            "Find the target (scrape logs) and fix its exposition.",
+        ),
+        (
+            "PrometheusOutOfOrderTimestamps",
+            f"rate({p('prometheus_target_scrapes_sample_out_of_order_total')}[5m]) > 0",
+            "10m",
+            "warning",
+            "Dropping samples with out-of-order timestamps.",
+            "A target sends timestamps going backwards.",
+            "Find the target and fix its timestamps (or stop exposing them).",
+        ),
+        (
+            "PrometheusRemoteStorageFailures",
+            f"({failed}) / (({failed}) + ({ok})) * 100 > 1",
+            "15m",
+            "critical",
+            "Failing to send samples to remote storage.",
+            "remote_write requests fail: the long-term store is falling behind and the WAL window is the limit.",
+            "Check the remote endpoint's health, credentials and limits (HTTP 4xx/5xx in the log).",
+        ),
+        (
+            "PrometheusRemoteWriteBehind",
+            f"(max_over_time({rw_hi}[5m]) - ignoring(remote_name, url) group_right max_over_time({rw_sent}[5m])) > 120",
+            "15m",
+            "critical",
+            "remote_write is falling behind.",
+            "The newest sample sent is more than 2 minutes behind the newest appended: samples pending grow.",
+            "Check prometheus_remote_storage_samples_pending, the remote's latency and whether shards are maxed out.",
+        ),
+        (
+            "PrometheusRemoteWriteDesiredShards",
+            f"(max_over_time({p('prometheus_remote_storage_shards_desired')}[5m]) > "
+            f"max_over_time({p('prometheus_remote_storage_shards_max')}[5m]))",
+            "15m",
+            "warning",
+            "remote_write wants more shards than allowed.",
+            "Throughput to the remote store is capped by max_shards.",
+            "Raise queue_config.max_shards or reduce what is written (cold-tier rollups only).",
+        ),
+        (
+            "PrometheusRuleFailures",
+            f"increase({p('prometheus_rule_evaluation_failures_total')}[5m]) > 0",
+            "15m",
+            "critical",
+            "Failing to evaluate rules.",
+            "Some rules fail: their alerts cannot fire.",
+            "The rule group and error are on the /rules page; fix the expression.",
+        ),
+        (
+            "PrometheusMissingRuleEvaluations",
+            f"increase({p('prometheus_rule_group_iterations_missed_total')}[5m]) > 0",
+            "15m",
+            "warning",
+            "Missing rule evaluations because groups are slow.",
+            "A rule group takes longer than its interval.",
+            "Find the slow group (prometheus_rule_group_last_duration_seconds) and simplify or lengthen its interval.",
+        ),
+        (
+            "PrometheusTargetLimitHit",
+            f"increase({p('prometheus_target_scrape_pool_exceeded_target_limit_total')}[5m]) > 0",
+            "15m",
+            "warning",
+            "Dropped targets over a target limit.",
+            "A scrape pool discovered more targets than target_limit.",
+            "Raise target_limit or split the job.",
+        ),
+        (
+            "PrometheusLabelLimitHit",
+            f"increase({p('prometheus_target_scrape_pool_exceeded_label_limits_total')}[5m]) > 0",
+            "15m",
+            "warning",
+            "Dropped targets over a label limit.",
+            "Scrapes exceed label_limit: whole scrapes are rejected.",
+            "Find the series with too many labels; raise label_limit or drop labels.",
+        ),
+        (
+            "PrometheusScrapeBodySizeLimitHit",
+            f"increase({p('prometheus_target_scrapes_exceeded_body_size_limit_total')}[5m]) > 0",
+            "15m",
+            "warning",
+            "Dropped scrapes over the body size limit.",
+            "A target's response is larger than body_size_limit.",
+            "Raise body_size_limit or reduce the target's output.",
+        ),
+        (
+            "PrometheusScrapeSampleLimitHit",
+            f"increase({p('prometheus_target_scrapes_exceeded_sample_limit_total')}[5m]) > 0",
+            "15m",
+            "warning",
+            "Dropped scrapes over the sample limit.",
+            "A target exposes more samples than sample_limit: up becomes 0.",
+            "Raise sample_limit (gpuscope budget sizes it) or trim the collectors CSV.",
+        ),
+        (
+            "PrometheusTargetSyncFailure",
+            f"increase({p('prometheus_target_sync_failed_total')}[30m]) > 0",
+            "5m",
+            "critical",
+            "Failing to sync targets.",
+            "Service discovery results cannot be turned into targets.",
+            "Check the scrape config (relabeling) and SD errors in the log.",
+        ),
+        (
+            "PrometheusHighQueryLoad",
+            f"avg_over_time({p('prometheus_engine_queries')}[5m]) / "
+            f"max_over_time({p('prometheus_engine_queries_concurrent_max')}[5m]) > 0.8",
+            "15m",
+            "warning",
+            "Query load is close to capacity.",
+            "Queries queue for the query engine.",
+            "Find the heavy dashboards/rules; use recording rules; raise --query.max-concurrency with memory.",
+        ),
+    ]
+    return tuple(_mixin(*row) for row in rows)
+
+
+def prometheus_group(q: Promql) -> Group:
+    return Group(
+        "gpuscope-prometheus.alerts",
+        (*head_series(q), churn(q), wal_corruptions(q), *prometheus_mixin(q)),
+        file="alerts",
+    )

@@ -1,0 +1,89 @@
+"""The one object every rule, alert (and later dashboard) is generated from: selectors, label names, thresholds.
+
+Defaults suit a gpuscope fleet scraped as ``job="dcgm-exporter"``; every value a dcgm-exporter deployment may
+differ in (host label casing, pod label names after ``honorLabels: false``, the UUID label with ``-o``) is a
+setting here, never a literal in a rule.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from gpuscope.fields.xid import CRITICAL_XIDS
+
+DEFAULT_MODELS = (
+    "NVIDIA H100 80GB HBM3",
+    "NVIDIA H100 PCIe",
+    "NVIDIA H200",
+    "NVIDIA A100-SXM4-80GB",
+    "NVIDIA A100-SXM4-40GB",
+    "NVIDIA A100 80GB PCIe",
+    "NVIDIA L40S",
+)
+
+
+_DURATION = r"^[0-9]+[smhd]$"
+
+
+class Thresholds(BaseModel):
+    """When hardware and workload alerts fire."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    idle_activity_ratio: float = Field(0.05, gt=0, lt=1, description="allocated GPU counts as idle below this")
+    idle_for: str = Field("50m", pattern=_DURATION, description="how long an allocated GPU stays idle before alerting")
+    thermal_temperature_celsius: int = Field(85, ge=40, le=120, description="temperature that means throttling")
+    thermal_violation_ratio: float = Field(0.2, gt=0, le=1, description="share of time thermally throttled")
+    nvlink_errors_per_5m: int = Field(0, ge=0, description="NVLink error increase tolerated per 5 minutes")
+    snapshot_stale_intervals: int = Field(3, ge=2, description="snapshot age, in collection intervals, that is stale")
+    churn_ratio_per_hour: float = Field(0.5, gt=0, description="series created per hour / head series")
+    job_stale_after: str = Field("10m", pattern=_DURATION, description="a pushed job is stale after this long")
+
+
+class RulesConfig(BaseModel):
+    """Selectors, label names, thresholds and budgets for the generated rules."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    exporter_selector: str = 'job="dcgm-exporter"'
+    prometheus_selector: str = 'job="prometheus"'
+    # Pushgateway is scraped with honor_labels: true, so `job` is the pushed job's name; select by the job_id
+    # label of the grouping key instead.
+    job_metrics_selector: str = 'job_id!=""'
+    host_label: Literal["Hostname", "hostname"] = "Hostname"
+    uuid_label: Literal["UUID", "uuid"] = "UUID"
+    cluster_label: str = "cluster"
+    dialect: Literal["classic", "4.9"] = "classic"
+    workload_labels: Literal["info", "labels", "off"] = "info"
+    namespace_label: str = "namespace"
+    pod_label: str = "pod"
+    critical_xids: tuple[int, ...] = CRITICAL_XIDS
+    budgeted_models: tuple[str, ...] = DEFAULT_MODELS
+    head_series_budget: int = Field(2_000_000, gt=0)
+    head_series_warn_ratio: float = Field(0.8, gt=0, lt=1)
+    runbook_base_url: str = "docs/runbooks"
+    thresholds: Thresholds = Thresholds()
+    speedup: int = Field(1, ge=1, le=60, description="divide every rule duration by this (demos/tests; 1 = real time)")
+
+    @field_validator("critical_xids")
+    @classmethod
+    def _xids(cls, value: tuple[int, ...]) -> tuple[int, ...]:
+        if not value or any(not 0 < x < 1000 for x in value):
+            raise ValueError("list at least one XID, each between 1 and 999")
+        return tuple(sorted(set(value)))
+
+    @field_validator("budgeted_models")
+    @classmethod
+    def _models(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        if not value:
+            raise ValueError("list the GPU models (modelName values) the fleet's budget is sized for")
+        return tuple(sorted(set(value)))
+
+    @field_validator("exporter_selector", "prometheus_selector", "job_metrics_selector")
+    @classmethod
+    def _selector(cls, value: str) -> str:
+        if "{" in value or "}" in value or ("=" not in value and "~" not in value):
+            raise ValueError('write label matchers without braces, e.g. job="dcgm-exporter"')
+        return value

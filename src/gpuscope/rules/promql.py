@@ -1,0 +1,92 @@
+"""PromQL building blocks shared by every rule: metric names per dialect, base-unit scaling, label sets.
+
+Names come from the field catalog (``DCGM_FI_DEV_GPU_UTIL`` is ``DCGM_FI_DEV_GPU_UTIL_RATIO`` in the 4.9 dialect)
+and so does the unit, which decides the factor to base units: a rule records ratios, bytes, watts and seconds
+whatever the exporter's dialect.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gpuscope.fields.catalog import BY_NAME, RENAMED_IN_4_9
+from gpuscope.rules.config import RulesConfig
+
+# Factor from a catalog unit to the base unit the rules record in.
+_TO_BASE = {"%": 0.01, "MiB": 1048576.0, "MHz": 1e6, "mJ": 1e-3, "ns": 1e-9, "MB/s": 1e6}
+
+
+@dataclass(frozen=True, slots=True)
+class Promql:
+    """Metric names, selectors and label lists for one ``RulesConfig``."""
+
+    config: RulesConfig
+
+    def name(self, classic: str) -> str:
+        """The metric name the exporter emits for a classic field name, in the configured dialect."""
+        if classic not in BY_NAME:
+            raise KeyError(f"{classic} is not in the field catalog")
+        if self.config.dialect == "4.9":
+            return RENAMED_IN_4_9.get(classic, classic)
+        return classic
+
+    def dcgm(self, classic: str, extra: str = "") -> str:
+        """``NAME{exporter selector[,extra]}``."""
+        matchers = ",".join(m for m in (self.config.exporter_selector, extra) if m)
+        return f"{self.name(classic)}{{{matchers}}}"
+
+    def base(self, classic: str, expr: str) -> str:
+        """Scale ``expr`` (a value of field ``classic``) to base units, e.g. percent to ratio."""
+        factor = _TO_BASE.get(BY_NAME[self.name(classic)].unit)
+        return f"({expr}) * {factor:g}" if factor else expr
+
+    def exporter(self, metric: str, extra: str = "") -> str:
+        matchers = ",".join(m for m in (self.config.exporter_selector, extra) if m)
+        return f"{metric}{{{matchers}}}"
+
+    def prom(self, metric: str, extra: str = "") -> str:
+        matchers = ",".join(m for m in (self.config.prometheus_selector, extra) if m)
+        return f"{metric}{{{matchers}}}"
+
+    @property
+    def up(self) -> str:
+        return f"up{{{self.config.exporter_selector}}}"
+
+    @property
+    def gpu_id(self) -> str:
+        """Identity labels every GPU-level alert keeps."""
+        return f"instance, {self.config.uuid_label}, gpu, {self.config.host_label}"
+
+    @property
+    def gpu_keys(self) -> str:
+        """Labels that identify one GPU or MIG instance in recorded series (bounded: no pod, no driver)."""
+        c = self.config
+        return f"{c.cluster_label}, instance, {c.host_label}, gpu, {c.uuid_label}, GPU_I_ID, GPU_I_PROFILE, modelName"
+
+    @property
+    def node_keys(self) -> str:
+        c = self.config
+        return f"{c.cluster_label}, instance, {c.host_label}"
+
+    @property
+    def cluster(self) -> str:
+        return self.config.cluster_label
+
+    def unless_exporter_down(self, expr: str) -> str:
+        """GPU alerts stay quiet while the exporter itself is down: that is GPUExporterDown's page."""
+        return f"({expr})\nunless on (instance) {self.up} == 0"
+
+
+def alternatives(*exprs: str) -> str:
+    """``a or b or c``, one per line, for several sources of the same signal."""
+    return "\nor\n".join(f"({e})" for e in exprs)
+
+
+def regex_of(values: tuple[str, ...] | tuple[int, ...]) -> str:
+    """An anchored PromQL regex alternation of literal values."""
+    return "|".join(_escape_regex(str(v)) for v in values)
+
+
+def _escape_regex(value: str) -> str:
+    special = set(r"\.^$|?*+()[]{}")
+    return "".join("\\\\" + ch if ch in special else ch for ch in value)

@@ -1,0 +1,246 @@
+"""Recording rules, named ``level:metric:operations``: per GPU, per node, per cluster, allocation efficiency,
+the coarse cold-tier rollups, and the fleet level evaluated in the global store.
+
+Everything recorded is in base units (ratios, watts, bytes). Per-GPU 1m/5m averages keep the exporter's labels
+for drill-down; aggregates and rollups keep a bounded label set (no pod, no driver version) so that what goes to
+the long-term store has a predictable number of series.
+"""
+
+from __future__ import annotations
+
+from gpuscope.rules.model import Group, Recording
+from gpuscope.rules.promql import Promql, alternatives
+
+# (recorded metric name, classic field) for per-GPU activity signals.
+_PROF_SIGNALS = (
+    ("sm_active", "DCGM_FI_PROF_SM_ACTIVE"),
+    ("tensor_active", "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE"),
+    ("dram_active", "DCGM_FI_PROF_DRAM_ACTIVE"),
+    ("gr_engine_active", "DCGM_FI_PROF_GR_ENGINE_ACTIVE"),
+)
+COLD_TIER_REGEX = ".+:.+_rollup(5m|1h)"
+
+
+def gpu_group(q: Promql) -> Group:
+    rules: list[Recording] = []
+    for name, field in _PROF_SIGNALS:
+        for window in ("1m", "5m"):
+            rules.append(Recording(f"gpu:{name}:avg{window}", f"avg_over_time({q.dcgm(field)}[{window}])"))
+    rules.append(Recording("gpu:sm_occupancy:avg5m", f"avg_over_time({q.dcgm('DCGM_FI_PROF_SM_OCCUPANCY')}[5m])"))
+    for window in ("1m", "5m"):
+        util = q.base("DCGM_FI_DEV_GPU_UTIL", f"avg_over_time({q.dcgm('DCGM_FI_DEV_GPU_UTIL')}[{window}])")
+        rules.append(Recording(f"gpu:utilization:ratio_avg{window}", util))
+        power = f"avg_over_time({q.dcgm('DCGM_FI_DEV_POWER_USAGE')}[{window}])"
+        rules.append(Recording(f"gpu:power_watts:avg{window}", power))
+    # Activity with a fallback: SM active where profiling metrics exist, else graphics-engine active (the
+    # default CSV's PROF field), else NVML's coarse utilization. avg_over_time drops the metric name, so the
+    # three sides share label sets and "or" picks one per GPU.
+    rules.append(
+        Recording(
+            "gpu:activity:avg5m",
+            alternatives(
+                f"avg_over_time({q.dcgm('DCGM_FI_PROF_SM_ACTIVE')}[5m])",
+                f"avg_over_time({q.dcgm('DCGM_FI_PROF_GR_ENGINE_ACTIVE')}[5m])",
+                q.base("DCGM_FI_DEV_GPU_UTIL", f"avg_over_time({q.dcgm('DCGM_FI_DEV_GPU_UTIL')}[5m])"),
+            ),
+        )
+    )
+    used, free = q.dcgm("DCGM_FI_DEV_FB_USED"), q.dcgm("DCGM_FI_DEV_FB_FREE")
+    rules.append(Recording("gpu:fb_used:ratio", f"{used} / ({used} + {free})"))
+    rules.append(
+        Recording(
+            "gpu:fb_used:ratio_avg5m",
+            f"avg_over_time({used}[5m]) / (avg_over_time({used}[5m]) + avg_over_time({free}[5m]))",
+        )
+    )
+    rules.append(Recording("gpu:temperature_celsius:max5m", f"max_over_time({q.dcgm('DCGM_FI_DEV_GPU_TEMP')}[5m])"))
+    return Group("gpuscope-gpu.rules", tuple(rules))
+
+
+def presence_group(q: Promql) -> Group:
+    """Cheap per-GPU presence markers at 1m, so alerts can ask "seen in the last hour?" without scanning raw data."""
+    c = q.config
+    keys = f"instance, {c.uuid_label}, gpu, {c.host_label}"
+    temp = q.dcgm("DCGM_FI_DEV_GPU_TEMP")
+    prof = q.dcgm("DCGM_FI_PROF_GR_ENGINE_ACTIVE")
+    return Group(
+        "gpuscope-presence.rules",
+        (
+            Recording("gpu:present:max1m", f"max by ({keys}) (present_over_time({temp}[1m]))"),
+            Recording("gpu:prof_present:max1m", f"max by ({keys}) (present_over_time({prof}[1m]))"),
+        ),
+        interval="1m",
+    )
+
+
+def node_group(q: Promql) -> Group:
+    n = q.node_keys
+    physical = f"max by ({n}, {q.config.uuid_label}) ({q.dcgm('DCGM_FI_DEV_GPU_TEMP')})"
+    return Group(
+        "gpuscope-node.rules",
+        (
+            Recording("node:gpu_activity:avg5m", f"avg by ({n}) (gpu:activity:avg5m)"),
+            Recording("node:gpu_sm_active:avg5m", f"avg by ({n}) (gpu:sm_active:avg5m)"),
+            Recording("node:gpu_power_watts:sum5m", f"sum by ({n}) (gpu:power_watts:avg5m)"),
+            Recording("node:gpus_reporting:count", f"count by ({n}) ({physical})"),
+        ),
+    )
+
+
+def cluster_group(q: Promql) -> Group:
+    c, uuid = q.cluster, q.config.uuid_label
+    physical = f"max by ({c}, {uuid}, modelName) ({q.dcgm('DCGM_FI_DEV_GPU_TEMP')})"
+    rules = [Recording(f"cluster:gpu_{name}:avg5m", f"avg by ({c}) (gpu:{name}:avg5m)") for name, _ in _PROF_SIGNALS]
+    rules += [
+        Recording("cluster:gpu_activity:avg5m", f"avg by ({c}) (gpu:activity:avg5m)"),
+        Recording("cluster:gpu_activity:sum5m", f"sum by ({c}) (gpu:activity:avg5m)"),
+        Recording("cluster:gpu_power_watts:sum5m", f"sum by ({c}) (gpu:power_watts:avg5m)"),
+        Recording("cluster:gpu_fb_used:ratio_avg5m", f"avg by ({c}) (gpu:fb_used:ratio_avg5m)"),
+        Recording("cluster:gpus_reporting:count", f"count by ({c}) ({physical})"),
+        Recording("cluster:gpus:count_by_model", f"count by ({c}, modelName) ({physical})"),
+        Recording(
+            "cluster:gpus_lost:count",
+            f"count by ({c}) ({q.exporter('gpuscope_exporter_gpu_lost')} == 1) or on ({c}) "
+            f"(count by ({c}) ({physical}) * 0)",
+        ),
+    ]
+    return Group("gpuscope-cluster.rules", tuple(rules))
+
+
+def allocation_source(q: Promql) -> str:
+    """One series per allocated GPU or MIG instance, carrying the workload's labels, for the configured mode."""
+    c = q.config
+    keys = f"{c.cluster_label}, instance, {c.host_label}, gpu, {c.uuid_label}, GPU_I_ID"
+    if c.workload_labels == "info":
+        # Pods are the "many" side: with time-slicing several pods share one GPU (or MIG instance).
+        info = q.exporter("gpuscope_gpu_workload_info")
+        gpu = f"instance, {c.host_label}, gpu, modelName"
+        return (
+            f"max by ({c.uuid_label}, GPU_I_ID, {c.namespace_label}, {c.pod_label}) ({info})\n"
+            f"* on ({c.uuid_label}, GPU_I_ID) group_left ({gpu})\n"
+            f"max by ({c.uuid_label}, GPU_I_ID, {gpu}) (gpu:activity:avg5m)"
+        )
+    if c.workload_labels == "labels":
+        return f'max by ({keys}, {c.namespace_label}, {c.pod_label}) (gpu:activity:avg5m{{{c.pod_label}!=""}})'
+    # No attribution at all: a GPU whose memory is held counts as allocated (a process owns it).
+    return f"max by ({keys}) (gpu:activity:avg5m) and on ({c.uuid_label}, GPU_I_ID) (gpu:fb_used:ratio > 0.05)"
+
+
+def efficiency_group(q: Promql) -> Group:
+    c = q.config
+    t = c.thresholds.idle_activity_ratio
+    ns = c.namespace_label
+    return Group(
+        "gpuscope-efficiency.rules",
+        (
+            Recording("workload:gpu_activity:avg5m", allocation_source(q)),
+            Recording("cluster:gpus_allocated:count", f"count by ({c.cluster_label}) (workload:gpu_activity:avg5m)"),
+            Recording(
+                "cluster:gpus_allocated_active:count",
+                f"count by ({c.cluster_label}) (workload:gpu_activity:avg5m >= {t:g})",
+            ),
+            Recording(
+                "cluster:gpu_allocation_efficiency:ratio",
+                f"avg by ({c.cluster_label}) (workload:gpu_activity:avg5m >= bool {t:g})",
+            ),
+            Recording(
+                "namespace:gpu_activity:avg5m",
+                f"avg by ({c.cluster_label}, {ns}) (workload:gpu_activity:avg5m)",
+            )
+            if c.workload_labels != "off"
+            else Recording(
+                "cluster:gpus_memory_held:count", f"count by ({c.cluster_label}) (gpu:fb_used:ratio > 0.05)"
+            ),
+        ),
+    )
+
+
+def rollup_groups(q: Promql) -> tuple[Group, Group]:
+    """The cold tier: a few signals at 5 m and 1 h resolution, with bounded labels."""
+    k, c = q.gpu_keys, q.cluster
+    five = [
+        Recording(f"gpu:{name}:avg_rollup5m", f"avg by ({k}) (avg_over_time({q.dcgm(field)}[5m]))", cold=True)
+        for name, field in _PROF_SIGNALS
+    ]
+    five += [
+        Recording("gpu:activity:avg_rollup5m", f"avg by ({k}) (gpu:activity:avg5m)", cold=True),
+        Recording(
+            "gpu:power_watts:avg_rollup5m",
+            f"avg by ({k}) (avg_over_time({q.dcgm('DCGM_FI_DEV_POWER_USAGE')}[5m]))",
+            cold=True,
+        ),
+        Recording(
+            "gpu:temperature_celsius:max_rollup5m",
+            f"max by ({k}) (max_over_time({q.dcgm('DCGM_FI_DEV_GPU_TEMP')}[5m]))",
+            cold=True,
+        ),
+        Recording("gpu:fb_used:ratio_rollup5m", f"avg by ({k}) (gpu:fb_used:ratio_avg5m)", cold=True),
+        Recording("node:gpu_power_watts:sum_rollup5m", "node:gpu_power_watts:sum5m", cold=True),
+        Recording("cluster:gpu_activity:avg_rollup5m", "cluster:gpu_activity:avg5m", cold=True),
+        Recording("cluster:gpu_power_watts:sum_rollup5m", "cluster:gpu_power_watts:sum5m", cold=True),
+        Recording("cluster:gpus_reporting:count_rollup5m", "cluster:gpus_reporting:count", cold=True),
+        Recording("cluster:gpus:count_by_model_rollup5m", "cluster:gpus:count_by_model", cold=True),
+        Recording("cluster:gpus_allocated:count_rollup5m", "cluster:gpus_allocated:count", cold=True),
+        Recording(
+            "cluster:gpu_allocation_efficiency:ratio_rollup5m", "cluster:gpu_allocation_efficiency:ratio", cold=True
+        ),
+    ]
+    hour = [
+        Recording(
+            "cluster:gpu_activity:avg_rollup1h",
+            f"avg by ({c}) (avg_over_time(cluster:gpu_activity:avg_rollup5m[1h]))",
+            cold=True,
+        ),
+        Recording(
+            "cluster:gpu_power_watts:sum_rollup1h",
+            f"avg by ({c}) (avg_over_time(cluster:gpu_power_watts:sum_rollup5m[1h]))",
+            cold=True,
+        ),
+        Recording(
+            "cluster:gpus_allocated:count_rollup1h",
+            f"max by ({c}) (max_over_time(cluster:gpus_allocated:count_rollup5m[1h]))",
+            cold=True,
+        ),
+    ]
+    return (
+        Group("gpuscope-rollup-5m.rules", tuple(five), interval="5m"),
+        Group("gpuscope-rollup-1h.rules", tuple(hour), interval="1h"),
+    )
+
+
+def fleet_group(q: Promql) -> Group:
+    """Evaluated in the global store, over the clusters' recorded series.
+
+    A federating global Prometheus sees both replicas of each cluster (their replica label tells them apart);
+    ``max without`` the replica labels counts each cluster once. Thanos and Mimir deduplicate before this.
+    """
+    c = q.cluster
+
+    def once(metric: str) -> str:
+        return f"max by ({c}) ({metric})"
+
+    return Group(
+        "gpuscope-fleet.rules",
+        (
+            Recording("fleet:gpus_reporting:count", f"sum({once('cluster:gpus_reporting:count')})"),
+            Recording("fleet:gpu_power_watts:sum5m", f"sum({once('cluster:gpu_power_watts:sum5m')})"),
+            Recording(
+                "fleet:gpu_activity:avg5m",
+                f"sum({once('cluster:gpu_activity:sum5m')}) / sum({once('cluster:gpus_reporting:count')})",
+            ),
+            Recording("fleet:gpus_allocated:count", f"sum({once('cluster:gpus_allocated:count')})"),
+        ),
+        file="fleet",
+    )
+
+
+def recording_groups(q: Promql) -> tuple[Group, ...]:
+    return (
+        gpu_group(q),
+        presence_group(q),
+        node_group(q),
+        cluster_group(q),
+        efficiency_group(q),
+        *rollup_groups(q),
+        fleet_group(q),
+    )

@@ -1,0 +1,1 @@
+"""Declarative inputs (fleet spec, rules config) loaded from YAML with located errors."""

@@ -1,0 +1,324 @@
+"""Hardware alert scenarios: each fires within its bound from the failure at 30m, each has near misses."""
+
+from __future__ import annotations
+
+from gpuscope.rules import RulesConfig
+from tests.rules.fixtures import (
+    A100,
+    change,
+    flat,
+    from_,
+    gpu_labels,
+    grow,
+    identity,
+    self_labels,
+    until,
+    up,
+)
+from tests.rules.harness import Case, Series
+
+TEMP = "DCGM_FI_DEV_GPU_TEMP"
+XID = "DCGM_FI_DEV_XID_ERRORS"
+
+
+def temps(*gpus: int, host: str = "node-a", values: str = flat(60), **kw: object) -> tuple[Series, ...]:
+    return tuple(Series(TEMP, gpu_labels(g, host, **kw), values) for g in gpus)  # type: ignore[arg-type]
+
+
+FELL_OFF_BUS = (
+    Case(
+        "gpuscope: gpu_lost goes to 1 and the GPU's series stop",
+        "GPUFellOffBus",
+        (
+            up(),
+            Series("gpuscope_exporter_gpu_lost", self_labels(0), change(0, 1)),
+            Series("gpuscope_exporter_gpu_lost", self_labels(1), flat(0)),
+            Series(TEMP, gpu_labels(0), until(60)),
+            *temps(1),
+        ),
+        fires_by="32m",
+        expected=(identity(0),),
+        quiet_at=("29m45s",),
+    ),
+    Case(
+        "dcgm-exporter: a GPU's series vanish while its exporter stays up",
+        "GPUFellOffBus",
+        (up(), Series(TEMP, gpu_labels(0), until(60)), *temps(1)),
+        fires_by="32m",
+        expected=(identity(0),),
+        quiet_at=("29m45s",),
+    ),
+    Case(
+        "dcgm-exporter: XID 79 reported on the last-XID gauge",
+        "GPUFellOffBus",
+        (
+            up(),
+            *temps(0, 1),
+            Series(XID, gpu_labels(0, extra={"err_code": "0", "err_msg": "No Error"}), until(0)),
+            Series(XID, gpu_labels(0, extra={"err_code": "79", "err_msg": "GPU has fallen off the bus"}), from_("79")),
+        ),
+        fires_by="32m",
+        expected=(identity(0),),
+        quiet_at=("29m45s",),
+    ),
+    Case(
+        "near miss: the exporter is down, so every GPU series stops (GPUExporterDown's job)",
+        "GPUFellOffBus",
+        (up(values=change(1, 0)), Series(TEMP, gpu_labels(0), until(60)), Series(TEMP, gpu_labels(1), until(60))),
+        quiet_at=("32m", "45m"),
+    ),
+    Case(
+        "near miss: the exporter pod was replaced (new instance, same GPUs)",
+        "GPUFellOffBus",
+        (
+            Series("up", {"job": "dcgm-exporter", "instance": "10.0.0.1:9400"}, until(1)),
+            Series("up", {"job": "dcgm-exporter", "instance": "10.0.0.2:9400"}, from_("1")),
+            Series(TEMP, gpu_labels(0, instance="10.0.0.1:9400"), until(60)),
+            Series(TEMP, gpu_labels(0, instance="10.0.0.2:9400"), from_("61")),
+        ),
+        quiet_at=("32m", "45m"),
+    ),
+)
+
+_CRIT_79 = {"err_code": "79", "err_msg": "GPU has fallen off the bus"}
+
+XID_CRITICAL = (
+    Case(
+        "a critical XID appears on the last-XID gauge (same shape from both exporters)",
+        "GPUXidCritical",
+        (
+            up(),
+            *temps(0),
+            Series(XID, gpu_labels(0, extra={"err_code": "0", "err_msg": "No Error"}), until(0)),
+            Series(XID, gpu_labels(0, extra={"err_code": "48", "err_msg": "Double Bit ECC Error"}), from_("48")),
+        ),
+        fires_by="31m",
+        expected=(identity(0, xid="48"),),
+        quiet_at=("29m45s", "41m"),
+    ),
+    Case(
+        "gpuscope: a repeated XID is visible through DCGM_EXP_XID_ERRORS_TOTAL",
+        "GPUXidCritical",
+        (
+            up(),
+            *temps(0),
+            Series(XID, gpu_labels(0, extra=_CRIT_79), flat(79)),
+            Series("DCGM_EXP_XID_ERRORS_TOTAL", gpu_labels(0, extra={"xid": "79"}), change(1, 2)),
+        ),
+        fires_by="31m",
+        expected=(identity(0, xid="79"),),
+        quiet_at=("29m45s",),
+    ),
+    Case(
+        "dcgm-exporter with DCGM_EXP_XID_ERRORS_COUNT enabled",
+        "GPUXidCritical",
+        (
+            up(),
+            *temps(0),
+            Series("DCGM_EXP_XID_ERRORS_COUNT", gpu_labels(0, extra={"window_size_in_ms": "300000"}), until(0)),
+            Series(
+                "DCGM_EXP_XID_ERRORS_COUNT",
+                gpu_labels(0, extra={"window_size_in_ms": "300000", "xid": "95"}),
+                from_("1", total="35m"),
+            ),
+        ),
+        fires_by="31m",
+        expected=(identity(0, xid="95"),),
+        quiet_at=("29m45s",),
+    ),
+    Case(
+        "near miss: a non-critical XID (13, graphics exception)",
+        "GPUXidCritical",
+        (
+            up(),
+            *temps(0),
+            Series(XID, gpu_labels(0, extra={"err_code": "13", "err_msg": "Graphics Engine Exception"}), from_("13")),
+        ),
+        quiet_at=("31m", "35m"),
+    ),
+    Case(
+        "near miss: an old sticky XID that was already there 10 minutes ago",
+        "GPUXidCritical",
+        (
+            up(),
+            *temps(0),
+            Series(XID, gpu_labels(0, extra={"err_code": "48", "err_msg": "Double Bit ECC Error"}), flat(48)),
+        ),
+        quiet_at=("31m", "50m"),
+    ),
+    Case(
+        "near miss: exporter down right after an XID counter moved",
+        "GPUXidCritical",
+        (
+            up(values=change(1, 0, start="31m")),
+            Series("DCGM_EXP_XID_ERRORS_TOTAL", gpu_labels(0, extra={"xid": "79"}), "1x119 2x3 stale"),
+        ),
+        quiet_at=("32m", "35m"),
+    ),
+)
+
+DBE = (
+    Case(
+        "gpuscope/dcgm-exporter with ECC fields: volatile double-bit errors increase",
+        "GPUDoubleBitEccErrors",
+        (
+            up(),
+            *temps(0, 1),
+            Series("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", gpu_labels(1), change(0, 1)),
+            Series("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", gpu_labels(0), flat(0)),
+        ),
+        fires_by="31m",
+        expected=(identity(1),),
+        quiet_at=("29m45s",),
+    ),
+    Case(
+        "dcgm-exporter default fields: rows remapped for uncorrectable errors",
+        "GPUDoubleBitEccErrors",
+        (up(), *temps(0), Series("DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS", gpu_labels(0), change(0, 2))),
+        fires_by="31m",
+        expected=(identity(0),),
+        quiet_at=("29m45s",),
+    ),
+    Case(
+        "near miss: only single-bit errors grow, and a restart resets the volatile DBE counter",
+        "GPUDoubleBitEccErrors",
+        (
+            up(),
+            *temps(0),
+            Series("DCGM_FI_DEV_ECC_SBE_VOL_TOTAL", gpu_labels(0), grow(3, 1)),
+            Series("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", gpu_labels(0), change(3, 0)),
+        ),
+        quiet_at=("31m", "33m"),
+    ),
+)
+
+ROW_REMAP = (
+    Case(
+        "row remapping failed",
+        "GPURowRemapFailure",
+        (up(), *temps(0), Series("DCGM_FI_DEV_ROW_REMAP_FAILURE", gpu_labels(0), change(0, 1))),
+        fires_by="31m",
+        expected=(identity(0),),
+        quiet_at=("29m45s",),
+    ),
+    Case(
+        "a remap is pending a GPU reset",
+        "GPURowRemapFailure",
+        (up(), *temps(0), Series("DCGM_FI_DEV_ROW_REMAP_PENDING", gpu_labels(0), change(0, 1))),
+        fires_by="31m",
+        expected=(identity(0),),
+    ),
+    Case(
+        "near miss: correctable remaps only",
+        "GPURowRemapFailure",
+        (
+            up(),
+            *temps(0),
+            Series("DCGM_FI_DEV_ROW_REMAP_FAILURE", gpu_labels(0), flat(0)),
+            Series("DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS", gpu_labels(0), grow(1, 1)),
+        ),
+        quiet_at=("31m", "40m"),
+    ),
+)
+
+THERMAL = (
+    Case(
+        "dcgm-exporter default fields: the GPU sits at its slowdown temperature",
+        "GPUThermalThrottling",
+        (up(), Series(TEMP, gpu_labels(0), change(70, 88)), *temps(1)),
+        fires_by="35m",
+        expected=(identity(0),),
+        quiet_at=("32m",),
+    ),
+    Case(
+        "gpuscope: thermal violation time grows at full rate",
+        "GPUThermalThrottling",
+        (up(), *temps(0, values=flat(70)), Series("DCGM_FI_DEV_THERMAL_VIOLATION", gpu_labels(0), grow(0, 15e9))),
+        fires_by="35m",
+        expected=(identity(0),),
+        quiet_at=("29m45s",),
+    ),
+    Case(
+        "gpuscope: thermal clock events counted in the window",
+        "GPUThermalThrottling",
+        (
+            up(),
+            *temps(0, values=flat(70)),
+            Series(
+                "DCGM_EXP_CLOCK_EVENTS_COUNT",
+                gpu_labels(0, extra={"clock_event": "sw_thermal", "window_size_in_ms": "300000"}),
+                from_("4"),
+            ),
+        ),
+        fires_by="35m",
+        expected=(identity(0),),
+        quiet_at=("29m45s",),
+    ),
+    Case(
+        "near miss: a warm GPU, and a one-minute spike",
+        "GPUThermalThrottling",
+        (
+            up(),
+            Series(TEMP, gpu_labels(0), flat(84)),
+            Series(TEMP, gpu_labels(1), "70x119 90x3 70x116"),
+            Series("DCGM_FI_DEV_THERMAL_VIOLATION", gpu_labels(0), grow(0, 1e9)),
+        ),
+        quiet_at=("33m", "36m", "45m"),
+    ),
+)
+
+NVLINK = (
+    Case(
+        "NVLink CRC flit errors keep increasing",
+        "GPUNVLinkErrors",
+        (up(), *temps(0), Series("DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL", gpu_labels(0), grow(12, 5))),
+        fires_by="35m",
+        expected=(identity(0),),
+        quiet_at=("29m45s",),
+    ),
+    Case(
+        "Hopper data-link replay counter increases",
+        "GPUNVLinkErrors",
+        (up(), *temps(0), Series("DCGM_FI_DEV_NVLINK_REPLAY_TOTAL", gpu_labels(0), grow(0, 1))),
+        fires_by="35m",
+        expected=(identity(0),),
+    ),
+    Case(
+        "near miss: old errors, counters flat",
+        "GPUNVLinkErrors",
+        (
+            up(),
+            *temps(0),
+            Series("DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL", gpu_labels(0), flat(12)),
+            Series("DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL", gpu_labels(0), flat(2)),
+        ),
+        quiet_at=("35m", "50m"),
+    ),
+)
+
+LOWERCASE = RulesConfig(host_label="hostname")
+
+HOSTNAME_VARIANT = (
+    Case(
+        "dcgm-exporter >= 4.8.3 (hostname label): a GPU's series vanish",
+        "GPUFellOffBus",
+        (
+            up(),
+            Series(TEMP, gpu_labels(0, host_label="hostname"), until(60)),
+            Series(TEMP, gpu_labels(1, host_label="hostname"), flat(60)),
+        ),
+        fires_by="32m",
+        expected=(identity(0, host_label="hostname"),),
+        config=LOWERCASE,
+    ),
+    Case(
+        "A100 without profiling metrics, hostname label: thermal",
+        "GPUThermalThrottling",
+        (up(), Series(TEMP, gpu_labels(0, model=A100, host_label="hostname"), change(70, 89))),
+        fires_by="35m",
+        expected=(identity(0, host_label="hostname"),),
+        config=LOWERCASE,
+    ),
+)
+
+CASES = FELL_OFF_BUS + XID_CRITICAL + DBE + ROW_REMAP + THERMAL + NVLINK + HOSTNAME_VARIANT

@@ -1,0 +1,148 @@
+"""Recorded values: units, fallbacks, aggregation levels, the allocation join, rollups and the fleet level."""
+
+from __future__ import annotations
+
+from gpuscope.rules import RulesConfig
+from tests.rules.fixtures import H100, flat, gpu_labels, self_labels
+from tests.rules.harness import ExprCase, Series
+
+
+def series_text(name: str, labels: dict[str, str]) -> str:
+    return name + "{" + ",".join(f'{k}="{v}"' for k, v in labels.items()) + "}"
+
+
+def keys(labels: dict[str, str], *names: str) -> dict[str, str]:
+    return {k: labels[k] for k in names if k in labels}
+
+
+G0, G1 = gpu_labels(0), gpu_labels(1)
+
+EXPRS = (
+    ExprCase(
+        "GPU utilization percent becomes a ratio; power and the activity fallback are averaged per GPU",
+        (
+            Series("DCGM_FI_DEV_GPU_UTIL", G0, flat(50)),
+            Series("DCGM_FI_DEV_POWER_USAGE", G0, flat(350.5)),
+            Series("DCGM_FI_PROF_GR_ENGINE_ACTIVE", G0, flat(0.25)),
+        ),
+        "10m",
+        "gpu:utilization:ratio_avg1m",
+        ((series_text("gpu:utilization:ratio_avg1m", G0), 0.5),),
+    ),
+    ExprCase(
+        "activity prefers SM active, falls back to graphics-engine active, then utilization",
+        (
+            Series("DCGM_FI_PROF_SM_ACTIVE", G0, flat(0.7)),
+            Series("DCGM_FI_PROF_GR_ENGINE_ACTIVE", G0, flat(0.9)),
+            Series("DCGM_FI_PROF_GR_ENGINE_ACTIVE", G1, flat(0.4)),
+            Series("DCGM_FI_DEV_GPU_UTIL", gpu_labels(2), flat(30)),
+        ),
+        "10m",
+        "gpu:activity:avg5m",
+        (
+            (series_text("gpu:activity:avg5m", G0), 0.7),
+            (series_text("gpu:activity:avg5m", G1), 0.4),
+            (series_text("gpu:activity:avg5m", gpu_labels(2)), 0.3),
+        ),
+    ),
+    ExprCase(
+        "framebuffer used ratio excludes nothing but what is free",
+        (Series("DCGM_FI_DEV_FB_USED", G0, flat(60000)), Series("DCGM_FI_DEV_FB_FREE", G0, flat(20000))),
+        "10m",
+        "gpu:fb_used:ratio",
+        ((series_text("gpu:fb_used:ratio", G0), 0.75),),
+    ),
+    ExprCase(
+        "a MIG GPU counts once per node and per cluster; models are counted",
+        (
+            *(Series("DCGM_FI_DEV_GPU_TEMP", gpu_labels(0, mig=("1g.10gb", gi)), flat(60)) for gi in (7, 8, 9)),
+            Series("DCGM_FI_DEV_GPU_TEMP", G1, flat(60)),
+            Series("DCGM_FI_DEV_GPU_TEMP", gpu_labels(0, "node-b", model="NVIDIA A100-SXM4-80GB"), flat(60)),
+        ),
+        "10m",
+        '{__name__=~"node:gpus_reporting:count|cluster:gpus:count_by_model"}',
+        (
+            ('node:gpus_reporting:count{Hostname="node-a",instance="node-a:9400"}', 2),
+            ('node:gpus_reporting:count{Hostname="node-b",instance="node-b:9400"}', 1),
+            (f'cluster:gpus:count_by_model{{modelName="{H100}"}}', 2),
+            ('cluster:gpus:count_by_model{modelName="NVIDIA A100-SXM4-80GB"}', 1),
+        ),
+    ),
+    ExprCase(
+        "lost GPUs are counted, and zero is recorded when none is lost",
+        (
+            Series("DCGM_FI_DEV_GPU_TEMP", G0, flat(60)),
+            Series("gpuscope_exporter_gpu_lost", self_labels(0), flat(0)),
+        ),
+        "10m",
+        "cluster:gpus_lost:count",
+        (("cluster:gpus_lost:count", 0),),
+    ),
+    ExprCase(
+        "allocation join: pods sharing a GPU each get its activity; efficiency is the share of active allocations",
+        (
+            Series("DCGM_FI_PROF_SM_ACTIVE", G0, flat(0.02)),
+            Series("DCGM_FI_PROF_SM_ACTIVE", G1, flat(0.9)),
+            Series(
+                "gpuscope_gpu_workload_info",
+                {**self_labels(0), "namespace": "ml", "pod": "a", "container": "x"},
+                flat(1),
+            ),
+            Series(
+                "gpuscope_gpu_workload_info",
+                {**self_labels(0), "namespace": "ml", "pod": "b", "container": "x"},
+                flat(1),
+            ),
+            *(
+                Series(
+                    "gpuscope_gpu_workload_info",
+                    {**self_labels(1), "namespace": "ml", "pod": pod, "container": "x"},
+                    flat(1),
+                )
+                for pod in ("c", "d")
+            ),
+        ),
+        "10m",
+        '{__name__=~"cluster:gpu_allocation_efficiency:ratio|cluster:gpus_allocated:count"}',
+        # Two of four allocations active. Prometheus sums in map order, so only exactly representable ratios
+        # compare equal in promtool 2.42 from run to run (1/3 came out as ...33 or ...37).
+        (("cluster:gpu_allocation_efficiency:ratio", 0.5), ("cluster:gpus_allocated:count", 4)),
+    ),
+    ExprCase(
+        "cold-tier rollups are evaluated every 5 minutes with bounded labels",
+        (Series("DCGM_FI_DEV_POWER_USAGE", {**G0, "pod": "churning-pod-123"}, "300+1x60"),),
+        "15m",
+        "gpu:power_watts:avg_rollup5m",
+        (
+            (
+                series_text(
+                    "gpu:power_watts:avg_rollup5m",
+                    keys(G0, "Hostname", "UUID", "gpu", "instance", "modelName"),
+                ),
+                350.0,
+            ),
+        ),
+    ),
+    ExprCase(
+        "4.9 dialect: renamed names and base units give the same recorded ratio",
+        (Series("DCGM_FI_DEV_GPU_UTIL_RATIO", G0, flat(0.5)),),
+        "10m",
+        "gpu:utilization:ratio_avg5m",
+        ((series_text("gpu:utilization:ratio_avg5m", G0), 0.5),),
+        config=RulesConfig(dialect="4.9"),
+    ),
+)
+
+FLEET_INPUT = (
+    Series("cluster:gpus_reporting:count", {"cluster": "a"}, flat(64)),
+    Series("cluster:gpus_reporting:count", {"cluster": "b"}, flat(16)),
+    Series("cluster:gpu_activity:sum5m", {"cluster": "a"}, flat(32)),
+    Series("cluster:gpu_activity:sum5m", {"cluster": "b"}, flat(8)),
+)
+FLEET = ExprCase(
+    "the fleet level sums clusters and weights activity by GPU count",
+    FLEET_INPUT,
+    "5m",
+    '{__name__=~"fleet:gpus_reporting:count|fleet:gpu_activity:avg5m"}',
+    (("fleet:gpus_reporting:count", 80.0), ("fleet:gpu_activity:avg5m", 0.5)),
+)

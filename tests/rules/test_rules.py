@@ -1,0 +1,152 @@
+"""The generated rules against promtool 2.42: syntax, every alert's scenarios, recorded values, and policy."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from gpuscope.fields.catalog import BY_NAME
+from gpuscope.rules import COLD_TIER_REGEX, RulesConfig, alerts, build_groups, cold_tier_records, runbooks
+from gpuscope.rules.model import Recording
+from tests.rules import cases_gpu, cases_pipeline, cases_prometheus, cases_recording, cases_workload
+from tests.rules.harness import Case, ExprCase, alert_test, expr_test, group_by_config, run_suite, steps, write_rules
+from tests.support.prom import binary
+
+REPO = Path(__file__).resolve().parents[2]
+AREAS: dict[str, tuple[Case | ExprCase, ...]] = {
+    "gpu": cases_gpu.CASES,
+    "pipeline": cases_pipeline.CASES,
+    "prometheus": cases_prometheus.CASES,
+    "workload": cases_workload.CASES,
+    "recording": (*cases_recording.EXPRS, cases_recording.FLEET),
+}
+ALERT_CASES: tuple[Case, ...] = tuple(c for cases in AREAS.values() for c in cases if isinstance(c, Case))
+VARIANTS = {
+    "default": RulesConfig(),
+    "dcgm-4.9-labels-hostname": RulesConfig(dialect="4.9", workload_labels="labels", host_label="hostname"),
+    "off-old-namespace": RulesConfig(workload_labels="off", uuid_label="uuid"),
+    "custom": RulesConfig(
+        exporter_selector='job=~"gpu-.*",cluster="a"',
+        prometheus_selector='job="prom"',
+        critical_xids=(79,),
+        budgeted_models=("NVIDIA H200",),
+        runbook_base_url="https://x/rb",
+    ),
+}
+
+TABLE = {  # the issue's table: alert -> (owner, bound)
+    "GPUFellOffBus": ("infra", "2m"),
+    "GPUXidCritical": ("infra", "1m"),
+    "GPUDoubleBitEccErrors": ("infra", "1m"),
+    "GPURowRemapFailure": ("infra", "1m"),
+    "GPUThermalThrottling": ("infra", "5m"),
+    "GPUNVLinkErrors": ("infra", "5m"),
+    "GPUExporterDown": ("platform", "2m"),
+    "GPUProfilingMetricsStale": ("platform", "6m"),
+    "GPUExporterRestarted": ("platform", "2m"),
+    "GPUExporterSnapshotStale": ("platform", "2m"),
+    "GPUModelOutsideBudget": ("platform", "15m"),
+    "PrometheusHeadSeriesOverBudget": ("platform", "15m"),
+    "PrometheusSeriesChurnHigh": ("platform", "30m"),
+    "PrometheusTSDBWALCorruptions": ("platform", "1m"),
+    "PrometheusRemoteWriteBehind": ("platform", "as mixin"),
+    "PrometheusRemoteStorageFailures": ("platform", "as mixin"),
+    "PrometheusRemoteWriteDesiredShards": ("platform", "as mixin"),
+    "GPUAllocatedButIdle": ("workload", "1h"),
+}
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_rendered_files_pass_promtool_check(variant: str, tmp_path: Path) -> None:
+    names = write_rules(VARIANTS[variant], tmp_path, annotations=True)
+    result = subprocess.run(
+        [binary("promtool"), "check", "rules", "--lint=all", "--lint-fatal", *(str(tmp_path / n) for n in names)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _suites() -> list[tuple[str, RulesConfig, str, list[Case | ExprCase]]]:
+    """One promtool run per area, config and evaluation interval (runs spread over the test workers)."""
+    suites = []
+    for area, cases in AREAS.items():
+        for i, (config, interval, grouped) in enumerate(group_by_config(cases).values()):
+            suites.append((f"{area}-{i}", config, interval, grouped))
+    return suites
+
+
+@pytest.mark.parametrize(("label", "config", "interval", "cases"), _suites(), ids=[s[0] for s in _suites()])
+def test_scenarios_with_promtool(
+    label: str, config: RulesConfig, interval: str, cases: list[Case | ExprCase], tmp_path: Path
+) -> None:
+    tests = [alert_test(c) if isinstance(c, Case) else expr_test(c) for c in cases]
+    result = run_suite(tmp_path, tests, config, interval)
+    assert result.returncode == 0, f"{label}:\n{result.stdout}\n{result.stderr}"
+
+
+def test_every_alert_of_the_table_exists_with_owner_severity_and_runbook() -> None:
+    by_name = {a.name: a for a in alerts(RulesConfig())}
+    for name, (owner, bound) in TABLE.items():
+        assert name in by_name, name
+        assert by_name[name].owner == owner, name
+        assert by_name[name].bound == bound, name
+    for alert in by_name.values():
+        assert alert.severity in ("page", "ticket")
+        assert (REPO / "docs" / "runbooks" / f"{alert.name}.md").exists(), alert.name
+
+
+def test_every_alert_has_a_firing_case_within_its_bound_and_a_near_miss() -> None:
+    names = {a.name for a in alerts(RulesConfig())}
+    for name in sorted(names):
+        firing = [c for c in ALERT_CASES if c.alert == name and c.fires_by]
+        near = [c for c in ALERT_CASES if c.alert == name and not c.fires_by]
+        assert firing and near, f"{name}: needs a firing case and a near miss"
+        bound = next(a.bound for a in alerts(RulesConfig()) if a.name == name)
+        if bound[0].isdigit():
+            for case in firing:
+                assert steps(case.fires_by or "") - steps(case.start) <= steps(bound), f"{case.title}: beyond {bound}"
+
+
+def test_runbooks_in_docs_match_the_rules() -> None:
+    for name, text in runbooks(RulesConfig()).items():
+        assert (REPO / "docs" / "runbooks" / name).read_text() == text, (
+            f"docs/runbooks/{name} is stale: run `gpuscope rules runbooks -o docs/runbooks`"
+        )
+
+
+def test_cold_tier_is_exactly_the_rollups() -> None:
+    config = RulesConfig()
+    cold = set(cold_tier_records(config))
+    recorded = {r.record for g in build_groups(config) for r in g.rules if isinstance(r, Recording)}
+    pattern = re.compile(COLD_TIER_REGEX)
+    assert cold and cold == {r for r in recorded if pattern.fullmatch(r)}
+
+
+_PROM_OWN = re.compile(r"^(up|push_time_seconds|process_.+|prometheus_.+|scrape_.+)$")
+_SELF = {
+    "gpuscope_exporter_gpu_lost",
+    "gpuscope_exporter_gpu_profiling_available",
+    "gpuscope_exporter_gpu_profiling_supported",
+    "gpuscope_exporter_start_time_seconds",
+    "gpuscope_exporter_snapshot_age_seconds",
+    "gpuscope_exporter_collection_interval_seconds",
+    "gpuscope_exporter_backend_up",
+    "gpuscope_gpu_workload_info",
+}
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_rules_name_only_known_metrics(variant: str) -> None:
+    config = VARIANTS[variant]
+    groups = build_groups(config)
+    recorded = {r.record for g in groups for r in g.rules if isinstance(r, Recording)}
+    for group in groups:
+        for rule in group.rules:
+            for name in re.findall(r"([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{|\[)", rule.expr):
+                known = name in BY_NAME or name in recorded or name in _SELF or _PROM_OWN.match(name)
+                assert known, f"{getattr(rule, 'record', getattr(rule, 'name', '?'))} uses unknown metric {name}"
