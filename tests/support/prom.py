@@ -38,6 +38,11 @@ class Prometheus:
         result: list[dict[str, Any]] = body["data"]["result"]
         return result
 
+    def get(self, path: str) -> Any:
+        response = httpx.get(f"{self.url}{path}", timeout=10)
+        response.raise_for_status()
+        return response.json()["data"]
+
     def targets(self) -> list[dict[str, Any]]:
         response = httpx.get(f"{self.url}/api/v1/targets", timeout=10)
         response.raise_for_status()
@@ -55,7 +60,16 @@ def run_prometheus(
         (workdir / name).write_text(text)
     config_path = workdir / "prometheus.yml"
     config_path.write_text(yaml.safe_dump(config, sort_keys=True))
-    port = free_port()
+    with run_prometheus_file(config_path, workdir, free_port(), extra_args) as prom:
+        yield prom
+
+
+@contextmanager
+def run_prometheus_file(
+    config_path: Path, workdir: Path, port: int, extra_args: tuple[str, ...] = ()
+) -> Iterator[Prometheus]:
+    """Start Prometheus on an existing config file (relative rule/target paths resolve next to it)."""
+    workdir.mkdir(parents=True, exist_ok=True)
     log = (workdir / "prometheus.log").open("w")
     proc = subprocess.Popen(
         [

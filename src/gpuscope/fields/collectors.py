@@ -50,16 +50,19 @@ def default_counters_text() -> str:
     return resources.files("gpuscope.fields").joinpath(DEFAULT_COUNTERS_RESOURCE).read_text(encoding="utf-8")
 
 
-def load_collectors(path: str | None, dialect: Dialect = Dialect.CLASSIC) -> CollectorSet:
-    """Read and parse a collectors file; ``None`` means the built-in default list."""
+def load_collectors(
+    path: str | None,
+    dialect: Dialect = Dialect.CLASSIC,
+    where: str = "flag -f/--collectors, env DCGM_EXPORTER_COLLECTORS",
+) -> CollectorSet:
+    """Read and parse a collectors file; ``None`` means the built-in default list. ``where`` names the setting."""
     if path is None:
         return parse_collectors(default_counters_text(), "<built-in default-counters.csv>", dialect)
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise UsageError(
-            f"collectors file {path!r} does not exist (flag -f/--collectors, env DCGM_EXPORTER_COLLECTORS); "
-            "omit the flag to use the built-in default list"
+            f"collectors file {path!r} does not exist ({where}); leave it out to use the built-in default list"
         ) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read collectors file {path!r}: {exc}") from None

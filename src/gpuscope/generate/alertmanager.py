@@ -1,0 +1,106 @@
+"""Alertmanager: a routing tree by ``owner`` and ``severity`` to each owner's receivers, grouping, inhibitions.
+
+Every alert gpuscope generates carries ``owner`` (infra | platform | workload) and ``severity`` (page | ticket).
+Each owner gets a ``<owner>-page`` and a ``<owner>-ticket`` receiver; pages reach every configured integration,
+tickets only the one the spec names. Secrets are only ever file paths. Inhibitions: an exporter that is down
+silences that instance's GPU alerts, a lost GPU silences its other alerts, and a page silences the matching
+ticket.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gpuscope.spec.fleet import FleetSpec, Receiver
+
+OWNERS = ("infra", "platform", "workload")
+SEVERITIES = ("page", "ticket")
+
+
+def receiver_name(owner: str, severity: str) -> str:
+    return f"{owner}-{severity}"
+
+
+def _integrations(receiver: Receiver, severity: str) -> dict[str, Any]:
+    only = receiver.tickets_to if severity == "ticket" and receiver.tickets_to != "same" else None
+    out: dict[str, Any] = {}
+    if receiver.pagerduty and only in (None, "pagerduty"):
+        out["pagerduty_configs"] = [
+            {
+                "routing_key_file": receiver.pagerduty.routing_key_file,
+                "severity": "critical" if severity == "page" else "warning",
+                "send_resolved": True,
+            }
+        ]
+    if receiver.slack and only in (None, "slack"):
+        out["slack_configs"] = [
+            {
+                "api_url_file": receiver.slack.api_url_file,
+                "channel": receiver.slack.channel,
+                "send_resolved": True,
+                "title": "[{{ .Status | toUpper }}] {{ .CommonLabels.alertname }} ({{ .CommonLabels.cluster }})",
+                "text": "{{ range .Alerts }}{{ .Annotations.description }}\n{{ .Annotations.runbook_url }}\n{{ end }}",
+            }
+        ]
+    if receiver.webhook and only in (None, "webhook"):
+        hook: dict[str, Any] = {"url": receiver.webhook.url, "send_resolved": True}
+        if receiver.webhook.bearer_token_file:
+            hook["http_config"] = {
+                "authorization": {"type": "Bearer", "credentials_file": receiver.webhook.bearer_token_file}
+            }
+        out["webhook_configs"] = [hook]
+    return out
+
+
+def alertmanager_config(spec: FleetSpec) -> dict[str, Any]:
+    receivers = []
+    routes = []
+    for owner in OWNERS:
+        receiver: Receiver = getattr(spec.receivers, owner)
+        for severity in SEVERITIES:
+            receivers.append({"name": receiver_name(owner, severity), **_integrations(receiver, severity)})
+        routes.append(
+            {
+                "matchers": [f'owner="{owner}"'],
+                "receiver": receiver_name(owner, "ticket"),
+                "routes": [
+                    {
+                        "matchers": ['severity="page"'],
+                        "receiver": receiver_name(owner, "page"),
+                        "group_wait": "10s",
+                        "repeat_interval": "1h",
+                    }
+                ],
+            }
+        )
+    gpu_alert = 'alertname=~"GPU.+"'
+    return {
+        "global": {"resolve_timeout": "5m"},
+        "route": {
+            # Alerts without an owner (someone else's rules) land with the platform team's tickets.
+            "receiver": receiver_name("platform", "ticket"),
+            "group_by": ["alertname", "cluster", "owner"],
+            "group_wait": "30s",
+            "group_interval": "5m",
+            "repeat_interval": "4h",
+            "routes": routes,
+        },
+        "inhibit_rules": [
+            {
+                "source_matchers": ['alertname="GPUExporterDown"'],
+                "target_matchers": [gpu_alert, 'alertname!="GPUExporterDown"'],
+                "equal": ["cluster", "instance"],
+            },
+            {
+                "source_matchers": ['alertname="GPUFellOffBus"'],
+                "target_matchers": [gpu_alert, 'alertname!="GPUFellOffBus"'],
+                "equal": ["cluster", spec.rules_config().uuid_label],
+            },
+            {
+                "source_matchers": ['severity="page"'],
+                "target_matchers": ['severity="ticket"'],
+                "equal": ["alertname", "cluster", "instance"],
+            },
+        ],
+        "receivers": receivers,
+    }

@@ -1,0 +1,242 @@
+"""The cardinality budget (seed §3.2), computed rather than guessed.
+
+Exporter series per node come from the exporter itself: a simulated node of each node group (its GPU model,
+GPUs per node, MIG layout, the fleet's collectors CSV and naming) is collected once and rendered, and its series
+are counted — so fields a model lacks, MIG repetition, NVLink, XID/err labels and self-metrics are exactly what
+the exporter serves. Everything else is arithmetic with stated inputs: scrape series per target, node-exporter
+per node, workload info series under pod churn over the head window, recording-rule outputs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from functools import cache
+
+from gpuscope.backends.sim.models import MODELS, parse_mig_layout
+from gpuscope.backends.sim.node import SimNode, SimNodeConfig
+from gpuscope.exporter.app import ExporterSettings, make_runtime
+from gpuscope.fields.catalog import Dialect
+from gpuscope.fields.collectors import CollectorSet
+from gpuscope.rules import build_groups
+from gpuscope.rules.model import Recording
+from gpuscope.spec.fleet import Cluster, FleetSpec, NodeGroup, seconds
+
+SCRAPE_SERIES_PER_TARGET = 5  # up, scrape_duration_seconds, scrape_samples_scraped, _post_metric_relabeling, _added
+PROMETHEUS_SELF_SERIES = 1000  # a Prometheus scraping itself and its HA peer exposes roughly this many
+HEAD_WINDOW_HOURS = 2.0  # a replaced series stays in the head until the next 2 h compaction
+MIMIR_SERIES_PER_TENANT = 150_000  # Mimir's default max_global_series_per_user
+MIMIR_SAMPLES_PER_TENANT = 10_000  # Mimir's default ingestion_rate
+
+
+@dataclass(frozen=True, slots=True)
+class NodeGroupBudget:
+    cluster: str
+    node_group: str
+    nodes: int
+    gpus: int
+    exporter_series_per_node: float
+    exporter_series: int
+    workload_series: int
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterBudget:
+    cluster: str
+    nodes: int
+    gpus: int
+    exporter_series: int
+    workload_series: int
+    node_exporter_series: int
+    scrape_series: int
+    recording_series: int
+    prometheus_series: int
+    head_series: int
+    samples_per_second: float
+    head_memory_bytes: int
+    remote_write_samples_per_second: float
+    remote_write_bytes_per_second: float
+    sample_limit_per_exporter: int
+    verdict: str
+
+
+@dataclass(frozen=True, slots=True)
+class BudgetReport:
+    node_groups: tuple[NodeGroupBudget, ...]
+    clusters: tuple[ClusterBudget, ...]
+    budget_head_series: int
+    bytes_per_head_series: int
+    remote_write_bytes_per_sample: float
+    long_term_samples_per_second: float
+    long_term_series: int
+    mimir_verdicts: tuple[tuple[str, str], ...]
+
+    def to_json(self) -> dict[str, object]:
+        return asdict(self)
+
+
+def _exporter_series(group: NodeGroup, mig: bool, collectors: CollectorSet, spec: FleetSpec) -> int:
+    return _series_of_simulated_node(
+        group.gpu_model,
+        group.gpus_per_node,
+        group.mig.layout if (mig and group.mig) else "",
+        collectors,
+        spec.exporter.host_label,
+        spec.exporter.dialect,
+    )
+
+
+@cache
+def _series_of_simulated_node(
+    model_key: str, gpus: int, mig_layout: str, collectors: CollectorSet, host_label: str, dialect: str
+) -> int:
+    model = MODELS[model_key]
+    layout = parse_mig_layout(model, mig_layout) if mig_layout else ()
+    # Seed and clock are fixed so the count is reproducible; workloads only change clock-event reasons.
+    sim = SimNode(SimNodeConfig("budget-node", model, gpus, layout, workload="training", seed=0), clock=lambda: 1e9)
+    settings = ExporterSettings(collectors=collectors, dialect=Dialect(dialect), host_label=host_label)
+    runtime = make_runtime(sim, settings, "budget-node", process_metrics=True, clock=lambda: 1e9)
+    runtime.collect()
+    text = runtime.body(1e9, gzip=False).decode()
+    return sum(1 for line in text.splitlines() if line and not line.startswith("#"))
+
+
+def _workload_series(group: NodeGroup, cluster: Cluster, spec: FleetSpec, fields_per_gpu: float) -> int:
+    """Attribution series in the head: one per allocation, plus what churn leaves behind for ~2 h."""
+    entities = group.nodes * group.gpus_per_node
+    if group.mig:
+        entities += group.mig.nodes * group.gpus_per_node * (len(group.mig.layout.split(",")) - 1)
+    share = group.nodes / max(cluster.nodes, 1)
+    churned = cluster.pod_restarts_per_hour * share * HEAD_WINDOW_HOURS
+    mode = spec.exporter.workload_labels
+    if mode == "info":
+        return math.ceil(entities + churned)
+    if mode == "labels":  # every series of a restarted pod's GPU is created again with the new pod name
+        return math.ceil(churned * fields_per_gpu)
+    return 0
+
+
+def _recording_series(spec: FleetSpec, cluster: Cluster, gpu_entities: int) -> int:
+    per_gpu = per_node = other = 0
+    for group in build_groups(spec.rules_config()):
+        for rule in group.rules:
+            if not isinstance(rule, Recording) or group.file == "fleet":
+                continue
+            if rule.record.startswith(("gpu:", "workload:")):
+                per_gpu += 1
+            elif rule.record.startswith("node:"):
+                per_node += 1
+            else:
+                other += 1
+    return per_gpu * gpu_entities + per_node * cluster.nodes + other * 4
+
+
+def compute_budget(spec: FleetSpec, collectors: CollectorSet) -> BudgetReport:
+    interval = seconds(spec.scrape_interval)
+    groups: list[NodeGroupBudget] = []
+    clusters: list[ClusterBudget] = []
+    lts_samples = 0.0
+    lts_series = 0
+    cold = spec.retention.cold_tier == "rollups"
+    rollup_s = seconds(spec.retention.rollup_resolution)
+    for cluster in spec.clusters:
+        exporter_total = workload_total = entities = 0
+        biggest_node = 0
+        for group in cluster.node_groups:
+            mig_nodes = group.mig.nodes if group.mig else 0
+            plain = _exporter_series(group, False, collectors, spec)
+            per_mig = _exporter_series(group, True, collectors, spec) if mig_nodes else 0
+            total = plain * (group.nodes - mig_nodes) + per_mig * mig_nodes
+            biggest_node = max(biggest_node, plain, per_mig)
+            workload = _workload_series(group, cluster, spec, plain / group.gpus_per_node)
+            groups.append(
+                NodeGroupBudget(
+                    cluster.name,
+                    group.name,
+                    group.nodes,
+                    group.nodes * group.gpus_per_node,
+                    total / group.nodes,
+                    total,
+                    workload,
+                )
+            )
+            exporter_total += total
+            workload_total += workload
+            instances = len(group.mig.layout.split(",")) if group.mig else 1
+            entities += group.gpus_per_node * (group.nodes - mig_nodes + mig_nodes * instances)
+        node_exporter = spec.budget.node_exporter_series_per_node * cluster.nodes
+        scrape = SCRAPE_SERIES_PER_TARGET * (2 * cluster.nodes + 3)
+        recording = _recording_series(spec, cluster, entities)
+        head = exporter_total + workload_total + node_exporter + scrape + recording + PROMETHEUS_SELF_SERIES
+        samples = head / interval
+        cold_series = sum(
+            1 for g in build_groups(spec.rules_config()) for r in g.rules if isinstance(r, Recording) and r.cold
+        )
+        rollup_series = math.ceil(recording * cold_series / max(1, _count_recording(spec)))
+        rw_samples = rollup_series / rollup_s if cold else samples
+        lts_samples += rw_samples
+        lts_series += rollup_series if cold else head
+        ratio = head / spec.budget.head_series
+        verdict = "over budget" if ratio > 1 else "warn (over 80%)" if ratio > 0.8 else "ok"
+        clusters.append(
+            ClusterBudget(
+                cluster.name,
+                cluster.nodes,
+                cluster.gpus,
+                exporter_total,
+                workload_total,
+                node_exporter,
+                scrape,
+                recording,
+                PROMETHEUS_SELF_SERIES,
+                head,
+                samples,
+                head * spec.budget.bytes_per_head_series,
+                rw_samples,
+                rw_samples * spec.budget.remote_write_bytes_per_sample,
+                max(100, math.ceil(biggest_node * 1.5 / 100) * 100),
+                verdict,
+            )
+        )
+    return BudgetReport(
+        tuple(groups),
+        tuple(clusters),
+        spec.budget.head_series,
+        spec.budget.bytes_per_head_series,
+        spec.budget.remote_write_bytes_per_sample,
+        lts_samples,
+        lts_series,
+        _mimir_verdicts(spec, clusters),
+    )
+
+
+def _count_recording(spec: FleetSpec) -> int:
+    return sum(
+        1 for g in build_groups(spec.rules_config()) for r in g.rules if isinstance(r, Recording) and g.file != "fleet"
+    )
+
+
+def _mimir_verdicts(spec: FleetSpec, clusters: list[ClusterBudget]) -> tuple[tuple[str, str], ...]:
+    by_name: Mapping[str, ClusterBudget] = {c.cluster: c for c in clusters}
+    tenants = [(t.name, t.clusters) for t in spec.tenants] or _default_tenants(spec)
+    out = []
+    for name, members in tenants:
+        series = sum(
+            by_name[c].head_series
+            if spec.retention.cold_tier == "full"
+            else math.ceil(by_name[c].remote_write_samples_per_second * seconds(spec.retention.rollup_resolution))
+            for c in members
+        )
+        rate = sum(by_name[c].remote_write_samples_per_second for c in members)
+        problems = []
+        if series > MIMIR_SERIES_PER_TENANT:
+            problems.append(f"{series} series > default max_global_series_per_user {MIMIR_SERIES_PER_TENANT}")
+        if rate > MIMIR_SAMPLES_PER_TENANT:
+            problems.append(f"{rate:.0f} samples/s > default ingestion_rate {MIMIR_SAMPLES_PER_TENANT}")
+        out.append((name, "; ".join(problems) + " (raise the tenant's limits)" if problems else "within defaults"))
+    return tuple(out)
+
+
+def _default_tenants(spec: FleetSpec) -> list[tuple[str, tuple[str, ...]]]:
+    return [(c.tenant or c.name, (c.name,)) for c in spec.clusters]

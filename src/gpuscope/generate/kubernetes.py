@@ -1,0 +1,220 @@
+"""Kubernetes manifests for one cluster: the exporter DaemonSet and what Prometheus Operator needs to scrape it.
+
+The DaemonSet reads the kubelet's pod-resources socket (read-only hostPath) for workload attribution, gets its
+host label from ``NODE_NAME``, and is probed on ``/health`` (which, unlike dcgm-exporter's, reports a hung or
+unavailable GPU backend). The ServiceMonitor scrapes every 15 s with ``honorLabels: true`` — otherwise the
+exporter pod's own namespace/pod labels would rename the workload's to ``exported_*`` — and sets
+``job="dcgm-exporter"`` so rules and dashboards match.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gpuscope.generate.budget import ClusterBudget
+from gpuscope.generate.prometheus import EXPORTER_JOB, LABEL_LIMIT
+from gpuscope.spec.fleet import Cluster, FleetSpec
+
+APP = "gpuscope-exporter"
+SELECTOR = {"app.kubernetes.io/name": APP}
+COLLECTORS_PATH = "/etc/gpuscope/collectors.csv"
+
+
+def _labels(spec: FleetSpec) -> dict[str, str]:
+    labels = {**SELECTOR, "app.kubernetes.io/part-of": "gpuscope"}
+    if spec.kube_prometheus_release:
+        labels["release"] = spec.kube_prometheus_release
+    return labels
+
+
+def _meta(name: str, cluster: Cluster, spec: FleetSpec) -> dict[str, Any]:
+    return {"name": name, "namespace": cluster.namespace, "labels": _labels(spec)}
+
+
+def _env(spec: FleetSpec) -> list[dict[str, Any]]:
+    e = spec.exporter
+    env: list[dict[str, Any]] = [
+        {"name": "NODE_NAME", "valueFrom": {"fieldRef": {"fieldPath": "spec.nodeName"}}},
+        {"name": "DCGM_EXPORTER_KUBERNETES", "value": "true"},
+        {"name": "DCGM_EXPORTER_LISTEN", "value": ":9400"},
+        {"name": "DCGM_EXPORTER_INTERVAL", "value": str(int(_interval_ms(spec)))},
+        {"name": "DCGM_EXPORTER_COLLECTORS", "value": COLLECTORS_PATH},
+        {"name": "GPUSCOPE_BACKEND", "value": "nvml"},
+        {"name": "GPUSCOPE_HOST_LABEL", "value": e.host_label},
+        {"name": "GPUSCOPE_DIALECT", "value": e.dialect},
+        {"name": "GPUSCOPE_WORKLOAD_LABELS", "value": e.workload_labels},
+        # The NVIDIA container runtime mounts every GPU, and MIG aggregate queries need this too.
+        {"name": "NVIDIA_VISIBLE_DEVICES", "value": "all"},
+        {"name": "NVIDIA_MIG_MONITOR_DEVICES", "value": "all"},
+    ]
+    if e.web_config_secret:
+        env.append({"name": "DCGM_EXPORTER_WEB_CONFIG_FILE", "value": "/etc/gpuscope/web/web-config.yaml"})
+    return env
+
+
+def _interval_ms(spec: FleetSpec) -> float:
+    from gpuscope.spec.fleet import seconds
+
+    return seconds(spec.scrape_interval) * 1000
+
+
+def daemonset(spec: FleetSpec, cluster: Cluster) -> dict[str, Any]:
+    e = spec.exporter
+    mounts: list[dict[str, Any]] = [
+        {"name": "pod-resources", "mountPath": "/var/lib/kubelet/pod-resources", "readOnly": True},
+        {
+            "name": "collectors",
+            "mountPath": "/etc/gpuscope/collectors.csv",
+            "subPath": "collectors.csv",
+            "readOnly": True,
+        },
+    ]
+    volumes: list[dict[str, Any]] = [
+        {"name": "pod-resources", "hostPath": {"path": "/var/lib/kubelet/pod-resources", "type": "Directory"}},
+        {"name": "collectors", "configMap": {"name": "gpuscope-collectors"}},
+    ]
+    if e.web_config_secret:
+        mounts.append({"name": "web-config", "mountPath": "/etc/gpuscope/web", "readOnly": True})
+        volumes.append({"name": "web-config", "secret": {"secretName": e.web_config_secret}})
+    scheme = "HTTPS" if e.web_config_secret else "HTTP"
+    container = {
+        "name": "exporter",
+        "image": e.image,
+        "args": ["exporter"],
+        "env": _env(spec),
+        "ports": [{"name": "metrics", "containerPort": 9400, "protocol": "TCP"}],
+        "resources": {
+            "requests": {"cpu": "50m", "memory": "64Mi"},
+            "limits": {"memory": f"{e.memory_limit_mib}Mi"},
+        },
+        "securityContext": {
+            "runAsUser": 0,
+            "runAsNonRoot": False,
+            "allowPrivilegeEscalation": False,
+            "readOnlyRootFilesystem": True,
+            # SYS_ADMIN as dcgm-exporter: reading GPU profiling counters may require it.
+            "capabilities": {"drop": ["ALL"], "add": ["SYS_ADMIN"]},
+        },
+        # /health is 503 while the snapshot is stale: restart only after a long stretch (a wedged driver).
+        "livenessProbe": {
+            "httpGet": {"path": "/health", "port": "metrics", "scheme": scheme},
+            "initialDelaySeconds": 30,
+            "periodSeconds": 15,
+            "failureThreshold": 8,
+        },
+        "readinessProbe": {"tcpSocket": {"port": "metrics"}, "periodSeconds": 10},
+        "volumeMounts": mounts,
+    }
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "DaemonSet",
+        "metadata": _meta(APP, cluster, spec),
+        "spec": {
+            "selector": {"matchLabels": dict(SELECTOR)},
+            "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 1}},
+            "template": {
+                "metadata": {"labels": _labels(spec)},
+                "spec": {
+                    "serviceAccountName": APP,
+                    "automountServiceAccountToken": False,
+                    "priorityClassName": "system-node-critical",
+                    "runtimeClassName": "nvidia",
+                    "nodeSelector": {"nvidia.com/gpu.present": "true"},
+                    "tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}],
+                    "containers": [container],
+                    "volumes": volumes,
+                },
+            },
+        },
+    }
+
+
+def service(spec: FleetSpec, cluster: Cluster) -> dict[str, Any]:
+    return {
+        "apiVersion": "v1",
+        "kind": "Service",
+        "metadata": _meta(APP, cluster, spec),
+        "spec": {
+            "type": "ClusterIP",
+            "internalTrafficPolicy": "Local",
+            "selector": dict(SELECTOR),
+            "ports": [{"name": "metrics", "port": 9400, "targetPort": "metrics", "protocol": "TCP"}],
+        },
+    }
+
+
+def service_monitor(spec: FleetSpec, cluster: Cluster, budget: ClusterBudget) -> dict[str, Any]:
+    endpoint: dict[str, Any] = {
+        "port": "metrics",
+        "path": "/metrics",
+        "interval": spec.scrape_interval,
+        "scrapeTimeout": spec.scrape_timeout,
+        "honorLabels": True,
+        "relabelings": [
+            {"targetLabel": "job", "replacement": EXPORTER_JOB, "action": "replace"},
+            {"sourceLabels": ["__meta_kubernetes_pod_node_name"], "targetLabel": "node", "action": "replace"},
+        ],
+    }
+    if spec.exporter.drop_labels:
+        endpoint["metricRelabelings"] = [{"action": "labeldrop", "regex": "|".join(spec.exporter.drop_labels)}]
+    if spec.exporter.web_config_secret:
+        endpoint["scheme"] = "https"
+        endpoint["tlsConfig"] = {"insecureSkipVerify": False, "serverName": f"{APP}.{cluster.namespace}.svc"}
+    return {
+        "apiVersion": "monitoring.coreos.com/v1",
+        "kind": "ServiceMonitor",
+        "metadata": _meta(APP, cluster, spec),
+        "spec": {
+            "selector": {"matchLabels": dict(SELECTOR)},
+            "namespaceSelector": {"matchNames": [cluster.namespace]},
+            "sampleLimit": budget.sample_limit_per_exporter,
+            "labelLimit": LABEL_LIMIT,
+            "endpoints": [endpoint],
+        },
+    }
+
+
+def prometheus_rule(spec: FleetSpec, cluster: Cluster, groups: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "apiVersion": "monitoring.coreos.com/v1",
+        "kind": "PrometheusRule",
+        "metadata": _meta("gpuscope-rules", cluster, spec),
+        "spec": {"groups": groups},
+    }
+
+
+def collectors_configmap(cluster: Cluster, spec: FleetSpec, csv_text: str) -> dict[str, Any]:
+    return {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": _meta("gpuscope-collectors", cluster, spec),
+        "data": {"collectors.csv": csv_text},
+    }
+
+
+def service_account(cluster: Cluster, spec: FleetSpec) -> dict[str, Any]:
+    return {
+        "apiVersion": "v1",
+        "kind": "ServiceAccount",
+        "metadata": _meta(APP, cluster, spec),
+        "automountServiceAccountToken": False,
+    }
+
+
+MANIFEST_FILES = (
+    "serviceaccount.yaml",
+    "configmap-collectors.yaml",
+    "daemonset.yaml",
+    "service.yaml",
+    "servicemonitor.yaml",
+    "prometheusrule.yaml",
+)
+
+
+def kustomization(cluster: Cluster) -> dict[str, Any]:
+    return {
+        "apiVersion": "kustomize.config.k8s.io/v1beta1",
+        "kind": "Kustomization",
+        "namespace": cluster.namespace,
+        "resources": list(MANIFEST_FILES),
+    }

@@ -1,0 +1,270 @@
+"""The fleet spec (``fleet.yaml``): the load-bearing decisions of the architecture, declared once.
+
+Clusters and their node groups (GPU model, GPUs per node, MIG layout), scrape and retention policy, the
+long-term-store topology, alert receivers per owner, exporter settings and the series budget. Every default
+lives here; generators read a validated ``FleetSpec`` and nothing else.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+
+from gpuscope.backends.sim.models import MODELS, parse_mig_layout
+from gpuscope.errors import UsageError
+from gpuscope.rules import RulesConfig
+from gpuscope.rules.config import Thresholds
+
+_DURATION_RE = re.compile(r"^([0-9]+(ms|s|m|h|d|w|y))+$")
+_NAME_RE = re.compile(r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$")
+_ADDRESS_RE = re.compile(r"^[A-Za-z0-9.\-\[\]:]+:[0-9]{1,5}$")
+
+
+def _check(pattern: re.Pattern[str], what: str) -> AfterValidator:
+    def validate(value: str) -> str:
+        if not pattern.match(value):
+            raise ValueError(f"{value!r} is not {what}")
+        return value
+
+    return AfterValidator(validate)
+
+
+Duration = Annotated[str, _check(_DURATION_RE, "a Prometheus duration like 15s, 5m, 6h or 15d")]
+DnsName = Annotated[str, _check(_NAME_RE, "a lowercase DNS label (a-z, 0-9 and '-', at most 63 characters)")]
+Address = Annotated[str, _check(_ADDRESS_RE, "host:port")]
+Url = Annotated[str, _check(re.compile(r"^https?://\S+$"), "an http:// or https:// URL")]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class MigSpec(_Model):
+    """MIG on some nodes of a group: the layout of every GPU on those nodes."""
+
+    layout: str = Field(description="e.g. '1g.10gb:7' or '3g.40gb,4g.40gb'")
+    nodes: int = Field(ge=1, description="how many nodes of the group run this layout")
+
+
+class NodeGroup(_Model):
+    name: DnsName
+    gpu_model: str = Field(description="h100, h200, a100 or l40s")
+    gpus_per_node: int = Field(8, ge=1, le=16)
+    nodes: int = Field(ge=1)
+    mig: MigSpec | None = None
+    hosts: tuple[Address, ...] = Field((), description="bare metal: exporter targets host:port (else generated)")
+
+    @field_validator("gpu_model")
+    @classmethod
+    def _model(cls, value: str) -> str:
+        if value.lower() not in MODELS:
+            raise ValueError(f"unknown GPU model {value!r}; choose one of: {', '.join(MODELS)}")
+        return value.lower()
+
+    @field_validator("mig")
+    @classmethod
+    def _mig(cls, mig: MigSpec | None, info: ValidationInfo) -> MigSpec | None:
+        nodes, model = info.data.get("nodes"), info.data.get("gpu_model")
+        if mig is None or nodes is None or model is None:
+            return mig
+        if mig.nodes > nodes:
+            raise ValueError(f"mig.nodes ({mig.nodes}) is more than the group's nodes ({nodes})")
+        try:
+            parse_mig_layout(MODELS[model], mig.layout)
+        except UsageError as exc:
+            raise ValueError(str(exc)) from None
+        return mig
+
+    @field_validator("hosts")
+    @classmethod
+    def _hosts(cls, hosts: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
+        nodes = info.data.get("nodes")
+        if hosts and nodes is not None and len(hosts) != nodes:
+            raise ValueError(f"lists {len(hosts)} targets but the group has {nodes} nodes")
+        return hosts
+
+
+class Endpoints(_Model):
+    """Where a cluster's monitoring components listen (defaults suit the Kubernetes manifests)."""
+
+    prometheus_a: Address = "prometheus-a:9090"
+    prometheus_b: Address = "prometheus-b:9090"
+    alertmanagers: tuple[Address, ...] = ("alertmanager-0:9093", "alertmanager-1:9093")
+    pushgateway: Address = "pushgateway:9091"
+    exporter_port: int = Field(9400, ge=1, le=65535)
+    node_exporter_port: int = Field(9100, ge=1, le=65535)
+
+
+class Cluster(_Model):
+    name: DnsName
+    region: str = "default"
+    kind: Literal["kubernetes", "baremetal"] = "kubernetes"
+    namespace: DnsName = "gpu-monitoring"
+    tenant: str | None = Field(None, description="Mimir tenant (X-Scope-OrgID); default: the cluster name")
+    node_groups: tuple[NodeGroup, ...] = Field(min_length=1)
+    pod_restarts_per_hour: float = Field(0.0, ge=0, description="expected GPU pod churn, for the budget")
+    endpoints: Endpoints = Endpoints()
+
+    @property
+    def gpus(self) -> int:
+        return sum(g.nodes * g.gpus_per_node for g in self.node_groups)
+
+    @property
+    def nodes(self) -> int:
+        return sum(g.nodes for g in self.node_groups)
+
+
+class Retention(_Model):
+    """The three tiers of the architecture (seed §3.3)."""
+
+    hot: Duration = Field("6h", description="Prometheus head/local for live alerting")
+    warm: Duration = Field("15d", description="Prometheus on-disk retention")
+    cold: Duration = Field("395d", description="long-term store retention (13 months)")
+    rollup_resolution: Literal["5m", "1h"] = "5m"
+    cold_tier: Literal["rollups", "full"] = Field(
+        "rollups", description="rollups: remote-write only the cold-tier recording rules (about 20x fewer samples)"
+    )
+
+
+class PagerDuty(_Model):
+    routing_key_file: str
+
+
+class Slack(_Model):
+    api_url_file: str
+    channel: Annotated[str, _check(re.compile(r"^[#@]\S+"), "a Slack channel (#name) or user (@name)")]
+
+
+class Webhook(_Model):
+    url: Url
+    bearer_token_file: str | None = None
+
+
+class Receiver(_Model):
+    """Where one owner's alerts go; pages and tickets may go to different places."""
+
+    pagerduty: PagerDuty | None = None
+    slack: Slack | None = None
+    webhook: Webhook | None = Field(None, description="e.g. ServiceNow's event endpoint, or any webhook")
+    tickets_to: Literal["same", "slack", "webhook"] = Field(
+        "same", description="route severity=ticket alerts only to this integration (pages go everywhere)"
+    )
+
+    @model_validator(mode="after")
+    def _any(self) -> Receiver:
+        if not (self.pagerduty or self.slack or self.webhook):
+            raise ValueError("configure at least one of pagerduty, slack, webhook")
+        if self.tickets_to != "same" and getattr(self, self.tickets_to) is None:
+            raise ValueError(f"tickets_to is {self.tickets_to!r} but no {self.tickets_to} integration is configured")
+        return self
+
+
+class Receivers(_Model):
+    infra: Receiver
+    platform: Receiver
+    workload: Receiver
+
+
+class Tenant(_Model):
+    name: Annotated[
+        str, _check(re.compile(r"^[A-Za-z0-9!\-_.*'()]{1,150}$"), "a Mimir tenant id (letters, digits, !-_.*'())")
+    ]
+    clusters: tuple[str, ...] = Field(min_length=1)
+    max_series: int | None = Field(None, gt=0, description="per-tenant series limit (default: from the budget)")
+
+
+class ExporterSettings(_Model):
+    collectors: str | None = Field(None, description="collectors CSV path; default: dcgm-exporter's default list")
+    host_label: Literal["Hostname", "hostname"] = "Hostname"
+    workload_labels: Literal["info", "labels", "off"] = "info"
+    dialect: Literal["classic", "4.9"] = "classic"
+    image: str = "ghcr.io/gpuscope/gpuscope:0.1.0"
+    memory_limit_mib: int = Field(128, ge=64, description="DaemonSet memory limit (measured RSS about 50 MiB)")
+    drop_labels: tuple[str, ...] = Field(("pod_uid",), description="labels dropped from raw GPU series at scrape")
+    web_config_secret: str | None = Field(None, description="Secret holding a web-config.yaml (TLS/basic auth)")
+
+
+class Budget(_Model):
+    """The cardinality budget (seed §3.2) per Prometheus replica, and the figures used to estimate it."""
+
+    head_series: int = Field(2_000_000, gt=0)
+    node_exporter_series_per_node: int = Field(1000, ge=0)
+    bytes_per_head_series: int = Field(3072, gt=0, description="Robust Perception's ~3 kB per head series")
+    remote_write_bytes_per_sample: float = Field(2.0, gt=0, description="snappy-compressed wire bytes per sample")
+
+
+class FleetSpec(_Model):
+    name: DnsName
+    clusters: tuple[Cluster, ...] = Field(min_length=1)
+    scrape_interval: Duration = "15s"
+    scrape_timeout: Duration = "10s"
+    evaluation_interval: Duration = "15s"
+    retention: Retention = Retention()
+    long_term_store: Literal["auto", "federation", "thanos", "mimir"] = "auto"
+    global_endpoint: Address = "global-prometheus:9090"
+    remote_write_url: Url = Field("https://mimir.example.com/api/v1/push", description="Mimir's distributor push URL")
+    remote_write_token_file: str | None = "/etc/prometheus/secrets/remote-write-token"
+    tenants: tuple[Tenant, ...] = ()
+    receivers: Receivers
+    exporter: ExporterSettings = ExporterSettings()
+    budget: Budget = Budget()
+    budgeted_models: tuple[str, ...] = Field((), description="modelName values; default: the node groups' models")
+    thresholds: Thresholds = Thresholds()
+    runbook_base_url: str = "runbooks"
+    kube_prometheus_release: str | None = Field(None, description="kube-prometheus-stack release label to carry")
+    speedup: int = Field(1, ge=1, le=60, description="compress rule time windows (demos and tests only)")
+
+    @field_validator("clusters")
+    @classmethod
+    def _unique(cls, clusters: tuple[Cluster, ...]) -> tuple[Cluster, ...]:
+        names = [c.name for c in clusters]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        if dupes:
+            raise ValueError(f"cluster names must be unique; repeated: {', '.join(dupes)}")
+        return clusters
+
+    @field_validator("scrape_timeout")
+    @classmethod
+    def _timeout(cls, timeout: str, info: ValidationInfo) -> str:
+        interval = info.data.get("scrape_interval")
+        if interval and _seconds(timeout) > _seconds(interval):
+            raise ValueError(f"{timeout} is longer than scrape_interval ({interval})")
+        return timeout
+
+    @field_validator("tenants")
+    @classmethod
+    def _tenants(cls, tenants: tuple[Tenant, ...], info: ValidationInfo) -> tuple[Tenant, ...]:
+        names = {c.name for c in info.data.get("clusters", ())}
+        for tenant in tenants:
+            unknown = sorted(set(tenant.clusters) - names)
+            if unknown:
+                raise ValueError(f"tenant {tenant.name!r} names unknown clusters: {', '.join(unknown)}")
+        return tenants
+
+    def rules_config(self) -> RulesConfig:
+        """The rules config implied by the spec (same selectors and label names everywhere)."""
+        models = self.budgeted_models or tuple(
+            sorted({MODELS[g.gpu_model].name for c in self.clusters for g in c.node_groups})
+        )
+        return RulesConfig(
+            host_label=self.exporter.host_label,
+            dialect=self.exporter.dialect,
+            workload_labels=self.exporter.workload_labels,
+            budgeted_models=models,
+            head_series_budget=self.budget.head_series,
+            runbook_base_url=self.runbook_base_url,
+            thresholds=self.thresholds,
+            speedup=self.speedup,
+        )
+
+
+def _seconds(duration: str) -> float:
+    units = {"ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800, "y": 31536000}
+    return sum(int(n) * units[u] for n, u in re.findall(r"([0-9]+)(ms|s|m|h|d|w|y)", duration))
+
+
+def seconds(duration: str) -> float:
+    """A Prometheus duration in seconds."""
+    return _seconds(duration)

@@ -1,0 +1,80 @@
+"""Broken fleet specs and the exact one-line messages they produce."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gpuscope.errors import SpecError, UsageError
+from gpuscope.spec.load import parse_fleet
+from tests.generate.specs import ONE, RECEIVERS, fleet
+
+CASES = [
+    (fleet(ONE, "clusterz: []"), "fleet.yaml:16:1: unknown key 'clusterz' (did you mean 'clusters'?); allowed here: "),
+    (
+        fleet(ONE.replace("gpu_model: h100", "gpu_model: b300")),
+        "fleet.yaml:7:33: clusters[0].node_groups[0].gpu_model: unknown GPU model 'b300'; choose one of: h100, h200, "
+        "a100, l40s",
+    ),
+    (
+        fleet(ONE.replace("nodes: 2}", "nodes: 2, mig: {layout: '1g.10gb:7', nodes: 3}}")),
+        "fleet.yaml:7:54: clusters[0].node_groups[0].mig: mig.nodes (3) is more than the group's nodes (2)",
+    ),
+    (
+        fleet(ONE.replace("nodes: 2}", "nodes: 2, mig: {layout: '1g.10gb:8', nodes: 1}}")),
+        "fleet.yaml:7:54: clusters[0].node_groups[0].mig: MIG layout '1g.10gb:8' uses 8 compute slices; a h100 has 7",
+    ),
+    (
+        fleet(ONE.replace("nodes: 2}", "nodes: 2, hosts: ['a:9400']}")),
+        "fleet.yaml:7:56: clusters[0].node_groups[0].hosts: lists 1 targets but the group has 2 nodes",
+    ),
+    (fleet(ONE + ONE), "fleet.yaml:4:3: clusters: cluster names must be unique; repeated: gpu-a"),
+    (
+        fleet(ONE, "tenants: [{name: t1, clusters: [gpu-b]}]"),
+        "fleet.yaml:16:10: tenants: tenant 't1' names unknown clusters: gpu-b",
+    ),
+    (
+        fleet(ONE, "scrape_interval: 15s\nscrape_timeout: 20s"),
+        "fleet.yaml:17:17: scrape_timeout: 20s is longer than scrape_interval (15s)",
+    ),
+    (
+        fleet(ONE, "scrape_interval: 15 seconds"),
+        "fleet.yaml:16:18: scrape_interval: '15 seconds' is not a Prometheus duration like 15s, 5m, 6h or 15d",
+    ),
+    (
+        fleet(ONE.replace("name: gpu-a", "name: GPU_A")),
+        "fleet.yaml:4:11: clusters[0].name: 'GPU_A' is not a lowercase DNS label (a-z, 0-9 and '-', at most 63 "
+        "characters)",
+    ),
+    (
+        fleet(ONE).replace('workload: {webhook: {url: "http://127.0.0.1:1/hook"}}', "workload: {}"),
+        "fleet.yaml:14:13: receivers.workload: configure at least one of pagerduty, slack, webhook",
+    ),
+    (
+        fleet(ONE).replace("platform: {slack:", "platform: {tickets_to: webhook, slack:"),
+        "fleet.yaml:13:13: receivers.platform: tickets_to is 'webhook' but no webhook integration is configured",
+    ),
+    (
+        fleet(ONE).replace('channel: "#platform"', "channel: platform"),
+        "fleet.yaml:13:60: receivers.platform.slack.channel: 'platform' is not a Slack channel (#name) or user (@name)",
+    ),
+    ("name: x\nclusters: []\n" + RECEIVERS, "fleet.yaml:2:11: clusters: list at least 1"),
+    (f"clusters:\n{ONE}", "fleet.yaml:1:1: missing required key 'name'"),
+    (
+        fleet(ONE, "long_term_store: cortex"),
+        "fleet.yaml:16:18: long_term_store: Input should be 'auto', 'federation', 'thanos' or 'mimir' (got 'cortex')",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), CASES, ids=[str(i) for i in range(len(CASES))])
+def test_broken_specs_say_where_and_what(text: str, message: str, tmp_path: Path) -> None:
+    with pytest.raises(SpecError) as info:
+        parse_fleet(text, "fleet.yaml", tmp_path)
+    assert str(info.value).startswith(message), str(info.value)
+
+
+def test_missing_collectors_file_names_the_spec_key(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match=r"missing\.csv' does not exist \(exporter\.collectors in the fleet spec\)"):
+        parse_fleet(fleet(ONE, "exporter: {collectors: missing.csv}"), "fleet.yaml", tmp_path)
