@@ -16,9 +16,11 @@ deps: $(STAMP)
 binaries:
 	scripts/ensure-binaries
 
-## up: the local stack on simulated GPUs (for now: one simulated 8-GPU node on :9400)
-up: deps
-	$(BIN)/gpuscope exporter --backend sim
+## up: the local stack on simulated GPUs: two clusters, Prometheus HA pairs, a global store, Alertmanager,
+## Pushgateway and a notification recorder, with a live view (UP_ARGS="--fast", "--reset", "fleet.yaml", ...)
+UP_ARGS ?=
+up: deps binaries
+	$(BIN)/gpuscope up $(UP_ARGS)
 
 ## test: lint, types, every test (real Prometheus/Alertmanager/Pushgateway on loopback)
 test: deps binaries lint typecheck unit
@@ -31,7 +33,7 @@ typecheck: deps
 	$(BIN)/mypy
 
 unit: deps
-	$(BIN)/pytest -n $(PYTEST_WORKERS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile
 
 bench: deps binaries
 	$(BIN)/python bench/exporter.py --quick

@@ -73,7 +73,8 @@ def test_generated_config_scrapes_evaluates_and_remote_writes(cold_tier: str, tm
                 timeout=60,
                 what="recording rules see all 16 GPUs",
             )
-            assert len(wait_for(lambda: prom.query("gpu:activity:avg5m"), what="per-GPU rules")) == 16
+            # rate-based: a GPU appears once its second scrape has been evaluated, so wait for all of them
+            wait_for(lambda: len(prom.query("gpu:activity:avg5m")) == 16, what="per-GPU rules for all 16 GPUs")
             rules = prom.get("/api/v1/rules")["groups"]
             assert {g["name"] for g in rules} >= {"gpuscope-gpu.rules", "gpuscope-gpu-health.alerts"}
             failing = [(r["name"], r.get("lastError")) for g in rules for r in g["rules"] if r["health"] == "err"]

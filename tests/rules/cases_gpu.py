@@ -25,6 +25,9 @@ def temps(*gpus: int, host: str = "node-a", values: str = flat(60), **kw: object
     return tuple(Series(TEMP, gpu_labels(g, host, **kw), values) for g in gpus)  # type: ignore[arg-type]
 
 
+_CRIT_79 = {"err_code": "79", "err_msg": "GPU has fallen off the bus"}
+_CRIT_95 = {"err_code": "95", "err_msg": "Uncontained ECC error"}
+
 FELL_OFF_BUS = (
     Case(
         "gpuscope: gpu_lost goes to 1 and the GPU's series stop",
@@ -49,17 +52,30 @@ FELL_OFF_BUS = (
         quiet_at=("29m45s",),
     ),
     Case(
-        "dcgm-exporter: XID 79 reported on the last-XID gauge",
+        "dcgm-exporter: XID 79 on the last-XID gauge and the GPU's readings stop: pages at once",
         "GPUFellOffBus",
         (
             up(),
-            *temps(0, 1),
+            Series(TEMP, gpu_labels(0), until(60)),
+            *temps(1),
             Series(XID, gpu_labels(0, extra={"err_code": "0", "err_msg": "No Error"}), until(0)),
             Series(XID, gpu_labels(0, extra={"err_code": "79", "err_msg": "GPU has fallen off the bus"}), from_("79")),
         ),
-        fires_by="32m",
+        fires_by="30m15s",
         expected=(identity(0),),
         quiet_at=("29m45s",),
+    ),
+    Case(
+        "near miss: the sticky last-XID gauge still says 79 after the GPU was reset and reports again",
+        "GPUFellOffBus",
+        (up(), *temps(0, 1), Series(XID, gpu_labels(0, extra=_CRIT_79), flat(79))),
+        quiet_at=("31m", "45m"),
+    ),
+    Case(
+        "near miss: one missed scrape of a GPU's readings is not a lost GPU",
+        "GPUFellOffBus",
+        (up(), Series(TEMP, gpu_labels(0), "60x120 stale 60x60"), *temps(1)),
+        quiet_at=("30m15s", "30m30s", "31m"),
     ),
     Case(
         "near miss: the exporter is down, so every GPU series stops (GPUExporterDown's job)",
@@ -80,7 +96,6 @@ FELL_OFF_BUS = (
     ),
 )
 
-_CRIT_79 = {"err_code": "79", "err_msg": "GPU has fallen off the bus"}
 
 XID_CRITICAL = (
     Case(
@@ -102,12 +117,24 @@ XID_CRITICAL = (
         (
             up(),
             *temps(0),
-            Series(XID, gpu_labels(0, extra=_CRIT_79), flat(79)),
-            Series("DCGM_EXP_XID_ERRORS_TOTAL", gpu_labels(0, extra={"xid": "79"}), change(1, 2)),
+            Series(XID, gpu_labels(0, extra=_CRIT_95), flat(95)),
+            Series("DCGM_EXP_XID_ERRORS_TOTAL", gpu_labels(0, extra={"xid": "95"}), change(1, 2)),
         ),
         fires_by="31m",
-        expected=(identity(0, xid="79"),),
+        expected=(identity(0, xid="95"),),
         quiet_at=("29m45s",),
+    ),
+    Case(
+        "near miss: XID 79 pages as GPUFellOffBus, not twice",
+        "GPUXidCritical",
+        (
+            up(),
+            Series(TEMP, gpu_labels(0), until(60)),
+            Series(XID, gpu_labels(0, extra={"err_code": "0", "err_msg": "No Error"}), until(0)),
+            Series(XID, gpu_labels(0, extra=_CRIT_79), from_("79")),
+            Series("DCGM_EXP_XID_ERRORS_TOTAL", gpu_labels(0, extra={"xid": "79"}), change(0, 1)),
+        ),
+        quiet_at=("31m", "35m"),
     ),
     Case(
         "dcgm-exporter with DCGM_EXP_XID_ERRORS_COUNT enabled",
@@ -151,7 +178,7 @@ XID_CRITICAL = (
         "GPUXidCritical",
         (
             up(values=change(1, 0, start="31m")),
-            Series("DCGM_EXP_XID_ERRORS_TOTAL", gpu_labels(0, extra={"xid": "79"}), "1x119 2x3 stale"),
+            Series("DCGM_EXP_XID_ERRORS_TOTAL", gpu_labels(0, extra={"xid": "95"}), "1x119 2x3 stale"),
         ),
         quiet_at=("32m", "35m"),
     ),

@@ -244,11 +244,23 @@ MIXIN = (
         quiet_at=("29m45s",),
     ),
     Case(
+        "remote_write never succeeded: samples wait and the highest-sent series was never created",
+        "PrometheusRemoteWriteBehind",
+        (
+            p("prometheus_remote_storage_highest_timestamp_in_seconds", "0+15x240"),
+            p("prometheus_remote_storage_samples_pending", change(0, 3500), **RW),
+        ),
+        fires_by="45m15s",
+        expected=({**PROM, **RW},),
+        quiet_at=("44m45s",),
+    ),
+    Case(
         "near miss: remote_write 5 s behind",
         "PrometheusRemoteWriteBehind",
         (
             p("prometheus_remote_storage_highest_timestamp_in_seconds", "0+15x240"),
             p("prometheus_remote_storage_queue_highest_sent_timestamp_seconds", "-5+15x240", **RW),
+            p("prometheus_remote_storage_samples_pending", flat(200), **RW),  # always some in flight
         ),
         quiet_at=("49m",),
     ),

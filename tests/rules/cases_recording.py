@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gpuscope.rules import RulesConfig
-from tests.rules.fixtures import H100, flat, gpu_labels, self_labels
+from tests.rules.fixtures import H100, flat, gpu_labels, self_labels, uuid
 from tests.rules.harness import ExprCase, Series
 
 
@@ -16,6 +16,71 @@ def keys(labels: dict[str, str], *names: str) -> dict[str, str]:
 
 
 G0, G1 = gpu_labels(0), gpu_labels(1)
+G0_OLD = {("uuid" if k == "UUID" else k): v for k, v in G0.items()}  # dcgm-exporter -o
+MIG7, MIG8 = gpu_labels(2, mig=("3g.40gb", 7)), gpu_labels(2, mig=("3g.40gb", 8))
+
+
+def job_info(job_id: str, user: str, gpu: int | None, **extra: str) -> Series:
+    """A pushed info series as Prometheus stores it after scraping the Pushgateway with honor_labels."""
+    labels = {"job": "train", "job_id": job_id, "instance": "node-a", "user": user, "Hostname": "node-a"}
+    if gpu is not None:
+        labels["UUID"] = uuid("node-a", gpu)
+    return Series("gpuscope_job_info", {**labels, **extra}, flat(1))
+
+
+def joined(job_id: str, user: str, gpu: dict[str, str]) -> str:
+    kept = keys(gpu, "GPU_I_ID", "Hostname", "UUID", "gpu", "instance", "modelName", "uuid")
+    return series_text("job:gpu_activity:avg5m", {"job_id": job_id, "user": user, **kept})
+
+
+JOB_EXPRS = (
+    ExprCase(
+        "job join: per job and GPU; two jobs naming one GPU each get it; MIG instances by GPU_I_ID; finished "
+        "jobs no longer claim their GPUs",
+        (
+            Series("DCGM_FI_PROF_SM_ACTIVE", G0, flat(0.75)),
+            Series("DCGM_FI_PROF_SM_ACTIVE", G1, flat(0.5)),
+            Series("DCGM_FI_PROF_SM_ACTIVE", MIG7, flat(0.25)),
+            Series("DCGM_FI_PROF_SM_ACTIVE", MIG8, flat(0.125)),
+            job_info("a", "alice", 0),
+            job_info("a", "alice", 1),
+            job_info("b", "bob", 1),
+            job_info("m", "mia", 2, GPU_I_ID="8"),
+            job_info("done", "dan", 0),
+            Series("gpuscope_job_end_time_seconds", {"job": "train", "job_id": "done", "instance": "node-a"}, flat(1)),
+        ),
+        "10m",
+        "job:gpu_activity:avg5m",
+        (
+            (joined("a", "alice", G0), 0.75),
+            (joined("a", "alice", G1), 0.5),
+            (joined("b", "bob", G1), 0.5),
+            (joined("m", "mia", MIG8), 0.125),
+        ),
+    ),
+    ExprCase(
+        "job GPU count: distinct GPUs with a UUID; a GPU the job could not resolve (no UUID) is not counted",
+        (
+            job_info("a", "alice", 0),
+            job_info("a", "alice", 1),
+            job_info("a", "alice", None, device="3"),
+            job_info("b", "bob", 1),
+            job_info("m", "mia", 2, GPU_I_ID="7"),
+            job_info("m", "mia", 2, GPU_I_ID="8"),
+        ),
+        "10m",
+        "job:gpus:count",
+        (('job:gpus:count{job_id="a"}', 2), ('job:gpus:count{job_id="b"}', 1), ('job:gpus:count{job_id="m"}', 2)),
+    ),
+    ExprCase(
+        "job join with dcgm-exporter -o (uuid label): the pushed UUID is matched to uuid",
+        (Series("DCGM_FI_PROF_SM_ACTIVE", G0_OLD, flat(0.75)), job_info("a", "alice", 0)),
+        "10m",
+        "job:gpu_activity:avg5m",
+        ((joined("a", "alice", G0_OLD), 0.75),),
+        config=RulesConfig(uuid_label="uuid"),
+    ),
+)
 
 EXPRS = (
     ExprCase(

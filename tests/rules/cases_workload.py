@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpuscope.rules import RulesConfig
+from gpuscope.rules import RulesConfig, Thresholds
 from tests.rules.fixtures import H100, change, flat, gpu_labels, self_labels, up, uuid
 from tests.rules.harness import Case, Series
 
@@ -96,20 +96,68 @@ ALLOCATED_BUT_IDLE = (
 )
 
 JOB = {"job": "train-llm", "job_id": "slurm-4242", "instance": "node-a"}
+STEPS_THEN_KILLED = "0+10x119 1190x120"  # the gateway keeps serving the last value after the job dies
+PUSHING_UNTIL_30M = "0+15x119 1785x120"  # push_time_seconds: a push every 15 s, the last one at 29m45s
+
+
+def from_30m(value: float) -> str:
+    return f"_x120 {value:g}x120"
+
 
 JOB_STALE = (
     Case(
         "a job stops pushing without finishing (killed, hung)",
         "PushgatewayJobStale",
-        (Series("push_time_seconds", JOB, "0+15x119 1785x120"),),
+        (
+            Series("push_time_seconds", JOB, PUSHING_UNTIL_30M),
+            Series("gpuscope_job_steps_total", JOB, STEPS_THEN_KILLED),
+        ),
         fires_by="41m",
         expected=(JOB,),
         quiet_at=("35m",),
     ),
     Case(
+        "a job killed before its first step (steps_total still 0) is caught too; a shorter job_stale_after",
+        "PushgatewayJobStale",
+        (Series("push_time_seconds", JOB, PUSHING_UNTIL_30M), Series("gpuscope_job_steps_total", JOB, "0x240")),
+        fires_by="33m45s",
+        expected=(JOB,),
+        quiet_at=("31m",),
+        config=RulesConfig(thresholds=Thresholds(job_stale_after="2m")),
+    ),
+    Case(
         "near miss: a job that keeps pushing",
         "PushgatewayJobStale",
-        (Series("push_time_seconds", JOB, "0+15x240"),),
+        (Series("push_time_seconds", JOB, "0+15x240"), Series("gpuscope_job_steps_total", JOB, "0+10x240")),
+        quiet_at=("41m", "59m"),
+    ),
+    Case(
+        "near miss: a finished job keeps its group (end time, exit code) until gc, and stops pushing",
+        "PushgatewayJobStale",
+        (
+            Series("push_time_seconds", JOB, PUSHING_UNTIL_30M),
+            Series("gpuscope_job_steps_total", JOB, STEPS_THEN_KILLED),
+            Series("gpuscope_job_end_time_seconds", JOB, from_30m(1785)),
+            Series("gpuscope_job_exit_code", JOB, from_30m(0)),
+        ),
+        quiet_at=("41m", "59m"),
+    ),
+    Case(
+        "near miss: a finished job that deleted its group (no series left)",
+        "PushgatewayJobStale",
+        (
+            Series("push_time_seconds", JOB, "0+15x119 stale"),
+            Series("gpuscope_job_steps_total", JOB, "0+10x119 stale"),
+        ),
+        quiet_at=("41m", "59m"),
+    ),
+    Case(
+        "near miss: a job reported only from a Slurm prolog (no steps) is not expected to push again",
+        "PushgatewayJobStale",
+        (
+            Series("push_time_seconds", JOB, "0x240"),
+            Series("gpuscope_job_info", {**JOB, "UUID": uuid("node-a", 0)}, "1x240"),
+        ),
         quiet_at=("41m", "59m"),
     ),
 )

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from gpuscope.fields.catalog import BY_NAME
+from gpuscope.jobs import metrics as job_metrics
 from gpuscope.rules import COLD_TIER_REGEX, RulesConfig, alerts, build_groups, cold_tier_records, runbooks
 from gpuscope.rules.model import Recording
 from tests.rules import cases_gpu, cases_pipeline, cases_prometheus, cases_recording, cases_workload
@@ -21,7 +22,7 @@ AREAS: dict[str, tuple[Case | ExprCase, ...]] = {
     "pipeline": cases_pipeline.CASES,
     "prometheus": cases_prometheus.CASES,
     "workload": cases_workload.CASES,
-    "recording": (*cases_recording.EXPRS, cases_recording.FLEET),
+    "recording": (*cases_recording.EXPRS, *cases_recording.JOB_EXPRS, cases_recording.FLEET),
 }
 ALERT_CASES: tuple[Case, ...] = tuple(c for cases in AREAS.values() for c in cases if isinstance(c, Case))
 VARIANTS = {
@@ -31,7 +32,7 @@ VARIANTS = {
     "custom": RulesConfig(
         exporter_selector='job=~"gpu-.*",cluster="a"',
         prometheus_selector='job="prom"',
-        critical_xids=(79,),
+        critical_xids=(48, 79),
         budgeted_models=("NVIDIA H200",),
         runbook_base_url="https://x/rb",
     ),
@@ -56,6 +57,7 @@ TABLE = {  # the issue's table: alert -> (owner, bound)
     "PrometheusRemoteStorageFailures": ("platform", "as mixin"),
     "PrometheusRemoteWriteDesiredShards": ("platform", "as mixin"),
     "GPUAllocatedButIdle": ("workload", "1h"),
+    "PushgatewayJobStale": ("workload", "as configured"),
 }
 
 
@@ -138,6 +140,17 @@ _SELF = {
     "gpuscope_exporter_backend_up",
     "gpuscope_gpu_workload_info",
 }
+# The pushed job metrics' contract (gpuscope.jobs.metrics): the names jobs really push.
+_JOB = {
+    job_metrics.INFO,
+    job_metrics.START,
+    job_metrics.END,
+    job_metrics.EXIT_CODE,
+    job_metrics.STEPS,
+    job_metrics.STEP_DURATION,
+    job_metrics.SAMPLES_RATE,
+    job_metrics.TOKENS_RATE,
+}
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
@@ -148,5 +161,5 @@ def test_rules_name_only_known_metrics(variant: str) -> None:
     for group in groups:
         for rule in group.rules:
             for name in re.findall(r"([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{|\[)", rule.expr):
-                known = name in BY_NAME or name in recorded or name in _SELF or _PROM_OWN.match(name)
+                known = name in BY_NAME or name in recorded or name in _SELF | _JOB or _PROM_OWN.match(name)
                 assert known, f"{getattr(rule, 'record', getattr(rule, 'name', '?'))} uses unknown metric {name}"

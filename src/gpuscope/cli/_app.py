@@ -40,7 +40,13 @@ def setup_logging(debug: bool, fmt: str) -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
-    logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
+    quiet_libraries()
+
+
+def quiet_libraries() -> None:
+    """Per-request lines from HTTP libraries drown what the operator needs to see."""
+    for name in ("aiohttp.access", "httpx", "httpcore"):
+        logging.getLogger(name).setLevel(logging.WARNING)
 
 
 class _JsonFormatter(logging.Formatter):

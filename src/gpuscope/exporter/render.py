@@ -105,6 +105,11 @@ def _pairs_text(pairs: Pairs) -> str:
     return "".join(f',{name}="{escape(value)}"' for name, value in pairs)
 
 
+# A lost GPU answers nothing, so its readings vanish (that absence is the signal); what the exporter learned from
+# its events stays, so the XID 79 that took it down is on /metrics, as dcgm-exporter shows it.
+_KEPT_WHEN_LOST = frozenset({FI_XID_ERRORS, EXP_XID_ERRORS_COUNT, EXP_XID_ERRORS_TOTAL})
+
+
 @dataclass(frozen=True, slots=True)
 class _GpuView:
     gpu: GpuReading
@@ -141,8 +146,6 @@ def _views(
         return NO_ATTRIBUTES if assignment is None else attribute_variants(assignment, config.old_namespace)
 
     for gpu in sorted(reading.gpus, key=lambda g: g.identity.index):
-        if gpu.lost:
-            continue
         ident = gpu.identity
         model = ident.model_name.replace(" ", "-") if config.replace_blanks_in_model_name else ident.model_name
         head = (
@@ -190,6 +193,8 @@ def _label_fields(gpu: GpuReading, reading: NodeReading, config: RenderConfig) -
 
 def _series(metric: Metric, views: list[_GpuView], config: RenderConfig) -> Iterator[str]:
     field = metric.field
+    if field.field_id not in _KEPT_WHEN_LOST:
+        views = [v for v in views if not v.gpu.lost]
     if field.exporter:
         yield from _exporter_series(metric, views, config)
         return

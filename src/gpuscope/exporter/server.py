@@ -175,21 +175,36 @@ async def start_sites(
     *,
     limits: HttpLimits | None = None,
     ssl_context: ssl.SSLContext | None = None,
-) -> None:
-    """Bind every listener; a taken address is one clear error naming the flag."""
+) -> list[web.BaseSite]:
+    """Bind every listener (returned in order, so one can be stopped later); a taken address is one clear error."""
+    sites: list[web.BaseSite] = []
     for lst in listeners:
-        site = GuardedSite(runner, lst.host, lst.port, limits=limits or HttpLimits(), ssl_context=ssl_context)
-        try:
-            await site.start()
-        except OSError as exc:
-            where = f"{lst.host or '*'}:{lst.port}"
-            if exc.errno == errno.EADDRINUSE:
-                raise EnvironmentProblem(
-                    f"address {where} is already in use ({flag}): stop the other process or pick another port"
-                ) from None
-            if exc.errno == errno.EADDRNOTAVAIL:
-                raise EnvironmentProblem(f"cannot listen on {where} ({flag}): no such local address") from None
-            raise EnvironmentProblem(f"cannot listen on {where} ({flag}): {exc.strerror or exc}") from None
+        sites.append(await start_site(runner, lst, flag, limits=limits, ssl_context=ssl_context))
+    return sites
+
+
+async def start_site(
+    runner: web.AppRunner,
+    lst: Listener,
+    flag: str,
+    *,
+    limits: HttpLimits | None = None,
+    ssl_context: ssl.SSLContext | None = None,
+) -> web.BaseSite:
+    """Bind one listener."""
+    site = GuardedSite(runner, lst.host, lst.port, limits=limits or HttpLimits(), ssl_context=ssl_context)
+    try:
+        await site.start()
+    except OSError as exc:
+        where = f"{lst.host or '*'}:{lst.port}"
+        if exc.errno == errno.EADDRINUSE:
+            raise EnvironmentProblem(
+                f"address {where} is already in use ({flag}): stop the other process or pick another port"
+            ) from None
+        if exc.errno == errno.EADDRNOTAVAIL:
+            raise EnvironmentProblem(f"cannot listen on {where} ({flag}): no such local address") from None
+        raise EnvironmentProblem(f"cannot listen on {where} ({flag}): {exc.strerror or exc}") from None
+    return site
 
 
 async def wait_for_stop(stop: asyncio.Event) -> None:

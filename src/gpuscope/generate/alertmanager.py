@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpuscope.rules.timescale import scale
 from gpuscope.spec.fleet import FleetSpec, Receiver
 
 OWNERS = ("infra", "platform", "workload")
@@ -67,8 +68,8 @@ def alertmanager_config(spec: FleetSpec) -> dict[str, Any]:
                     {
                         "matchers": ['severity="page"'],
                         "receiver": receiver_name(owner, "page"),
-                        "group_wait": "10s",
-                        "repeat_interval": "1h",
+                        "group_wait": scale("10s", spec.speedup),
+                        "repeat_interval": scale("1h", spec.speedup),
                     }
                 ],
             }
@@ -80,9 +81,10 @@ def alertmanager_config(spec: FleetSpec) -> dict[str, Any]:
             # Alerts without an owner (someone else's rules) land with the platform team's tickets.
             "receiver": receiver_name("platform", "ticket"),
             "group_by": ["alertname", "cluster", "owner"],
-            "group_wait": "30s",
-            "group_interval": "5m",
-            "repeat_interval": "4h",
+            # speedup compresses these for demos and tests, like the rules' own durations.
+            "group_wait": scale("30s", spec.speedup),
+            "group_interval": scale("5m", spec.speedup),
+            "repeat_interval": scale("4h", spec.speedup),
             "routes": routes,
         },
         "inhibit_rules": [

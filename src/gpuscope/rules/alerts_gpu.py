@@ -8,6 +8,7 @@ from __future__ import annotations
 from gpuscope.rules.model import Alert, Group, Runbook
 from gpuscope.rules.promql import Promql, alternatives, regex_of
 
+FELL_OFF_BUS_XID = 79
 _GPU_DESC = "GPU {{ $labels.gpu }} ({{ $labels.UUID }}) on {{ $labels.Hostname }} ({{ $labels.instance }})"
 
 
@@ -22,13 +23,17 @@ def _desc(q: Promql, text: str) -> str:
 def fell_off_bus(q: Promql) -> Alert:
     c, g = q.config, q.gpu_id
     temp = q.dcgm("DCGM_FI_DEV_GPU_TEMP")
+    # Three sources, any one enough. gpuscope's lost gauge and dcgm-exporter's last-XID gauge at 79 page at once;
+    # the last-XID gauge is sticky after recovery, so it counts only while the GPU is not reporting. A GPU that
+    # merely vanishes counts after a whole minute without a sample, so one slow scrape is not a lost GPU.
     vanished = (
-        f"(max by ({g}) (max_over_time(gpu:present:max1m[1h])) unless on ({c.uuid_label}) {temp})\n"
+        f"(max by ({g}) (max_over_time(gpu:present:max1m[1h])) unless on ({c.uuid_label}) "
+        f"present_over_time({temp}[1m]))\n"
         f"and on (instance) {q.up} == 1"
     )
     expr = alternatives(
         f"max by ({g}) ({q.exporter('gpuscope_exporter_gpu_lost')} == 1)",
-        f"max by ({g}) ({q.dcgm('DCGM_FI_DEV_XID_ERRORS')} == 79)",
+        f"max by ({g}) ({q.dcgm('DCGM_FI_DEV_XID_ERRORS')} == {FELL_OFF_BUS_XID} unless on ({c.uuid_label}) {temp})",
         vanished,
     )
     return Alert(
@@ -54,13 +59,13 @@ def fell_off_bus(q: Promql) -> Alert:
             ),
         ),
         "2m",
-        for_="1m",
     )
 
 
 def xid_critical(q: Promql) -> Alert:
     c, g = q.config, q.gpu_id
-    crit = regex_of(c.critical_xids)
+    # XID 79 has its own page (GPUFellOffBus): paging it here too would page twice, and again after the reset.
+    crit = regex_of(tuple(x for x in c.critical_xids if x != FELL_OFF_BUS_XID))
     last = q.dcgm("DCGM_FI_DEV_XID_ERRORS", f'err_code=~"{crit}"')
     xids = f'xid=~"{crit}"'
     expr = alternatives(
@@ -92,7 +97,8 @@ def xid_critical(q: Promql) -> Alert:
                 "48/63/64/94/95/140: memory errors — check GPUDoubleBitEccErrors / GPURowRemapFailure; drain and "
                 "reset.",
                 "74: NVLink — check GPUNVLinkErrors and the peer GPU.",
-                "79: see GPUFellOffBus. 119/120: GSP hang — reset the GPU; upgrade the driver if it repeats.",
+                "79 is never paged here: it pages as GPUFellOffBus.",
+                "119/120: GSP hang — reset the GPU; upgrade the driver if it repeats.",
             ),
         ),
         "1m",

@@ -241,11 +241,18 @@ def prometheus_mixin(q: Promql) -> tuple[Alert, ...]:
         ),
         (
             "PrometheusRemoteWriteBehind",
-            f"(max_over_time({rw_hi}[5m]) - ignoring(remote_name, url) group_right max_over_time({rw_sent}[5m])) > 120",
+            f"(max_over_time({rw_hi}[5m]) - ignoring(remote_name, url) group_right max_over_time({rw_sent}[5m]))"
+            f" > {q.secs(120)}\n"
+            # The mixin's form is blind to a queue that never sent anything: Prometheus only creates the
+            # highest-sent series on the first success, and retried samples are not failed samples. Samples
+            # waiting with nothing ever sent is the same alert (a wrong URL, or a store down since start-up).
+            f"or\n({p('prometheus_remote_storage_samples_pending')} > 0 unless on (instance, remote_name, url) "
+            f"{rw_sent})",
             "15m",
             "critical",
             "remote_write is falling behind.",
-            "The newest sample sent is more than 2 minutes behind the newest appended: samples pending grow.",
+            "The newest sample sent is more than 2 minutes behind the newest appended (or nothing was ever sent): "
+            "samples pending grow.",
             "Check prometheus_remote_storage_samples_pending, the remote's latency and whether shards are maxed out.",
         ),
         (

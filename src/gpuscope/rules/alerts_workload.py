@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from gpuscope.rules.model import Alert, Group, Runbook
 from gpuscope.rules.promql import Promql
+from gpuscope.rules.timescale import to_seconds
 
 
 def allocated_but_idle(q: Promql) -> Alert:
@@ -41,35 +42,52 @@ def allocated_but_idle(q: Promql) -> Alert:
 
 
 def job_stale(q: Promql) -> Alert:
+    """A job group that reports progress, stopped being pushed, and never said it finished.
+
+    Only groups with ``gpuscope_job_steps_total`` count: a job reported from a Slurm prolog/epilog alone pushes
+    twice, hours apart, by design. ``gpuscope.jobs.JobReporter`` pushes it (0 at first) with every heartbeat, so
+    a job killed even before its first step is caught. A finished job keeps its group (end time, exit code) until
+    ``gpuscope job gc`` expires it, so the end time silences the alert; a deleted group has no ``push_time`` at
+    all. The threshold is a number, not a range: ``q.secs`` compresses it like the durations (``speedup``).
+    """
     c = q.config
-    pushed = f"push_time_seconds{{{c.job_metrics_selector}}}"
+    sel = c.job_metrics_selector
+    key = "job, job_id, instance"
+    pushed = f"push_time_seconds{{{sel}}}"
+    stale_s = q.secs(to_seconds(c.thresholds.job_stale_after))
     return Alert(
         "PushgatewayJobStale",
-        f"time() - max by (job, job_id, instance) ({pushed}) > {_seconds(c.thresholds.job_stale_after)}",
+        f"(time() - max by ({key}) ({pushed}) > {stale_s})\n"
+        f"and on ({key}) gpuscope_job_steps_total{{{sel}}}\n"
+        f"unless on ({key}) gpuscope_job_end_time_seconds{{{sel}}}",
         "ticket",
         "workload",
         "A batch job stopped pushing its metrics without finishing.",
-        "Job {{ $labels.job_id }} ({{ $labels.job }}) has not pushed metrics for over "
+        "Job {{ $labels.job_id }} ({{ $labels.job }}) on {{ $labels.instance }} has not pushed metrics for over "
         f"{c.thresholds.job_stale_after} and did not report completion.",
         Runbook(
-            "Jobs push step metrics to the Pushgateway while they run and delete their group when they finish. A "
-            "group that stops updating belongs to a job that was killed, hung, or lost its route to the gateway; "
-            "the Pushgateway keeps its last values forever, so dashboards would show a frozen job.",
-            (f"time() - {pushed}",),
+            "Jobs push their progress to the Pushgateway while they run (gpuscope.jobs pushes every 15 s from a "
+            "background thread) and push their end time and exit code when they finish. A group that stops "
+            "updating without an end time belongs to a job that was killed (SIGKILL, OOM killer, preemption, node "
+            "loss) or lost its route to the gateway. The Pushgateway keeps its last values forever, so dashboards "
+            "would show a frozen job, and the GPUs it names stay attributed to it.",
             (
-                "Check the job in the scheduler (kubectl / squeue): killed, OOM, preempted, or hung?",
-                "If it is gone, delete its group: `curl -X DELETE <pushgateway>/metrics/job/<job>/job_id/<id>/"
-                "instance/<instance>`.",
+                f"time() - {pushed}",
+                f"gpuscope_job_steps_total{{{sel}}} unless on ({key}) gpuscope_job_end_time_seconds{{{sel}}}",
+            ),
+            (
+                "Check the job in the scheduler (squeue / sacct, kubectl describe): killed, OOM, preempted, or "
+                "still running but cut off from the gateway (then it warned once in its log)?",
+                "If it is gone, delete its group: `gpuscope job gc --gateway <url> --stale-for "
+                f"{c.thresholds.job_stale_after}` removes every such group, or `curl -X DELETE "
+                "<pushgateway>/metrics/job/<job>/job_id/<id>/instance/<instance>` this one.",
+                "A job hung inside a step keeps pushing (its thread is alive): that shows as a flat "
+                "gpuscope_job_steps_total, not as this alert.",
             ),
         ),
         "as configured",
         for_="1m",
     )
-
-
-def _seconds(duration: str) -> int:
-    units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-    return int(duration[:-1]) * units[duration[-1]]
 
 
 def workload_group(q: Promql) -> Group:

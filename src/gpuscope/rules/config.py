@@ -72,6 +72,8 @@ class RulesConfig(BaseModel):
     def _xids(cls, value: tuple[int, ...]) -> tuple[int, ...]:
         if not value or any(not 0 < x < 1000 for x in value):
             raise ValueError("list at least one XID, each between 1 and 999")
+        if set(value) == {79}:
+            raise ValueError("list at least one XID besides 79 (XID 79 always pages as GPUFellOffBus)")
         return tuple(sorted(set(value)))
 
     @field_validator("budgeted_models")

@@ -72,6 +72,10 @@ class Promql:
     def cluster(self) -> str:
         return self.config.cluster_label
 
+    def secs(self, seconds: float) -> str:
+        """A threshold in seconds, compressed like every duration when the config asks for a speedup."""
+        return f"{seconds / self.config.speedup:g}"
+
     def unless_exporter_down(self, expr: str) -> str:
         """GPU alerts stay quiet while the exporter itself is down: that is GPUExporterDown's page."""
         return f"({expr})\nunless on (instance) {self.up} == 0"

@@ -155,6 +155,39 @@ def efficiency_group(q: Promql) -> Group:
     )
 
 
+def job_group(q: Promql) -> Group:
+    """Pushed job metrics (``gpuscope.jobs``) joined to GPU telemetry by UUID, for the per-job (L5) panels.
+
+    The job side is the "many" side: two jobs whose info series both name one GPU (a shared GPU, or a finished
+    job's group not yet expired) each get that GPU's activity instead of a many-to-many error. Finished jobs (an
+    end time in their group) no longer claim their GPUs. ``GPU_I_ID`` is on both sides only for MIG instances,
+    and an absent label matches an absent one, so whole GPUs and MIG instances join alike.
+    """
+    c = q.config
+    sel, uuid = c.job_metrics_selector, c.uuid_label
+    info = f"gpuscope_job_info{{{sel}}}"
+    running = f"{info} unless on (job, job_id, instance) gpuscope_job_end_time_seconds{{{sel}}}"
+    if uuid != "UUID":  # pushed info series always say UUID; dcgm-exporter -o says uuid
+        running = f'label_replace({running}, "{uuid}", "$1", "UUID", "(.+)")'
+    gpu = f"{c.cluster_label}, instance, {c.host_label}, gpu, modelName"
+    return Group(
+        "gpuscope-job.rules",
+        (
+            Recording(
+                "job:gpu_activity:avg5m",
+                f"max by (job_id, user, {uuid}, GPU_I_ID) ({running})\n"
+                f"* on ({uuid}, GPU_I_ID) group_left ({gpu})\n"
+                f"max by ({uuid}, GPU_I_ID, {gpu}) (gpu:activity:avg5m)",
+            ),
+            # GPUs a job reported with a UUID (the ones its metrics can join); unresolved ones carry no UUID.
+            Recording(
+                "job:gpus:count",
+                f'count by (job_id) (max by (job_id, UUID, GPU_I_ID) (gpuscope_job_info{{{sel},UUID!=""}}))',
+            ),
+        ),
+    )
+
+
 def rollup_groups(q: Promql) -> tuple[Group, Group]:
     """The cold tier: a few signals at 5 m and 1 h resolution, with bounded labels."""
     k, c = q.gpu_keys, q.cluster
@@ -241,6 +274,7 @@ def recording_groups(q: Promql) -> tuple[Group, ...]:
         node_group(q),
         cluster_group(q),
         efficiency_group(q),
+        job_group(q),
         *rollup_groups(q),
         fleet_group(q),
     )

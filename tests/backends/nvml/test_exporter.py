@@ -97,6 +97,8 @@ def test_xid_and_lost_gpu_reach_the_scrape(served: tuple[FakeNvml, str]) -> None
 
     text = scrape_until(url, lost, "GPU 1 lost")
     assert not [s for s in series(text, "DCGM_FI_DEV_GPU_TEMP") if 'gpu="1"' in s]
+    # what the events told us about the lost GPU is not lost with it
+    assert [s for s in series(text, "DCGM_EXP_XID_ERRORS_TOTAL") if 'gpu="1"' in s and s.endswith(" 2")]
     assert [s for s in series(text, "DCGM_FI_DEV_GPU_TEMP") if 'gpu="0"' in s]  # the other GPU keeps reporting
 
 

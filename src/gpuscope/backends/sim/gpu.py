@@ -149,7 +149,9 @@ class SimGpu:
             self.counters.violation_ns[0] += dt * 1e9
         if not self._temp_initialized:
             self._temp, self._temp_initialized = target, True  # a GPU found running is already warm
-        self._temp += (target - self._temp) * (1.0 - math.exp(-dt / 30.0)) if dt else 0.0
+        # A cooling failure heats a loaded GPU within seconds; ordinary load changes settle over half a minute.
+        tau = 8.0 if self.thermal else 30.0
+        self._temp += (target - self._temp) * (1.0 - math.exp(-dt / tau)) if dt else 0.0
         sm_clock = m.sm_clock_idle if events & _EVENT_IDLE else int(m.sm_clock_max * min(clock_scale, 1.0))
         self.counters.energy_mj += power * dt * 1000.0
         if self.ecc_dbe and dt:

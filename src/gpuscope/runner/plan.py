@@ -1,0 +1,156 @@
+"""The local stack's plan: a fleet spec rewritten to run on loopback, and where everything listens.
+
+The spec keeps what describes the fleet (clusters, node groups, GPU models, MIG layouts, retention, the
+exporter's naming, thresholds) and loses what points at production: endpoints become loopback ports, exporter
+targets become simulated nodes on 127.x.y.z, every alert receiver becomes the local webhook recorder (a demo must
+never page anyone), and the long-term store becomes a Prometheus remote-write receiver standing in for Mimir, or
+a federating Prometheus. ``--fast`` scrapes every second and compresses rule and alerting time 15x.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from gpuscope.backends.sim.models import MODELS, parse_mig_layout
+from gpuscope.backends.sim.node import SimNodeConfig
+from gpuscope.generate.prometheus import choose_store
+from gpuscope.spec.fleet import Cluster, Endpoints, FleetSpec, NodeGroup, Receiver, Receivers, Webhook, seconds
+
+log = logging.getLogger(__name__)
+
+FAST_SPEEDUP = 15
+DEFAULT_DATA_DIR = ".gpuscope"
+OWNERS = ("infra", "platform", "workload")
+
+
+@dataclass(frozen=True, slots=True)
+class LocalNode:
+    cluster: str
+    config: SimNodeConfig
+    address: str
+    port: int
+
+    @property
+    def target(self) -> str:
+        return f"{self.address}:{self.port}"
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.target}"
+
+
+@dataclass(frozen=True, slots=True)
+class LocalPlan:
+    spec: FleetSpec
+    nodes: tuple[LocalNode, ...]
+    prometheus: dict[tuple[str, str], int]  # (cluster, replica) -> port
+    global_port: int
+    global_kind: str  # "receiver" (remote write, standing in for Mimir) or "federation"
+    alertmanager_port: int
+    pushgateway_port: int
+    control_port: int
+    fast: bool
+
+    @property
+    def interval_s(self) -> float:
+        return seconds(self.spec.scrape_interval)
+
+    def urls(self) -> dict[str, str]:
+        out = {f"prometheus-{r}@{c}": f"http://127.0.0.1:{p}" for (c, r), p in sorted(self.prometheus.items())}
+        out["global"] = f"http://127.0.0.1:{self.global_port}"
+        out["alertmanager"] = f"http://127.0.0.1:{self.alertmanager_port}"
+        out["pushgateway"] = f"http://127.0.0.1:{self.pushgateway_port}"
+        out["control"] = f"http://127.0.0.1:{self.control_port}"
+        return out
+
+    def nodes_of(self, cluster: str) -> list[LocalNode]:
+        return [n for n in self.nodes if n.cluster == cluster]
+
+
+def builtin_spec_text() -> str:
+    """Two clusters: 4 nodes x 8 H100 (one node in MIG mode) and 2 nodes x 8 A100."""
+    return resources.files("gpuscope.runner").joinpath("builtin-fleet.yaml").read_text(encoding="utf-8")
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def plan_stack(spec: FleetSpec, *, fast: bool, port: Callable[[], int] = free_port) -> LocalPlan:
+    """Assign ports and simulated nodes, and rewrite the spec to point at them."""
+    store, _ = choose_store(spec)
+    global_kind = "receiver" if store == "mimir" else "federation"
+    if store == "thanos":
+        log.warning("Thanos cannot run locally: the global store is a Prometheus federating the clusters' rollups")
+    exporter_port = port()
+    prom = {(c.name, r): port() for c in spec.clusters for r in ("a", "b")}
+    global_port, am_port, pg_port, control_port = port(), port(), port(), port()
+    nodes: list[LocalNode] = []
+    clusters = []
+    for ci, cluster in enumerate(spec.clusters):
+        groups = []
+        for gi, group in enumerate(cluster.node_groups):
+            members = _nodes(spec, cluster, group, ci, gi, exporter_port)
+            nodes += members
+            groups.append(group.model_copy(update={"hosts": tuple(n.target for n in members)}))
+        endpoints = Endpoints(
+            prometheus_a=f"127.0.0.1:{prom[(cluster.name, 'a')]}",
+            prometheus_b=f"127.0.0.1:{prom[(cluster.name, 'b')]}",
+            alertmanagers=(f"127.0.0.1:{am_port}",),
+            pushgateway=f"127.0.0.1:{pg_port}",
+            exporter_port=exporter_port,
+        )
+        clusters.append(cluster.model_copy(update={"node_groups": tuple(groups), "endpoints": endpoints}))
+    hook = {o: Receiver(webhook=Webhook(url=f"http://127.0.0.1:{control_port}/webhook/{o}")) for o in OWNERS}
+    update: dict[str, object] = {
+        "clusters": tuple(clusters),
+        "receivers": Receivers(**hook),
+        "global_endpoint": f"127.0.0.1:{global_port}",
+        "long_term_store": "mimir" if global_kind == "receiver" else "federation",
+        "remote_write_url": f"http://127.0.0.1:{global_port}/api/v1/write",
+        "remote_write_token_file": None,
+    }
+    if fast:
+        update |= {
+            "scrape_interval": "1s",
+            "scrape_timeout": "1s",
+            "evaluation_interval": "1s",
+            "speedup": FAST_SPEEDUP,
+        }
+    local = spec.model_copy(update=update)
+    return LocalPlan(local, tuple(nodes), prom, global_port, global_kind, am_port, pg_port, control_port, fast)
+
+
+def _nodes(spec: FleetSpec, cluster: Cluster, group: NodeGroup, ci: int, gi: int, port: int) -> list[LocalNode]:
+    model = MODELS[group.gpu_model]
+    mig_nodes = group.mig.nodes if group.mig else 0
+    layout = parse_mig_layout(model, group.mig.layout) if group.mig else ()
+    out = []
+    for i in range(group.nodes):
+        config = SimNodeConfig(
+            hostname=f"{cluster.name}-{group.name}-{i:02d}",
+            model=model,
+            gpus=group.gpus_per_node,
+            mig_layout=layout if i < mig_nodes else (),
+            seed=ci * 1000 + gi * 100 + i,
+            profiling="all",
+        )
+        out.append(LocalNode(cluster.name, config, f"127.{20 + ci}.{gi}.{i + 1}", port))
+    return out
+
+
+def data_paths(data_dir: Path) -> dict[str, Path]:
+    return {
+        "bundle": data_dir / "bundle",
+        "logs": data_dir / "logs",
+        "state": data_dir / "stack.json",
+        "lock": data_dir / "lock",
+        "notifications": data_dir / "notifications.jsonl",
+    }

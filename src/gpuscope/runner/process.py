@@ -1,0 +1,146 @@
+"""One supervised child process: start, readiness, stop, and restart with backoff after a crash.
+
+Children get ``PR_SET_PDEATHSIG`` so they die with the supervisor even if it is killed with SIGKILL: a local
+stack never leaves Prometheus processes behind. A deliberate stop (a simulated outage) is not a crash and is
+not restarted until asked.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import logging
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+log = logging.getLogger(__name__)
+
+_PR_SET_PDEATHSIG = 1
+_MAX_BACKOFF_S = 30.0
+
+
+def _die_with_parent() -> None:  # runs in the child between fork and exec
+    # Not Linux: no prctl, but the supervisor's own shutdown still stops its children.
+    with contextlib.suppress(OSError):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+@dataclass
+class ManagedProcess:
+    """A child such as ``prometheus-a@gpu-a``; ``ready_url`` answers 200 once it serves."""
+
+    name: str
+    argv: Sequence[str]
+    log_path: Path
+    ready_url: str
+    cwd: Path | None = None
+    proc: subprocess.Popen[bytes] | None = field(default=None, repr=False)
+    restarts: int = 0
+    stopped_on_purpose: bool = False
+    last_exit: int | None = None
+    _next_restart: float = 0.0
+    _backoff: float = 1.0
+
+    @property
+    def pid(self) -> int | None:
+        return self.proc.pid if self.proc else None
+
+    def start(self) -> None:
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        with self.log_path.open("ab") as log_file:
+            self.proc = subprocess.Popen(
+                list(self.argv),
+                stdout=log_file,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                cwd=self.cwd,
+                preexec_fn=_die_with_parent,  # noqa: PLW1509 - only prctl, no locks: safe in the forked child
+            )
+        self.stopped_on_purpose = False
+
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def ready(self, timeout: float = 2.0) -> bool:
+        if not self.running():
+            return False
+        try:
+            return httpx.get(self.ready_url, timeout=timeout).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    def wait_ready(self, timeout: float = 60.0) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.ready():
+                return True
+            if not self.running():
+                return False
+            time.sleep(0.2)
+        return False
+
+    def stop(self, timeout: float = 15.0, *, on_purpose: bool = True) -> None:
+        self.stopped_on_purpose = on_purpose
+        if not self.proc or self.proc.poll() is not None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(5)
+
+    def terminate(self) -> None:
+        """Ask to stop without waiting; ``stop_all`` does the waiting for many children at once."""
+        self.stopped_on_purpose = True
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+
+    def kill(self) -> None:
+        """SIGKILL, for tests of crash handling."""
+        if self.proc and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+
+    def check(self, now: float) -> str | None:
+        """Restart a crashed child when its backoff has passed; returns an event line to report, if any."""
+        if self.proc is None or self.stopped_on_purpose or self.proc.poll() is None:
+            return None
+        if self._next_restart == 0.0:
+            self.last_exit = self.proc.returncode
+            self._next_restart = now + self._backoff
+            return f"{self.name} exited with code {self.last_exit}; restarting in {self._backoff:.0f}s"
+        if now < self._next_restart:
+            return None
+        self._backoff = min(self._backoff * 2, _MAX_BACKOFF_S)
+        self._next_restart = 0.0
+        self.restarts += 1
+        self.start()
+        return f"{self.name} restarted (restart #{self.restarts}, pid {self.pid})"
+
+    def settle(self) -> None:
+        """After a stable stretch, the next crash starts again with a short backoff."""
+        if self.running():
+            self._backoff = 1.0
+
+
+def stop_all(children: Sequence[ManagedProcess], timeout: float = 15.0) -> None:
+    """SIGTERM every child at once, wait for them together, and SIGKILL whatever outlives ``timeout``."""
+    for child in children:
+        child.terminate()
+    deadline = time.monotonic() + timeout
+    for child in children:
+        if child.proc is None:
+            continue
+        try:
+            child.proc.wait(max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            log.warning("%s did not stop within %.0fs; killing it", child.name, timeout)
+            child.proc.kill()
+            child.proc.wait(5)

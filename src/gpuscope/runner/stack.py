@@ -1,0 +1,275 @@
+"""The local stack's supervisor: simulated nodes in-process, the rest as supervised children.
+
+Start-up: write the bundle, start the simulated nodes and the control API (which also records webhook
+notifications), start every child and wait until each is ready, then publish ``stack.json``. While running:
+restart crashed children with backoff, refresh the status, apply faults. Shutdown stops every child, then the
+in-process servers, and releases the data directory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import shutil
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+from aiohttp import web
+
+from gpuscope.backends.sim.faults import FaultRequest, parse_fault_kind
+from gpuscope.bundle import write_bundle
+from gpuscope.errors import EnvironmentProblem, UsageError
+from gpuscope.exporter.app import ExporterSettings
+from gpuscope.exporter.fleet import FleetNode, build_listeners, raise_fd_limit
+from gpuscope.exporter.scheduler import Scheduler
+from gpuscope.exporter.server import Listener, build_app, resolver_for, start_site
+from gpuscope.fields.catalog import Dialect
+from gpuscope.generate import generate_bundle
+from gpuscope.runner.children import build_children
+from gpuscope.runner.plan import LocalPlan, data_paths
+from gpuscope.runner.process import ManagedProcess, stop_all
+from gpuscope.runner.state import StackLock, write_state
+from gpuscope.runner.status import floor_green, gather
+from gpuscope.spec.load import LoadedSpec
+
+log = logging.getLogger(__name__)
+
+STACK_FAULTS = ("exporter-down", "prometheus-down", "global-down")
+
+
+@dataclass(frozen=True, slots=True)
+class InjectRequest:
+    fault: str
+    cluster: str | None = None
+    node: str | None = None
+    gpu: int | None = None
+    replica: str = "a"
+    code: int = 13
+    seconds: float = 30.0
+    enabled: bool = True
+
+
+class Stack:
+    def __init__(self, plan: LocalPlan, loaded: LoadedSpec, data_dir: Path) -> None:
+        self.plan = plan
+        self.loaded = loaded
+        self.data_dir = data_dir
+        self.paths = data_paths(data_dir)
+        self.lock = StackLock(self.paths["lock"])
+        self.children: dict[str, ManagedProcess] = {}
+        self.listeners: list[Listener] = []
+        self.node_runners: list[web.AppRunner] = []
+        self.down_nodes: set[int] = set()
+        self.notifications: list[dict[str, Any]] = []
+        self.events: deque[str] = deque(maxlen=12)
+        self.status: dict[str, Any] = {}
+        self.started = time.time()
+        self.floor_green_after: float | None = None
+        self.on_event: Callable[[str], None] = log.info
+
+    # --- lifecycle ---------------------------------------------------------------------------------------------
+
+    def prepare(self, reset: bool) -> None:
+        """Take the data directory (refusing a second stack) and write the bundle."""
+        self.lock.acquire(self.paths["state"])
+        if reset:
+            for entry in self.data_dir.iterdir():
+                if entry != self.paths["lock"]:
+                    shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
+        bundle = generate_bundle(self.plan.spec, self.loaded.collectors, self.loaded.collectors_csv)
+        write_bundle(bundle, str(self.paths["bundle"]))
+        self.children = build_children(self.plan, self.data_dir, self.paths["bundle"], self.paths["logs"])
+
+    def event(self, line: str) -> None:
+        self.events.append(f"{time.strftime('%H:%M:%S')} {line}")
+        self.on_event(line)
+
+    async def start_nodes(self) -> Scheduler:
+        spec = self.plan.spec
+        settings = ExporterSettings(
+            collectors=self.loaded.collectors,
+            dialect=Dialect(spec.exporter.dialect),
+            interval_s=self.plan.interval_s,
+            host_label=spec.exporter.host_label,
+        )
+        raise_fd_limit(len(self.plan.nodes) * 4 + 256)
+        fleet = [FleetNode(n.config, n.address, n.port) for n in self.plan.nodes]
+        self.listeners = build_listeners(fleet, settings)
+        self.node_runners = [await self._serve(lst) for lst in self.listeners]
+        return Scheduler([lst.runtime for lst in self.listeners], self.plan.interval_s, workers=2)
+
+    async def _serve(self, lst: Listener) -> web.AppRunner:
+        # One runner per node, so a simulated exporter outage also drops Prometheus's keep-alive connection,
+        # as a crashed exporter would, instead of only refusing new ones.
+        runner = web.AppRunner(build_app(resolver_for([lst])), access_log=None, handle_signals=False)
+        await runner.setup()
+        await start_site(runner, lst, "simulated node")
+        return runner
+
+    async def start_children(self) -> None:
+        for name, child in self.children.items():
+            child.start()
+            ready = await asyncio.to_thread(child.wait_ready, 60.0)
+            if not ready:
+                tail = _tail(child.log_path)
+                raise EnvironmentProblem(f"{name} did not become ready (log {child.log_path}): {tail}")
+            self.event(f"{name} ready on {child.ready_url.removesuffix('/-/ready')} (pid {child.pid})")
+
+    def publish_state(self) -> None:
+        write_state(
+            self.paths["state"],
+            {
+                "pid": os.getpid(),
+                "data_dir": str(self.data_dir),
+                "started_at": self.started,
+                "fast": self.plan.fast,
+                "urls": self.plan.urls(),
+                "nodes": [{"cluster": n.cluster, "hostname": n.config.hostname, "url": n.url} for n in self.plan.nodes],
+            },
+        )
+
+    async def supervise(self, stop: asyncio.Event) -> None:
+        """Restart crashed children, and keep the status fresh for the live view and ``gpuscope status``."""
+        async with httpx.AsyncClient(timeout=3.0) as client:
+            while not stop.is_set():
+                now = time.time()
+                for child in self.children.values():
+                    line = child.check(now)
+                    if line:
+                        self.event(line)
+                self.status = await gather(self.plan, client, len(self.notifications))
+                if self.floor_green_after is None and floor_green(self.status):
+                    self.floor_green_after = time.time() - self.started
+                    self.event(f"Phase 1 floor green after {self.floor_green_after:.1f}s")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), timeout=1.0)
+
+    def report(self) -> dict[str, Any]:
+        """Everything the live view and ``gpuscope status`` show: the latest status plus the stack's own facts."""
+        return {
+            **self.status,
+            "urls": self.plan.urls(),
+            "data_dir": str(self.data_dir),
+            "fast": self.plan.fast,
+            "uptime_seconds": round(time.time() - self.started, 1),
+            "floor_green_after_seconds": self.floor_green_after,
+            "components": [
+                {
+                    "name": name,
+                    "pid": c.pid,
+                    "running": c.running(),
+                    "restarts": c.restarts,
+                    "stopped_on_purpose": c.stopped_on_purpose,
+                }
+                for name, c in self.children.items()
+            ],
+            "nodes_down": sorted(self.plan.nodes[i].config.hostname for i in self.down_nodes),
+            "events": list(self.events),
+        }
+
+    async def shutdown(self) -> None:
+        await asyncio.to_thread(self._stop_children)
+        for i, runner in enumerate(self.node_runners):
+            if i not in self.down_nodes:
+                await runner.cleanup()
+        for lst in self.listeners:
+            lst.runtime.backend.close()
+        if self.lock.held:
+            self.paths["state"].unlink(missing_ok=True)
+        self.lock.release()
+
+    def _stop_children(self) -> None:
+        # Replicas first, while the global store can still take their last remote writes, then the rest.
+        replicas = [c for name, c in self.children.items() if name.startswith("prometheus-")]
+        stop_all(replicas)
+        stop_all([c for c in self.children.values() if c not in replicas])
+
+    # --- faults ------------------------------------------------------------------------------------------------
+
+    def _node_index(self, cluster: str | None, node: str | None) -> int:
+        if cluster is None or node is None:
+            raise UsageError("this fault needs --cluster and --node (an index within the cluster, or a hostname)")
+        members = [i for i, n in enumerate(self.plan.nodes) if n.cluster == cluster]
+        if not members:
+            known = ", ".join(sorted({n.cluster for n in self.plan.nodes}))
+            raise UsageError(f"no cluster {cluster!r} in the stack (clusters: {known})")
+        for i in members:
+            if self.plan.nodes[i].config.hostname == node:
+                return i
+        if node.isdigit() and int(node) < len(members):
+            return members[int(node)]
+        raise UsageError(f"no node {node!r} in cluster {cluster} (0-{len(members) - 1} or a hostname)")
+
+    async def inject(self, req: InjectRequest) -> str:
+        if req.fault == "exporter-down":
+            return await self._node_site(self._node_index(req.cluster, req.node), up=not req.enabled)
+        if req.fault == "prometheus-down":
+            if req.cluster is None or req.replica not in ("a", "b"):
+                raise UsageError("prometheus-down needs --cluster and --replica a|b")
+            return await self._component(f"prometheus-{req.replica}@{req.cluster}", up=not req.enabled)
+        if req.fault == "global-down":
+            return await self._component("global", up=not req.enabled)
+        index = self._node_index(req.cluster, req.node)
+        fault = FaultRequest(parse_fault_kind(req.fault), req.gpu, req.enabled, req.code, req.seconds)
+        self.listeners[index].runtime.apply_fault(fault)
+        state = "injected" if req.enabled else "cleared"
+        return f"{req.fault} {state} on {self.plan.nodes[index].config.hostname}" + (
+            f" GPU {req.gpu}" if req.gpu is not None else ""
+        )
+
+    async def _node_site(self, index: int, *, up: bool) -> str:
+        host = self.plan.nodes[index].config.hostname
+        if up and index in self.down_nodes:
+            self.node_runners[index] = await self._serve(self.listeners[index])
+            self.down_nodes.discard(index)
+        elif not up and index not in self.down_nodes:
+            await self.node_runners[index].cleanup()
+            self.down_nodes.add(index)
+        return f"exporter on {host} {'up' if up else 'down'}"
+
+    async def _component(self, name: str, *, up: bool) -> str:
+        child = self.children.get(name)
+        if child is None:
+            raise UsageError(f"no component {name!r} (components: {', '.join(self.children)})")
+        if up and not child.running():
+            child.start()
+            await asyncio.to_thread(child.wait_ready, 60.0)
+        elif not up:
+            await asyncio.to_thread(child.stop)
+        return f"{name} {'started' if up else 'stopped'}"
+
+    async def clear(self, cluster: str | None = None) -> str:
+        for i, lst in enumerate(self.listeners):
+            if cluster is None or self.plan.nodes[i].cluster == cluster:
+                sim = lst.runtime.sim
+                if sim is not None:
+                    sim.clear()
+                if i in self.down_nodes:
+                    await self._node_site(i, up=True)
+        for name, child in self.children.items():
+            if child.stopped_on_purpose and (cluster is None or name.endswith(f"@{cluster}") or name == "global"):
+                await self._component(name, up=True)
+        return "every fault cleared" if cluster is None else f"faults cleared in {cluster}"
+
+    def record(self, receiver: str, body: dict[str, Any]) -> None:
+        entry = {"received_at": time.time(), "receiver": receiver, **body}
+        self.notifications.append(entry)
+        with self.paths["notifications"].open("a", encoding="utf-8") as f:
+            f.write(json.dumps(entry, sort_keys=True) + "\n")
+        names = ", ".join(sorted({a["labels"].get("alertname", "?") for a in body.get("alerts", [])}))
+        self.event(f"notification to {receiver}: {body.get('status', '?')} {names}")
+
+
+def _tail(path: Path, lines: int = 3) -> str:
+    try:
+        return " | ".join(path.read_text(errors="replace").strip().splitlines()[-lines:])
+    except OSError:
+        return "(no log)"

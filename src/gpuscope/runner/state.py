@@ -1,0 +1,78 @@
+"""The running stack's footprint in its data directory: an exclusive lock and a state file.
+
+``gpuscope up`` holds an flock on ``<data-dir>/lock`` for its whole life, so a second ``up`` on the same directory
+refuses at once; ``stack.json`` tells ``status``, ``inject`` and ``clear`` where the control API listens.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+from pathlib import Path
+from typing import IO, Any
+
+from gpuscope.errors import EnvironmentProblem
+
+_DATA_DIR_FLAG = "--data-dir"
+
+
+class StackLock:
+    """An exclusive, non-blocking lock on the data directory."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._file: IO[str] | None = None
+
+    def acquire(self, state_path: Path) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        handle = self.path.open("a+")
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.close()
+            pid = read_state(state_path).get("pid", "?") if state_path.exists() else "?"
+            raise EnvironmentProblem(
+                f"another `gpuscope up` (pid {pid}) is running on {self.path.parent}: stop it with Ctrl-C, or "
+                f"start this one with another {_DATA_DIR_FLAG}"
+            ) from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"{os.getpid()}\n")
+        handle.flush()
+        self._file = handle
+
+    @property
+    def held(self) -> bool:
+        """Still ours: the lock file was not removed or replaced behind our back (e.g. ``rm -rf`` of the dir)."""
+        if self._file is None:
+            return False
+        try:
+            return os.stat(self.path).st_ino == os.fstat(self._file.fileno()).st_ino
+        except OSError:
+            return False
+
+    def release(self) -> None:
+        if self._file is not None:
+            fcntl.flock(self._file.fileno(), fcntl.LOCK_UN)
+            self._file.close()
+            self._file = None
+
+
+def write_state(path: Path, state: dict[str, Any]) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(state, indent=2, sort_keys=True) + "\n")
+    os.replace(tmp, path)
+
+
+def read_state(path: Path) -> dict[str, Any]:
+    try:
+        data: dict[str, Any] = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise EnvironmentProblem(
+            f"no `gpuscope up` is running on {path.parent} (no {path.name}); start one with `gpuscope up`, or pass "
+            f"the {_DATA_DIR_FLAG} it uses"
+        ) from None
+    except (OSError, ValueError) as exc:
+        raise EnvironmentProblem(f"cannot read {path}: {exc}") from None
+    return data

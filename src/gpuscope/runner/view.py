@@ -1,0 +1,78 @@
+"""The live terminal view of ``gpuscope up`` and the one-shot ``gpuscope status`` summary (same rendering)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from gpuscope.runner.plan import DEFAULT_DATA_DIR
+
+INJECT_HELP = (
+    "gpuscope inject thermal --cluster gpu-a --node 0 --gpu 3   "
+    "(or xid --code 94, fell-off-bus, profiling-lock, ecc-dbe, nvlink-crc, restart, slow)\n"
+    "gpuscope inject exporter-down --cluster gpu-b --node 1     gpuscope inject prometheus-down --cluster gpu-a "
+    "--replica a\n"
+    "gpuscope inject global-down     gpuscope clear     gpuscope status --json"
+)
+
+
+def render(status: dict[str, Any]) -> Group:
+    clusters = Table(title="Clusters", expand=True)
+    for col in ("cluster", "targets up (A/B)", "GPUs reporting", "samples/s", "rules", "Alertmanager"):
+        clusters.add_column(col)
+    for c in status.get("clusters", []):
+        a, b = c["replicas"]["a"], c["replicas"]["b"]
+        total = c["targets_total"]
+        clusters.add_row(
+            c["name"],
+            f"{a['targets_up']}/{total} · {b['targets_up']}/{total}",
+            f"{c['gpus_reporting']}/{c['gpus_expected']}",
+            f"{c['samples_per_second']:.0f}",
+            f"{a['rule_groups']} groups" + (f", {a['rule_errors']} failing" if a["rule_errors"] else ""),
+            "connected" if a["alertmanagers"] and b["alertmanagers"] else "not connected",
+        )
+    alerts = status.get("alerts", {})
+    by_owner = alerts.get("firing_by_owner", {})
+    firing = Text(
+        "Firing alerts by owner: "
+        + (", ".join(f"{o}: {n}" for o, n in sorted(by_owner.items())) or "none")
+        + f"   Notifications received: {status.get('notifications', 0)}"
+    )
+    for al in alerts.get("firing", [])[:8]:
+        labels = al["labels"]
+        where = labels.get("Hostname") or labels.get("hostname") or labels.get("instance", "")
+        firing.append(
+            f"\n  {al['severity']:6} {al['alertname']} {labels.get('cluster', '')} {where} "
+            f"{('GPU ' + labels['gpu']) if 'gpu' in labels else ''}"
+        )
+    floor = status.get("floor", [])
+    ok = bool(floor) and all(c["ok"] for c in floor)
+    after = status.get("floor_green_after_seconds")
+    floor_text = Text("Phase 1 floor: " + ("GREEN" if ok else "not yet"), style="bold green" if ok else "yellow")
+    if after is not None:
+        floor_text.append(f" (green after {after:.0f}s)")
+    for c in floor:
+        if not c["ok"]:
+            floor_text.append(f"\n  ✗ {c['name']}: {c['detail']}")
+    urls = Table.grid(padding=(0, 2))
+    for name, url in sorted(status.get("urls", {}).items()):
+        urls.add_row(name, url)
+    events = Text("\n".join(status.get("events", [])[-6:]))
+    return Group(
+        clusters,
+        Panel(floor_text),
+        Panel(firing, title="Alerts"),
+        Panel(urls, title="URLs"),
+        Panel(events, title="Events"),
+        Panel(Text(INJECT_HELP + _data_dir_hint(status.get("data_dir"))), title="Inject faults (another terminal)"),
+    )
+
+
+def _data_dir_hint(data_dir: str | None) -> str:
+    default = str(Path(DEFAULT_DATA_DIR).resolve())
+    return "" if data_dir in (None, default) else f"\n(each with --data-dir {data_dir})"

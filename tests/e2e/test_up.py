@@ -1,0 +1,212 @@
+"""``gpuscope up --fast`` end to end: real Prometheus HA pairs, a global store, Alertmanager and Pushgateway on
+loopback, simulated GPU nodes, and the faults of the architecture's §7 driven through ``gpuscope inject``.
+
+All tests share one stack (it takes a while to start): they run in file order, on one worker (`--dist loadfile`).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.support.net import wait_for
+from tests.support.upstack import UpStack, cli, notified, pid_alive, running_stack
+
+pytestmark = pytest.mark.timeout(600)
+
+GROUP_INTERVAL_S = 20  # Alertmanager's 5m group_interval, 15x faster: a duplicate would arrive within this
+CLUSTERS = {"gpu-a": (4, 32), "gpu-b": (2, 16)}  # the built-in fleet: nodes, GPUs
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[UpStack]:
+    with running_stack(tmp_path_factory.mktemp("up") / "data") as s:
+        yield s
+
+
+def test_the_phase_1_floor_turns_green(stack: UpStack) -> None:
+    status = wait_for(
+        lambda: (s := stack.status()).get("floor_green_after_seconds") is not None and s,
+        timeout=60,
+        what="the Phase 1 floor",
+    )
+    assert all(check["ok"] for check in status["floor"]), status["floor"]
+    # the same facts, asked of every component directly
+    for cluster, (nodes, gpus) in CLUSTERS.items():
+        for replica in ("a", "b"):
+            prom = f"prometheus-{replica}@{cluster}"
+            assert stack.value(prom, 'count(up{job="dcgm-exporter"} == 1)') == nodes
+            assert stack.value(prom, 'count(count by (UUID) (DCGM_FI_DEV_GPU_TEMP{job="dcgm-exporter"}))') == gpus
+            rules = httpx.get(f"{stack.url(prom)}/api/v1/rules", timeout=10).json()["data"]["groups"]
+            assert rules and not [r for g in rules for r in g["rules"] if r["health"] == "err"]
+            managers = httpx.get(f"{stack.url(prom)}/api/v1/alertmanagers", timeout=10).json()["data"]
+            assert [m["url"] for m in managers["activeAlertmanagers"]] == [f"{stack.url('alertmanager')}/api/v2/alerts"]
+        in_global = f'count(count by (UUID) (DCGM_FI_DEV_GPU_TEMP{{job="dcgm-exporter",cluster="{cluster}"}}))'
+        assert stack.value("global", in_global) == gpus
+        # both replicas write to the global store (replica="a"/"b"): count targets, not series
+        up_targets = f'count(count by (instance) (up{{job="dcgm-exporter",cluster="{cluster}"}} == 1))'
+        assert stack.value("global", up_targets) == nodes
+
+
+def test_a_second_up_on_the_same_data_dir_refuses(stack: UpStack) -> None:
+    done = cli("up", "--fast", "--no-tui", "--data-dir", str(stack.data_dir), timeout=60)
+    assert done.returncode != 0
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "another `gpuscope up`" in lines[0] and str(stack.proc.pid) in lines[0], done.stderr
+    assert stack.proc.poll() is None and stack.status()["floor_green_after_seconds"] is not None
+
+
+def _first(stack: UpStack, alertname: str, **labels: str) -> dict[str, Any]:
+    return wait_for(
+        lambda: notified(stack.notifications(), alertname, **labels),
+        timeout=120,
+        interval=0.5,
+        what=f"{alertname} {labels} at the webhook receiver\n{stack.log_tail()}",
+    )[0]
+
+
+def test_failure_modes_page_once_stay_inhibited_and_resolve(stack: UpStack) -> None:
+    lost = {"cluster": "gpu-a", "Hostname": "gpu-a-h100-01", "gpu": "2"}
+    expected: dict[str, dict[str, str]] = {
+        "GPUFellOffBus": lost,
+        "GPUProfilingMetricsStale": {"cluster": "gpu-a", "Hostname": "gpu-a-h100-03", "gpu": "1"},
+        "GPUDoubleBitEccErrors": {"cluster": "gpu-a", "Hostname": "gpu-a-h100-02", "gpu": "0"},
+        "GPUThermalThrottling": {"cluster": "gpu-b", "Hostname": "gpu-b-a100-00", "gpu": "3"},
+        "GPUExporterDown": {"cluster": "gpu-b", "instance": stack.state["nodes"][5]["url"].removeprefix("http://")},
+        "GPUExporterRestarted": {
+            "cluster": "gpu-a",
+            "instance": stack.state["nodes"][0]["url"].removeprefix("http://"),
+        },
+    }
+    # distinct nodes and GPUs, all at once, as an incident looks
+    stack.inject("fell-off-bus", "--cluster", "gpu-a", "--node", "1", "--gpu", "2")
+    stack.inject("profiling-lock", "--cluster", "gpu-a", "--node", "3", "--gpu", "1")
+    stack.inject("ecc-dbe", "--cluster", "gpu-a", "--node", "2", "--gpu", "0")
+    stack.inject("thermal", "--cluster", "gpu-b", "--node", "0", "--gpu", "3")
+    stack.inject("exporter-down", "--cluster", "gpu-b", "--node", "1")
+    stack.inject("restart", "--cluster", "gpu-a", "--node", "0")
+    # the dying GPU reports one more critical XID: GPUXidCritical fires for it, and GPUFellOffBus inhibits it
+    stack.inject("xid", "--code", "94", "--cluster", "gpu-a", "--node", "1", "--gpu", "2")
+
+    firsts = {name: _first(stack, name, **labels) for name, labels in expected.items()}
+
+    def inhibited() -> bool:
+        return any(
+            a["labels"]["alertname"] == "GPUXidCritical"
+            and a["labels"].get("xid") == "94"
+            and a["status"]["inhibitedBy"]
+            for a in stack.am_alerts()
+        )
+
+    wait_for(inhibited, timeout=60, interval=0.5, what="GPUXidCritical (XID 94) inhibited by GPUFellOffBus")
+    last_first = max(n["received_at"] for n in firsts.values())
+    time.sleep(max(0.0, last_first + GROUP_INTERVAL_S + 5 - time.time()))
+
+    notes = stack.notifications()
+    for name, labels in expected.items():
+        assert len(notified(notes, name, **labels)) == 1, f"{name} must reach the receiver exactly once"
+    assert not notified(notes, "GPUXidCritical", **lost), "an inhibited alert reached the receiver"
+    assert not [a for n in notes for a in n["alerts"] if "replica" in a["labels"]], "HA replica label leaked"
+    assert {n["receiver"] for n in notes} <= {"infra-page", "infra-ticket", "platform-page", "platform-ticket"}
+
+    # The XID stays in GPUXidCritical's window for a while; clear once it has left, or the recovered GPU would
+    # rightly page for it.
+    wait_for(
+        lambda: not stack.query("prometheus-a@gpu-a", 'ALERTS{alertname="GPUXidCritical",xid="94"}'),
+        timeout=90,
+        interval=1,
+        what="GPUXidCritical for XID 94 to leave its window",
+    )
+    stack.clear()
+    for name, labels in expected.items():
+        if name != "GPUExporterRestarted":  # resolves by itself, already checked once above
+            wait_for(
+                lambda n=name, lb=labels: notified(stack.notifications(), n, "resolved", **lb),
+                timeout=120,
+                interval=0.5,
+                what=f"{name} resolved after clear",
+            )
+    assert not notified(stack.notifications(), "GPUXidCritical", **lost)
+
+
+def test_with_replica_a_down_alerts_still_arrive_once(stack: UpStack) -> None:
+    stack.inject("prometheus-down", "--cluster", "gpu-a", "--replica", "a")
+    status = stack.status()
+    assert [c["running"] for c in status["components"] if c["name"] == "prometheus-a@gpu-a"] == [False]
+    target = {"cluster": "gpu-a", "Hostname": "gpu-a-h100-00", "gpu": "4"}
+    stack.inject("ecc-dbe", "--cluster", "gpu-a", "--node", "0", "--gpu", "4")
+    first = _first(stack, "GPUDoubleBitEccErrors", **target)
+    time.sleep(max(0.0, first["received_at"] + GROUP_INTERVAL_S + 5 - time.time()))
+    assert len(notified(stack.notifications(), "GPUDoubleBitEccErrors", **target)) == 1
+    stack.clear()
+    wait_for(
+        lambda: notified(stack.notifications(), "GPUDoubleBitEccErrors", "resolved", **target),
+        timeout=120,
+        interval=0.5,
+        what="GPUDoubleBitEccErrors resolved",
+    )
+    assert stack.value("prometheus-a@gpu-a", 'count(up{job="dcgm-exporter"} == 1)') == 4  # replica A is back
+
+
+def test_global_store_outage_drains_without_a_gap(stack: UpStack) -> None:
+    series = 'DCGM_FI_DEV_GPU_TEMP{cluster="gpu-b",Hostname="gpu-b-a100-00",gpu="0",__replica__="a"}'
+    stack.inject("global-down")
+    down_at = time.time()
+    _first(stack, "PrometheusRemoteWriteBehind")
+    time.sleep(max(0.0, down_at + 30 - time.time()))
+    stack.clear()
+    up_at = time.time()
+    wait_for(
+        lambda: notified(stack.notifications(), "PrometheusRemoteWriteBehind", "resolved"),
+        timeout=120,
+        interval=0.5,
+        what="PrometheusRemoteWriteBehind resolved once the backlog drained",
+    )
+    # 1 s scrapes: every second of the outage (plus margins) holds a sample in the global store
+    window = round(time.time() - down_at + 5)
+    samples = wait_for(
+        lambda: stack.value("global", f"count_over_time({series}[{window}s])"),
+        timeout=30,
+        what="the outage's samples in the global store",
+    )
+    assert samples >= 0.95 * (window - 2), (samples, window, up_at - down_at)
+    step = stack.query("global", f"max_over_time((timestamp({series}) - timestamp({series} offset 1s))[{window}s:1s])")
+    assert float(step[0]["value"][1]) <= 2.5, "a gap in the global store"
+
+
+def test_a_crashed_child_is_reported_and_restarted(stack: UpStack) -> None:
+    before = {c["name"]: c for c in stack.status()["components"]}["pushgateway"]
+    os.kill(before["pid"], signal.SIGKILL)
+    after = wait_for(
+        lambda: (
+            (c := {c["name"]: c for c in stack.status()["components"]}["pushgateway"])["restarts"] == 1
+            and c["running"]
+            and c
+        ),
+        timeout=30,
+        what="pushgateway restarted",
+    )
+    assert after["pid"] != before["pid"]
+    assert any("pushgateway exited with code" in e for e in stack.status()["events"])
+    wait_for(lambda: httpx.get(f"{stack.url('pushgateway')}/-/ready", timeout=2).status_code == 200, what="ready")
+
+
+def test_ctrl_c_leaves_no_process_behind(stack: UpStack) -> None:
+    status = stack.status()
+    pids = [c["pid"] for c in status["components"] if c["running"]]
+    assert len(pids) == 7  # 2 x 2 replicas, the global store, Alertmanager, Pushgateway
+    control = stack.url("control")
+    stack.proc.send_signal(signal.SIGINT)
+    assert stack.proc.wait(60) == 0
+    assert not [pid for pid in pids if pid_alive(pid)]
+    assert not (stack.data_dir / "stack.json").exists()
+    with pytest.raises(httpx.HTTPError):
+        httpx.get(f"{control}/status", timeout=2)
+    done = cli("status", "--data-dir", str(stack.data_dir))
+    assert done.returncode != 0 and "no `gpuscope up` is running" in done.stderr

@@ -1,0 +1,53 @@
+"""Retry pacing: the pusher's backoff and the CLI's bounded retries (pure, with a fake clock)."""
+
+from __future__ import annotations
+
+from gpuscope.jobs.gateway import GatewayError
+from gpuscope.jobs.oneshot import send
+from gpuscope.jobs.pusher import PushPolicy, next_delay
+
+
+def test_backoff_doubles_from_the_interval_up_to_the_cap() -> None:
+    policy = PushPolicy(interval_s=15, max_backoff_s=120)
+    assert [next_delay(policy, n) for n in range(6)] == [15, 15, 30, 60, 120, 120]
+    assert next_delay(policy, 1000) == 120  # no overflow after days of failures
+    assert next_delay(policy, 3, jitter=0.1) == 66.0
+
+
+class FakeTime:
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.slept: list[float] = []
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.now += seconds
+
+
+def test_send_retries_within_its_budget_then_reports_the_last_error() -> None:
+    clock, timeouts = FakeTime(), []
+
+    def down(timeout: float) -> None:
+        timeouts.append(timeout)
+        clock.now += 0.1
+        raise GatewayError(f"refused #{len(timeouts)}")
+
+    outcome = send(down, 3.0, clock.monotonic, clock.sleep)
+    assert not outcome.ok and outcome.error == f"refused #{outcome.attempts}"
+    assert clock.slept == [0.25, 0.5, 1.0] and outcome.attempts == 4
+    assert clock.now <= 3.0 and all(t <= 3.0 for t in timeouts)
+
+
+def test_send_stops_at_the_first_success() -> None:
+    clock, calls = FakeTime(), []
+
+    def flaky(timeout: float) -> None:
+        calls.append(timeout)
+        if len(calls) < 2:
+            raise GatewayError("refused")
+
+    outcome = send(flaky, 10.0, clock.monotonic, clock.sleep)
+    assert outcome.ok and outcome.attempts == 2 and clock.slept == [0.25]

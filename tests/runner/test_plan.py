@@ -1,0 +1,63 @@
+"""The local plan: a production spec rewritten to run on loopback without ever reaching production."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from gpuscope.generate import generate_bundle
+from gpuscope.runner.plan import builtin_spec_text, plan_stack
+from gpuscope.spec.load import LoadedSpec, parse_fleet
+from tests.generate.specs import ONE, fleet
+
+
+def _load(text: str) -> LoadedSpec:
+    return parse_fleet(text, "<test>", Path.cwd())
+
+
+def test_builtin_fleet_is_two_clusters_with_a_mig_node() -> None:
+    plan = plan_stack(_load(builtin_spec_text()).spec, fast=False)
+    assert [(n.cluster, n.config.model.key, n.config.gpus, bool(n.config.mig_layout)) for n in plan.nodes] == [
+        ("gpu-a", "h100", 8, True),
+        ("gpu-a", "h100", 8, False),
+        ("gpu-a", "h100", 8, False),
+        ("gpu-a", "h100", 8, False),
+        ("gpu-b", "a100", 8, False),
+        ("gpu-b", "a100", 8, False),
+    ]
+    assert plan.global_kind == "receiver"
+    ports = [*plan.prometheus.values(), plan.global_port, plan.alertmanager_port, plan.pushgateway_port]
+    assert len(set(ports)) == len(ports) == 7
+    assert len({n.target for n in plan.nodes}) == 6  # one address per node, so targets stay distinct
+
+
+def test_production_receivers_and_endpoints_are_replaced() -> None:
+    loaded = _load(fleet(ONE))
+    plan = plan_stack(loaded.spec, fast=False)
+    bundle = generate_bundle(plan.spec, loaded.collectors, loaded.collectors_csv)
+    am = yaml.safe_load(bundle.files["alertmanager/alertmanager.yml"])
+    configs = [k for r in am["receivers"] for k in r if k != "name"]
+    assert set(configs) == {"webhook_configs"}, "a demo must never page anyone"
+    urls = {c["url"] for r in am["receivers"] for c in r.get("webhook_configs", [])}
+    assert urls == {f"http://127.0.0.1:{plan.control_port}/webhook/{o}" for o in ("infra", "platform", "workload")}
+    prom = yaml.safe_load(bundle.files["clusters/gpu-a/prometheus-a.yml"])
+    targets = [t for sc in prom["scrape_configs"] for s in sc.get("static_configs", []) for t in s["targets"]]
+    assert all(t.startswith("127.") for t in targets), targets
+    assert [a["static_configs"][0]["targets"] for a in prom["alerting"]["alertmanagers"]] == [
+        [f"127.0.0.1:{plan.alertmanager_port}"]
+    ]
+
+
+def test_fast_compresses_time_and_thanos_falls_back_to_federation() -> None:
+    loaded = _load(fleet(ONE, "long_term_store: thanos\n"))
+    slow, fast = plan_stack(loaded.spec, fast=False), plan_stack(loaded.spec, fast=True)
+    assert fast.global_kind == slow.global_kind == "federation"
+    assert (slow.interval_s, fast.interval_s) == (15.0, 1.0)
+    rules = {
+        plan.fast: generate_bundle(plan.spec, loaded.collectors, loaded.collectors_csv).files[
+            "clusters/gpu-a/rules/gpuscope-alerts.yaml"
+        ]
+        for plan in (slow, fast)
+    }
+    assert "for: 5m" in rules[False] and "for: 5m" not in rules[True] and "for: 20s" in rules[True]

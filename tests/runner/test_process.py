@@ -1,0 +1,67 @@
+"""Supervised children and the data-directory lock, with real processes."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from gpuscope.errors import EnvironmentProblem
+from gpuscope.runner.process import ManagedProcess, stop_all
+from gpuscope.runner.state import StackLock, write_state
+from tests.support.upstack import pid_alive
+
+
+def _child(tmp_path: Path, name: str, script: str) -> ManagedProcess:
+    return ManagedProcess(name, ["sh", "-c", script], tmp_path / f"{name}.log", "http://127.0.0.1:1/-/ready")
+
+
+def test_a_crash_is_reported_then_restarted_after_backoff(tmp_path: Path) -> None:
+    child = _child(tmp_path, "crashy", "exit 3")
+    child.start()
+    assert child.proc is not None
+    child.proc.wait(5)
+    now = time.time()
+    assert child.check(now) == "crashy exited with code 3; restarting in 1s"
+    assert child.check(now + 0.5) is None  # still backing off
+    line = child.check(now + 1.0)
+    assert line is not None and line.startswith("crashy restarted (restart #1")
+    assert child.restarts == 1
+    child.proc.wait(5)
+    assert child.check(now + 2) == "crashy exited with code 3; restarting in 2s"  # backoff doubles
+
+
+def test_a_deliberate_stop_is_not_a_crash(tmp_path: Path) -> None:
+    child = _child(tmp_path, "svc", "sleep 30")
+    child.start()
+    child.stop()
+    assert not child.running() and child.stopped_on_purpose
+    assert child.check(time.time() + 100) is None and child.restarts == 0
+
+
+def test_stop_all_kills_what_ignores_sigterm(tmp_path: Path) -> None:
+    stubborn = _child(tmp_path, "stubborn", "trap '' TERM; while :; do sleep 0.1; done")
+    polite = _child(tmp_path, "polite", "sleep 30")
+    for c in (stubborn, polite):
+        c.start()
+    time.sleep(0.3)  # let the shell install its trap
+    pids = [c.pid for c in (stubborn, polite)]
+    started = time.monotonic()
+    stop_all([stubborn, polite], timeout=1.0)
+    assert time.monotonic() - started < 8
+    assert not [p for p in pids if p is not None and pid_alive(p)]
+
+
+def test_a_second_stack_on_the_same_data_dir_is_refused(tmp_path: Path) -> None:
+    state = tmp_path / "stack.json"
+    first = StackLock(tmp_path / "lock")
+    first.acquire(state)
+    write_state(state, {"pid": 4242})
+    with pytest.raises(EnvironmentProblem, match=r"another `gpuscope up` \(pid 4242\) is running on"):
+        StackLock(tmp_path / "lock").acquire(state)
+    assert first.held
+    first.release()
+    again = StackLock(tmp_path / "lock")
+    again.acquire(state)  # free once released
+    again.release()

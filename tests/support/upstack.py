@@ -1,0 +1,134 @@
+"""A real ``gpuscope up --fast`` in a subprocess, driven the way a user drives it: the CLI and the stack's APIs."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.support.net import wait_for
+
+GPUSCOPE = [sys.executable, "-m", "gpuscope"]
+
+
+def cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*GPUSCOPE, *args], capture_output=True, text=True, timeout=timeout, check=False)
+
+
+@dataclass
+class UpStack:
+    proc: subprocess.Popen[bytes]
+    data_dir: Path
+    log: Path
+
+    @property
+    def state(self) -> dict[str, Any]:
+        data: dict[str, Any] = json.loads((self.data_dir / "stack.json").read_text())
+        return data
+
+    def url(self, name: str) -> str:
+        return str(self.state["urls"][name])
+
+    def status(self) -> dict[str, Any]:
+        body: dict[str, Any] = httpx.get(f"{self.url('control')}/status", timeout=10).json()
+        return body
+
+    def notifications(self) -> list[dict[str, Any]]:
+        body: list[dict[str, Any]] = httpx.get(f"{self.url('control')}/notifications", timeout=10).json()
+        return body
+
+    def inject(self, *args: str) -> str:
+        done = cli("inject", *args, "--data-dir", str(self.data_dir))
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    def clear(self) -> None:
+        done = cli("clear", "--data-dir", str(self.data_dir))
+        assert done.returncode == 0, done.stderr
+
+    def query(self, component: str, expr: str) -> list[dict[str, Any]]:
+        response = httpx.get(f"{self.url(component)}/api/v1/query", params={"query": expr}, timeout=10)
+        response.raise_for_status()
+        result: list[dict[str, Any]] = response.json()["data"]["result"]
+        return result
+
+    def value(self, component: str, expr: str) -> float | None:
+        result = self.query(component, expr)
+        return float(result[0]["value"][1]) if result else None
+
+    def am_alerts(self) -> list[dict[str, Any]]:
+        """Every alert Alertmanager holds, inhibited and silenced ones included."""
+        response = httpx.get(f"{self.url('alertmanager')}/api/v2/alerts", timeout=10)
+        response.raise_for_status()
+        alerts: list[dict[str, Any]] = response.json()
+        return alerts
+
+    def log_tail(self, lines: int = 30) -> str:
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+
+
+def notified(
+    notes: list[dict[str, Any]], alertname: str, status: str = "firing", **labels: str
+) -> list[dict[str, Any]]:
+    """Notifications (one per webhook call) carrying ``alertname`` in ``status`` with these labels."""
+    return [
+        n
+        for n in notes
+        if any(
+            a["labels"].get("alertname") == alertname
+            and a["status"] == status
+            and all(a["labels"].get(k) == v for k, v in labels.items())
+            for a in n["alerts"]
+        )
+    ]
+
+
+@contextmanager
+def running_stack(data_dir: Path, *args: str) -> Iterator[UpStack]:
+    """``gpuscope up --fast --no-tui`` until the Phase 1 floor is green; SIGKILLed afterwards if a test left it up."""
+    log = data_dir.parent / f"{data_dir.name}-up.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [*GPUSCOPE, "up", "--fast", "--no-tui", "--data-dir", str(data_dir), *args],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+    stack = UpStack(proc, data_dir, log)
+    try:
+        wait_for(
+            lambda: proc.poll() is None and (data_dir / "stack.json").exists() and stack.status().get("floor"),
+            timeout=90,
+            interval=0.5,
+            what="the stack to come up",
+        )
+        yield stack
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(10)
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie is not running: it only waits for its parent to reap it
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][0] != "Z"
+    except (OSError, IndexError):
+        return True
