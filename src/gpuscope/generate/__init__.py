@@ -1,8 +1,8 @@
 """Fleet spec -> monitoring bundle, as pure functions: same spec, same bytes.
 
 ``generate_bundle`` composes every generator in a fixed order: per-cluster Prometheus HA configs, rules and
-targets, the Alertmanager config, Kubernetes manifests, the long-term store of the chosen topology, runbooks,
-and a README with the budget report. ``bundle.write_bundle`` is the only writer.
+targets, the Alertmanager config, Kubernetes manifests, the long-term store of the chosen topology, Grafana
+dashboards and provisioning, runbooks, and a README with the budget report. ``bundle.write_bundle`` is the only writer.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from typing import Any
 
 import yaml
 
+from gpuscope import dashboards
 from gpuscope.bundle import Bundle
 from gpuscope.fields.collectors import CollectorSet
 from gpuscope.generate import kubernetes as k8s
@@ -51,6 +52,7 @@ def generate_bundle(spec: FleetSpec, collectors: CollectorSet, collectors_csv: s
         files.update(thanos_files(spec))
     else:
         files.update(mimir_files(spec, budget))
+    files.update(dashboards.bundle_files(spec, collectors, store))
     for name, text in runbooks(spec.rules_config()).items():
         files[f"runbooks/{name}"] = text
     files["budget.json"] = budget.to_json()

@@ -1,0 +1,62 @@
+"""Grafana dashboards L1-L5 and the telemetry pipeline, generated from the same config as the rules.
+
+``build`` gives the dashboards as Grafana JSON models (file name -> model), ``bundle_files`` those plus the
+provisioning files, as the bundle lays them out. Everything is a pure function of the options: same spec, same
+bytes.
+
+    L1 Fleet ──> L2 Cluster ──> L3 Node ──> L4 GPU
+                    └────────> L5 Workload ──┘          Pipeline (the five hops, one page)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gpuscope.dashboards import provisioning, sdk
+from gpuscope.dashboards.cluster import cluster_dashboard
+from gpuscope.dashboards.defaults import finalize
+from gpuscope.dashboards.fleet import fleet_dashboard
+from gpuscope.dashboards.gpu import gpu_dashboard
+from gpuscope.dashboards.model import Dashboard
+from gpuscope.dashboards.node import node_dashboard
+from gpuscope.dashboards.options import Options, options_for
+from gpuscope.dashboards.pipeline import pipeline_dashboard
+from gpuscope.dashboards.promql import Q
+from gpuscope.dashboards.workload import workload_dashboard
+from gpuscope.fields.collectors import CollectorSet
+from gpuscope.spec.fleet import FleetSpec
+
+__all__ = ["Options", "build", "bundle_files", "dashboards", "options_for"]
+
+# Where the bundle puts them; the README's loading instructions use the same paths.
+DASHBOARD_DIR = "grafana/dashboards"
+PROVIDER_FILE = "grafana/provisioning/dashboards/gpuscope.yaml"
+DATASOURCE_FILE = "grafana/provisioning/datasources/prometheus.yaml"
+
+
+def dashboards(options: Options) -> tuple[Dashboard, ...]:
+    """The dashboards as data, before the shared defaults."""
+    q = Q(options)
+    return (
+        fleet_dashboard(q),
+        cluster_dashboard(q),
+        node_dashboard(q),
+        gpu_dashboard(q),
+        workload_dashboard(q),
+        pipeline_dashboard(q),
+    )
+
+
+def build(options: Options) -> dict[str, dict[str, Any]]:
+    """``<key>.json`` -> the Grafana dashboard JSON model."""
+    return {f"{final.dashboard.key}.json": sdk.to_json(final) for final in finalize(options.fleet, dashboards(options))}
+
+
+def bundle_files(spec: FleetSpec, collectors: CollectorSet, store: str) -> dict[str, Any]:
+    """The dashboards and provisioning files, keyed by bundle path."""
+    files: dict[str, Any] = {
+        f"{DASHBOARD_DIR}/{name}": model for name, model in build(options_for(spec, collectors, store)).items()
+    }
+    files[PROVIDER_FILE] = provisioning.dashboards_provider(spec)
+    files[DATASOURCE_FILE] = provisioning.datasources(spec, store)
+    return files

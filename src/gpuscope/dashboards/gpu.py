@@ -1,0 +1,70 @@
+"""L4 GPU: every field the collectors CSV exports for one GPU (MIG instances apart where a field has a value per
+instance), ECC / retired pages / row remapping, XID history, the alerts on it and the workloads that held it."""
+
+from __future__ import annotations
+
+from gpuscope.dashboards import fields, variables
+from gpuscope.dashboards.model import Dashboard, Panel, Row, present
+from gpuscope.dashboards.promql import Q
+from gpuscope.dashboards.queries import gpu as g
+
+KEY = "l4-gpu"
+
+
+def _who(q: Q) -> Row:
+    return Row(
+        "GPU",
+        (
+            Panel(
+                "Identity",
+                "table",
+                (g.identity(q),),
+                description="The GPU's labels; one row per MIG instance on a MIG GPU.",
+                width=24,
+                height=5,
+            ),
+            Panel(
+                "Held by",
+                "statushistory",
+                present(g.pods(q), g.pushed_jobs(q), g.slurm_jobs(q)),
+                description="Pods (by the exporter's workload attribution), pushed batch jobs and Slurm jobs that held "
+                "this GPU or one of its MIG instances.",
+                width=12,
+            ),
+            Panel("Alerts firing on this GPU", "statushistory", (g.alerts(q),), width=12),
+        ),
+    )
+
+
+def _extras(q: Q, row: str) -> tuple[Panel, ...]:
+    """Panels that are not one family of fields."""
+    if row == fields.THERMAL:
+        return (
+            Panel(
+                "Clock-event reasons",
+                "timeseries",
+                present(g.clock_reasons_of_gpu(q)),
+                unit="short",
+                description="The clock-event bitmask decoded: one series per active reason.",
+            ),
+        )
+    if row == fields.XID:
+        return (Panel("XID events", "timeseries", present(g.xid_events(q)), unit="short"),)
+    return ()
+
+
+def gpu_dashboard(q: Q) -> Dashboard:
+    grouped = fields.collected_by_family(q)
+    rows = [_who(q)]
+    for title in fields.ROWS:
+        panels = [
+            p for family, members in grouped if family.row == title for p in fields.family_panels(q, family, members)
+        ]
+        rows.append(Row(title, (*panels, *_extras(q, title))))
+    return Dashboard(
+        KEY,
+        "GPU L4 GPU",
+        "One GPU: every field the exporter collects, its memory errors, XIDs, alerts and the workloads that held it.",
+        (variables.cluster(q), variables.node(q), variables.gpu(q), variables.mig(q)),
+        tuple(rows),
+    )

@@ -1,0 +1,161 @@
+"""Pipeline: the telemetry path of the architecture on one page, one row per hop, each panel coloured where the
+platform alert about that hop fires. The long-term-store row is there when Prometheus remote-writes (Mimir)."""
+
+from __future__ import annotations
+
+from gpuscope.dashboards import styles, variables
+from gpuscope.dashboards.model import Dashboard, Panel, Query, Row, Steps
+from gpuscope.dashboards.promql import Q
+from gpuscope.dashboards.queries import pipeline as p
+
+KEY = "pipeline"
+
+
+def _ts(title: str, queries: tuple[Query, ...], unit: str, steps: Steps | None = None, description: str = "") -> Panel:
+    return Panel(title, "timeseries", queries, unit=unit, steps=steps, description=description, width=8)
+
+
+def _gpu_to_exporter(q: Q) -> tuple[Row, Row, Row]:
+    o = q.options
+    return (
+        Row(
+            "GPU → NVML",
+            (
+                _ts("Backend up", (p.exporter_metric(q, "gpuscope_exporter_backend_up", "min"),), "none", styles.up()),
+                _ts(
+                    "GPUs lost",
+                    (p.exporter_metric(q, "gpuscope_exporter_gpu_lost", "sum"),),
+                    "short",
+                    styles.any_is_bad(),
+                ),
+                _ts(
+                    "Failed collections/s",
+                    (p.exporter_rate(q, "gpuscope_exporter_collection_failures_total"),),
+                    "short",
+                ),
+            ),
+        ),
+        Row(
+            "NVML → DCGM",
+            (
+                _ts(
+                    "GPUs without profiling metrics",
+                    (p.profiling_unavailable(q),),
+                    "short",
+                    styles.any_is_bad(),
+                    "Another client (Nsight, dcgmi, a vendor agent) holds the profiling counters.",
+                ),
+            ),
+        ),
+        Row(
+            "DCGM → exporter",
+            (
+                _ts(
+                    "Snapshot age (collection intervals)",
+                    (p.snapshot_age_intervals(q),),
+                    "short",
+                    styles.snapshot_age_intervals(o),
+                    f"GPUExporterSnapshotStale fires above {o.rules.thresholds.snapshot_stale_intervals} intervals.",
+                ),
+                _ts(
+                    "Collection duration",
+                    (p.exporter_metric(q, "gpuscope_exporter_collection_duration_seconds"),),
+                    "s",
+                ),
+                _ts("Exporter restarts in range", (p.restarts(q),), "short", styles.any_is_bad()),
+            ),
+        ),
+    )
+
+
+def _exporter_to_prometheus(q: Q) -> Row:
+    o = q.options
+    return Row(
+        "Exporter → Prometheus",
+        (
+            _ts("Exporter targets up", p.targets(q), "short"),
+            _ts(
+                "Scrape duration vs timeout",
+                (p.scrape(q, "scrape_duration_seconds"),),
+                "s",
+                styles.scrape_duration(o),
+                f"The scrape timeout is {o.scrape_timeout_s:g} s: a scrape reaching it fails (up = 0).",
+            ),
+            _ts("Samples per scrape", (p.scrape(q, "scrape_samples_scraped"),), "short"),
+            Panel("Exporter targets down", "table", (p.targets_down(q),), steps=styles.up(), width=24, height=5),
+        ),
+    )
+
+
+def _prometheus(q: Q) -> Row:
+    o = q.options
+    return Row(
+        "Prometheus",
+        (
+            _ts("Samples appended/s", (p.samples_per_second(q),), "short"),
+            _ts(
+                "Head series vs budget",
+                (p.prom(q, "prometheus_tsdb_head_series"),),
+                "short",
+                styles.head_series(o),
+                f"Budget per replica: {o.rules.head_series_budget:,} series.",
+            ),
+            _ts(
+                "Series churn (created per hour / head)",
+                (p.churn(q),),
+                "percentunit",
+                styles.churn(o),
+                "PrometheusSeriesChurnHigh: the pod-churn cardinality bomb.",
+            ),
+            _ts("Rule evaluation failures", (p.rule_failures(q),), "short", styles.any_is_bad()),
+            _ts("Rule groups: missed iterations", (p.rule_missed(q),), "short", styles.any_is_bad()),
+            _ts(
+                "Rule groups: evaluation time / interval",
+                (p.rule_duration_share(q),),
+                "percentunit",
+                Steps(styles.GREEN, ((0.8, styles.ORANGE), (1, styles.RED))),
+            ),
+        ),
+    )
+
+
+def _long_term(q: Q) -> Row | None:
+    if not q.options.remote_write:
+        return None
+    return Row(
+        "Prometheus → long-term store",
+        (
+            _ts(
+                "remote_write lag",
+                (p.remote_write_lag(q),),
+                "s",
+                styles.remote_write_lag(q.options),
+                "Newest sample appended minus newest sent (PrometheusRemoteWriteBehind).",
+            ),
+            _ts(
+                "Samples pending",
+                (p.remote_write(q, "prometheus_remote_storage_samples_pending"),),
+                "short",
+            ),
+            _ts(
+                "Samples failed/s and shards",
+                (
+                    p.remote_write(q, "prometheus_remote_storage_samples_failed_total", rate=True, suffix=" failed/s"),
+                    p.remote_write(q, "prometheus_remote_storage_shards", suffix=" shards"),
+                    p.remote_write(q, "prometheus_remote_storage_shards_desired", suffix=" shards desired"),
+                ),
+                "short",
+            ),
+        ),
+    )
+
+
+def pipeline_dashboard(q: Q) -> Dashboard:
+    long_term = _long_term(q)
+    return Dashboard(
+        KEY,
+        "GPU Telemetry Pipeline",
+        "The five hops from GPU to long-term store (architecture §1), each with the signal that breaks first.",
+        (variables.cluster(q),),
+        (*_gpu_to_exporter(q), _exporter_to_prometheus(q), _prometheus(q), *((long_term,) if long_term else ())),
+    )

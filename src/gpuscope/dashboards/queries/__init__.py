@@ -1,0 +1,1 @@
+"""The PromQL of each dashboard, kept apart from its layout (kubernetes-mixin's ``queries/<dashboard>``)."""

@@ -1,0 +1,119 @@
+"""Pipeline: the five hops of the architecture's signal flow (seed §1), each with the signal that breaks first.
+
+GPU → NVML (backend up, lost GPUs, failed collections), NVML → DCGM (profiling counters held by another tool),
+DCGM → exporter (snapshot age, collection time, restarts), exporter → Prometheus (targets up, scrape duration
+against the timeout, samples per scrape), Prometheus itself (samples/s, head series, churn, rule evaluation),
+and Prometheus → long-term store (remote_write lag, pending and failed samples, shards).
+"""
+
+from __future__ import annotations
+
+from gpuscope.dashboards.model import Query
+from gpuscope.dashboards.promql import Q
+
+
+def _by_target(q: Q, expr: str, how: str = "max") -> str:
+    return f"{how} by ({q.cluster}, instance) ({expr})"
+
+
+def _target_legend(q: Q) -> str:
+    return f"{{{{{q.cluster}}}}} {{{{instance}}}}"
+
+
+def exporter_metric(q: Q, metric: str, how: str = "max") -> Query:
+    return Query(_by_target(q, q.exporter(metric, q.in_cluster), how), _target_legend(q))
+
+
+def exporter_rate(q: Q, metric: str) -> Query:
+    return Query(_by_target(q, f"rate({q.exporter(metric, q.in_cluster)}[$__rate_interval])", "sum"), _target_legend(q))
+
+
+def profiling_unavailable(q: Q) -> Query:
+    """GPUs whose profiling counters another client holds, per exporter (gpuscope says why in ``reason``)."""
+    sel = q.exporter("gpuscope_exporter_gpu_profiling_available", q.in_cluster, 'reason!~"available|warming_up"')
+    return Query(
+        f"count by ({q.cluster}, instance, reason) ({sel} == 0)",
+        f"{_target_legend(q)} {{{{reason}}}}",
+        fault="profiling-lock",
+    )
+
+
+def snapshot_age_intervals(q: Q) -> Query:
+    """How many collection intervals old the served snapshot is (GPUExporterSnapshotStale's measure)."""
+    age = q.exporter("gpuscope_exporter_snapshot_age_seconds", q.in_cluster)
+    interval = q.exporter("gpuscope_exporter_collection_interval_seconds", q.in_cluster)
+    return Query(_by_target(q, f"{age} / {interval}"), _target_legend(q))
+
+
+def restarts(q: Q) -> Query:
+    sel = q.exporter("gpuscope_exporter_start_time_seconds", q.in_cluster)
+    return Query(_by_target(q, f"changes({sel}[$__range])"), _target_legend(q))
+
+
+def targets(q: Q) -> tuple[Query, Query]:
+    up = q.exporter("up", q.in_cluster)
+    legend = f"{{{{{q.cluster}}}}}"
+    return (
+        Query(f"sum by ({q.cluster}) ({up})", f"{legend} up"),
+        Query(f"count by ({q.cluster}) ({up})", f"{legend} targets"),
+    )
+
+
+def targets_down(q: Q) -> Query:
+    return Query(f"{q.exporter('up', q.in_cluster)} == 0", "down", instant=True, fault="exporter-down")
+
+
+def scrape(q: Q, metric: str) -> Query:
+    return Query(_by_target(q, q.exporter(metric, q.in_cluster)), _target_legend(q))
+
+
+def prom(q: Q, metric: str) -> Query:
+    return Query(_by_target(q, q.prom(metric, q.in_cluster)), _target_legend(q))
+
+
+def samples_per_second(q: Q) -> Query:
+    sel = q.prom("prometheus_tsdb_head_samples_appended_total", q.in_cluster)
+    return Query(_by_target(q, f"rate({sel}[$__rate_interval])"), _target_legend(q))
+
+
+def churn(q: Q) -> Query:
+    """Series created per hour over head series (PrometheusSeriesChurnHigh's ratio)."""
+    created = q.prom("prometheus_tsdb_head_series_created_total", q.in_cluster)
+    head = q.prom("prometheus_tsdb_head_series", q.in_cluster)
+    return Query(
+        f"{_by_target(q, f'rate({created}[$__rate_interval])')} * 3600\n/ {_by_target(q, head)}", _target_legend(q)
+    )
+
+
+def per_rule_group(q: Q, expr: str, how: str = "sum") -> Query:
+    return Query(f"{how} by ({q.cluster}, rule_group) ({expr})", f"{{{{{q.cluster}}}}} {{{{rule_group}}}}")
+
+
+def rule_failures(q: Q) -> Query:
+    sel = q.prom("prometheus_rule_evaluation_failures_total", q.in_cluster)
+    return per_rule_group(q, f"increase({sel}[$__rate_interval])")
+
+
+def rule_missed(q: Q) -> Query:
+    sel = q.prom("prometheus_rule_group_iterations_missed_total", q.in_cluster)
+    return per_rule_group(q, f"increase({sel}[$__rate_interval])")
+
+
+def rule_duration_share(q: Q) -> Query:
+    """Evaluation time over the group's interval: at 100 % the group cannot keep up."""
+    took = q.prom("prometheus_rule_group_last_duration_seconds", q.in_cluster)
+    every = q.prom("prometheus_rule_group_interval_seconds", q.in_cluster)
+    return per_rule_group(q, f"{took} / {every}", "max")
+
+
+def remote_write_lag(q: Q) -> Query:
+    """Newest appended sample minus newest sample sent (PrometheusRemoteWriteBehind)."""
+    newest = q.prom("prometheus_remote_storage_highest_timestamp_in_seconds", q.in_cluster)
+    sent = q.prom("prometheus_remote_storage_queue_highest_sent_timestamp_seconds", q.in_cluster)
+    return Query(_by_target(q, f"{newest}\n- ignoring (remote_name, url) group_right {sent}"), _target_legend(q))
+
+
+def remote_write(q: Q, metric: str, rate: bool = False, suffix: str = "") -> Query:
+    sel = q.prom(metric, q.in_cluster)
+    expr = f"rate({sel}[$__rate_interval])" if rate else sel
+    return Query(_by_target(q, expr, "sum"), f"{_target_legend(q)}{suffix}")
