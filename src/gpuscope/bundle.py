@@ -83,6 +83,9 @@ def write_bundle(bundle: Bundle, directory: str) -> list[str]:
             fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write(text)
+            # mkstemp's 0600 would hide the files from Grafana, Prometheus and config-management copies; the
+            # bundle holds no secrets (only paths to them), so it is world-readable like any config.
+            os.chmod(tmp, 0o644)
             os.replace(tmp, target)
             changed.append(rel)
         for rel in sorted(set(previous) - set(bundle.files)):

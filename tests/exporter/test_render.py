@@ -277,3 +277,25 @@ def test_health_states(make: RuntimeFactory) -> None:
     runtime.collect()
     status, body = runtime.health(clock.t)
     assert status == 200 and '"gpus_lost": 1' in body  # a lost GPU is not an exporter failure
+
+
+def test_per_link_nvlink_fields_come_from_each_link(make: RuntimeFactory) -> None:
+    csv = (
+        "DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_PER_LINK_TOTAL, counter, c\n"
+        "DCGM_FI_DEV_NVLINK_THROUGHPUT_PER_LINK, gauge, t\n"
+    )
+    runtime, sim, clock = make(csv=csv, gpus=2, workload="training")
+    sim.apply(FaultRequest(FaultKind.NVLINK_CRC, gpu=1))
+    for _ in range(3):
+        clock.t += 15
+        runtime.collect()
+    fams = families(scrape(runtime, clock))
+    throughput = fams["DCGM_FI_DEV_NVLINK_THROUGHPUT_PER_LINK"][1]
+    assert len(throughput) == 2 * 18  # an H100 has 18 links, one series each
+    assert {s.labels["nvlink"] for s in throughput} == {str(i) for i in range(18)}
+    crc = {
+        (s.labels["gpu"], s.labels["nvlink"]): s.value
+        for s in fams["DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_PER_LINK_TOTAL"][1]
+    }
+    assert all(v == 0 for (gpu, _), v in crc.items() if gpu == "0")
+    assert any(v > 0 for (gpu, _), v in crc.items() if gpu == "1")  # the fault's errors land on links of GPU 1

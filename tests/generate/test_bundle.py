@@ -189,6 +189,8 @@ def test_deterministic_and_rewrites_only_what_changed(tmp_path: Path) -> None:
     out = tmp_path / "out"
     assert len(write_bundle(a, str(out))) == len(a.files)
     assert write_bundle(b, str(out)) == []
+    modes = {(out / rel).stat().st_mode & 0o777 for rel in a.files}
+    assert modes == {0o644}, "Grafana and Prometheus must be able to read a copied bundle"
     (out / "notes.txt").write_text("mine")
     smaller = generate_bundle(*_args(load(fleet(ONE), tmp_path)))
     write_bundle(smaller, str(out))

@@ -201,11 +201,14 @@ EXPRS = (
 FLEET_INPUT = (
     Series("cluster:gpus_reporting:count", {"cluster": "a"}, flat(64)),
     Series("cluster:gpus_reporting:count", {"cluster": "b"}, flat(16)),
-    Series("cluster:gpu_activity:sum5m", {"cluster": "a"}, flat(32)),
+    # cluster a has one MIG GPU with 7 instances: 64 GPUs, 70 activity units
+    Series("cluster:gpu_activity_units:count", {"cluster": "a"}, flat(70)),
+    Series("cluster:gpu_activity_units:count", {"cluster": "b"}, flat(16)),
+    Series("cluster:gpu_activity:sum5m", {"cluster": "a"}, flat(35)),
     Series("cluster:gpu_activity:sum5m", {"cluster": "b"}, flat(8)),
 )
 FLEET = ExprCase(
-    "the fleet level sums clusters and weights activity by GPU count",
+    "the fleet level sums clusters and weights activity by activity unit (a MIG instance counts once)",
     FLEET_INPUT,
     "5m",
     '{__name__=~"fleet:gpus_reporting:count|fleet:gpu_activity:avg5m"}',

@@ -217,7 +217,9 @@ def _series(metric: Metric, views: list[_GpuView], config: RenderConfig) -> Iter
             if fid == FI_XID_ERRORS:
                 yield from _xid_series(name, entity, view.derived.xid_last)
                 continue
-            source = parent_values if field.mig is MigScope.PARENT else entity.values
+            # A link's fields are the link's own; a MIG instance's parent-scoped fields are its GPU's.
+            parent = field.mig is MigScope.PARENT and field.entity is not Entity.NVLINK
+            source = parent_values if parent else entity.values
             value = getter(source)
             if value is None:
                 continue

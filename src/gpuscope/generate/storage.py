@@ -22,6 +22,9 @@ FEDERATE_MATCH = [
     '{__name__=~"cluster:.+|node:.+"}',
     f'up{{job="{EXPORTER_JOB}"}}',
     f'DCGM_FI_DEV_GPU_TEMP{{job="{EXPORTER_JOB}"}}',
+    # the fleet page's firing alerts and head series per Prometheus
+    'ALERTS{alertstate="firing"}',
+    "prometheus_tsdb_head_series",
 ]
 
 

@@ -94,6 +94,8 @@ def cluster_group(q: Promql) -> Group:
     rules += [
         Recording("cluster:gpu_activity:avg5m", f"avg by ({c}) (gpu:activity:avg5m)"),
         Recording("cluster:gpu_activity:sum5m", f"sum by ({c}) (gpu:activity:avg5m)"),
+        # What activity is averaged over: a whole GPU, or each MIG instance of a MIG GPU.
+        Recording("cluster:gpu_activity_units:count", f"count by ({c}) (gpu:activity:avg5m)"),
         Recording("cluster:gpu_power_watts:sum5m", f"sum by ({c}) (gpu:power_watts:avg5m)"),
         Recording("cluster:gpu_fb_used:ratio_avg5m", f"avg by ({c}) (gpu:fb_used:ratio_avg5m)"),
         Recording("cluster:gpus_reporting:count", f"count by ({c}) ({physical})"),
@@ -259,7 +261,8 @@ def fleet_group(q: Promql) -> Group:
             Recording("fleet:gpu_power_watts:sum5m", f"sum({once('cluster:gpu_power_watts:sum5m')})"),
             Recording(
                 "fleet:gpu_activity:avg5m",
-                f"sum({once('cluster:gpu_activity:sum5m')}) / sum({once('cluster:gpus_reporting:count')})",
+                # Divided by activity units, not physical GPUs: a MIG GPU contributes one series per instance.
+                f"sum({once('cluster:gpu_activity:sum5m')}) / sum({once('cluster:gpu_activity_units:count')})",
             ),
             Recording("fleet:gpus_allocated:count", f"sum({once('cluster:gpus_allocated:count')})"),
         ),

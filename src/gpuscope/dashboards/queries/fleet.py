@@ -24,9 +24,11 @@ def fleet_total(q: Q, record: str, legend: str) -> Query:
 
 
 def fleet_activity(q: Q) -> Query:
-    """The mean of the clusters' mean activity. (Summed activity over physical GPUs, as ``fleet:gpu_activity``
-    computes it, exceeds 100 % on MIG GPUs: each instance has an activity of its own.)"""
-    return Query(f"avg(max by ({q.cluster}) ({q.rec('cluster:gpu_activity:avg5m', q.in_cluster)}))", "activity")
+    """Activity over every activity unit of the fleet (a whole GPU, or one MIG instance), each cluster counted
+    once across its HA replicas: ``fleet:gpu_activity:avg5m``'s formula, from the cluster rules."""
+    total = f"sum(max by ({q.cluster}) ({q.rec('cluster:gpu_activity:sum5m', q.in_cluster)}))"
+    units = f"sum(max by ({q.cluster}) ({q.rec('cluster:gpu_activity_units:count', q.in_cluster)}))"
+    return Query(f"{total} / {units}", "activity")
 
 
 def expected_gpus(q: Q) -> Query | None:
