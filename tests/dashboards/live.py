@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
@@ -33,7 +32,7 @@ from tests.support.exporters import serving
 from tests.support.fleets import loopback_base
 from tests.support.kubelet import FakeKubelet, pod
 from tests.support.net import free_port, wait_for
-from tests.support.prom import Prometheus, binary, run_prometheus, run_prometheus_file
+from tests.support.prom import Prometheus, run_prometheus, run_prometheus_file, run_pushgateway
 
 MIG_LAYOUT = "3g.40gb,4g.40gb"
 CLUSTER = "gpu-a"
@@ -136,28 +135,6 @@ def push_jobs(gateway: str, host: str, uuids: list[str]) -> None:
     for job_id, gpus, finished in (("j-1", uuids[:2], False), ("j-0", uuids[2:3], True)):
         url = f"{gateway}/metrics/job/train/job_id/{job_id}/instance/{host}"
         httpx.put(url, content=_job(host, gpus, now - 600, finished), timeout=10).raise_for_status()
-
-
-@contextmanager
-def run_pushgateway(workdir: Path) -> Iterator[str]:
-    """A real Pushgateway (in memory) on loopback; yields its URL."""
-    workdir.mkdir(parents=True, exist_ok=True)
-    port = free_port()
-    with (workdir / "pushgateway.log").open("w") as log:
-        proc = subprocess.Popen(
-            [binary("prometheus-pushgateway", "pushgateway"), f"--web.listen-address=127.0.0.1:{port}"],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        url = f"http://127.0.0.1:{port}"
-        try:
-            wait_for(
-                lambda: proc.poll() is None and httpx.get(f"{url}/-/ready", timeout=2).is_success, what="pushgateway"
-            )
-            yield url
-        finally:
-            proc.terminate()
-            proc.wait(10)
 
 
 @contextmanager

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import socket
-import subprocess
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -13,8 +12,8 @@ from pathlib import Path
 import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.support.net import free_port, wait_for
-from tests.support.prom import binary
+from tests.support import prom
+from tests.support.net import free_port
 
 
 @dataclass(frozen=True)
@@ -51,34 +50,9 @@ class Pushgateway:
 @contextmanager
 def run_pushgateway(workdir: Path, port: int | None = None) -> Iterator[Pushgateway]:
     """Pushgateway 1.5 in memory only (no persistence file), on 127.0.0.1."""
-    workdir.mkdir(parents=True, exist_ok=True)
     port = port or free_port()
-    log = (workdir / "pushgateway.log").open("w")
-    proc = subprocess.Popen(
-        [
-            binary("prometheus-pushgateway", "pushgateway"),
-            f"--web.listen-address=127.0.0.1:{port}",
-            "--persistence.file=",
-        ],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    gateway = Pushgateway(f"http://127.0.0.1:{port}", port)
-    try:
-        wait_for(
-            lambda: proc.poll() is None and httpx.get(f"{gateway.url}/-/ready", timeout=2).status_code == 200,
-            timeout=30,
-            what=f"pushgateway ready (log: {workdir / 'pushgateway.log'})",
-        )
-        yield gateway
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
-        log.close()
+    with prom.run_pushgateway(workdir, port) as url:
+        yield Pushgateway(url, port)
 
 
 class Blackhole:

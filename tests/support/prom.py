@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -13,16 +11,9 @@ from typing import Any
 import httpx
 import yaml
 
-from tests.support.net import free_port, wait_for
-
-
-def binary(*names: str) -> str:
-    """The first of ``names`` on PATH; the Debian packages are installed by `make test`."""
-    for name in names:
-        found = shutil.which(name)
-        if found:
-            return found
-    raise AssertionError(f"none of {names} is on PATH: run scripts/ensure-binaries (make test does)")
+from gpuscope.runner.binaries import find_binary as binary
+from gpuscope.runner.process import ManagedProcess
+from tests.support.net import free_port
 
 
 @dataclass(frozen=True)
@@ -69,33 +60,38 @@ def run_prometheus_file(
     config_path: Path, workdir: Path, port: int, extra_args: tuple[str, ...] = ()
 ) -> Iterator[Prometheus]:
     """Start Prometheus on an existing config file (relative rule/target paths resolve next to it)."""
-    workdir.mkdir(parents=True, exist_ok=True)
-    log = (workdir / "prometheus.log").open("w")
-    proc = subprocess.Popen(
-        [
-            binary("prometheus"),
-            f"--config.file={config_path}",
-            f"--storage.tsdb.path={workdir / 'data'}",
-            f"--web.listen-address=127.0.0.1:{port}",
-            "--web.enable-lifecycle",
-            *extra_args,
-        ],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
+    argv = [
+        binary("prometheus"),
+        f"--config.file={config_path}",
+        f"--storage.tsdb.path={workdir / 'data'}",
+        f"--web.listen-address=127.0.0.1:{port}",
+        "--web.enable-lifecycle",
+        *extra_args,
+    ]
     prom = Prometheus(f"http://127.0.0.1:{port}", workdir)
-    try:
-        wait_for(
-            lambda: proc.poll() is None and httpx.get(f"{prom.url}/-/ready", timeout=2).status_code == 200,
-            timeout=60,
-            what=f"prometheus ready (log: {workdir / 'prometheus.log'})",
-        )
+    with serving_binary("prometheus", argv, workdir, prom.url):
         yield prom
+
+
+@contextmanager
+def run_pushgateway(workdir: Path, port: int | None = None) -> Iterator[str]:
+    """A real Pushgateway, in memory only (no persistence file), on loopback; yields its URL."""
+    port = port or free_port()
+    url = f"http://127.0.0.1:{port}"
+    argv = [binary("pushgateway"), f"--web.listen-address=127.0.0.1:{port}", "--persistence.file="]
+    with serving_binary("pushgateway", argv, workdir, url):
+        yield url
+
+
+@contextmanager
+def serving_binary(name: str, argv: list[str], workdir: Path, url: str, timeout: float = 60.0) -> Iterator[None]:
+    """Run a Prometheus-family binary (log in ``workdir/<name>.log``) until the block ends, once ``/-/ready``."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    child = ManagedProcess(name, argv, workdir / f"{name}.log", f"{url}/-/ready")
+    child.start()
+    try:
+        if not child.wait_ready(timeout):
+            raise AssertionError(f"{name} did not become ready (log: {child.log_path})")
+        yield
     finally:
-        proc.terminate()
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
-        log.close()
+        child.stop(20)

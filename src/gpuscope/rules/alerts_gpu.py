@@ -9,6 +9,17 @@ from gpuscope.rules.model import Alert, Group, Runbook
 from gpuscope.rules.promql import Promql, alternatives, regex_of
 
 FELL_OFF_BUS_XID = 79
+# Every NVLink error counter either exporter may serve (per-GPU totals; which ones exist depends on the GPU).
+NVLINK_ERROR_FIELDS = (
+    "DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL",
+    "DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL",
+    "DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL",
+    "DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL",
+    "DCGM_FI_DEV_NVLINK_CRC_ERROR_TOTAL",
+    "DCGM_FI_DEV_NVLINK_RECOVERY_TOTAL",
+    "DCGM_FI_DEV_NVLINK_REPLAY_TOTAL",
+)
+THERMAL_EVENTS = 'clock_event=~"sw_thermal|hw_thermal"'
 _GPU_DESC = "GPU {{ $labels.gpu }} ({{ $labels.UUID }}) on {{ $labels.Hostname }} ({{ $labels.instance }})"
 
 
@@ -165,11 +176,10 @@ def row_remap_failure(q: Promql) -> Alert:
 
 def thermal(q: Promql) -> Alert:
     c, g, t = q.config, q.gpu_id, q.config.thresholds
-    thermal_events = 'clock_event=~"sw_thermal|hw_thermal"'
     expr = alternatives(
         f"max by ({g}) (rate({q.dcgm('DCGM_FI_DEV_THERMAL_VIOLATION')}[2m]) > {t.thermal_violation_ratio:g} * 1e9)",
-        f"max by ({g}) ({q.dcgm('DCGM_EXP_CLOCK_EVENTS_COUNT', thermal_events)} > 0)",
-        f"max by ({g}) (rate({q.dcgm('DCGM_EXP_CLOCK_EVENTS_TOTAL', thermal_events)}[2m]) > 0)",
+        f"max by ({g}) ({q.dcgm('DCGM_EXP_CLOCK_EVENTS_COUNT', THERMAL_EVENTS)} > 0)",
+        f"max by ({g}) (rate({q.dcgm('DCGM_EXP_CLOCK_EVENTS_TOTAL', THERMAL_EVENTS)}[2m]) > 0)",
         f"max by ({g}) ({q.dcgm('DCGM_FI_DEV_GPU_TEMP')} >= {t.thermal_temperature_celsius})",
     )
     return Alert(
@@ -185,7 +195,7 @@ def thermal(q: Promql) -> Alert:
             (
                 "rate(DCGM_FI_DEV_THERMAL_VIOLATION[5m]) / 1e9   # share of time throttled",
                 f"DCGM_FI_DEV_GPU_TEMP >= {t.thermal_temperature_celsius}",
-                f'DCGM_EXP_CLOCK_EVENTS_COUNT{{{c.exporter_selector},clock_event=~"sw_thermal|hw_thermal"}}',
+                f"DCGM_EXP_CLOCK_EVENTS_COUNT{{{c.exporter_selector},{THERMAL_EVENTS}}}",
             ),
             (
                 "Compare with the node's other GPUs: one hot GPU points at its heatsink/fan/airflow, a whole hot node "
@@ -201,16 +211,7 @@ def thermal(q: Promql) -> Alert:
 
 def nvlink(q: Promql) -> Alert:
     g, n = q.gpu_id, q.config.thresholds.nvlink_errors_per_5m
-    fields = (
-        "DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL",
-        "DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL",
-        "DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL",
-        "DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL",
-        "DCGM_FI_DEV_NVLINK_CRC_ERROR_TOTAL",
-        "DCGM_FI_DEV_NVLINK_RECOVERY_TOTAL",
-        "DCGM_FI_DEV_NVLINK_REPLAY_TOTAL",
-    )
-    expr = alternatives(*(f"max by ({g}) (increase({q.dcgm(f)}[5m]) > {n})" for f in fields))
+    expr = alternatives(*(f"max by ({g}) (increase({q.dcgm(f)}[5m]) > {n})" for f in NVLINK_ERROR_FIELDS))
     return Alert(
         "GPUNVLinkErrors",
         q.unless_exporter_down(expr),

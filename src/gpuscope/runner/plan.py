@@ -18,6 +18,7 @@ from pathlib import Path
 
 from gpuscope.backends.sim.models import MODELS, parse_mig_layout
 from gpuscope.backends.sim.node import SimNodeConfig
+from gpuscope.exporter.fleet import FleetNode
 from gpuscope.generate.prometheus import choose_store
 from gpuscope.spec.fleet import Cluster, Endpoints, FleetSpec, NodeGroup, Receiver, Receivers, Webhook, seconds
 
@@ -29,15 +30,10 @@ OWNERS = ("infra", "platform", "workload")
 
 
 @dataclass(frozen=True, slots=True)
-class LocalNode:
-    cluster: str
-    config: SimNodeConfig
-    address: str
-    port: int
+class LocalNode(FleetNode):
+    """A simulated node of the local stack, and the cluster it belongs to."""
 
-    @property
-    def target(self) -> str:
-        return f"{self.address}:{self.port}"
+    cluster: str
 
     @property
     def url(self) -> str:
@@ -142,7 +138,7 @@ def _nodes(spec: FleetSpec, cluster: Cluster, group: NodeGroup, ci: int, gi: int
             seed=ci * 1000 + gi * 100 + i,
             profiling="all",
         )
-        out.append(LocalNode(cluster.name, config, f"127.{20 + ci}.{gi}.{i + 1}", port))
+        out.append(LocalNode(config, f"127.{20 + ci}.{gi}.{i + 1}", port, cluster.name))
     return out
 
 

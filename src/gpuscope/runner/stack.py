@@ -28,7 +28,7 @@ from gpuscope.backends.sim.faults import FaultRequest, parse_fault_kind
 from gpuscope.bundle import write_bundle
 from gpuscope.errors import EnvironmentProblem, UsageError
 from gpuscope.exporter.app import ExporterSettings
-from gpuscope.exporter.fleet import FleetNode, build_listeners, raise_fd_limit
+from gpuscope.exporter.fleet import build_listeners, raise_fd_limit
 from gpuscope.exporter.scheduler import Scheduler
 from gpuscope.exporter.server import Listener, build_app, resolver_for, start_site
 from gpuscope.fields.catalog import Dialect
@@ -101,8 +101,7 @@ class Stack:
             host_label=spec.exporter.host_label,
         )
         raise_fd_limit(len(self.plan.nodes) * 4 + 256)
-        fleet = [FleetNode(n.config, n.address, n.port) for n in self.plan.nodes]
-        self.listeners = build_listeners(fleet, settings)
+        self.listeners = build_listeners(self.plan.nodes, settings)
         self.node_runners = [await self._serve(lst) for lst in self.listeners]
         return Scheduler([lst.runtime for lst in self.listeners], self.plan.interval_s, workers=2)
 

@@ -9,18 +9,11 @@ from __future__ import annotations
 
 from gpuscope.dashboards.model import Query
 from gpuscope.dashboards.promql import PRESENCE, Q, either
+from gpuscope.exporter.collector import CLOCK_EVENT_REASONS
+from gpuscope.rules.alerts_gpu import NVLINK_ERROR_FIELDS
 
-NVLINK_ERRORS = (
-    "DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL",
-    "DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL",
-    "DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL",
-    "DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL",
-    "DCGM_FI_DEV_NVLINK_CRC_ERROR_TOTAL",
-    "DCGM_FI_DEV_NVLINK_RECOVERY_TOTAL",
-    "DCGM_FI_DEV_NVLINK_REPLAY_TOTAL",
-)
-THERMAL_EVENTS = 'clock_event=~"sw_thermal|hw_thermal"'
-_SW_THERMAL, _HW_THERMAL = 0x20, 0x40
+_BIT = {name: bit for bit, name in CLOCK_EVENT_REASONS}
+_SW_THERMAL, _HW_THERMAL = _BIT["sw_thermal"], _BIT["hw_thermal"]
 
 
 def gpu_status(q: Q) -> Query:
@@ -171,9 +164,9 @@ def largest_increase(q: Q, fields: tuple[str, ...], scope: str, window: str) -> 
 
 def nvlink_errors(q: Q) -> Query | None:
     """GPUs whose NVLink error counters grew more than GPUNVLinkErrors tolerates."""
-    expr = largest_increase(q, NVLINK_ERRORS, q.in_cluster, "$__range")
+    expr = largest_increase(q, NVLINK_ERROR_FIELDS, q.in_cluster, "$__range")
     n = q.c.thresholds.nvlink_errors_per_5m
-    return q.needs(NVLINK_ERRORS, f"{expr} > {n}" if expr else None, "errors", instant=True, fault="nvlink-crc")
+    return q.needs(NVLINK_ERROR_FIELDS, f"{expr} > {n}" if expr else None, "errors", instant=True, fault="nvlink-crc")
 
 
 def profiling_stale(q: Q) -> Query:

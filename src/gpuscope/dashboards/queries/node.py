@@ -10,8 +10,9 @@ from dataclasses import replace
 
 from gpuscope.dashboards.model import Query, Steps
 from gpuscope.dashboards.promql import PRESENCE, Q
-from gpuscope.dashboards.queries.cluster import NVLINK_ERRORS, largest_increase
+from gpuscope.dashboards.queries.cluster import largest_increase
 from gpuscope.exporter.collector import CLOCK_EVENT_REASONS
+from gpuscope.rules.alerts_gpu import NVLINK_ERROR_FIELDS
 
 
 def per_gpu(q: Q, field: str, suffix: str = "") -> Query | None:
@@ -84,8 +85,8 @@ def increase_per_gpu(q: Q, field: str, suffix: str = "") -> Query | None:
 
 def nvlink_errors(q: Q) -> Query | None:
     """The largest increase of any NVLink error counter over GPUNVLinkErrors' window, per GPU."""
-    expr = largest_increase(q, NVLINK_ERRORS, q.on_node, q.window("5m"))
-    return q.needs(NVLINK_ERRORS, expr, q.gpu_legend)
+    expr = largest_increase(q, NVLINK_ERROR_FIELDS, q.on_node, q.window("5m"))
+    return q.needs(NVLINK_ERROR_FIELDS, expr, q.gpu_legend)
 
 
 def last_xid(q: Q) -> Query | None:
