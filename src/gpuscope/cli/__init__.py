@@ -13,9 +13,12 @@ import sys
 import typer
 from typer.exceptions import Abort, TyperException
 
-from gpuscope.cli import exporter, generate, job, misc, rules, selftest, sim, up  # noqa: F401 - importing registers the commands
+from gpuscope.cli import doctor, exporter, generate, job, misc, rules, selftest, sim, up  # noqa: F401 - importing registers the commands
 from gpuscope.cli._app import app
-from gpuscope.errors import GpuscopeError
+from gpuscope.errors import AuditError, GpuscopeError
+
+# A bad flag is exit 2 everywhere, except where 2 means something else: doctor's 2 is "checks failed".
+PARSE_ERROR_EXIT = {"doctor": AuditError.exit_code}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -29,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
         path = ctx.command_path.partition(" ")[2] if ctx is not None else ""
         where = f" (see 'gpuscope {path} --help')" if path else ""
         sys.stderr.write(f"gpuscope: error: {exc.format_message()}{where}\n")
-        return 2
+        return PARSE_ERROR_EXIT.get(path.split(" ")[0], 2)
     except Abort:
         sys.stderr.write("gpuscope: aborted\n")
         return 130

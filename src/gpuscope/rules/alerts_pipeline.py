@@ -77,15 +77,19 @@ def _GPU(q: Promql) -> str:
     return f"GPU {{{{ $labels.gpu }}}} ({{{{ $labels.{c.uuid_label} }}}}) on {{{{ $labels.{c.host_label} }}}}"
 
 
-def exporter_restarted(q: Promql) -> Alert:
-    expr = alternatives(
-        f"max by (instance, job) (changes({q.exporter('gpuscope_exporter_start_time_seconds')}[10m]) > 0)",
-        f"max by (instance, job) (changes({q.exporter('process_start_time_seconds')}[10m]) > 0)",
-        f"max by (instance, job) (resets({q.dcgm('DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION')}[10m]) > 0)",
+def restarts(q: Promql, window: str) -> str:
+    """Exporters that restarted within ``window``: start time changed, or a counter reset (``gpuscope doctor`` too)."""
+    return alternatives(
+        f"max by (instance, job) (changes({q.exporter('gpuscope_exporter_start_time_seconds')}[{window}]) > 0)",
+        f"max by (instance, job) (changes({q.exporter('process_start_time_seconds')}[{window}]) > 0)",
+        f"max by (instance, job) (resets({q.dcgm('DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION')}[{window}]) > 0)",
     )
+
+
+def exporter_restarted(q: Promql) -> Alert:
     return Alert(
         "GPUExporterRestarted",
-        expr,
+        restarts(q, "10m"),
         "ticket",
         "platform",
         "A GPU exporter restarted.",
@@ -148,7 +152,8 @@ def model_outside_budget(q: Promql) -> Alert:
     temp = q.dcgm("DCGM_FI_DEV_GPU_TEMP", f'modelName!~"{models}"')
     return Alert(
         "GPUModelOutsideBudget",
-        f"count by (modelName) ({temp}) > 0",
+        # one per physical GPU: a MIG GPU has a temperature series per instance
+        f"count by (modelName) (count by (modelName, {c.uuid_label}) ({temp})) > 0",
         "ticket",
         "platform",
         "A GPU model the cardinality budget does not cover has appeared.",

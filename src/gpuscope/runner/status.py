@@ -13,9 +13,8 @@ from typing import Any
 
 import httpx
 
+from gpuscope.rules.promql import Promql
 from gpuscope.runner.plan import LocalPlan
-
-EXPORTER = 'job="dcgm-exporter"'
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,10 +52,16 @@ def expected_gpus(plan: LocalPlan, cluster: str) -> int:
     return sum(n.config.gpus for n in plan.nodes_of(cluster))
 
 
-async def _replica(client: httpx.AsyncClient, base: str, interval_s: float) -> dict[str, Any]:
+def _promql(plan: LocalPlan) -> Promql:
+    """The spec's own selectors, label names and dialect, as the rules use them."""
+    return Promql(plan.spec.rules_config())
+
+
+async def _replica(client: httpx.AsyncClient, base: str, plan: LocalPlan) -> dict[str, Any]:
+    q = _promql(plan)
     up, gpus, samples, rules, managers = await asyncio.gather(
-        _scalar(client, base, f"count(up{{{EXPORTER}}} == 1)"),
-        _scalar(client, base, f"count(count by (UUID) (DCGM_FI_DEV_GPU_TEMP{{{EXPORTER}}}))"),
+        _scalar(client, base, f"count({q.up} == 1)"),
+        _scalar(client, base, f"count(count by ({q.config.uuid_label}) ({q.dcgm('DCGM_FI_DEV_GPU_TEMP')}))"),
         _scalar(client, base, "sum(scrape_samples_scraped)"),
         _api(client, f"{base}/api/v1/rules"),
         _api(client, f"{base}/api/v1/alertmanagers"),
@@ -66,7 +71,7 @@ async def _replica(client: httpx.AsyncClient, base: str, interval_s: float) -> d
         "reachable": up is not None,
         "targets_up": int(up or 0),
         "gpus_reporting": int(gpus or 0),
-        "samples_per_second": round((samples or 0) / interval_s, 1),
+        "samples_per_second": round((samples or 0) / plan.interval_s, 1),
         "rule_groups": len(groups),
         "rule_errors": sum(1 for g in groups for r in g["rules"] if r.get("health") == "err"),
         "alertmanagers": len(managers["data"]["activeAlertmanagers"]) if managers else 0,
@@ -77,16 +82,12 @@ async def gather(plan: LocalPlan, client: httpx.AsyncClient, notifications: int)
     urls = plan.urls()
     names = [c.name for c in plan.spec.clusters]
     replica_keys = [(c, r) for c in names for r in ("a", "b")]
-    replicas = await asyncio.gather(
-        *(_replica(client, urls[f"prometheus-{r}@{c}"], plan.interval_s) for c, r in replica_keys)
-    )
+    replicas = await asyncio.gather(*(_replica(client, urls[f"prometheus-{r}@{c}"], plan) for c, r in replica_keys))
     by_replica = dict(zip(replica_keys, replicas, strict=True))
-    global_gpus = await _query(
-        client, urls["global"], f"count by (cluster) (count by (cluster, UUID) (DCGM_FI_DEV_GPU_TEMP{{{EXPORTER}}}))"
-    )
-    global_up = await _query(
-        client, urls["global"], f"count by (cluster) (count by (cluster, instance) (up{{{EXPORTER}}} == 1))"
-    )
+    q = _promql(plan)
+    temp, uuid = q.dcgm("DCGM_FI_DEV_GPU_TEMP"), q.config.uuid_label
+    global_gpus = await _query(client, urls["global"], f"count by (cluster) (count by (cluster, {uuid}) ({temp}))")
+    global_up = await _query(client, urls["global"], f"count by (cluster) (count by (cluster, instance) ({q.up} == 1))")
     alerts = await _api(client, f"{urls['alertmanager']}/api/v2/alerts?active=true&silenced=false&inhibited=false")
     clusters = []
     for name in names:

@@ -1,0 +1,57 @@
+"""What the fleet spec says the audited cluster should look like: targets, GPUs, budget, models, host label.
+
+The cluster is found by the audited Prometheus's ``cluster`` external label (gpuscope's generated configs set it),
+or is the spec's only cluster. The head-series prediction is ``gpuscope budget``'s, from the same spec.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gpuscope.generate.budget import compute_budget
+from gpuscope.rules import RulesConfig
+from gpuscope.spec.load import LoadedSpec
+
+
+@dataclass(frozen=True, slots=True)
+class Expectation:
+    source: str  # where the expectation comes from, for evidence lines
+    cluster: str | None  # the fleet cluster matched, if any
+    targets: int | None
+    gpus: int | None
+    predicted_head_series: int | None
+    host_label: str | None  # the fleet's exporter host label: the one its generated rules select on
+    note: str = ""  # why no cluster matched, when none did
+
+
+def no_fleet() -> Expectation:
+    return Expectation("no --fleet", None, None, None, None, None)
+
+
+def from_fleet(loaded: LoadedSpec, path: str, cluster: str | None) -> Expectation:
+    spec = loaded.spec
+    names = [c.name for c in spec.clusters]
+    if cluster in names:
+        chosen = cluster
+    elif cluster is None and len(names) == 1:
+        chosen = names[0]
+    else:
+        seen = f"its cluster label is {cluster!r}" if cluster else "it has no cluster external label"
+        note = f"{path} lists clusters {', '.join(names)}; {seen}, so no cluster's sizes apply"
+        return Expectation(path, None, None, None, None, spec.exporter.host_label, note)
+    match = next(c for c in spec.clusters if c.name == chosen)
+    budget = next(c for c in compute_budget(spec, loaded.collectors).clusters if c.cluster == chosen)
+    return Expectation(
+        f"{path} (cluster {chosen})",
+        chosen,
+        match.nodes,
+        match.gpus,
+        budget.head_series,
+        spec.exporter.host_label,
+    )
+
+
+def base_config(loaded: LoadedSpec | None, speedup: int) -> RulesConfig:
+    """Budgets, models, thresholds and runbook links from the spec (or the defaults), at the audit's speedup."""
+    config = loaded.spec.rules_config() if loaded else RulesConfig()
+    return config.model_copy(update={"speedup": speedup})

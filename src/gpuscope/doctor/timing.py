@@ -1,0 +1,49 @@
+"""The audit's clock: one evaluation time for every query, the look-back window, and thresholds in audit time.
+
+Thresholds are written in production time (remote_write 2 minutes behind, rollups every 5 minutes) and divided
+by the speedup, exactly as the rules' own durations are (``rules.timescale``), so an audit of ``gpuscope up
+--fast`` (``--speedup 15``) judges by the same clock as the alerts it runs beside.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+HOUR_S = 3600.0
+SETTLE_S = 360.0  # after a Prometheus starts, its first scrapes and rule evaluations create every series once
+MIN_MEASURE_S = 60.0  # a rate over less than this (production time) says little
+ROLLUP_STALE_S = 600.0  # two 5-minute rollup evaluations
+GROWTH_HORIZON_S = 86400.0  # head series growth is projected a day ahead
+
+
+def duration(seconds: float) -> str:
+    """A PromQL duration in whole seconds (at least 1s), in the largest unit that divides it: 1h, 4m, 90s."""
+    whole = max(1, round(seconds))
+    for unit, size in (("h", 3600), ("m", 60)):
+        if whole % size == 0:
+            return f"{whole // size}{unit}"
+    return f"{whole}s"
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    now: float
+    window_s: float
+    speedup: int = 1
+
+    @property
+    def window(self) -> str:
+        return duration(self.window_s)
+
+    def scaled(self, production_seconds: float) -> float:
+        return production_seconds / self.speedup
+
+    def measurable(self, started: float) -> float:
+        """Seconds of history after ``started`` that a rate may use (0 when too little): not the start-up burst."""
+        usable = min(self.window_s, self.now - started - self.scaled(SETTLE_S))
+        return usable if usable >= self.scaled(MIN_MEASURE_S) else 0.0
+
+
+def default_window(speedup: int) -> float:
+    """One hour of production time: the issue's "restarts in the last hour"."""
+    return HOUR_S / speedup

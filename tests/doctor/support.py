@@ -1,0 +1,59 @@
+"""Running doctor the two ways a user does: the library call (fast, for polling) and the CLI (exit codes, output)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+
+from gpuscope.doctor import Report, Status
+
+PROBLEMS = (Status.WARN, Status.FAIL)
+
+
+def problems(report: Report, statuses: tuple[Status, ...] = PROBLEMS) -> dict[str, str]:
+    """The checks in ``statuses`` (by default those that did not pass or skip), as ``{check id: status}``."""
+    return {r.id: r.status.value for r in report.results if r.status in statuses}
+
+
+def until(
+    run: Callable[[], Report],
+    expected: dict[str, str],
+    timeout: float = 90,
+    what: str = "",
+    statuses: tuple[Status, ...] = PROBLEMS,
+) -> Report:
+    """Audit until exactly ``expected`` checks are in ``statuses``; a timeout shows the last report's."""
+    deadline = time.monotonic() + timeout
+    last: dict[str, str] | str = "no report"
+    while time.monotonic() < deadline:
+        report = run()
+        last = {r.id: f"{r.status.value}: {r.summary}" for r in report.results if r.status in statuses}
+        if problems(report, statuses) == expected:
+            return report
+        time.sleep(1)
+    raise AssertionError(f"{what or expected}: doctor still reports {last}")
+
+
+def doctor_cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "gpuscope", "doctor", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, "COLUMNS": "160"},
+        check=False,
+    )
+
+
+def assert_cannot_audit(done: subprocess.CompletedProcess[str], *fragments: str) -> str:
+    """Exit 3, one line on stderr naming what to fix, never a traceback."""
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 3, done
+    assert len(lines) == 1 and lines[0].startswith("gpuscope: error: "), done.stderr
+    assert "Traceback" not in done.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+    return lines[0]
