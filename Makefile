@@ -35,8 +35,13 @@ typecheck: deps
 unit: deps
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile
 
+## bench: benchmarks at fleet scale, scaled down (under 10 minutes on 2 cores); appends to docs/benchmarks.md
 bench: deps binaries
-	$(BIN)/python bench/exporter.py --quick
+	$(BIN)/python bench/run.py --quick --append docs/benchmarks.md
+
+## bench-full: the same at the issue's sizes and durations (1,000-node ingest, 30 min churn; about 70 minutes)
+bench-full: deps binaries
+	$(BIN)/python bench/run.py --append docs/benchmarks.md
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

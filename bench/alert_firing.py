@@ -60,7 +60,9 @@ def main() -> None:
         print(" | ".join(row))
     if args.append:
         with open(args.append, "a", encoding="utf-8") as f:
-            f.write(f"\n### Alert detection in the promtool scenarios — {dt.datetime.now(dt.UTC):%Y-%m-%d} UTC\n\n")
+            f.write(
+                f"\n### Alert detection in the promtool scenarios — {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC\n\n"
+            )
             f.write(
                 "Command: `python bench/alert_firing.py`. Time from the failure to the first firing evaluation "
                 "(15 s scrape and evaluation intervals), per scenario, against the issue's bound.\n\n"

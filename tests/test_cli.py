@@ -114,3 +114,15 @@ def test_inject_into_nothing_is_a_clear_error() -> None:
 def test_fields_lists_the_catalog() -> None:
     out = gpuscope("fields", "--default").stdout.splitlines()
     assert len(out) == 26 and any(line.startswith("DCGM_FI_DEV_GPU_TEMP ") for line in out)
+
+
+def test_the_cli_does_not_load_the_bundle_compiler_into_the_exporter() -> None:
+    # Every gpuscope process imports the whole CLI; the compiler, Grafana's SDK and the stack runner cost the
+    # exporter ~10 MiB of RSS on every GPU node, so only the commands that use them may import them.
+    code = (
+        "import sys, gpuscope.cli, gpuscope.exporter.app; "
+        "heavy = ('gpuscope.generate', 'gpuscope.dashboards', 'gpuscope.runner.plan', 'grafana_foundation_sdk', "
+        "'pydantic'); print(sorted(m for m in sys.modules if m.split('.')[0] in heavy or m in heavy))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]", done.stdout

@@ -84,7 +84,7 @@ def test_verdicts_head_memory_and_remote_write(tmp_path: Path) -> None:
     report = budget_of(clusters, tmp_path, "budget: {head_series: 100000}\nlong_term_store: mimir")
     (cluster,) = report.clusters
     assert cluster.head_series > 100_000 and cluster.verdict == "over budget"
-    assert cluster.head_memory_bytes == cluster.head_series * 3072
+    assert cluster.head_memory_bytes == cluster.head_series * 6144
     assert cluster.samples_per_second == cluster.head_series / 15
     # Rollups only: a few series every 5 minutes, far below the scraped rate.
     assert cluster.remote_write_samples_per_second * 20 < cluster.samples_per_second

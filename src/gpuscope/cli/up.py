@@ -9,12 +9,11 @@ import sys
 from pathlib import Path
 from typing import Annotated, Any
 
-import httpx
 import typer
 
 from gpuscope.cli._app import app, quiet_libraries, setup_logging
 from gpuscope.errors import EnvironmentProblem, UsageError
-from gpuscope.runner.plan import DEFAULT_DATA_DIR
+from gpuscope.runner import DEFAULT_DATA_DIR
 
 DataDir = Annotated[str, typer.Option("--data-dir", help="Where the stack keeps its state, data and logs.")]
 
@@ -64,6 +63,8 @@ def _control(data_dir: str) -> str:
 
 
 def _call(method: str, url: str, **kwargs: Any) -> Any:
+    import httpx  # here, not at the top: every gpuscope process (the exporter's too) imports this module
+
     try:
         response = httpx.request(method, url, timeout=120, **kwargs)
     except httpx.HTTPError as exc:

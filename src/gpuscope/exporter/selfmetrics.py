@@ -6,6 +6,7 @@ figures) is rendered per scrape because it changes between collections.
 
 from __future__ import annotations
 
+import functools
 import os
 import resource
 from collections.abc import Iterator
@@ -181,13 +182,19 @@ class ProcessStats:
     max_fds: int
 
 
+@functools.cache
+def _boot_time() -> int:
+    # Read once: it never changes, and /proc/stat is the longest of the files a scrape would otherwise read.
+    with open("/proc/stat", encoding="ascii") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("btime"))
+
+
 def read_process_stats() -> ProcessStats | None:
     """This process's figures from /proc (Linux); ``None`` elsewhere."""
     try:
         with open("/proc/self/stat", encoding="ascii") as f:
             fields = f.read().rsplit(")", 1)[1].split()
-        with open("/proc/stat", encoding="ascii") as f:
-            btime = next(int(line.split()[1]) for line in f if line.startswith("btime"))
+        btime = _boot_time()
         fds = len(os.listdir("/proc/self/fd"))
     except (OSError, StopIteration, IndexError, ValueError):
         return None

@@ -77,10 +77,12 @@ def budget_markdown(report: BudgetReport) -> str:
     ]
     notes = [
         "",
-        f"Head memory assumes {report.bytes_per_head_series} bytes per head series (Robust Perception's ~3 kB rule "
-        f"of thumb for Prometheus >= 2.20); remote-write bandwidth assumes {report.remote_write_bytes_per_sample:g} "
-        "bytes per sample on the wire. Exporter series are counted from a simulated node of each group rendered by "
-        "the exporter itself; workload series include pod churn over the 2 h head window.",
+        f"Head memory is Prometheus's RSS at {report.bytes_per_head_series} bytes per head series (measured: ~3 kB of "
+        "head data plus Go's GC headroom); remote-write bandwidth assumes "
+        f"{report.remote_write_bytes_per_sample:g} bytes per sample on the wire (remote-write 1.0 sends each "
+        "sample with its labels); both are `budget:` settings of the fleet spec. Exporter series are counted from "
+        "a simulated node of each group rendered by the exporter itself; workload series include pod churn over the "
+        "2 h head window.",
         f"Into the long-term store: {_human(report.long_term_samples_per_second)} samples/s, "
         f"{_human(report.long_term_series)} series.",
         "",

@@ -19,8 +19,8 @@ def head_series(q: Promql) -> tuple[Alert, Alert]:
     series = f"max_over_time({q.prom('prometheus_tsdb_head_series')}[5m])"
     runbook = Runbook(
         "The Prometheus head block holds more series than the cardinality budget: memory grows with every series "
-        "(about 3 kB each) and an OOM loses the head. The usual cause is a new label with many values (pod labels, "
-        "a new GPU model, MIG re-layouts).",
+        "(about 6 kB of RSS each, Go GC headroom included) and an OOM loses the head. The usual cause is a new "
+        "label with many values (pod labels, a new GPU model, MIG re-layouts).",
         (
             "prometheus_tsdb_head_series",
             'topk(10, count by (__name__) ({__name__=~".+"}))   # expensive: run once',

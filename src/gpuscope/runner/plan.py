@@ -25,7 +25,6 @@ from gpuscope.spec.fleet import Cluster, Endpoints, FleetSpec, NodeGroup, Receiv
 log = logging.getLogger(__name__)
 
 FAST_SPEEDUP = 15
-DEFAULT_DATA_DIR = ".gpuscope"
 OWNERS = ("infra", "platform", "workload")
 
 

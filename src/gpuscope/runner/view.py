@@ -10,7 +10,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from gpuscope.runner.plan import DEFAULT_DATA_DIR
+from gpuscope.runner import DEFAULT_DATA_DIR
 
 INJECT_HELP = (
     "gpuscope inject thermal --cluster gpu-a --node 0 --gpu 3   "

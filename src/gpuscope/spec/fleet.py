@@ -191,8 +191,11 @@ class Budget(_Model):
 
     head_series: int = Field(2_000_000, gt=0)
     node_exporter_series_per_node: int = Field(1000, ge=0)
-    bytes_per_head_series: int = Field(3072, gt=0, description="Robust Perception's ~3 kB per head series")
-    remote_write_bytes_per_sample: float = Field(2.0, gt=0, description="snappy-compressed wire bytes per sample")
+    # Both defaults are measured (bench/fleet_ingest.py, docs/benchmarks.md), not folklore: Prometheus 2.42 held
+    # 1.07M head series in 6.0 GiB RSS (~5.8 kB each: the ~3 kB of head data plus Go's GC headroom), and
+    # remote-write 1.0 carried 58 bytes per sample because every sample travels with its whole label set.
+    bytes_per_head_series: int = Field(6144, gt=0, description="Prometheus RSS per head series, GC headroom included")
+    remote_write_bytes_per_sample: float = Field(60.0, gt=0, description="remote-write wire bytes per sample")
 
 
 class FleetSpec(_Model):
