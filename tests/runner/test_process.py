@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -10,6 +14,7 @@ import pytest
 from gpuscope.errors import EnvironmentProblem
 from gpuscope.runner.process import ManagedProcess, stop_all
 from gpuscope.runner.state import StackLock, write_state
+from tests.support.net import wait_for
 from tests.support.upstack import pid_alive
 
 
@@ -65,3 +70,34 @@ def test_a_second_stack_on_the_same_data_dir_is_refused(tmp_path: Path) -> None:
     again = StackLock(tmp_path / "lock")
     again.acquire(state)  # free once released
     again.release()
+
+
+# A supervisor that starts one child (a sleep), prints its pid, and waits to be killed.
+_SUPERVISOR = """
+import sys, time
+from pathlib import Path
+from gpuscope.runner.process import ManagedProcess
+child = ManagedProcess("sleeper", ["/bin/sleep", "120"], Path(sys.argv[1]), "http://127.0.0.1:1/")
+child.start()
+print(child.pid, flush=True)
+time.sleep(120)
+"""
+
+
+@pytest.mark.parametrize("path", ["setpriv", "prctl"], ids=["setpriv", "preexec-prctl"])
+def test_children_die_with_a_sigkilled_supervisor(tmp_path: Path, path: str) -> None:
+    # "prctl": no setpriv on PATH, so the pre-exec hook sets PR_SET_PDEATHSIG; both must leave nothing behind.
+    env = {**os.environ, "PATH": os.environ["PATH"] if path == "setpriv" else str(tmp_path)}
+    with subprocess.Popen(
+        [sys.executable, "-c", _SUPERVISOR, str(tmp_path / "sleeper.log")], stdout=subprocess.PIPE, env=env
+    ) as supervisor:
+        try:
+            assert supervisor.stdout is not None
+            child = int(supervisor.stdout.readline())
+            assert pid_alive(child)
+            supervisor.send_signal(signal.SIGKILL)
+            supervisor.wait(10)
+            wait_for(lambda: not pid_alive(child), timeout=10, what="the child to die with its supervisor")
+        finally:
+            if supervisor.poll() is None:
+                supervisor.kill()

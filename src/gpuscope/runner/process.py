@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import logging
 import os
+import shutil
 import signal
 import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,10 +28,46 @@ _PR_SET_PDEATHSIG = 1
 _MAX_BACKOFF_S = 30.0
 
 
-def _die_with_parent() -> None:  # runs in the child between fork and exec
-    # Not Linux: no prctl, but the supervisor's own shutdown still stops its children.
-    with contextlib.suppress(OSError):
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+@functools.cache
+def _setpriv() -> str | None:
+    """util-linux's ``setpriv`` when it knows ``--pdeathsig`` (2.33+; Debian marks util-linux essential)."""
+    path = shutil.which("setpriv")
+    if path is None:
+        return None
+    try:
+        usage = subprocess.run([path, "--help"], capture_output=True, text=True, timeout=5, check=False).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return path if "--pdeathsig" in usage else None
+
+
+@functools.cache
+def _prctl() -> Callable[..., int] | None:
+    # Resolved here, in the parent: loading a library between fork and exec can deadlock on a lock another
+    # thread of the parent held when it forked.
+    with contextlib.suppress(OSError, AttributeError):
+        return ctypes.CDLL(None, use_errno=True).prctl
+    return None
+
+
+def spawn_argv(argv: Sequence[str]) -> tuple[list[str], Callable[[], None] | None]:
+    """The command and the pre-exec hook that make a child die with this process (``PR_SET_PDEATHSIG``).
+
+    ``setpriv --pdeathsig`` sets it in the child without any Python between fork and exec, so Python can spawn
+    with vfork: nothing of a threaded parent (gRPC servers, the event loop) runs in the child. Without setpriv,
+    a ``preexec_fn`` does the prctl; not Linux: neither, and the supervisor's shutdown still stops its children.
+    """
+    setpriv = _setpriv()
+    if setpriv is not None:
+        return [setpriv, "--pdeathsig", "TERM", "--", *argv], None
+    prctl = _prctl()
+    if prctl is None:
+        return list(argv), None
+
+    def die_with_parent() -> None:  # in the child between fork and exec: the bare call, nothing to load
+        prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+    return list(argv), die_with_parent
 
 
 @dataclass
@@ -54,14 +92,15 @@ class ManagedProcess:
 
     def start(self) -> None:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        argv, preexec = spawn_argv(self.argv)
         with self.log_path.open("ab") as log_file:
             self.proc = subprocess.Popen(
-                list(self.argv),
+                argv,
                 stdout=log_file,
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
                 cwd=self.cwd,
-                preexec_fn=_die_with_parent,  # noqa: PLW1509 - only prctl, no locks: safe in the forked child
+                preexec_fn=preexec,  # noqa: PLW1509 - None where setpriv does it; else a bare prctl call
             )
         self.stopped_on_purpose = False
 
