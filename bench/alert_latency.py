@@ -20,12 +20,10 @@ Usage: ``python bench/alert_latency.py [--quick]``; ``--quick`` runs the stacks 
 from __future__ import annotations
 
 import argparse
-import shutil
 import signal
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,7 +31,18 @@ from typing import Any
 
 import httpx
 
-from common import GPUSCOPE, REPO, BenchError, Section, UpStack, fmt_duration, load_average, wait_for
+from common import (
+    GPUSCOPE,
+    REPO,
+    BenchError,
+    Section,
+    UpStack,
+    fmt_duration,
+    in_workdir,
+    load_average,
+    print_sections,
+    wait_for,
+)
 from gpuscope.rules import RulesConfig, alerts
 from gpuscope.rules.timescale import to_seconds
 
@@ -342,13 +351,9 @@ def section(results: list[dict[str, float]], info: dict[str, Any], fast: bool, c
 
 
 def run(fast: bool, command: str, keep: bool = False, progress: Any = print) -> list[Section]:
-    root = Path(tempfile.mkdtemp(prefix="gpuscope-bench-alerts-"))
-    try:
-        results, _, info = measure(fast, root, lambda line: progress(f"  alerts: {line}"))
-    except BenchError as exc:
-        raise BenchError(f"{exc} (files kept in {root})") from None
-    if not keep:
-        shutil.rmtree(root, ignore_errors=True)
+    results, _, info = in_workdir(
+        "alerts", keep, lambda root: measure(fast, root, lambda x: progress(f"  alerts: {x}"))
+    )
     return [section(results, info, fast, command)]
 
 
@@ -358,11 +363,7 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the stacks' data directories and logs")
     args = parser.parse_args()
     command = " ".join(["python bench/alert_latency.py", *sys.argv[1:]])
-    try:
-        for s in run(args.quick, command, args.keep):
-            print(s.text() + "\n")
-    except BenchError as exc:
-        sys.exit(f"alert_latency: error: {exc}")
+    print_sections("alert_latency", lambda: run(args.quick, command, args.keep))
 
 
 if __name__ == "__main__":

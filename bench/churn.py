@@ -37,14 +37,15 @@ from tests.support.kubelet import FakeKubelet, pod  # noqa: E402
 
 from common import (  # noqa: E402
     GPUSCOPE,
-    BenchError,
     ProcWatch,
     Prom,
     Section,
     child,
     free_port,
     gpuscope,
+    in_workdir,
     load_average,
+    print_sections,
     prometheus_cmd,
     wait_for,
     wait_ready,
@@ -301,16 +302,12 @@ def _printer(mode: str) -> Callable[[str], None]:
 
 
 def run(cfg: ChurnConfig, command: str, keep: bool = False) -> list[Section]:
-    workdir = Path(tempfile.mkdtemp(prefix="gpuscope-bench-churn-"))
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        futures = {mode: pool.submit(run_mode, mode, cfg, workdir / mode, _printer(mode)) for mode in MODES}
-        try:
-            results = {mode: f.result() for mode, f in futures.items()}
-        except BenchError as exc:
-            raise BenchError(f"{exc} (files kept in {workdir})") from None
-    if not keep:
-        shutil.rmtree(workdir, ignore_errors=True)
-    return [section(cfg, results, command)]
+    def both_modes(workdir: Path) -> dict[str, dict[str, Any]]:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            futures = {mode: pool.submit(run_mode, mode, cfg, workdir / mode, _printer(mode)) for mode in MODES}
+            return {mode: f.result() for mode, f in futures.items()}
+
+    return [section(cfg, in_workdir("churn", keep, both_modes), command)]
 
 
 def main() -> None:
@@ -330,11 +327,7 @@ def main() -> None:
             parser.error("--minutes must be at least 1")
         cfg = ChurnConfig(cfg.nodes, args.minutes * 60, cfg.restart_every_s, cfg.quick)
     command = " ".join(["python bench/churn.py", *sys.argv[1:]])
-    try:
-        for s in run(cfg, command, args.keep):
-            print(s.text() + "\n")
-    except BenchError as exc:
-        sys.exit(f"churn: error: {exc}")
+    print_sections("churn", lambda: run(cfg, command, args.keep))
 
 
 if __name__ == "__main__":

@@ -10,9 +10,11 @@ from __future__ import annotations
 import datetime as dt
 import os
 import platform
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -290,3 +292,25 @@ def append_report(path: Path, heading: str, preamble: Sequence[str], sections: S
 def fmt_duration(seconds: float) -> str:
     seconds = round(seconds)
     return f"{seconds // 60}m{seconds % 60:02d}s"
+
+
+def in_workdir(name: str, keep: bool, measure: Callable[[Path], T]) -> T:
+    """Run ``measure`` in a fresh work directory, removed afterwards unless ``keep``; kept (and named in the
+    error) when the benchmark fails, because its logs say why."""
+    workdir = Path(tempfile.mkdtemp(prefix=f"gpuscope-bench-{name}-"))
+    try:
+        result = measure(workdir)
+    except BenchError as exc:
+        raise BenchError(f"{exc} (files kept in {workdir})") from None
+    if not keep:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return result
+
+
+def print_sections(script: str, produce: Callable[[], list[Section]]) -> None:
+    """A script run on its own: print its tables, or one error line and a non-zero exit."""
+    try:
+        for section in produce():
+            print(section.text() + "\n")
+    except BenchError as exc:
+        sys.exit(f"{script}: error: {exc}")

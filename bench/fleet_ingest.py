@@ -23,7 +23,6 @@ import argparse
 import json
 import statistics
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +31,6 @@ from typing import Any
 from common import (
     GPUSCOPE,
     REPO,
-    BenchError,
     ProcWatch,
     Prom,
     Section,
@@ -40,8 +38,10 @@ from common import (
     ensure_running,
     free_port,
     gpuscope,
+    in_workdir,
     load_average,
     percentile,
+    print_sections,
     prometheus_cmd,
     wait_for,
     wait_ready,
@@ -388,16 +388,7 @@ def _cold_section(cfg: IngestConfig, r: dict[str, Any], command: str) -> Section
 
 
 def run(cfg: IngestConfig, command: str, keep: bool = False) -> list[Section]:
-    workdir = Path(tempfile.mkdtemp(prefix="gpuscope-bench-ingest-"))
-    try:
-        result = measure(cfg, workdir)
-    except BenchError as exc:
-        raise BenchError(f"{exc} (files kept in {workdir})") from None
-    if not keep:
-        import shutil
-
-        shutil.rmtree(workdir, ignore_errors=True)
-    return sections(cfg, result, command)
+    return sections(cfg, in_workdir("ingest", keep, lambda workdir: measure(cfg, workdir)), command)
 
 
 def main() -> None:
@@ -417,11 +408,7 @@ def main() -> None:
             parser.error("--window must be at least 30 seconds")
         cfg = IngestConfig(cfg.nodes, args.window, cfg.warmup_s, cfg.quick)
     command = " ".join(["python bench/fleet_ingest.py", *sys.argv[1:]])
-    try:
-        for section in run(cfg, command, args.keep):
-            print(section.text() + "\n")
-    except BenchError as exc:
-        sys.exit(f"fleet_ingest: error: {exc}")
+    print_sections("fleet_ingest", lambda: run(cfg, command, args.keep))
 
 
 if __name__ == "__main__":
