@@ -16,7 +16,6 @@ from typing import Any
 
 import httpx
 
-from gpuscope.backends.sim import model_by_key, parse_mig_layout
 from gpuscope.backends.sim.faults import FaultKind, FaultRequest
 from gpuscope.bundle import write_bundle
 from gpuscope.dashboards import Options, options_for
@@ -25,6 +24,7 @@ from gpuscope.exporter.fleet import FleetNode, build_listeners, plan_nodes
 from gpuscope.exporter.workloads.source import WorkloadSettings
 from gpuscope.fields.collectors import parse_collectors
 from gpuscope.generate import generate_bundle
+from gpuscope.hardware.models import model_by_key, parse_mig_layout
 from gpuscope.spec.load import parse_fleet
 from tests.dashboards.support import csv_of, every_field
 from tests.generate.specs import RECEIVERS

@@ -26,7 +26,6 @@ from typing import Any
 import pytest
 import yaml
 
-from gpuscope.backends.sim import model_by_key
 from gpuscope.doctor import Access, Endpoints, Report, audit
 from gpuscope.exporter.app import ExporterSettings
 from gpuscope.exporter.fleet import FleetNode, build_listeners, plan_nodes
@@ -34,6 +33,7 @@ from gpuscope.exporter.workloads.model import WorkloadLabels
 from gpuscope.exporter.workloads.source import WorkloadSettings
 from gpuscope.fields.catalog import Dialect
 from gpuscope.fields.collectors import default_counters_text, load_collectors
+from gpuscope.hardware.models import model_by_key
 from gpuscope.rules import RulesConfig, render_rule_files
 from tests.doctor.support import until
 from tests.support.exporters import serving

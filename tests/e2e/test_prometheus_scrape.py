@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gpuscope.backends.sim import model_by_key
 from gpuscope.exporter.app import ExporterSettings
 from gpuscope.exporter.fleet import build_listeners, plan_nodes, write_targets_file
 from gpuscope.fields.collectors import load_collectors
+from gpuscope.hardware.models import model_by_key
 from tests.support.exporters import serving
 from tests.support.fleets import loopback_base
 from tests.support.net import free_port, wait_for

@@ -1,9 +1,10 @@
 from __future__ import annotations
 
 from gpuscope.backends.base import BackendUnavailable, NodeReading, ReadRequest
-from gpuscope.backends.sim import SimNode, SimNodeConfig, model_by_key
+from gpuscope.backends.sim import SimNode, SimNodeConfig
 from gpuscope.exporter.collector import Collector, build_request
 from gpuscope.fields.collectors import load_collectors, parse_collectors
+from gpuscope.hardware.models import model_by_key
 from tests.exporter.conftest import Clock
 
 

@@ -15,10 +15,10 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from gpuscope.backends.sim import model_by_key
 from gpuscope.exporter.app import ExporterSettings
 from gpuscope.exporter.fleet import build_listeners, plan_nodes, write_targets_file
 from gpuscope.fields.collectors import load_collectors
+from gpuscope.hardware.models import model_by_key
 from gpuscope.jobs import JobReporter
 from gpuscope.rules import RulesConfig, Thresholds, render_rule_files
 from tests.jobs.support import Pushgateway

@@ -29,6 +29,7 @@ class UpStack:
     proc: subprocess.Popen[bytes]
     data_dir: Path
     log: Path
+    seen: int = 0  # notifications received before the current test: ``notifications`` leaves them out
 
     @property
     def state(self) -> dict[str, Any]:
@@ -43,8 +44,33 @@ class UpStack:
         return body
 
     def notifications(self) -> list[dict[str, Any]]:
+        """The webhook calls received since the last ``reset`` (all of them before the first)."""
+        return self._all_notifications()[self.seen :]
+
+    def _all_notifications(self) -> list[dict[str, Any]]:
         body: list[dict[str, Any]] = httpx.get(f"{self.url('control')}/notifications", timeout=10).json()
         return body
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def reset(self) -> None:
+        """Back to the known state a test starts from: every fault cleared, every component running, the Phase 1
+        floor green (all exporters up in both replicas of every cluster, every GPU in the global store), and the
+        notifications so far out of sight. Alerts of an earlier test may still be resolving; tests look only at
+        notifications about their own alerts, so those cannot mislead them."""
+        self.clear()
+
+        def healthy() -> bool:
+            status = self.status()
+            return (
+                all(c["running"] for c in status["components"])
+                and bool(status["floor"])
+                and all(check["ok"] for check in status["floor"])
+            )
+
+        wait_for(healthy, timeout=180, interval=0.5, what=f"the stack back to healthy\n{self.log_tail()}")
+        self.seen = len(self._all_notifications())
 
     def inject(self, *args: str) -> str:
         done = cli("inject", *args, "--data-dir", str(self.data_dir))

@@ -181,12 +181,12 @@ def exporter_command(
 ) -> None:
     """Serve GPU metrics on /metrics, dcgm-exporter compatible (flags and env vars as dcgm-exporter)."""
     from gpuscope.backends import choose_backend, open_backend
-    from gpuscope.backends.sim.models import model_by_key, parse_mig_layout
     from gpuscope.backends.sim.node import SimNodeConfig
     from gpuscope.exporter.app import ExporterSettings, local_hostname, make_runtime, parse_address, serve
     from gpuscope.exporter.server import Listener
     from gpuscope.fields.catalog import Dialect
     from gpuscope.fields.collectors import load_collectors
+    from gpuscope.hardware.models import model_by_key, parse_mig_layout
 
     setup_logging(debug, choice(log_format, LOG_FORMATS, "--log-format"))
     host, port = parse_address(address, "-a/--address")

@@ -65,11 +65,11 @@ def sim_command(
     """Serve --nodes simulated nodes, each an exporter on its own loopback address (127.1.0.1, 127.1.0.2, ...)."""
     if ctx.invoked_subcommand is not None:
         return
-    from gpuscope.backends.sim.models import model_by_key, parse_mig_layout
     from gpuscope.exporter.app import ExporterSettings, serve
     from gpuscope.exporter.fleet import build_listeners, plan_nodes, raise_fd_limit, write_targets_file
     from gpuscope.fields.catalog import Dialect
     from gpuscope.fields.collectors import load_collectors
+    from gpuscope.hardware.models import model_by_key, parse_mig_layout
 
     setup_logging(debug, "text")
     gpu_model = model_by_key(model)

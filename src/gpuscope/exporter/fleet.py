@@ -16,11 +16,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from gpuscope.backends.sim.models import GpuModel, MigProfile
 from gpuscope.backends.sim.node import SimNode, SimNodeConfig
 from gpuscope.errors import EnvironmentProblem, UsageError
 from gpuscope.exporter.app import ExporterSettings, make_runtime
 from gpuscope.exporter.server import Listener
+from gpuscope.hardware.models import GpuModel, MigProfile
 
 log = logging.getLogger(__name__)
 

@@ -14,11 +14,11 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from functools import cache
 
-from gpuscope.backends.sim.models import MODELS, parse_mig_layout
 from gpuscope.backends.sim.node import SimNode, SimNodeConfig
 from gpuscope.exporter.app import ExporterSettings, make_runtime
 from gpuscope.fields.catalog import Dialect
 from gpuscope.fields.collectors import CollectorSet
+from gpuscope.hardware.models import MODELS, parse_mig_layout
 from gpuscope.rules import build_groups
 from gpuscope.rules.model import Recording
 from gpuscope.spec.fleet import Cluster, FleetSpec, NodeGroup, seconds

@@ -1,4 +1,8 @@
-"""Rules as data: recording rules, alerts with their runbooks, and groups."""
+"""Rules as data: recording rules, alerts with their runbooks, and groups.
+
+Every record is keyword-only: an alert has two durations side by side (``bound`` and ``for_``) and several
+strings, which a positional call would let a reader, or a writer, swap without any error.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ Severity = Literal["page", "ticket"]
 Owner = Literal["infra", "platform", "workload"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Recording:
     """A recording rule; ``cold`` marks the rollups meant for the long-term store's cold tier."""
 
@@ -18,7 +22,7 @@ class Recording:
     cold: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Runbook:
     """What an on-call engineer reads when the alert fires."""
 
@@ -27,9 +31,14 @@ class Runbook:
     actions: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Alert:
-    """An alerting rule. ``bound`` is the longest acceptable time from the failure to firing (15 s scrapes)."""
+    """An alerting rule.
+
+    ``bound`` is documentation: the longest acceptable time from the failure to firing at 15 s scrapes (the runbook
+    and ``gpuscope rules list`` show it; the scenario tests hold the rule to it). ``for_`` is the rule's Prometheus
+    ``for:``, the time the condition must hold before the alert fires; it is part of the rule, and ``bound`` covers it.
+    """
 
     name: str
     expr: str
@@ -44,7 +53,7 @@ class Alert:
     labels: tuple[tuple[str, str], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Group:
     """A rule group; ``interval`` empty means the Prometheus evaluation interval."""
 

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from gpuscope.backends.sim.models import MODELS, parse_mig_layout
 from gpuscope.backends.sim.node import SimNodeConfig
 from gpuscope.exporter.fleet import FleetNode
 from gpuscope.generate.prometheus import choose_store
+from gpuscope.hardware.models import MODELS, parse_mig_layout
 from gpuscope.spec.fleet import Cluster, Endpoints, FleetSpec, NodeGroup, Receiver, Receivers, Webhook, seconds
 
 log = logging.getLogger(__name__)

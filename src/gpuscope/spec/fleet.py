@@ -12,8 +12,8 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
-from gpuscope.backends.sim.models import MODELS, parse_mig_layout
 from gpuscope.errors import UsageError
+from gpuscope.hardware.models import MODELS, parse_mig_layout
 from gpuscope.rules import RulesConfig
 from gpuscope.rules.config import Thresholds
 

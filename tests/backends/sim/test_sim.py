@@ -5,11 +5,12 @@ from collections.abc import Callable
 import pytest
 
 from gpuscope.backends.base import NodeReading, ProfilingState, ReadError, ReadRequest
-from gpuscope.backends.sim import FaultKind, FaultRequest, SimNode, SimNodeConfig, model_by_key, parse_mig_layout
+from gpuscope.backends.sim import FaultKind, FaultRequest, SimNode, SimNodeConfig
 from gpuscope.backends.sim.faults import parse_fault_request
 from gpuscope.backends.sim.workload import WorkloadKind, activity
 from gpuscope.errors import UsageError
 from gpuscope.fields.catalog import BY_ID
+from gpuscope.hardware.models import model_by_key, parse_mig_layout
 
 ALL = ReadRequest(frozenset(fid for fid in BY_ID if fid > 2), health=True, p2p=True)
 

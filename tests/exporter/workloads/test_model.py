@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gpuscope.backends.base import GpuReading, ReadRequest
-from gpuscope.backends.sim import SimNode, SimNodeConfig, model_by_key, parse_mig_layout
+from gpuscope.backends.sim import SimNode, SimNodeConfig
 from gpuscope.exporter.workloads.labels import attribute_variants
 from gpuscope.exporter.workloads.model import (
     Assignment,
@@ -16,6 +16,7 @@ from gpuscope.exporter.workloads.model import (
     parse_device_id,
     resolve,
 )
+from gpuscope.hardware.models import model_by_key, parse_mig_layout
 
 
 def gpus(count: int = 4, mig: str = "") -> tuple[GpuReading, ...]:

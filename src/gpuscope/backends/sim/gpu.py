@@ -26,9 +26,9 @@ from gpuscope.backends.base import (
     ReadError,
     Value,
 )
-from gpuscope.backends.sim.models import GpuModel, MigProfile
 from gpuscope.backends.sim.workload import IDLE, Activity, WorkloadKind, activity, noise, uniform
 from gpuscope.fields.catalog import BY_ID, Entity, MigScope
+from gpuscope.hardware.models import GpuModel, MigProfile
 
 MIB = 1048576
 _EVENT_IDLE, _EVENT_POWER_CAP, _EVENT_SW_THERMAL, _EVENT_HW_THERMAL = 0x1, 0x4, 0x20, 0x40

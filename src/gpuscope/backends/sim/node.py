@@ -21,11 +21,11 @@ from gpuscope.backends.base import (
 )
 from gpuscope.backends.sim.faults import FaultKind, FaultRequest
 from gpuscope.backends.sim.gpu import SimGpu
-from gpuscope.backends.sim.models import GpuModel, MigProfile
 from gpuscope.backends.sim.workload import workload_for
 from gpuscope.errors import UsageError
 from gpuscope.fields.catalog import BY_ID, Entity
 from gpuscope.fields.xid import GPU_FELL_OFF_BUS
+from gpuscope.hardware.models import GpuModel, MigProfile
 
 DRIVER_VERSION = "570.133.20"
 NVML_VERSION = "12.570.133.20"

@@ -1,4 +1,8 @@
-"""Simulated GPU models: the published figures a believable fake needs (memory, power, clocks, links, MIG)."""
+"""GPU models: the published figures (memory, power, clocks, links, MIG profiles) of each SKU gpuscope knows.
+
+Domain data, not simulator code: the simulator imitates these models, the fleet spec validates node groups and
+MIG layouts against them, and the budget sizes a node from them.
+"""
 
 from __future__ import annotations
 
