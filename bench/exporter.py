@@ -32,9 +32,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
 from gpuscope.backends.sim import SimNode, SimNodeConfig  # noqa: E402
-from gpuscope.exporter.app import ExporterSettings, make_runtime  # noqa: E402
 from gpuscope.exporter.render import render_dcgm  # noqa: E402
 from gpuscope.exporter.selfmetrics import render_self  # noqa: E402
+from gpuscope.exporter.settings import ExporterSettings, make_runtime  # noqa: E402
 from gpuscope.fields.collectors import load_collectors  # noqa: E402
 from gpuscope.hardware.models import model_by_key, parse_mig_layout  # noqa: E402
 

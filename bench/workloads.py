@@ -24,8 +24,8 @@ sys.path[:0] = [str(REPO / "src"), str(REPO)]
 from tests.support.kubelet import FakeKubelet, fake_kubelet, pod  # noqa: E402
 
 from gpuscope.backends.sim import SimNode, SimNodeConfig  # noqa: E402
-from gpuscope.exporter.app import ExporterSettings, make_runtime  # noqa: E402
 from gpuscope.exporter.runtime import NodeRuntime  # noqa: E402
+from gpuscope.exporter.settings import ExporterSettings, make_runtime  # noqa: E402
 from gpuscope.exporter.workloads.model import WorkloadLabels  # noqa: E402
 from gpuscope.exporter.workloads.source import WorkloadSettings  # noqa: E402
 from gpuscope.fields.collectors import load_collectors  # noqa: E402

@@ -19,8 +19,8 @@ import httpx
 from gpuscope.backends.sim.faults import FaultKind, FaultRequest
 from gpuscope.bundle import write_bundle
 from gpuscope.dashboards import Options, options_for
-from gpuscope.exporter.app import ExporterSettings
 from gpuscope.exporter.fleet import FleetNode, build_listeners, plan_nodes
+from gpuscope.exporter.settings import ExporterSettings
 from gpuscope.exporter.workloads.source import WorkloadSettings
 from gpuscope.fields.collectors import parse_collectors
 from gpuscope.generate import generate_bundle

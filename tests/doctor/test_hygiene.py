@@ -27,8 +27,8 @@ import pytest
 import yaml
 
 from gpuscope.doctor import Access, Endpoints, Report, audit
-from gpuscope.exporter.app import ExporterSettings
 from gpuscope.exporter.fleet import FleetNode, build_listeners, plan_nodes
+from gpuscope.exporter.settings import ExporterSettings
 from gpuscope.exporter.workloads.model import WorkloadLabels
 from gpuscope.exporter.workloads.source import WorkloadSettings
 from gpuscope.fields.catalog import Dialect

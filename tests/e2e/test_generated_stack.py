@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from gpuscope.bundle import write_bundle
-from gpuscope.exporter.app import ExporterSettings
 from gpuscope.exporter.fleet import build_listeners, plan_nodes
+from gpuscope.exporter.settings import ExporterSettings
 from gpuscope.fields.collectors import load_collectors
 from gpuscope.generate import generate_bundle
 from gpuscope.hardware.models import model_by_key

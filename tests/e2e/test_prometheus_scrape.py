@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gpuscope.exporter.app import ExporterSettings
 from gpuscope.exporter.fleet import build_listeners, plan_nodes, write_targets_file
+from gpuscope.exporter.settings import ExporterSettings
 from gpuscope.fields.collectors import load_collectors
 from gpuscope.hardware.models import model_by_key
 from tests.support.exporters import serving

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from gpuscope.backends.sim import SimNode, SimNodeConfig
-from gpuscope.exporter.app import ExporterSettings, make_runtime
 from gpuscope.exporter.server import Listener
+from gpuscope.exporter.settings import ExporterSettings, make_runtime
 from gpuscope.exporter.webconfig import load_web_config
 from gpuscope.fields.collectors import load_collectors
 from gpuscope.hardware.models import model_by_key

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import httpx
 
-from gpuscope.exporter.app import ExporterSettings
 from gpuscope.exporter.fleet import build_listeners, plan_nodes, write_targets_file
+from gpuscope.exporter.settings import ExporterSettings
 from gpuscope.exporter.workloads.source import WorkloadSettings
 from gpuscope.fields.collectors import load_collectors
 from gpuscope.hardware.models import model_by_key, parse_mig_layout

@@ -5,8 +5,8 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from gpuscope.backends.sim import SimNode, SimNodeConfig
-from gpuscope.exporter.app import ExporterSettings, make_runtime
 from gpuscope.exporter.runtime import NodeRuntime
+from gpuscope.exporter.settings import ExporterSettings, make_runtime
 from gpuscope.fields.catalog import Dialect
 from gpuscope.fields.collectors import CollectorSet, load_collectors, parse_collectors
 from gpuscope.hardware.models import model_by_key, parse_mig_layout

@@ -8,8 +8,8 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from gpuscope.errors import UsageError
-from gpuscope.exporter.app import ExporterSettings
 from gpuscope.exporter.fleet import build_listeners, plan_nodes, write_targets_file
+from gpuscope.exporter.settings import ExporterSettings
 from gpuscope.fields.collectors import load_collectors
 from gpuscope.hardware.models import model_by_key, parse_mig_layout
 from tests.support.exporters import serving

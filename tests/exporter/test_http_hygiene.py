@@ -10,9 +10,9 @@ import httpx
 import pytest
 
 from gpuscope.backends.sim import SimNode, SimNodeConfig
-from gpuscope.exporter.app import ExporterSettings, make_runtime
 from gpuscope.exporter.httpguard import HttpLimits
 from gpuscope.exporter.server import Listener
+from gpuscope.exporter.settings import ExporterSettings, make_runtime
 from gpuscope.fields.collectors import load_collectors
 from gpuscope.hardware.models import model_by_key
 from tests.support.exporters import serving

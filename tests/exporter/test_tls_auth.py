@@ -10,8 +10,8 @@ import httpx
 import pytest
 
 from gpuscope.backends.sim import SimNode, SimNodeConfig
-from gpuscope.exporter.app import ExporterSettings, make_runtime
 from gpuscope.exporter.server import Listener
+from gpuscope.exporter.settings import ExporterSettings, make_runtime
 from gpuscope.exporter.webconfig import WebConfig, load_web_config
 from gpuscope.fields.collectors import load_collectors
 from gpuscope.hardware.models import model_by_key

@@ -182,8 +182,9 @@ def exporter_command(
     """Serve GPU metrics on /metrics, dcgm-exporter compatible (flags and env vars as dcgm-exporter)."""
     from gpuscope.backends import choose_backend, open_backend
     from gpuscope.backends.sim.node import SimNodeConfig
-    from gpuscope.exporter.app import ExporterSettings, local_hostname, make_runtime, parse_address, serve
+    from gpuscope.exporter.app import local_hostname, parse_address, serve
     from gpuscope.exporter.server import Listener
+    from gpuscope.exporter.settings import ExporterSettings, make_runtime
     from gpuscope.fields.catalog import Dialect
     from gpuscope.fields.collectors import load_collectors
     from gpuscope.hardware.models import model_by_key, parse_mig_layout

@@ -65,8 +65,9 @@ def sim_command(
     """Serve --nodes simulated nodes, each an exporter on its own loopback address (127.1.0.1, 127.1.0.2, ...)."""
     if ctx.invoked_subcommand is not None:
         return
-    from gpuscope.exporter.app import ExporterSettings, serve
+    from gpuscope.exporter.app import serve
     from gpuscope.exporter.fleet import build_listeners, plan_nodes, raise_fd_limit, write_targets_file
+    from gpuscope.exporter.settings import ExporterSettings
     from gpuscope.fields.catalog import Dialect
     from gpuscope.fields.collectors import load_collectors
     from gpuscope.hardware.models import model_by_key, parse_mig_layout

@@ -1,4 +1,4 @@
-"""Running exporters: settings shared by every node, the event loop, signals and clean shutdown."""
+"""Running exporters: listen addresses, the event loop, signals and clean shutdown (settings: ``settings``)."""
 
 from __future__ import annotations
 
@@ -6,96 +6,15 @@ import asyncio
 import logging
 import signal
 import socket
-import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
 
-from gpuscope.backends.base import Backend
 from gpuscope.errors import UsageError
-from gpuscope.exporter.collector import Collector
 from gpuscope.exporter.httpguard import HttpLimits
-from gpuscope.exporter.render import RenderConfig
-from gpuscope.exporter.runtime import NodeRuntime
 from gpuscope.exporter.scheduler import Scheduler
 from gpuscope.exporter.server import Listener, build_app, make_runner, resolver_for, start_sites
 from gpuscope.exporter.webconfig import WebConfig
-from gpuscope.exporter.workloads.source import WorkloadSettings, WorkloadSource
-from gpuscope.fields.catalog import Dialect
-from gpuscope.fields.collectors import CollectorSet
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class ExporterSettings:
-    """What every exporter node shares: the field list, naming and collection timing."""
-
-    collectors: CollectorSet
-    dialect: Dialect = Dialect.CLASSIC
-    interval_s: float = 15.0
-    host_label: str = "Hostname"
-    no_hostname: bool = False
-    use_old_namespace: bool = False
-    replace_blanks_in_model_name: bool = False
-    xid_window_ms: int = 300000
-    clock_events_window_ms: int = 300000
-    workloads: WorkloadSettings = field(default_factory=WorkloadSettings)
-
-
-def kubelet_timeout(interval_s: float) -> float:
-    """A kubelet call may take half an interval, between 1 s and 5 s: enough for a loaded node, never a hang."""
-    return max(1.0, min(5.0, interval_s / 2))
-
-
-def make_runtime(
-    backend: Backend,
-    settings: ExporterSettings,
-    hostname: str,
-    *,
-    process_metrics: bool = True,
-    clock: Callable[[], float] = time.time,
-) -> NodeRuntime:
-    """Wire a backend (and the attribution sources, if any) into a collector and renderer.
-
-    ``{hostname}`` in the kubelet socket path or the mapping directory becomes the node's host label value, so
-    each simulated node of ``gpuscope sim`` can have its own sources.
-    """
-    wl = settings.workloads
-    workloads = None
-    if wl.enabled:
-        wl = replace(
-            wl,
-            socket_path=wl.socket_path.replace("{hostname}", hostname),
-            hpc_dir=wl.hpc_dir.replace("{hostname}", hostname),
-        )
-        workloads = WorkloadSource(wl, timeout_s=kubelet_timeout(settings.interval_s))
-    collector = Collector(
-        backend,
-        settings.collectors,
-        xid_window_s=settings.xid_window_ms / 1000.0,
-        clock_events_window_s=settings.clock_events_window_ms / 1000.0,
-        clock=clock,
-        workloads=workloads,
-    )
-    render = RenderConfig(
-        collectors=settings.collectors,
-        hostname=None if settings.no_hostname else hostname,
-        host_label=settings.host_label,
-        uuid_label="uuid" if settings.use_old_namespace else "UUID",
-        replace_blanks_in_model_name=settings.replace_blanks_in_model_name,
-        xid_window_ms=settings.xid_window_ms,
-        clock_events_window_ms=settings.clock_events_window_ms,
-        workload_labels=settings.workloads.mode,
-        old_namespace=settings.use_old_namespace,
-    )
-    return NodeRuntime(
-        backend,
-        collector,
-        render,
-        interval_s=settings.interval_s,
-        dialect=settings.dialect.value,
-        process_metrics=process_metrics,
-    )
 
 
 def parse_address(text: str, flag: str) -> tuple[str | None, int]:

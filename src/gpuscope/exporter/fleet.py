@@ -18,8 +18,8 @@ from pathlib import Path
 
 from gpuscope.backends.sim.node import SimNode, SimNodeConfig
 from gpuscope.errors import EnvironmentProblem, UsageError
-from gpuscope.exporter.app import ExporterSettings, make_runtime
 from gpuscope.exporter.server import Listener
+from gpuscope.exporter.settings import ExporterSettings, make_runtime
 from gpuscope.hardware.models import GpuModel, MigProfile
 
 log = logging.getLogger(__name__)

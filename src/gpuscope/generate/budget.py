@@ -1,4 +1,4 @@
-"""The cardinality budget (seed §3.2), computed rather than guessed.
+"""The cardinality budget (head series ≈ GPUs × metrics × label combinations), computed rather than guessed.
 
 Exporter series per node come from the exporter itself: a simulated node of each node group (its GPU model,
 GPUs per node, MIG layout, the fleet's collectors CSV and naming) is collected once and rendered, and its series
@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from functools import cache
 
 from gpuscope.backends.sim.node import SimNode, SimNodeConfig
-from gpuscope.exporter.app import ExporterSettings, make_runtime
+from gpuscope.exporter.settings import ExporterSettings, make_runtime
 from gpuscope.fields.catalog import Dialect
 from gpuscope.fields.collectors import CollectorSet
 from gpuscope.hardware.models import MODELS, parse_mig_layout

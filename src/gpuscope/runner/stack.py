@@ -27,10 +27,10 @@ from aiohttp import web
 from gpuscope.backends.sim.faults import FaultRequest, parse_fault_kind
 from gpuscope.bundle import write_bundle
 from gpuscope.errors import EnvironmentProblem, UsageError
-from gpuscope.exporter.app import ExporterSettings
 from gpuscope.exporter.fleet import build_listeners, raise_fd_limit
 from gpuscope.exporter.scheduler import Scheduler
 from gpuscope.exporter.server import Listener, build_app, resolver_for, start_site
+from gpuscope.exporter.settings import ExporterSettings
 from gpuscope.fields.catalog import Dialect
 from gpuscope.generate import generate_bundle
 from gpuscope.runner.children import build_children

@@ -11,8 +11,8 @@ import pytest
 
 from gpuscope.backends import nvidia_driver_present
 from gpuscope.backends.nvml import NvmlBackend
-from gpuscope.exporter.app import ExporterSettings, make_runtime
 from gpuscope.exporter.server import Listener
+from gpuscope.exporter.settings import ExporterSettings, make_runtime
 from gpuscope.fields.collectors import parse_collectors
 from tests.fakenvml import FakeNvml
 from tests.support.exporters import serving
