@@ -10,24 +10,25 @@ _INSTANCE = "{{ $labels.instance }}"
 
 def exporter_down(q: Promql) -> Alert:
     return Alert(
-        "GPUExporterDown",
-        f"{q.up} == 0",
-        "page",
-        "platform",
-        "A GPU exporter target is down.",
-        f"Prometheus cannot scrape the GPU exporter at {_INSTANCE}: none of that node's GPU metrics are collected.",
-        Runbook(
-            "The exporter is not answering scrapes (crashed, OOM-killed, node down, network policy, TLS or auth "
-            "misconfigured). Every GPU alert for the node is blind meanwhile, so they are inhibited.",
-            (f"{q.up} == 0", "the target's lastError on Prometheus's /targets page"),
-            (
+        name="GPUExporterDown",
+        expr=f"{q.up} == 0",
+        severity="page",
+        owner="platform",
+        summary="A GPU exporter target is down.",
+        description=f"Prometheus cannot scrape the GPU exporter at {_INSTANCE}: none of that node's GPU metrics are "
+        "collected.",
+        runbook=Runbook(
+            meaning="The exporter is not answering scrapes (crashed, OOM-killed, node down, network policy, TLS or "
+            "auth misconfigured). Every GPU alert for the node is blind meanwhile, so they are inhibited.",
+            confirm=(f"{q.up} == 0", "the target's lastError on Prometheus's /targets page"),
+            actions=(
                 "Check the exporter pod/service: `kubectl -n <ns> get pods -o wide | grep exporter`, its logs and "
                 "restarts; on bare metal `systemctl status` and the journal.",
                 "Scrape it by hand from the Prometheus host: `curl -sv http://<instance>/metrics | head`.",
                 "If the node itself is down, that is the node's incident; the GPU alerts come back with it.",
             ),
         ),
-        "2m",
+        bound="2m",
         for_="1m",
     )
 
@@ -47,28 +48,29 @@ def profiling_stale(q: Promql) -> Alert:
         f"max by ({g}) ({available} == 0 and on ({c.uuid_label}, instance) {supported} == 1)",
     )
     return Alert(
-        "GPUProfilingMetricsStale",
-        expr,
-        "ticket",
-        "platform",
-        "A GPU's profiling metrics (DCGM_FI_PROF_*) stopped while its other metrics continue.",
-        f"{_GPU(q)} stopped reporting DCGM_FI_PROF_* metrics: another profiler probably holds the counters.",
-        Runbook(
-            "DCGM's profiling module is single-client per GPU: Nsight Systems/Compute, `dcgmi dmon -e 100x`, a vendor "
-            "agent or a second DCGM took the counters, so SM-active/tensor/DRAM series went silent. Hardware "
+        name="GPUProfilingMetricsStale",
+        expr=expr,
+        severity="ticket",
+        owner="platform",
+        summary="A GPU's profiling metrics (DCGM_FI_PROF_*) stopped while its other metrics continue.",
+        description=f"{_GPU(q)} stopped reporting DCGM_FI_PROF_* metrics: another profiler probably holds the "
+        "counters.",
+        runbook=Runbook(
+            meaning="DCGM's profiling module is single-client per GPU: Nsight Systems/Compute, `dcgmi dmon -e 100x`, a "
+            "vendor agent or a second DCGM took the counters, so SM-active/tensor/DRAM series went silent. Hardware "
             "alerts and dashboards that use them are blind for this GPU. (gpuscope's NVML backend reads them "
             "through GPM on Hopper and newer, which does not take this lock.)",
-            (
+            confirm=(
                 f"max_over_time(gpu:prof_present:max1m[1h]) unless on ({c.uuid_label}) present_over_time({prof}[5m])",
                 f"gpuscope_exporter_gpu_profiling_available{{{c.exporter_selector}}} == 0",
             ),
-            (
+            actions=(
                 "Find the other client on the node: `ps aux | grep -Ei 'nsys|ncu|dcgmi|nv-hostengine'`.",
                 "If someone is profiling on purpose, wait or ask them to `dcgmi profile --pause`/`--resume` around it.",
                 "If nothing else holds it, restart the exporter / nv-hostengine.",
             ),
         ),
-        "6m",
+        bound="6m",
     )
 
 
@@ -88,27 +90,28 @@ def restarts(q: Promql, window: str) -> str:
 
 def exporter_restarted(q: Promql) -> Alert:
     return Alert(
-        "GPUExporterRestarted",
-        restarts(q, "10m"),
-        "ticket",
-        "platform",
-        "A GPU exporter restarted.",
-        f"The GPU exporter at {_INSTANCE} restarted in the last 10 minutes (start time changed or its counters reset).",
-        Runbook(
-            "The exporter process started again: `up` stayed 1 because the pod/service came back, but counters "
+        name="GPUExporterRestarted",
+        expr=restarts(q, "10m"),
+        severity="ticket",
+        owner="platform",
+        summary="A GPU exporter restarted.",
+        description=f"The GPU exporter at {_INSTANCE} restarted in the last 10 minutes (start time changed or its "
+        "counters reset).",
+        runbook=Runbook(
+            meaning="The exporter process started again: `up` stayed 1 because the pod/service came back, but counters "
             "restarted and samples were missed. Repeated restarts are a crash loop (OOM at a memory limit is the "
             "usual cause for dcgm-exporter).",
-            (
+            confirm=(
                 f"changes(gpuscope_exporter_start_time_seconds{{{q.config.exporter_selector}}}[1h])",
                 "resets(DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION[1h])",
                 'kube_pod_container_status_restarts_total{container=~".*exporter.*"}',
             ),
-            (
+            actions=(
                 "Look at the previous container's exit reason (`kubectl describe pod`, OOMKilled?) and logs.",
                 "Raise the memory limit or fix the crash; check whether the driver was reloaded (GPU reset) instead.",
             ),
         ),
-        "2m",
+        bound="2m",
     )
 
 
@@ -121,27 +124,28 @@ def snapshot_stale(q: Promql) -> Alert:
         f"max by (instance, job) ({q.exporter('gpuscope_exporter_backend_up')} == 0)",
     )
     return Alert(
-        "GPUExporterSnapshotStale",
-        expr,
-        "ticket",
-        "platform",
-        "A gpuscope exporter is serving old data: its GPU backend is hung or unavailable.",
-        f"The exporter at {_INSTANCE} answers scrapes but its last collection is more than {n} intervals old, or it "
+        name="GPUExporterSnapshotStale",
+        expr=expr,
+        severity="ticket",
+        owner="platform",
+        summary="A gpuscope exporter is serving old data: its GPU backend is hung or unavailable.",
+        description=f"The exporter at {_INSTANCE} answers scrapes but its last collection is more than {n} intervals "
+        "old, or it "
         "cannot read the GPUs (backend down).",
-        Runbook(
-            "Collection runs in the background; /metrics keeps serving the last snapshot. The backend (NVML) is "
-            "hung — a GSP/XID 119 hang wedges driver calls — or unavailable (driver unloaded, version mismatch).",
-            (
+        runbook=Runbook(
+            meaning="Collection runs in the background; /metrics keeps serving the last snapshot. The backend (NVML) "
+            "is hung — a GSP/XID 119 hang wedges driver calls — or unavailable (driver unloaded, version mismatch).",
+            confirm=(
                 f"gpuscope_exporter_snapshot_age_seconds{{{q.config.exporter_selector}}}",
                 f"gpuscope_exporter_backend_up{{{q.config.exporter_selector}}} == 0",
                 "$ curl -s http://<instance>/health   # the JSON says why",
             ),
-            (
+            actions=(
                 "Run `nvidia-smi` on the node: if it hangs too, the driver is wedged — drain and reset/reboot.",
                 "Driver/library mismatch after an upgrade: reload the kernel module or reboot.",
             ),
         ),
-        "2m",
+        bound="2m",
         for_="30s",
     )
 
@@ -151,33 +155,33 @@ def model_outside_budget(q: Promql) -> Alert:
     models = regex_of(c.budgeted_models)
     temp = q.dcgm("DCGM_FI_DEV_GPU_TEMP", f'modelName!~"{models}"')
     return Alert(
-        "GPUModelOutsideBudget",
+        name="GPUModelOutsideBudget",
         # one per physical GPU: a MIG GPU has a temperature series per instance
-        f"count by (modelName) (count by (modelName, {c.uuid_label}) ({temp})) > 0",
-        "ticket",
-        "platform",
-        "A GPU model the cardinality budget does not cover has appeared.",
-        "{{ $value }} GPU(s) of model {{ $labels.modelName }} are reporting; the fleet's series budget was not sized "
-        "for it.",
-        Runbook(
-            "A new GPU model brings its own series count (more NVLinks, MIG layouts, vendor-specific fields). Budgets "
-            "and dashboards assume the listed models; this one is outside them.",
-            (f'count by (modelName) (DCGM_FI_DEV_GPU_TEMP{{modelName!~"{models}"}})',),
-            (
+        expr=f"count by (modelName) (count by (modelName, {c.uuid_label}) ({temp})) > 0",
+        severity="ticket",
+        owner="platform",
+        summary="A GPU model the cardinality budget does not cover has appeared.",
+        description="{{ $value }} GPU(s) of model {{ $labels.modelName }} are reporting; the fleet's series budget was "
+        "not sized for it.",
+        runbook=Runbook(
+            meaning="A new GPU model brings its own series count (more NVLinks, MIG layouts, vendor-specific fields). "
+            "Budgets and dashboards assume the listed models; this one is outside them.",
+            confirm=(f'count by (modelName) (DCGM_FI_DEV_GPU_TEMP{{modelName!~"{models}"}})',),
+            actions=(
                 "Add the model to the fleet spec's budgeted models and re-run `gpuscope budget` to see the new "
                 "series figure.",
                 "If the budget no longer fits, trim the collectors CSV for that node group.",
             ),
         ),
-        "15m",
+        bound="15m",
         for_="10m",
     )
 
 
 def pipeline_group(q: Promql) -> Group:
     return Group(
-        "gpuscope-pipeline.alerts",
-        (
+        name="gpuscope-pipeline.alerts",
+        rules=(
             exporter_down(q),
             profiling_stale(q),
             exporter_restarted(q),

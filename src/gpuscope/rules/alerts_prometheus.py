@@ -18,40 +18,41 @@ def head_series(q: Promql) -> tuple[Alert, Alert]:
     budget = c.head_series_budget
     series = f"max_over_time({q.prom('prometheus_tsdb_head_series')}[5m])"
     runbook = Runbook(
-        "The Prometheus head block holds more series than the cardinality budget: memory grows with every series "
-        "(about 6 kB of RSS each, Go GC headroom included) and an OOM loses the head. The usual cause is a new "
+        meaning="The Prometheus head block holds more series than the cardinality budget: memory grows with every "
+        "series (about 6 kB of RSS each, Go GC headroom included) and an OOM loses the head. The usual cause is a new "
         "label with many values (pod labels, a new GPU model, MIG re-layouts).",
-        (
+        confirm=(
             "prometheus_tsdb_head_series",
             'topk(10, count by (__name__) ({__name__=~".+"}))   # expensive: run once',
             "$ curl -s <prometheus>/api/v1/status/tsdb | jq .data.seriesCountByMetricName",
         ),
-        (
+        actions=(
             "Find what grew with /api/v1/status/tsdb; `gpuscope doctor` names label hygiene problems.",
             "Drop the high-cardinality label at scrape time (metric_relabel_configs) or switch the exporter to the "
             "info-series workload mode.",
         ),
     )
     warn = Alert(
-        "PrometheusHeadSeriesOverBudget",
-        f"{series} > {c.head_series_warn_ratio:g} * {budget}",
-        "ticket",
-        "platform",
-        "Prometheus head series are above 80% of the budget.",
-        f"Prometheus {_INSTANCE} holds {{{{ $value | humanize }}}} head series; the budget is {budget}.",
-        runbook,
-        "15m",
+        name="PrometheusHeadSeriesOverBudget",
+        expr=f"{series} > {c.head_series_warn_ratio:g} * {budget}",
+        severity="ticket",
+        owner="platform",
+        summary="Prometheus head series are above 80% of the budget.",
+        description=f"Prometheus {_INSTANCE} holds {{{{ $value | humanize }}}} head series; the budget is {budget}.",
+        runbook=runbook,
+        bound="15m",
         for_="10m",
     )
     over = Alert(
-        "PrometheusHeadSeriesOverBudget",
-        f"{series} > {budget}",
-        "page",
-        "platform",
-        "Prometheus head series are above the budget.",
-        f"Prometheus {_INSTANCE} holds {{{{ $value | humanize }}}} head series, over the budget of {budget}.",
-        runbook,
-        "15m",
+        name="PrometheusHeadSeriesOverBudget",
+        expr=f"{series} > {budget}",
+        severity="page",
+        owner="platform",
+        summary="Prometheus head series are above the budget.",
+        description=f"Prometheus {_INSTANCE} holds {{{{ $value | humanize }}}} head series, over the budget of "
+        f"{budget}.",
+        runbook=runbook,
+        bound="15m",
         for_="10m",
     )
     return warn, over
@@ -62,27 +63,28 @@ def churn(q: Promql) -> Alert:
     created = q.prom("prometheus_tsdb_head_series_created_total")
     head = q.prom("prometheus_tsdb_head_series")
     return Alert(
-        "PrometheusSeriesChurnHigh",
-        f"rate({created}[10m]) * 3600 / max_over_time({head}[10m]) > {ratio:g}",
-        "ticket",
-        "platform",
-        "Prometheus is creating series much faster than it keeps them: the pod-churn cardinality bomb.",
-        f"Prometheus {_INSTANCE} creates new series at {{{{ $value | humanizePercentage }}}} of its head per hour.",
-        Runbook(
-            "Series are being replaced, not added: a label that changes on every restart (pod name, container id, "
-            "job id) is on raw metrics. Each replaced set stays in the head for up to 3 hours, so memory grows with "
-            "the restart rate.",
-            (
+        name="PrometheusSeriesChurnHigh",
+        expr=f"rate({created}[10m]) * 3600 / max_over_time({head}[10m]) > {ratio:g}",
+        severity="ticket",
+        owner="platform",
+        summary="Prometheus is creating series much faster than it keeps them: the pod-churn cardinality bomb.",
+        description=f"Prometheus {_INSTANCE} creates new series at {{{{ $value | humanizePercentage }}}} of its head "
+        "per hour.",
+        runbook=Runbook(
+            meaning="Series are being replaced, not added: a label that changes on every restart (pod name, container "
+            "id, job id) is on raw metrics. Each replaced set stays in the head for up to 3 hours, so memory grows "
+            "with the restart rate.",
+            confirm=(
                 "rate(prometheus_tsdb_head_series_created_total[10m]) * 3600 / prometheus_tsdb_head_series",
                 "sum by (job) (sum_over_time(scrape_series_added[10m]))",
             ),
-            (
+            actions=(
                 "Find the job adding series (query above), then the label that churns.",
                 "For GPU exporters: use the info-series workload mode (gpuscope --workload-labels info) instead of pod "
                 "labels on every series, or drop pod/container labels in metric_relabel_configs.",
             ),
         ),
-        "30m",
+        bound="30m",
         for_="15m",
     )
 
@@ -94,41 +96,41 @@ def wal_corruptions(q: Promql) -> Alert:
         f"{wal} > 0 and on (instance, job) changes({q.prom('process_start_time_seconds')}[10m]) > 0",
     )
     return Alert(
-        "PrometheusTSDBWALCorruptions",
-        expr,
-        "page",
-        "platform",
-        "Prometheus found and repaired a corrupt write-ahead log.",
-        f"Prometheus {_INSTANCE} repaired WAL corruption: samples after the corrupt record were lost.",
-        Runbook(
-            "The WAL replay hit a corrupt segment (disk full, unclean shutdown, bad disk) and truncated it. Data "
-            "since the corruption is gone from this replica; its HA peer and the long-term store still have it.",
-            ("prometheus_tsdb_wal_corruptions_total > 0", "$ journalctl -u prometheus | grep -i corrupt"),
-            (
+        name="PrometheusTSDBWALCorruptions",
+        expr=expr,
+        severity="page",
+        owner="platform",
+        summary="Prometheus found and repaired a corrupt write-ahead log.",
+        description=f"Prometheus {_INSTANCE} repaired WAL corruption: samples after the corrupt record were lost.",
+        runbook=Runbook(
+            meaning="The WAL replay hit a corrupt segment (disk full, unclean shutdown, bad disk) and truncated it. "
+            "Data since the corruption is gone from this replica; its HA peer and the long-term store still have it.",
+            confirm=("prometheus_tsdb_wal_corruptions_total > 0", "$ journalctl -u prometheus | grep -i corrupt"),
+            actions=(
                 "Check the disk (free space, dmesg I/O errors) and why the process stopped uncleanly.",
                 "Queries through the global store/dedup are unaffected; dashboards on this replica have a gap.",
             ),
         ),
-        "1m",
+        bound="1m",
     )
 
 
 def _mixin(name: str, expr: str, for_: str, severity: str, summary: str, meaning: str, action: str) -> Alert:
     return Alert(
-        name,
-        expr,
-        "page" if severity == "critical" else "ticket",
-        "platform",
-        summary,
-        f"Prometheus {_INSTANCE}: {summary[0].lower()}{summary[1:]}",
-        Runbook(meaning, (expr,), (action,)),
-        "as mixin",
+        name=name,
+        expr=expr,
+        severity="page" if severity == "critical" else "ticket",
+        owner="platform",
+        summary=summary,
+        description=f"Prometheus {_INSTANCE}: {summary[0].lower()}{summary[1:]}",
+        runbook=Runbook(meaning=meaning, confirm=(expr,), actions=(action,)),
+        bound="as mixin",
         for_=for_,
     )
 
 
 def prometheus_mixin(q: Promql) -> tuple[Alert, ...]:
-    """The prometheus-mixin v2.42.0 alerts (reference prometheus-stack.md §1.1), selector from the config."""
+    """The prometheus-mixin v2.42.0 alerts (its ``alerts.libsonnet``), selector from the config."""
     p = q.prom
     rw_hi = p("prometheus_remote_storage_highest_timestamp_in_seconds")
     rw_sent = p("prometheus_remote_storage_queue_highest_sent_timestamp_seconds")
@@ -344,7 +346,7 @@ def prometheus_mixin(q: Promql) -> tuple[Alert, ...]:
 
 def prometheus_group(q: Promql) -> Group:
     return Group(
-        "gpuscope-prometheus.alerts",
-        (*head_series(q), churn(q), wal_corruptions(q), *prometheus_mixin(q)),
+        name="gpuscope-prometheus.alerts",
+        rules=(*head_series(q), churn(q), wal_corruptions(q), *prometheus_mixin(q)),
         file="alerts",
     )

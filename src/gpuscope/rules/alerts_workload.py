@@ -16,27 +16,27 @@ def allocated_but_idle(q: Promql) -> Alert:
         else "a process holding its memory"
     )
     return Alert(
-        "GPUAllocatedButIdle",
-        f"workload:gpu_activity:avg5m < {t.idle_activity_ratio:g}",
-        "ticket",
-        "workload",
-        "A GPU is allocated to a workload that is not using it.",
-        f"GPU {{{{ $labels.gpu }}}} on {{{{ $labels.{c.host_label} }}}} is held by {who} but its activity has been "
-        f"below {t.idle_activity_ratio:.0%} for {t.idle_for}.",
-        Runbook(
-            "A pod (or job) holds a GPU it does not use: a notebook left open, a job waiting on data or on a hung "
-            "rank, a serving replica with no traffic. Nobody else can use that GPU meanwhile.",
-            (
+        name="GPUAllocatedButIdle",
+        expr=f"workload:gpu_activity:avg5m < {t.idle_activity_ratio:g}",
+        severity="ticket",
+        owner="workload",
+        summary="A GPU is allocated to a workload that is not using it.",
+        description=f"GPU {{{{ $labels.gpu }}}} on {{{{ $labels.{c.host_label} }}}} is held by {who} but its activity "
+        f"has been below {t.idle_activity_ratio:.0%} for {t.idle_for}.",
+        runbook=Runbook(
+            meaning="A pod (or job) holds a GPU it does not use: a notebook left open, a job waiting on data or on a "
+            "hung rank, a serving replica with no traffic. Nobody else can use that GPU meanwhile.",
+            confirm=(
                 f"workload:gpu_activity:avg5m < {t.idle_activity_ratio:g}",
                 "cluster:gpu_allocation_efficiency:ratio",
             ),
-            (
+            actions=(
                 "Ask the owner (namespace/pod labels) whether it is expected; scale down or delete idle replicas.",
                 "A training job idle on some GPUs but busy on others is usually stuck on one rank: check its logs.",
                 "For notebooks, consider an idle-culling policy.",
             ),
         ),
-        "1h",
+        bound="1h",
         for_=t.idle_for,
     )
 
@@ -56,26 +56,27 @@ def job_stale(q: Promql) -> Alert:
     pushed = f"push_time_seconds{{{sel}}}"
     stale_s = q.secs(to_seconds(c.thresholds.job_stale_after))
     return Alert(
-        "PushgatewayJobStale",
-        f"(time() - max by ({key}) ({pushed}) > {stale_s})\n"
+        name="PushgatewayJobStale",
+        expr=f"(time() - max by ({key}) ({pushed}) > {stale_s})\n"
         f"and on ({key}) gpuscope_job_steps_total{{{sel}}}\n"
         f"unless on ({key}) gpuscope_job_end_time_seconds{{{sel}}}",
-        "ticket",
-        "workload",
-        "A batch job stopped pushing its metrics without finishing.",
-        "Job {{ $labels.job_id }} ({{ $labels.job }}) on {{ $labels.instance }} has not pushed metrics for over "
+        severity="ticket",
+        owner="workload",
+        summary="A batch job stopped pushing its metrics without finishing.",
+        description="Job {{ $labels.job_id }} ({{ $labels.job }}) on {{ $labels.instance }} has not pushed metrics for "
+        "over "
         f"{c.thresholds.job_stale_after} and did not report completion.",
-        Runbook(
-            "Jobs push their progress to the Pushgateway while they run (gpuscope.jobs pushes every 15 s from a "
-            "background thread) and push their end time and exit code when they finish. A group that stops "
+        runbook=Runbook(
+            meaning="Jobs push their progress to the Pushgateway while they run (gpuscope.jobs pushes every 15 s from "
+            "a background thread) and push their end time and exit code when they finish. A group that stops "
             "updating without an end time belongs to a job that was killed (SIGKILL, OOM killer, preemption, node "
             "loss) or lost its route to the gateway. The Pushgateway keeps its last values forever, so dashboards "
             "would show a frozen job, and the GPUs it names stay attributed to it.",
-            (
+            confirm=(
                 f"time() - {pushed}",
                 f"gpuscope_job_steps_total{{{sel}}} unless on ({key}) gpuscope_job_end_time_seconds{{{sel}}}",
             ),
-            (
+            actions=(
                 "Check the job in the scheduler (squeue / sacct, kubectl describe): killed, OOM, preempted, or "
                 "still running but cut off from the gateway (then it warned once in its log)?",
                 "If it is gone, delete its group: `gpuscope job gc --gateway <url> --stale-for "
@@ -85,10 +86,10 @@ def job_stale(q: Promql) -> Alert:
                 "gpuscope_job_steps_total, not as this alert.",
             ),
         ),
-        "as configured",
+        bound="as configured",
         for_="1m",
     )
 
 
 def workload_group(q: Promql) -> Group:
-    return Group("gpuscope-workload.alerts", (allocated_but_idle(q), job_stale(q)), file="alerts")
+    return Group(name="gpuscope-workload.alerts", rules=(allocated_but_idle(q), job_stale(q)), file="alerts")

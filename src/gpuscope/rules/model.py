@@ -35,8 +35,9 @@ class Runbook:
 class Alert:
     """An alerting rule.
 
-    ``bound`` is documentation: the longest acceptable time from the failure to firing at 15 s scrapes (the runbook
-    and ``gpuscope rules list`` show it; the scenario tests hold the rule to it). ``for_`` is the rule's Prometheus
+    ``bound`` is documentation: the longest acceptable time from the failure to firing at 15 s scrapes, or words where
+    the rule has none of its own (``as mixin``); the runbook and ``gpuscope rules list`` show it and the scenario
+    tests hold the rule to it. ``for_`` is the rule's Prometheus
     ``for:``, the time the condition must hold before the alert fires; it is part of the rule, and ``bound`` covers it.
     """
 

@@ -25,20 +25,22 @@ def gpu_group(q: Promql) -> Group:
     rules: list[Recording] = []
     for name, field in _PROF_SIGNALS:
         for window in ("1m", "5m"):
-            rules.append(Recording(f"gpu:{name}:avg{window}", f"avg_over_time({q.dcgm(field)}[{window}])"))
-    rules.append(Recording("gpu:sm_occupancy:avg5m", f"avg_over_time({q.dcgm('DCGM_FI_PROF_SM_OCCUPANCY')}[5m])"))
+            rules.append(Recording(record=f"gpu:{name}:avg{window}", expr=f"avg_over_time({q.dcgm(field)}[{window}])"))
+    rules.append(
+        Recording(record="gpu:sm_occupancy:avg5m", expr=f"avg_over_time({q.dcgm('DCGM_FI_PROF_SM_OCCUPANCY')}[5m])")
+    )
     for window in ("1m", "5m"):
         util = q.base("DCGM_FI_DEV_GPU_UTIL", f"avg_over_time({q.dcgm('DCGM_FI_DEV_GPU_UTIL')}[{window}])")
-        rules.append(Recording(f"gpu:utilization:ratio_avg{window}", util))
+        rules.append(Recording(record=f"gpu:utilization:ratio_avg{window}", expr=util))
         power = f"avg_over_time({q.dcgm('DCGM_FI_DEV_POWER_USAGE')}[{window}])"
-        rules.append(Recording(f"gpu:power_watts:avg{window}", power))
+        rules.append(Recording(record=f"gpu:power_watts:avg{window}", expr=power))
     # Activity with a fallback: SM active where profiling metrics exist, else graphics-engine active (the
     # default CSV's PROF field), else NVML's coarse utilization. avg_over_time drops the metric name, so the
     # three sides share label sets and "or" picks one per GPU.
     rules.append(
         Recording(
-            "gpu:activity:avg5m",
-            alternatives(
+            record="gpu:activity:avg5m",
+            expr=alternatives(
                 f"avg_over_time({q.dcgm('DCGM_FI_PROF_SM_ACTIVE')}[5m])",
                 f"avg_over_time({q.dcgm('DCGM_FI_PROF_GR_ENGINE_ACTIVE')}[5m])",
                 q.base("DCGM_FI_DEV_GPU_UTIL", f"avg_over_time({q.dcgm('DCGM_FI_DEV_GPU_UTIL')}[5m])"),
@@ -46,15 +48,17 @@ def gpu_group(q: Promql) -> Group:
         )
     )
     used, free = q.dcgm("DCGM_FI_DEV_FB_USED"), q.dcgm("DCGM_FI_DEV_FB_FREE")
-    rules.append(Recording("gpu:fb_used:ratio", f"{used} / ({used} + {free})"))
+    rules.append(Recording(record="gpu:fb_used:ratio", expr=f"{used} / ({used} + {free})"))
     rules.append(
         Recording(
-            "gpu:fb_used:ratio_avg5m",
-            f"avg_over_time({used}[5m]) / (avg_over_time({used}[5m]) + avg_over_time({free}[5m]))",
+            record="gpu:fb_used:ratio_avg5m",
+            expr=f"avg_over_time({used}[5m]) / (avg_over_time({used}[5m]) + avg_over_time({free}[5m]))",
         )
     )
-    rules.append(Recording("gpu:temperature_celsius:max5m", f"max_over_time({q.dcgm('DCGM_FI_DEV_GPU_TEMP')}[5m])"))
-    return Group("gpuscope-gpu.rules", tuple(rules))
+    rules.append(
+        Recording(record="gpu:temperature_celsius:max5m", expr=f"max_over_time({q.dcgm('DCGM_FI_DEV_GPU_TEMP')}[5m])")
+    )
+    return Group(name="gpuscope-gpu.rules", rules=tuple(rules))
 
 
 def presence_group(q: Promql) -> Group:
@@ -64,10 +68,10 @@ def presence_group(q: Promql) -> Group:
     temp = q.dcgm("DCGM_FI_DEV_GPU_TEMP")
     prof = q.dcgm("DCGM_FI_PROF_GR_ENGINE_ACTIVE")
     return Group(
-        "gpuscope-presence.rules",
-        (
-            Recording("gpu:present:max1m", f"max by ({keys}) (present_over_time({temp}[1m]))"),
-            Recording("gpu:prof_present:max1m", f"max by ({keys}) (present_over_time({prof}[1m]))"),
+        name="gpuscope-presence.rules",
+        rules=(
+            Recording(record="gpu:present:max1m", expr=f"max by ({keys}) (present_over_time({temp}[1m]))"),
+            Recording(record="gpu:prof_present:max1m", expr=f"max by ({keys}) (present_over_time({prof}[1m]))"),
         ),
         interval="1m",
     )
@@ -77,12 +81,12 @@ def node_group(q: Promql) -> Group:
     n = q.node_keys
     physical = f"max by ({n}, {q.config.uuid_label}) ({q.dcgm('DCGM_FI_DEV_GPU_TEMP')})"
     return Group(
-        "gpuscope-node.rules",
-        (
-            Recording("node:gpu_activity:avg5m", f"avg by ({n}) (gpu:activity:avg5m)"),
-            Recording("node:gpu_sm_active:avg5m", f"avg by ({n}) (gpu:sm_active:avg5m)"),
-            Recording("node:gpu_power_watts:sum5m", f"sum by ({n}) (gpu:power_watts:avg5m)"),
-            Recording("node:gpus_reporting:count", f"count by ({n}) ({physical})"),
+        name="gpuscope-node.rules",
+        rules=(
+            Recording(record="node:gpu_activity:avg5m", expr=f"avg by ({n}) (gpu:activity:avg5m)"),
+            Recording(record="node:gpu_sm_active:avg5m", expr=f"avg by ({n}) (gpu:sm_active:avg5m)"),
+            Recording(record="node:gpu_power_watts:sum5m", expr=f"sum by ({n}) (gpu:power_watts:avg5m)"),
+            Recording(record="node:gpus_reporting:count", expr=f"count by ({n}) ({physical})"),
         ),
     )
 
@@ -90,23 +94,26 @@ def node_group(q: Promql) -> Group:
 def cluster_group(q: Promql) -> Group:
     c, uuid = q.cluster, q.config.uuid_label
     physical = f"max by ({c}, {uuid}, modelName) ({q.dcgm('DCGM_FI_DEV_GPU_TEMP')})"
-    rules = [Recording(f"cluster:gpu_{name}:avg5m", f"avg by ({c}) (gpu:{name}:avg5m)") for name, _ in _PROF_SIGNALS]
+    rules = [
+        Recording(record=f"cluster:gpu_{name}:avg5m", expr=f"avg by ({c}) (gpu:{name}:avg5m)")
+        for name, _ in _PROF_SIGNALS
+    ]
     rules += [
-        Recording("cluster:gpu_activity:avg5m", f"avg by ({c}) (gpu:activity:avg5m)"),
-        Recording("cluster:gpu_activity:sum5m", f"sum by ({c}) (gpu:activity:avg5m)"),
+        Recording(record="cluster:gpu_activity:avg5m", expr=f"avg by ({c}) (gpu:activity:avg5m)"),
+        Recording(record="cluster:gpu_activity:sum5m", expr=f"sum by ({c}) (gpu:activity:avg5m)"),
         # What activity is averaged over: a whole GPU, or each MIG instance of a MIG GPU.
-        Recording("cluster:gpu_activity_units:count", f"count by ({c}) (gpu:activity:avg5m)"),
-        Recording("cluster:gpu_power_watts:sum5m", f"sum by ({c}) (gpu:power_watts:avg5m)"),
-        Recording("cluster:gpu_fb_used:ratio_avg5m", f"avg by ({c}) (gpu:fb_used:ratio_avg5m)"),
-        Recording("cluster:gpus_reporting:count", f"count by ({c}) ({physical})"),
-        Recording("cluster:gpus:count_by_model", f"count by ({c}, modelName) ({physical})"),
+        Recording(record="cluster:gpu_activity_units:count", expr=f"count by ({c}) (gpu:activity:avg5m)"),
+        Recording(record="cluster:gpu_power_watts:sum5m", expr=f"sum by ({c}) (gpu:power_watts:avg5m)"),
+        Recording(record="cluster:gpu_fb_used:ratio_avg5m", expr=f"avg by ({c}) (gpu:fb_used:ratio_avg5m)"),
+        Recording(record="cluster:gpus_reporting:count", expr=f"count by ({c}) ({physical})"),
+        Recording(record="cluster:gpus:count_by_model", expr=f"count by ({c}, modelName) ({physical})"),
         Recording(
-            "cluster:gpus_lost:count",
-            f"count by ({c}) ({q.exporter('gpuscope_exporter_gpu_lost')} == 1) or on ({c}) "
+            record="cluster:gpus_lost:count",
+            expr=f"count by ({c}) ({q.exporter('gpuscope_exporter_gpu_lost')} == 1) or on ({c}) "
             f"(count by ({c}) ({physical}) * 0)",
         ),
     ]
-    return Group("gpuscope-cluster.rules", tuple(rules))
+    return Group(name="gpuscope-cluster.rules", rules=tuple(rules))
 
 
 def allocation_source(q: Promql) -> str:
@@ -133,25 +140,28 @@ def efficiency_group(q: Promql) -> Group:
     t = c.thresholds.idle_activity_ratio
     ns = c.namespace_label
     return Group(
-        "gpuscope-efficiency.rules",
-        (
-            Recording("workload:gpu_activity:avg5m", allocation_source(q)),
-            Recording("cluster:gpus_allocated:count", f"count by ({c.cluster_label}) (workload:gpu_activity:avg5m)"),
+        name="gpuscope-efficiency.rules",
+        rules=(
+            Recording(record="workload:gpu_activity:avg5m", expr=allocation_source(q)),
             Recording(
-                "cluster:gpus_allocated_active:count",
-                f"count by ({c.cluster_label}) (workload:gpu_activity:avg5m >= {t:g})",
+                record="cluster:gpus_allocated:count",
+                expr=f"count by ({c.cluster_label}) (workload:gpu_activity:avg5m)",
             ),
             Recording(
-                "cluster:gpu_allocation_efficiency:ratio",
-                f"avg by ({c.cluster_label}) (workload:gpu_activity:avg5m >= bool {t:g})",
+                record="cluster:gpus_allocated_active:count",
+                expr=f"count by ({c.cluster_label}) (workload:gpu_activity:avg5m >= {t:g})",
             ),
             Recording(
-                "namespace:gpu_activity:avg5m",
-                f"avg by ({c.cluster_label}, {ns}) (workload:gpu_activity:avg5m)",
+                record="cluster:gpu_allocation_efficiency:ratio",
+                expr=f"avg by ({c.cluster_label}) (workload:gpu_activity:avg5m >= bool {t:g})",
+            ),
+            Recording(
+                record="namespace:gpu_activity:avg5m",
+                expr=f"avg by ({c.cluster_label}, {ns}) (workload:gpu_activity:avg5m)",
             )
             if c.workload_labels != "off"
             else Recording(
-                "cluster:gpus_memory_held:count", f"count by ({c.cluster_label}) (gpu:fb_used:ratio > 0.05)"
+                record="cluster:gpus_memory_held:count", expr=f"count by ({c.cluster_label}) (gpu:fb_used:ratio > 0.05)"
             ),
         ),
     )
@@ -173,18 +183,18 @@ def job_group(q: Promql) -> Group:
         running = f'label_replace({running}, "{uuid}", "$1", "UUID", "(.+)")'
     gpu = f"{c.cluster_label}, instance, {c.host_label}, gpu, modelName"
     return Group(
-        "gpuscope-job.rules",
-        (
+        name="gpuscope-job.rules",
+        rules=(
             Recording(
-                "job:gpu_activity:avg5m",
-                f"max by (job_id, user, {uuid}, GPU_I_ID) ({running})\n"
+                record="job:gpu_activity:avg5m",
+                expr=f"max by (job_id, user, {uuid}, GPU_I_ID) ({running})\n"
                 f"* on ({uuid}, GPU_I_ID) group_left ({gpu})\n"
                 f"max by ({uuid}, GPU_I_ID, {gpu}) (gpu:activity:avg5m)",
             ),
             # GPUs a job reported with a UUID (the ones its metrics can join); unresolved ones carry no UUID.
             Recording(
-                "job:gpus:count",
-                f'count by (job_id) (max by (job_id, UUID, GPU_I_ID) (gpuscope_job_info{{{sel},UUID!=""}}))',
+                record="job:gpus:count",
+                expr=f'count by (job_id) (max by (job_id, UUID, GPU_I_ID) (gpuscope_job_info{{{sel},UUID!=""}}))',
             ),
         ),
     )
@@ -194,52 +204,56 @@ def rollup_groups(q: Promql) -> tuple[Group, Group]:
     """The cold tier: a few signals at 5 m and 1 h resolution, with bounded labels."""
     k, c = q.gpu_keys, q.cluster
     five = [
-        Recording(f"gpu:{name}:avg_rollup5m", f"avg by ({k}) (avg_over_time({q.dcgm(field)}[5m]))", cold=True)
+        Recording(
+            record=f"gpu:{name}:avg_rollup5m", expr=f"avg by ({k}) (avg_over_time({q.dcgm(field)}[5m]))", cold=True
+        )
         for name, field in _PROF_SIGNALS
     ]
     five += [
-        Recording("gpu:activity:avg_rollup5m", f"avg by ({k}) (gpu:activity:avg5m)", cold=True),
+        Recording(record="gpu:activity:avg_rollup5m", expr=f"avg by ({k}) (gpu:activity:avg5m)", cold=True),
         Recording(
-            "gpu:power_watts:avg_rollup5m",
-            f"avg by ({k}) (avg_over_time({q.dcgm('DCGM_FI_DEV_POWER_USAGE')}[5m]))",
+            record="gpu:power_watts:avg_rollup5m",
+            expr=f"avg by ({k}) (avg_over_time({q.dcgm('DCGM_FI_DEV_POWER_USAGE')}[5m]))",
             cold=True,
         ),
         Recording(
-            "gpu:temperature_celsius:max_rollup5m",
-            f"max by ({k}) (max_over_time({q.dcgm('DCGM_FI_DEV_GPU_TEMP')}[5m]))",
+            record="gpu:temperature_celsius:max_rollup5m",
+            expr=f"max by ({k}) (max_over_time({q.dcgm('DCGM_FI_DEV_GPU_TEMP')}[5m]))",
             cold=True,
         ),
-        Recording("gpu:fb_used:ratio_rollup5m", f"avg by ({k}) (gpu:fb_used:ratio_avg5m)", cold=True),
-        Recording("node:gpu_power_watts:sum_rollup5m", "node:gpu_power_watts:sum5m", cold=True),
-        Recording("cluster:gpu_activity:avg_rollup5m", "cluster:gpu_activity:avg5m", cold=True),
-        Recording("cluster:gpu_power_watts:sum_rollup5m", "cluster:gpu_power_watts:sum5m", cold=True),
-        Recording("cluster:gpus_reporting:count_rollup5m", "cluster:gpus_reporting:count", cold=True),
-        Recording("cluster:gpus:count_by_model_rollup5m", "cluster:gpus:count_by_model", cold=True),
-        Recording("cluster:gpus_allocated:count_rollup5m", "cluster:gpus_allocated:count", cold=True),
+        Recording(record="gpu:fb_used:ratio_rollup5m", expr=f"avg by ({k}) (gpu:fb_used:ratio_avg5m)", cold=True),
+        Recording(record="node:gpu_power_watts:sum_rollup5m", expr="node:gpu_power_watts:sum5m", cold=True),
+        Recording(record="cluster:gpu_activity:avg_rollup5m", expr="cluster:gpu_activity:avg5m", cold=True),
+        Recording(record="cluster:gpu_power_watts:sum_rollup5m", expr="cluster:gpu_power_watts:sum5m", cold=True),
+        Recording(record="cluster:gpus_reporting:count_rollup5m", expr="cluster:gpus_reporting:count", cold=True),
+        Recording(record="cluster:gpus:count_by_model_rollup5m", expr="cluster:gpus:count_by_model", cold=True),
+        Recording(record="cluster:gpus_allocated:count_rollup5m", expr="cluster:gpus_allocated:count", cold=True),
         Recording(
-            "cluster:gpu_allocation_efficiency:ratio_rollup5m", "cluster:gpu_allocation_efficiency:ratio", cold=True
+            record="cluster:gpu_allocation_efficiency:ratio_rollup5m",
+            expr="cluster:gpu_allocation_efficiency:ratio",
+            cold=True,
         ),
     ]
     hour = [
         Recording(
-            "cluster:gpu_activity:avg_rollup1h",
-            f"avg by ({c}) (avg_over_time(cluster:gpu_activity:avg_rollup5m[1h]))",
+            record="cluster:gpu_activity:avg_rollup1h",
+            expr=f"avg by ({c}) (avg_over_time(cluster:gpu_activity:avg_rollup5m[1h]))",
             cold=True,
         ),
         Recording(
-            "cluster:gpu_power_watts:sum_rollup1h",
-            f"avg by ({c}) (avg_over_time(cluster:gpu_power_watts:sum_rollup5m[1h]))",
+            record="cluster:gpu_power_watts:sum_rollup1h",
+            expr=f"avg by ({c}) (avg_over_time(cluster:gpu_power_watts:sum_rollup5m[1h]))",
             cold=True,
         ),
         Recording(
-            "cluster:gpus_allocated:count_rollup1h",
-            f"max by ({c}) (max_over_time(cluster:gpus_allocated:count_rollup5m[1h]))",
+            record="cluster:gpus_allocated:count_rollup1h",
+            expr=f"max by ({c}) (max_over_time(cluster:gpus_allocated:count_rollup5m[1h]))",
             cold=True,
         ),
     ]
     return (
-        Group("gpuscope-rollup-5m.rules", tuple(five), interval="5m"),
-        Group("gpuscope-rollup-1h.rules", tuple(hour), interval="1h"),
+        Group(name="gpuscope-rollup-5m.rules", rules=tuple(five), interval="5m"),
+        Group(name="gpuscope-rollup-1h.rules", rules=tuple(hour), interval="1h"),
     )
 
 
@@ -255,16 +269,16 @@ def fleet_group(q: Promql) -> Group:
         return f"max by ({c}) ({metric})"
 
     return Group(
-        "gpuscope-fleet.rules",
-        (
-            Recording("fleet:gpus_reporting:count", f"sum({once('cluster:gpus_reporting:count')})"),
-            Recording("fleet:gpu_power_watts:sum5m", f"sum({once('cluster:gpu_power_watts:sum5m')})"),
+        name="gpuscope-fleet.rules",
+        rules=(
+            Recording(record="fleet:gpus_reporting:count", expr=f"sum({once('cluster:gpus_reporting:count')})"),
+            Recording(record="fleet:gpu_power_watts:sum5m", expr=f"sum({once('cluster:gpu_power_watts:sum5m')})"),
             Recording(
-                "fleet:gpu_activity:avg5m",
+                record="fleet:gpu_activity:avg5m",
                 # Divided by activity units, not physical GPUs: a MIG GPU contributes one series per instance.
-                f"sum({once('cluster:gpu_activity:sum5m')}) / sum({once('cluster:gpu_activity_units:count')})",
+                expr=f"sum({once('cluster:gpu_activity:sum5m')}) / sum({once('cluster:gpu_activity_units:count')})",
             ),
-            Recording("fleet:gpus_allocated:count", f"sum({once('cluster:gpus_allocated:count')})"),
+            Recording(record="fleet:gpus_allocated:count", expr=f"sum({once('cluster:gpus_allocated:count')})"),
         ),
         file="fleet",
     )
