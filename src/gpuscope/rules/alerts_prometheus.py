@@ -7,6 +7,9 @@ the mixin lacks: head series against the cardinality budget, series churn, WAL c
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Literal
+
 from gpuscope.rules.model import Alert, Group, Runbook
 from gpuscope.rules.promql import Promql, alternatives
 
@@ -115,17 +118,32 @@ def wal_corruptions(q: Promql) -> Alert:
     )
 
 
-def _mixin(name: str, expr: str, for_: str, severity: str, summary: str, meaning: str, action: str) -> Alert:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MixinRule:
+    """One prometheus-mixin alert: name, expression, ``for`` and severity as the mixin has them, with our summary
+    and one-step runbook. ``_mixin`` turns it into an ``Alert``.
+    """
+
+    name: str
+    expr: str
+    for_: str
+    severity: Literal["critical", "warning"]  # the mixin's: critical pages, warning opens a ticket
+    summary: str
+    meaning: str  # the runbook's "what it means"
+    action: str  # the runbook's one step
+
+
+def _mixin(rule: MixinRule) -> Alert:
     return Alert(
-        name=name,
-        expr=expr,
-        severity="page" if severity == "critical" else "ticket",
+        name=rule.name,
+        expr=rule.expr,
+        severity="page" if rule.severity == "critical" else "ticket",
         owner="platform",
-        summary=summary,
-        description=f"Prometheus {_INSTANCE}: {summary[0].lower()}{summary[1:]}",
-        runbook=Runbook(meaning=meaning, confirm=(expr,), actions=(action,)),
+        summary=rule.summary,
+        description=f"Prometheus {_INSTANCE}: {rule.summary[0].lower()}{rule.summary[1:]}",
+        runbook=Runbook(meaning=rule.meaning, confirm=(rule.expr,), actions=(rule.action,)),
         bound="as mixin",
-        for_=for_,
+        for_=rule.for_,
     )
 
 
@@ -138,210 +156,213 @@ def prometheus_mixin(q: Promql) -> tuple[Alert, ...]:
     ok = f"(rate({p('prometheus_remote_storage_succeeded_samples_total')}[5m]) or rate({p('prometheus_remote_storage_samples_total')}[5m]))"  # noqa: E501
     notif_err = f"rate({p('prometheus_notifications_errors_total')}[5m])"
     notif_sent = f"rate({p('prometheus_notifications_sent_total')}[5m])"
-    rows = [
-        (
-            "PrometheusBadConfig",
-            f"max_over_time({p('prometheus_config_last_reload_successful')}[5m]) == 0",
-            "10m",
-            "critical",
-            "Failed to reload its configuration.",
-            "A config reload failed; the old config is still in use.",
-            "Run `promtool check config` on the file and fix it; the reload error is in the log.",
+    rules = (
+        MixinRule(
+            name="PrometheusBadConfig",
+            expr=f"max_over_time({p('prometheus_config_last_reload_successful')}[5m]) == 0",
+            for_="10m",
+            severity="critical",
+            summary="Failed to reload its configuration.",
+            meaning="A config reload failed; the old config is still in use.",
+            action="Run `promtool check config` on the file and fix it; the reload error is in the log.",
         ),
-        (
-            "PrometheusNotificationQueueRunningFull",
-            f"(predict_linear({p('prometheus_notifications_queue_length')}[5m], 60 * 30) > "
+        MixinRule(
+            name="PrometheusNotificationQueueRunningFull",
+            expr=f"(predict_linear({p('prometheus_notifications_queue_length')}[5m], 60 * 30) > "
             f"min_over_time({p('prometheus_notifications_queue_capacity')}[5m]))",
-            "15m",
-            "warning",
-            "Its alert notification queue is running full.",
-            "Alerts are produced faster than Alertmanager takes them.",
-            "Check Alertmanager latency and the notification error rate.",
+            for_="15m",
+            severity="warning",
+            summary="Its alert notification queue is running full.",
+            meaning="Alerts are produced faster than Alertmanager takes them.",
+            action="Check Alertmanager latency and the notification error rate.",
         ),
-        (
-            "PrometheusErrorSendingAlertsToSomeAlertmanagers",
-            f"({notif_err} / {notif_sent}) * 100 > 1",
-            "15m",
-            "warning",
-            "Errors while sending alerts to some Alertmanagers.",
-            "Some Alertmanagers reject or time out on alerts.",
-            "Check the failing Alertmanager's health and the network path.",
+        MixinRule(
+            name="PrometheusErrorSendingAlertsToSomeAlertmanagers",
+            expr=f"({notif_err} / {notif_sent}) * 100 > 1",
+            for_="15m",
+            severity="warning",
+            summary="Errors while sending alerts to some Alertmanagers.",
+            meaning="Some Alertmanagers reject or time out on alerts.",
+            action="Check the failing Alertmanager's health and the network path.",
         ),
-        (
-            "PrometheusErrorSendingAlertsToAnyAlertmanager",
-            f"min without (alertmanager) ({notif_err} / {notif_sent}) * 100 > 3",
-            "15m",
-            "critical",
-            "Errors while sending alerts to every Alertmanager.",
-            "No Alertmanager accepts alerts: pages are lost.",
-            "Restore Alertmanager; meanwhile watch Prometheus's /alerts page.",
+        MixinRule(
+            name="PrometheusErrorSendingAlertsToAnyAlertmanager",
+            expr=f"min without (alertmanager) ({notif_err} / {notif_sent}) * 100 > 3",
+            for_="15m",
+            severity="critical",
+            summary="Errors while sending alerts to every Alertmanager.",
+            meaning="No Alertmanager accepts alerts: pages are lost.",
+            action="Restore Alertmanager; meanwhile watch Prometheus's /alerts page.",
         ),
-        (
-            "PrometheusNotConnectedToAlertmanagers",
-            f"max_over_time({p('prometheus_notifications_alertmanagers_discovered')}[5m]) < 1",
-            "10m",
-            "warning",
-            "Not connected to any Alertmanager.",
-            "No Alertmanager is configured or discovered.",
-            "Check the alerting section of the config and service discovery.",
+        MixinRule(
+            name="PrometheusNotConnectedToAlertmanagers",
+            expr=f"max_over_time({p('prometheus_notifications_alertmanagers_discovered')}[5m]) < 1",
+            for_="10m",
+            severity="warning",
+            summary="Not connected to any Alertmanager.",
+            meaning="No Alertmanager is configured or discovered.",
+            action="Check the alerting section of the config and service discovery.",
         ),
-        (
-            "PrometheusTSDBReloadsFailing",
-            f"increase({p('prometheus_tsdb_reloads_failures_total')}[3h]) > 0",
-            "4h",
-            "warning",
-            "Failing to reload blocks from disk.",
-            "Block reloads fail: a block on disk is unreadable.",
-            "Look for the failing block in the log; check disk health.",
+        MixinRule(
+            name="PrometheusTSDBReloadsFailing",
+            expr=f"increase({p('prometheus_tsdb_reloads_failures_total')}[3h]) > 0",
+            for_="4h",
+            severity="warning",
+            summary="Failing to reload blocks from disk.",
+            meaning="Block reloads fail: a block on disk is unreadable.",
+            action="Look for the failing block in the log; check disk health.",
         ),
-        (
-            "PrometheusTSDBCompactionsFailing",
-            f"increase({p('prometheus_tsdb_compactions_failed_total')}[3h]) > 0",
-            "4h",
-            "warning",
-            "Failing to compact blocks.",
-            "Compactions fail: disk usage grows and queries slow down.",
-            "Check free disk space and the compaction error in the log.",
+        MixinRule(
+            name="PrometheusTSDBCompactionsFailing",
+            expr=f"increase({p('prometheus_tsdb_compactions_failed_total')}[3h]) > 0",
+            for_="4h",
+            severity="warning",
+            summary="Failing to compact blocks.",
+            meaning="Compactions fail: disk usage grows and queries slow down.",
+            action="Check free disk space and the compaction error in the log.",
         ),
-        (
-            "PrometheusNotIngestingSamples",
-            f"(rate({p('prometheus_tsdb_head_samples_appended_total')}[5m]) <= 0 and "
+        MixinRule(
+            name="PrometheusNotIngestingSamples",
+            expr=f"(rate({p('prometheus_tsdb_head_samples_appended_total')}[5m]) <= 0 and "
             f"(sum without (scrape_job) ({p('prometheus_target_metadata_cache_entries')}) > 0 or "
             f"sum without (rule_group) ({p('prometheus_rule_group_rules')}) > 0))",
-            "10m",
-            "warning",
-            "Not ingesting samples.",
-            "Targets or rules exist but nothing is appended.",
-            "Check target health and the storage logs.",
+            for_="10m",
+            severity="warning",
+            summary="Not ingesting samples.",
+            meaning="Targets or rules exist but nothing is appended.",
+            action="Check target health and the storage logs.",
         ),
-        (
-            "PrometheusDuplicateTimestamps",
-            f"rate({p('prometheus_target_scrapes_sample_duplicate_timestamp_total')}[5m]) > 0",
-            "10m",
-            "warning",
-            "Dropping samples with duplicate timestamps.",
-            "An exporter exposes the same series twice.",
-            "Find the target (scrape logs) and fix its exposition.",
+        MixinRule(
+            name="PrometheusDuplicateTimestamps",
+            expr=f"rate({p('prometheus_target_scrapes_sample_duplicate_timestamp_total')}[5m]) > 0",
+            for_="10m",
+            severity="warning",
+            summary="Dropping samples with duplicate timestamps.",
+            meaning="An exporter exposes the same series twice.",
+            action="Find the target (scrape logs) and fix its exposition.",
         ),
-        (
-            "PrometheusOutOfOrderTimestamps",
-            f"rate({p('prometheus_target_scrapes_sample_out_of_order_total')}[5m]) > 0",
-            "10m",
-            "warning",
-            "Dropping samples with out-of-order timestamps.",
-            "A target sends timestamps going backwards.",
-            "Find the target and fix its timestamps (or stop exposing them).",
+        MixinRule(
+            name="PrometheusOutOfOrderTimestamps",
+            expr=f"rate({p('prometheus_target_scrapes_sample_out_of_order_total')}[5m]) > 0",
+            for_="10m",
+            severity="warning",
+            summary="Dropping samples with out-of-order timestamps.",
+            meaning="A target sends timestamps going backwards.",
+            action="Find the target and fix its timestamps (or stop exposing them).",
         ),
-        (
-            "PrometheusRemoteStorageFailures",
-            f"({failed}) / (({failed}) + ({ok})) * 100 > 1",
-            "15m",
-            "critical",
-            "Failing to send samples to remote storage.",
-            "remote_write requests fail: the long-term store is falling behind and the WAL window is the limit.",
-            "Check the remote endpoint's health, credentials and limits (HTTP 4xx/5xx in the log).",
+        MixinRule(
+            name="PrometheusRemoteStorageFailures",
+            expr=f"({failed}) / (({failed}) + ({ok})) * 100 > 1",
+            for_="15m",
+            severity="critical",
+            summary="Failing to send samples to remote storage.",
+            meaning="remote_write requests fail: the long-term store is falling behind and the WAL window is the "
+            "limit.",
+            action="Check the remote endpoint's health, credentials and limits (HTTP 4xx/5xx in the log).",
         ),
-        (
-            "PrometheusRemoteWriteBehind",
-            f"(max_over_time({rw_hi}[5m]) - ignoring(remote_name, url) group_right max_over_time({rw_sent}[5m]))"
+        MixinRule(
+            name="PrometheusRemoteWriteBehind",
+            expr=f"(max_over_time({rw_hi}[5m]) - ignoring(remote_name, url) group_right max_over_time({rw_sent}[5m]))"
             f" > {q.secs(120)}\n"
             # The mixin's form is blind to a queue that never sent anything: Prometheus only creates the
             # highest-sent series on the first success, and retried samples are not failed samples. Samples
             # waiting with nothing ever sent is the same alert (a wrong URL, or a store down since start-up).
             f"or\n({p('prometheus_remote_storage_samples_pending')} > 0 unless on (instance, remote_name, url) "
             f"{rw_sent})",
-            "15m",
-            "critical",
-            "remote_write is falling behind.",
-            "The newest sample sent is more than 2 minutes behind the newest appended (or nothing was ever sent): "
-            "samples pending grow.",
-            "Check prometheus_remote_storage_samples_pending, the remote's latency and whether shards are maxed out.",
+            for_="15m",
+            severity="critical",
+            summary="remote_write is falling behind.",
+            meaning="The newest sample sent is more than 2 minutes behind the newest appended (or nothing was ever "
+            "sent): samples pending grow.",
+            action="Check prometheus_remote_storage_samples_pending, the remote's latency and whether shards are maxed "
+            "out.",
         ),
-        (
-            "PrometheusRemoteWriteDesiredShards",
-            f"(max_over_time({p('prometheus_remote_storage_shards_desired')}[5m]) > "
+        MixinRule(
+            name="PrometheusRemoteWriteDesiredShards",
+            expr=f"(max_over_time({p('prometheus_remote_storage_shards_desired')}[5m]) > "
             f"max_over_time({p('prometheus_remote_storage_shards_max')}[5m]))",
-            "15m",
-            "warning",
-            "remote_write wants more shards than allowed.",
-            "Throughput to the remote store is capped by max_shards.",
-            "Raise queue_config.max_shards or reduce what is written (cold-tier rollups only).",
+            for_="15m",
+            severity="warning",
+            summary="remote_write wants more shards than allowed.",
+            meaning="Throughput to the remote store is capped by max_shards.",
+            action="Raise queue_config.max_shards or reduce what is written (cold-tier rollups only).",
         ),
-        (
-            "PrometheusRuleFailures",
-            f"increase({p('prometheus_rule_evaluation_failures_total')}[5m]) > 0",
-            "15m",
-            "critical",
-            "Failing to evaluate rules.",
-            "Some rules fail: their alerts cannot fire.",
-            "The rule group and error are on the /rules page; fix the expression.",
+        MixinRule(
+            name="PrometheusRuleFailures",
+            expr=f"increase({p('prometheus_rule_evaluation_failures_total')}[5m]) > 0",
+            for_="15m",
+            severity="critical",
+            summary="Failing to evaluate rules.",
+            meaning="Some rules fail: their alerts cannot fire.",
+            action="The rule group and error are on the /rules page; fix the expression.",
         ),
-        (
-            "PrometheusMissingRuleEvaluations",
-            f"increase({p('prometheus_rule_group_iterations_missed_total')}[5m]) > 0",
-            "15m",
-            "warning",
-            "Missing rule evaluations because groups are slow.",
-            "A rule group takes longer than its interval.",
-            "Find the slow group (prometheus_rule_group_last_duration_seconds) and simplify or lengthen its interval.",
+        MixinRule(
+            name="PrometheusMissingRuleEvaluations",
+            expr=f"increase({p('prometheus_rule_group_iterations_missed_total')}[5m]) > 0",
+            for_="15m",
+            severity="warning",
+            summary="Missing rule evaluations because groups are slow.",
+            meaning="A rule group takes longer than its interval.",
+            action="Find the slow group (prometheus_rule_group_last_duration_seconds) and simplify or lengthen its "
+            "interval.",
         ),
-        (
-            "PrometheusTargetLimitHit",
-            f"increase({p('prometheus_target_scrape_pool_exceeded_target_limit_total')}[5m]) > 0",
-            "15m",
-            "warning",
-            "Dropped targets over a target limit.",
-            "A scrape pool discovered more targets than target_limit.",
-            "Raise target_limit or split the job.",
+        MixinRule(
+            name="PrometheusTargetLimitHit",
+            expr=f"increase({p('prometheus_target_scrape_pool_exceeded_target_limit_total')}[5m]) > 0",
+            for_="15m",
+            severity="warning",
+            summary="Dropped targets over a target limit.",
+            meaning="A scrape pool discovered more targets than target_limit.",
+            action="Raise target_limit or split the job.",
         ),
-        (
-            "PrometheusLabelLimitHit",
-            f"increase({p('prometheus_target_scrape_pool_exceeded_label_limits_total')}[5m]) > 0",
-            "15m",
-            "warning",
-            "Dropped targets over a label limit.",
-            "Scrapes exceed label_limit: whole scrapes are rejected.",
-            "Find the series with too many labels; raise label_limit or drop labels.",
+        MixinRule(
+            name="PrometheusLabelLimitHit",
+            expr=f"increase({p('prometheus_target_scrape_pool_exceeded_label_limits_total')}[5m]) > 0",
+            for_="15m",
+            severity="warning",
+            summary="Dropped targets over a label limit.",
+            meaning="Scrapes exceed label_limit: whole scrapes are rejected.",
+            action="Find the series with too many labels; raise label_limit or drop labels.",
         ),
-        (
-            "PrometheusScrapeBodySizeLimitHit",
-            f"increase({p('prometheus_target_scrapes_exceeded_body_size_limit_total')}[5m]) > 0",
-            "15m",
-            "warning",
-            "Dropped scrapes over the body size limit.",
-            "A target's response is larger than body_size_limit.",
-            "Raise body_size_limit or reduce the target's output.",
+        MixinRule(
+            name="PrometheusScrapeBodySizeLimitHit",
+            expr=f"increase({p('prometheus_target_scrapes_exceeded_body_size_limit_total')}[5m]) > 0",
+            for_="15m",
+            severity="warning",
+            summary="Dropped scrapes over the body size limit.",
+            meaning="A target's response is larger than body_size_limit.",
+            action="Raise body_size_limit or reduce the target's output.",
         ),
-        (
-            "PrometheusScrapeSampleLimitHit",
-            f"increase({p('prometheus_target_scrapes_exceeded_sample_limit_total')}[5m]) > 0",
-            "15m",
-            "warning",
-            "Dropped scrapes over the sample limit.",
-            "A target exposes more samples than sample_limit: up becomes 0.",
-            "Raise sample_limit (gpuscope budget sizes it) or trim the collectors CSV.",
+        MixinRule(
+            name="PrometheusScrapeSampleLimitHit",
+            expr=f"increase({p('prometheus_target_scrapes_exceeded_sample_limit_total')}[5m]) > 0",
+            for_="15m",
+            severity="warning",
+            summary="Dropped scrapes over the sample limit.",
+            meaning="A target exposes more samples than sample_limit: up becomes 0.",
+            action="Raise sample_limit (gpuscope budget sizes it) or trim the collectors CSV.",
         ),
-        (
-            "PrometheusTargetSyncFailure",
-            f"increase({p('prometheus_target_sync_failed_total')}[30m]) > 0",
-            "5m",
-            "critical",
-            "Failing to sync targets.",
-            "Service discovery results cannot be turned into targets.",
-            "Check the scrape config (relabeling) and SD errors in the log.",
+        MixinRule(
+            name="PrometheusTargetSyncFailure",
+            expr=f"increase({p('prometheus_target_sync_failed_total')}[30m]) > 0",
+            for_="5m",
+            severity="critical",
+            summary="Failing to sync targets.",
+            meaning="Service discovery results cannot be turned into targets.",
+            action="Check the scrape config (relabeling) and SD errors in the log.",
         ),
-        (
-            "PrometheusHighQueryLoad",
-            f"avg_over_time({p('prometheus_engine_queries')}[5m]) / "
+        MixinRule(
+            name="PrometheusHighQueryLoad",
+            expr=f"avg_over_time({p('prometheus_engine_queries')}[5m]) / "
             f"max_over_time({p('prometheus_engine_queries_concurrent_max')}[5m]) > 0.8",
-            "15m",
-            "warning",
-            "Query load is close to capacity.",
-            "Queries queue for the query engine.",
-            "Find the heavy dashboards/rules; use recording rules; raise --query.max-concurrency with memory.",
+            for_="15m",
+            severity="warning",
+            summary="Query load is close to capacity.",
+            meaning="Queries queue for the query engine.",
+            action="Find the heavy dashboards/rules; use recording rules; raise --query.max-concurrency with memory.",
         ),
-    ]
-    return tuple(_mixin(*row) for row in rows)
+    )
+    return tuple(_mixin(rule) for rule in rules)
 
 
 def prometheus_group(q: Promql) -> Group:
