@@ -37,6 +37,11 @@ _TLS = (
     "client_allowed_sans", "min_version", "max_version", "cipher_suites", "prefer_server_cipher_suites",
     "curve_preferences",
 )  # fmt: skip
+_TLS_KEY = "tls_server_config"
+# Client auth types that need client_ca_file, and those under which every client has a certificate whose SANs
+# client_allowed_sans can check.
+_NEEDS_CLIENT_CA = (ClientAuth.REQUIRE_ANY, ClientAuth.VERIFY_IF_GIVEN, ClientAuth.REQUIRE_AND_VERIFY)
+_REQUIRES_CLIENT_CERT = (ClientAuth.REQUIRE_ANY, ClientAuth.REQUIRE_AND_VERIFY)
 _HTTP = ("http2", "headers")
 _RATE = ("interval", "burst")
 # exporter-toolkit's settable response headers and, where it restricts them, their allowed values.
@@ -108,7 +113,7 @@ class _Reader:
             line, col = (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
             raise SpecError(self.path, line, f"invalid YAML: {problem}", col) from None
         if root is None or (root.tag == _NULL):
-            return WebConfig(self.path)  # an empty file: plain HTTP, no auth, as exporter-toolkit
+            return WebConfig(path=self.path)  # an empty file: plain HTTP, no auth, as exporter-toolkit
         top = self.mapping(root, "", _TOP)
         tls_node = top.get("tls_server_config")
         sans: frozenset[str] = frozenset()
@@ -145,57 +150,17 @@ class _Reader:
     # -- sections --------------------------------------------------------------------------------------------------
 
     def tls(self, node: yaml.Node) -> tuple[ServerTls | None, frozenset[str]]:
-        key = "tls_server_config"
-        tls = self.mapping(node, key, _TLS)
+        """``tls_server_config``: the server's TLS context and the client SANs it admits; None when TLS is off."""
+        tls = self.mapping(node, _TLS_KEY, _TLS)
         if not tls:
             return None, frozenset()  # present but empty: TLS off, as exporter-toolkit
-        cert = self.pem(tls, node, "cert_file", "cert")
-        pem_key = self.pem(tls, node, "key_file", "key")
-        ca = self.pem(tls, node, "client_ca_file", "client_ca", required=False)
-        assert cert is not None
-        assert pem_key is not None
-        auth_node = tls.get("client_auth_type")
-        raw_auth = self.string(auth_node, f"{key}.client_auth_type") if auth_node is not None else ""
-        auth = _CLIENT_AUTH_ALIASES.get(raw_auth) or next((a for a in ClientAuth if a.value == raw_auth), None)
-        where = auth_node if auth_node is not None else node
-        if auth is None:
-            raise self.error(
-                where, f"{key}.client_auth_type", f"unknown value {raw_auth!r}; use one of {_names(ClientAuth)}"
-            )
-        if ca is not None and auth is ClientAuth.NONE:
-            raise self.error(
-                tls.get("client_ca_file") or tls["client_ca"],
-                f"{key}.client_ca_file" if "client_ca_file" in tls else f"{key}.client_ca",
-                "a client CA is set but client_auth_type is NoClientCert; "
-                "set client_auth_type: RequireAndVerifyClientCert",
-            )
-        if ca is None and auth in (ClientAuth.REQUIRE_ANY, ClientAuth.VERIFY_IF_GIVEN, ClientAuth.REQUIRE_AND_VERIFY):
-            raise self.error(
-                where,
-                f"{key}.client_auth_type",
-                f"{auth.value} needs client_ca_file, the CA that signs the client certificates",
-            )
-        sans = (
-            self.strings(tls["client_allowed_sans"], f"{key}.client_allowed_sans")
-            if "client_allowed_sans" in tls
-            else []
-        )
-        if sans and auth not in (ClientAuth.REQUIRE_ANY, ClientAuth.REQUIRE_AND_VERIFY):
-            raise self.error(
-                tls["client_allowed_sans"],
-                f"{key}.client_allowed_sans",
-                "needs client_auth_type RequireAndVerifyClientCert (or RequireAnyClientCert)",
-            )
-        versions = {name: self.version(tls, name) for name in ("min_version", "max_version")}
-        low = versions["min_version"] or TLS_VERSIONS["TLS12"]
-        high = versions["max_version"] or TLS_VERSIONS["TLS13"]
-        if low > high:
-            raise self.error(tls.get("min_version") or node, f"{key}.min_version", "is above max_version")
-        prefer = tls.get("prefer_server_cipher_suites")
-        for name in ("cipher_suites", "curve_preferences"):
-            if name in tls:
-                self.strings(tls[name], f"{key}.{name}")
-                log.warning("%s: %s.%s is not applied (Go names); OpenSSL's defaults are used", self.path, key, name)
+        cert = self.required_pem(tls, node, "cert_file", "cert")
+        pem_key = self.required_pem(tls, node, "key_file", "key")
+        ca = self.pem(tls, "client_ca_file", "client_ca")
+        auth = self.client_auth(tls, node, ca)
+        sans = self.allowed_sans(tls, auth)
+        low, high = self.versions(tls, node)
+        self.go_only_settings(tls)
         settings = TlsSettings(
             cert=cert,
             key=pem_key,
@@ -203,41 +168,99 @@ class _Reader:
             client_auth=auth,
             min_version=low,
             max_version=high,
-            prefer_server_cipher_suites=True
-            if prefer is None
-            else self.boolean(prefer, f"{key}.prefer_server_cipher_suites"),
+            prefer_server_cipher_suites=self.prefer_server_cipher_suites(tls),
         )
         try:
             server = ServerTls(settings)
-        except TlsError as exc:
-            raise self.error(tls.get(exc.key) or node, f"{key}.{exc.key}", str(exc)) from None
-        return server, frozenset(normal_san(s) for s in sans)
+        except TlsError as exc:  # the certificate, key or CA does not load: point at the key that named it
+            raise self.error(tls.get(exc.key) or node, f"{_TLS_KEY}.{exc.key}", str(exc)) from None
+        return server, sans
 
-    def pem(
-        self, tls: dict[str, yaml.Node], node: yaml.Node, file_key: str, inline_key: str, *, required: bool = True
-    ) -> Pem | None:
-        key = "tls_server_config"
+    def required_pem(self, tls: dict[str, yaml.Node], node: yaml.Node, file_key: str, inline_key: str) -> Pem:
+        pem = self.pem(tls, file_key, inline_key)
+        if pem is None:
+            raise self.error(node, _TLS_KEY, f"missing {file_key} (or {inline_key}, inline PEM)")
+        return pem
+
+    def pem(self, tls: dict[str, yaml.Node], file_key: str, inline_key: str) -> Pem | None:
+        """PEM from ``file_key`` (relative to the web config file) or ``inline_key``, never both; None if neither."""
         if file_key in tls and inline_key in tls:
-            raise self.error(tls[inline_key], f"{key}.{inline_key}", f"set {file_key} or {inline_key}, not both")
+            raise self.error(tls[inline_key], f"{_TLS_KEY}.{inline_key}", f"set {file_key} or {inline_key}, not both")
         if file_key in tls:
-            value = self.string(tls[file_key], f"{key}.{file_key}")
+            value = self.string(tls[file_key], f"{_TLS_KEY}.{file_key}")
             if not value:
-                raise self.error(tls[file_key], f"{key}.{file_key}", "is empty")
+                raise self.error(tls[file_key], f"{_TLS_KEY}.{file_key}", "is empty")
             return Pem(path=os.path.join(self.base, value))
         if inline_key in tls:
-            return Pem(text=self.string(tls[inline_key], f"{key}.{inline_key}"))
-        if required:
-            raise self.error(node, key, f"missing {file_key} (or {inline_key}, inline PEM)")
+            return Pem(text=self.string(tls[inline_key], f"{_TLS_KEY}.{inline_key}"))
         return None
+
+    def client_auth(self, tls: dict[str, yaml.Node], node: yaml.Node, ca: Pem | None) -> ClientAuth:
+        """``client_auth_type`` (default NoClientCert), which must agree with whether a client CA is set."""
+        key = f"{_TLS_KEY}.client_auth_type"
+        auth_node = tls.get("client_auth_type")
+        raw = self.string(auth_node, key) if auth_node is not None else ""
+        auth = _CLIENT_AUTH_ALIASES.get(raw) or next((a for a in ClientAuth if a.value == raw), None)
+        where = auth_node if auth_node is not None else node
+        if auth is None:
+            raise self.error(where, key, f"unknown value {raw!r}; use one of {_names(ClientAuth)}")
+        if ca is not None and auth is ClientAuth.NONE:
+            ca_key = "client_ca_file" if "client_ca_file" in tls else "client_ca"
+            raise self.error(
+                tls[ca_key],
+                f"{_TLS_KEY}.{ca_key}",
+                "a client CA is set but client_auth_type is NoClientCert; "
+                "set client_auth_type: RequireAndVerifyClientCert",
+            )
+        if ca is None and auth in _NEEDS_CLIENT_CA:
+            raise self.error(
+                where, key, f"{auth.value} needs client_ca_file, the CA that signs the client certificates"
+            )
+        return auth
+
+    def allowed_sans(self, tls: dict[str, yaml.Node], auth: ClientAuth) -> frozenset[str]:
+        """``client_allowed_sans``, normalised; only with a client auth type that always has a client certificate."""
+        if "client_allowed_sans" not in tls:
+            return frozenset()
+        key = f"{_TLS_KEY}.client_allowed_sans"
+        sans = self.strings(tls["client_allowed_sans"], key)
+        if sans and auth not in _REQUIRES_CLIENT_CERT:
+            raise self.error(
+                tls["client_allowed_sans"],
+                key,
+                "needs client_auth_type RequireAndVerifyClientCert (or RequireAnyClientCert)",
+            )
+        return frozenset(normal_san(s) for s in sans)
+
+    def versions(self, tls: dict[str, yaml.Node], node: yaml.Node) -> tuple[ssl.TLSVersion, ssl.TLSVersion]:
+        """``min_version`` and ``max_version``, defaulting to TLS 1.2 and 1.3, lowest first."""
+        low = self.version(tls, "min_version") or TLS_VERSIONS["TLS12"]
+        high = self.version(tls, "max_version") or TLS_VERSIONS["TLS13"]
+        if low > high:
+            raise self.error(tls.get("min_version") or node, f"{_TLS_KEY}.min_version", "is above max_version")
+        return low, high
+
+    def go_only_settings(self, tls: dict[str, yaml.Node]) -> None:
+        """``cipher_suites`` and ``curve_preferences`` are checked and accepted, but Go's names mean nothing here."""
+        for name in ("cipher_suites", "curve_preferences"):
+            if name in tls:
+                self.strings(tls[name], f"{_TLS_KEY}.{name}")
+                log.warning(
+                    "%s: %s.%s is not applied (Go names); OpenSSL's defaults are used", self.path, _TLS_KEY, name
+                )
+
+    def prefer_server_cipher_suites(self, tls: dict[str, yaml.Node]) -> bool:
+        node = tls.get("prefer_server_cipher_suites")
+        return True if node is None else self.boolean(node, f"{_TLS_KEY}.prefer_server_cipher_suites")
 
     def version(self, tls: dict[str, yaml.Node], name: str) -> ssl.TLSVersion | None:
         if name not in tls:
             return None
-        value = self.string(tls[name], f"tls_server_config.{name}")
+        value = self.string(tls[name], f"{_TLS_KEY}.{name}")
         if value not in TLS_VERSIONS:
             raise self.error(
                 tls[name],
-                f"tls_server_config.{name}",
+                f"{_TLS_KEY}.{name}",
                 f"unknown TLS version {value!r}; use one of {', '.join(TLS_VERSIONS)}",
             )
         return TLS_VERSIONS[value]
@@ -290,7 +313,7 @@ class _Reader:
         burst = self.integer(rate["burst"], "rate_limit.burst") if "burst" in rate else 0
         if burst < 0:
             raise self.error(rate["burst"], "rate_limit.burst", "must not be negative")
-        return RateLimit(interval, burst) if interval > 0 else None
+        return RateLimit(interval_s=interval, burst=burst) if interval > 0 else None
 
     # -- scalar helpers --------------------------------------------------------------------------------------------
 
