@@ -19,12 +19,13 @@ import httpx
 from gpuscope.backends.sim.faults import FaultKind, FaultRequest
 from gpuscope.bundle import write_bundle
 from gpuscope.dashboards import Options, options_for
-from gpuscope.exporter.fleet import FleetNode, build_listeners, plan_nodes
 from gpuscope.exporter.settings import ExporterSettings
 from gpuscope.exporter.workloads.source import WorkloadSettings
 from gpuscope.fields.collectors import parse_collectors
 from gpuscope.generate import generate_bundle
 from gpuscope.hardware.models import model_by_key, parse_mig_layout
+from gpuscope.simulator.control import apply_fault
+from gpuscope.simulator.fleet import FleetNode, build_listeners, plan_nodes
 from gpuscope.spec.load import parse_fleet
 from tests.dashboards.support import csv_of, every_field
 from tests.generate.specs import RECEIVERS
@@ -48,8 +49,8 @@ def served_fields() -> list[str]:
     [listener] = build_listeners([node], ExporterSettings(collectors=collectors, interval_s=1.0))
     runtime = listener.runtime
     try:
-        runtime.apply_fault(FaultRequest(FaultKind.XID, gpu=0, code=48))
-        runtime.apply_fault(FaultRequest(FaultKind.THERMAL, gpu=0))
+        apply_fault(runtime, FaultRequest(FaultKind.XID, gpu=0, code=48))
+        apply_fault(runtime, FaultRequest(FaultKind.THERMAL, gpu=0))
         runtime.collect()
         time.sleep(1.1)
         runtime.collect()

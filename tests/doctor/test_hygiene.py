@@ -27,7 +27,6 @@ import pytest
 import yaml
 
 from gpuscope.doctor import Access, Endpoints, Report, audit
-from gpuscope.exporter.fleet import FleetNode, build_listeners, plan_nodes
 from gpuscope.exporter.settings import ExporterSettings
 from gpuscope.exporter.workloads.model import WorkloadLabels
 from gpuscope.exporter.workloads.source import WorkloadSettings
@@ -35,6 +34,7 @@ from gpuscope.fields.catalog import Dialect
 from gpuscope.fields.collectors import default_counters_text, load_collectors
 from gpuscope.hardware.models import model_by_key
 from gpuscope.rules import RulesConfig, render_rule_files
+from gpuscope.simulator.fleet import FleetNode, build_listeners, plan_nodes
 from tests.doctor.support import until
 from tests.support.exporters import serving
 from tests.support.fleets import loopback_base

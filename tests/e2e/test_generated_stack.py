@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from gpuscope.bundle import write_bundle
-from gpuscope.exporter.fleet import build_listeners, plan_nodes
 from gpuscope.exporter.settings import ExporterSettings
 from gpuscope.fields.collectors import load_collectors
 from gpuscope.generate import generate_bundle
 from gpuscope.hardware.models import model_by_key
 from gpuscope.rules import COLD_TIER_REGEX
+from gpuscope.simulator.fleet import build_listeners, plan_nodes
 from gpuscope.spec.load import parse_fleet
 from tests.generate.specs import RECEIVERS
 from tests.support.exporters import serving

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gpuscope.exporter.fleet import build_listeners, plan_nodes, write_targets_file
 from gpuscope.exporter.settings import ExporterSettings
 from gpuscope.fields.collectors import load_collectors
 from gpuscope.hardware.models import model_by_key
+from gpuscope.simulator.fleet import build_listeners, plan_nodes, write_targets_file
 from tests.support.exporters import serving
 from tests.support.fleets import loopback_base
 from tests.support.net import free_port, wait_for

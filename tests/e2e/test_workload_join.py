@@ -10,11 +10,11 @@ from pathlib import Path
 
 import httpx
 
-from gpuscope.exporter.fleet import build_listeners, plan_nodes, write_targets_file
 from gpuscope.exporter.settings import ExporterSettings
 from gpuscope.exporter.workloads.source import WorkloadSettings
 from gpuscope.fields.collectors import load_collectors
 from gpuscope.hardware.models import model_by_key, parse_mig_layout
+from gpuscope.simulator.fleet import build_listeners, plan_nodes, write_targets_file
 from tests.support.exporters import serving
 from tests.support.fleets import loopback_base
 from tests.support.kubelet import FakeKubelet, pod

@@ -8,10 +8,10 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from gpuscope.errors import UsageError
-from gpuscope.exporter.fleet import build_listeners, plan_nodes, write_targets_file
 from gpuscope.exporter.settings import ExporterSettings
 from gpuscope.fields.collectors import load_collectors
 from gpuscope.hardware.models import model_by_key, parse_mig_layout
+from gpuscope.simulator.fleet import build_listeners, plan_nodes, write_targets_file
 from tests.support.exporters import serving
 from tests.support.fleets import loopback_base
 from tests.support.net import free_port, wait_for

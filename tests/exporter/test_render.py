@@ -10,6 +10,7 @@ from gpuscope.backends.sim import FaultKind, FaultRequest
 from gpuscope.exporter.render import escape
 from gpuscope.fields.catalog import Dialect
 from gpuscope.fields.collectors import load_collectors
+from gpuscope.simulator.control import apply_fault
 from tests.exporter.conftest import RuntimeFactory
 
 GPU_LABELS = ["gpu", "UUID", "pci_bus_id", "device", "modelName", "Hostname", "DCGM_FI_DRIVER_VERSION"]
@@ -237,7 +238,7 @@ def test_restart_resets_counters_and_start_time(make: RuntimeFactory) -> None:
     runtime.collect()
     before = families(scrape(runtime, clock))
     clock.t += 1
-    runtime.apply_fault(FaultRequest(FaultKind.RESTART))
+    apply_fault(runtime, FaultRequest(FaultKind.RESTART))
     empty = families(scrape(runtime, clock))
     assert "DCGM_FI_DEV_GPU_TEMP" not in empty  # a restarted exporter has no data until it collects
     runtime.collect()

@@ -55,6 +55,16 @@ def test_fault_endpoint() -> None:
         assert httpx.post(faults, json=[1, 2]).status_code == 400
         assert httpx.post(faults, json={"fault": "thermal", "gpu": 9}).status_code == 400
         assert httpx.delete(faults).json() == {"active": []}
+        assert 'href="/sim/faults"' in httpx.get(lst.url).text
+
+
+def test_fault_routes_exist_only_where_mounted() -> None:
+    # A real exporter (gpuscope exporter --backend nvml) is served without the simulator's extension.
+    lst = listener(SimNode(SimNodeConfig("node-a", model_by_key("h100"), 1)))
+    with serving([lst], 0.2, extensions=()):
+        assert httpx.post(f"{lst.url}/sim/faults", json={"fault": "thermal"}).status_code == 404
+        assert httpx.get(f"{lst.url}/metrics").status_code == 200
+        assert "/sim/faults" not in httpx.get(lst.url).text
 
 
 def test_slow_backend_never_blocks_metrics_and_health_goes_stale() -> None:

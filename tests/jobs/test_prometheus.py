@@ -15,12 +15,12 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from gpuscope.exporter.fleet import build_listeners, plan_nodes, write_targets_file
 from gpuscope.exporter.settings import ExporterSettings
 from gpuscope.fields.collectors import load_collectors
 from gpuscope.hardware.models import model_by_key
 from gpuscope.jobs import JobReporter
 from gpuscope.rules import RulesConfig, Thresholds, render_rule_files
+from gpuscope.simulator.fleet import build_listeners, plan_nodes, write_targets_file
 from tests.jobs.support import Pushgateway
 from tests.support.exporters import serving
 from tests.support.fleets import loopback_base

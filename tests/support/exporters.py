@@ -10,6 +10,7 @@ from typing import Any
 
 from gpuscope.exporter.app import serve
 from gpuscope.exporter.server import Listener
+from gpuscope.simulator.routes import FAULT_ROUTES
 
 
 @contextmanager
@@ -17,7 +18,8 @@ def serving(
     listeners: Sequence[Listener], interval_s: float, workers: int = 2, **options: Any
 ) -> Iterator[Sequence[Listener]]:
     """Serve ``listeners`` until the block ends; raises if start-up fails. ``options`` go to ``serve``
-    (``web_config``, ``limits``)."""
+    (``web_config``, ``limits``, ``extensions``: by default the simulator's ``/sim/faults``, as ``gpuscope sim``)."""
+    options.setdefault("extensions", (FAULT_ROUTES,))
     ready = threading.Event()
     failure: list[BaseException] = []
     loop = asyncio.new_event_loop()

@@ -188,6 +188,7 @@ def exporter_command(
     from gpuscope.fields.catalog import Dialect
     from gpuscope.fields.collectors import load_collectors
     from gpuscope.hardware.models import model_by_key, parse_mig_layout
+    from gpuscope.simulator.routes import FAULT_ROUTES
 
     setup_logging(debug, choice(log_format, LOG_FORMATS, "--log-format"))
     host, port = parse_address(address, "-a/--address")
@@ -226,6 +227,8 @@ def exporter_command(
     chosen = choose_backend(backend)
     runtime = make_runtime(open_backend(chosen, sim_config), settings, hostname)
     listener = Listener(host, port, runtime)
+    # Only a simulated node takes faults: a real exporter serves no /sim/faults at all.
+    extensions = (FAULT_ROUTES,) if chosen == "sim" else ()
 
     url = listener.url.replace("http://", "https://") if web is not None and web.tls is not None else listener.url
 
@@ -238,4 +241,4 @@ def exporter_command(
             len(settings.collectors.metrics),
         )
 
-    asyncio.run(serve([listener], settings.interval_s, on_ready=ready, web_config=web))
+    asyncio.run(serve([listener], settings.interval_s, on_ready=ready, web_config=web, extensions=extensions))

@@ -66,11 +66,12 @@ def sim_command(
     if ctx.invoked_subcommand is not None:
         return
     from gpuscope.exporter.app import serve
-    from gpuscope.exporter.fleet import build_listeners, plan_nodes, raise_fd_limit, write_targets_file
     from gpuscope.exporter.settings import ExporterSettings
     from gpuscope.fields.catalog import Dialect
     from gpuscope.fields.collectors import load_collectors
     from gpuscope.hardware.models import model_by_key, parse_mig_layout
+    from gpuscope.simulator.fleet import build_listeners, plan_nodes, raise_fd_limit, write_targets_file
+    from gpuscope.simulator.routes import FAULT_ROUTES
 
     setup_logging(debug, "text")
     gpu_model = model_by_key(model)
@@ -126,6 +127,7 @@ def sim_command(
             flag="--base-address/--port",
             on_ready=ready,
             web_config=web,
+            extensions=(FAULT_ROUTES,),
         )
     )
 
@@ -150,7 +152,7 @@ def sim_inject_command(
 ) -> None:
     """Inject (or with --off, clear) one fault on a running simulated node."""
     from gpuscope.backends.sim.faults import FaultRequest, parse_fault_kind
-    from gpuscope.exporter.faultclient import send_fault
+    from gpuscope.simulator.client import send_fault
 
     request = FaultRequest(parse_fault_kind(fault), gpu, not off, code, seconds)
     active = send_fault(_fault_url(url), request)
@@ -162,7 +164,7 @@ def sim_clear_command(
     url: Annotated[str, typer.Option("--url", help="The node's exporter.")] = "http://127.0.0.1:9400",
 ) -> None:
     """Switch every fault off on a running simulated node."""
-    from gpuscope.exporter.faultclient import clear_faults
+    from gpuscope.simulator.client import clear_faults
 
     clear_faults(_fault_url(url))
     typer.echo(json.dumps({"active": []}))

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from gpuscope.errors import UsageError
 from gpuscope.exporter.httpguard import HttpLimits
 from gpuscope.exporter.scheduler import Scheduler
-from gpuscope.exporter.server import Listener, build_app, make_runner, resolver_for, start_sites
+from gpuscope.exporter.server import Extension, Listener, build_app, make_runner, resolver_for, start_sites
 from gpuscope.exporter.webconfig import WebConfig
 
 log = logging.getLogger(__name__)
@@ -44,10 +44,12 @@ async def serve(
     stop: asyncio.Event | None = None,
     web_config: WebConfig | None = None,
     limits: HttpLimits | None = None,
+    extensions: Sequence[Extension] = (),
 ) -> None:
     """Serve until SIGINT/SIGTERM (or ``stop``), collecting in the background; release everything on exit.
 
-    ``web_config`` (``--web-config-file``, already checked) adds TLS and basic auth to every listener.
+    ``web_config`` (``--web-config-file``, already checked) adds TLS and basic auth to every listener;
+    ``extensions`` are mounted beside the exporter's routes (the simulator's ``/sim/faults``).
     """
     limits = limits or HttpLimits()
     stop = stop or asyncio.Event()
@@ -57,7 +59,7 @@ async def serve(
             loop.add_signal_handler(sig, stop.set)
         except (NotImplementedError, RuntimeError):  # not the main thread (tests): the caller owns ``stop``
             break
-    runner = make_runner(build_app(resolver_for(listeners), web_config, limits), limits)
+    runner = make_runner(build_app(resolver_for(listeners), web_config, limits, extensions), limits)
     await runner.setup()
     tls = web_config.tls if web_config is not None else None
     try:

@@ -13,9 +13,6 @@ import zlib
 from dataclasses import dataclass, field
 
 from gpuscope.backends.base import Backend
-from gpuscope.backends.sim.faults import FaultKind, FaultRequest
-from gpuscope.backends.sim.node import SimNode
-from gpuscope.errors import UsageError
 from gpuscope.exporter.collector import Collector
 from gpuscope.exporter.render import RenderConfig, render_dcgm
 from gpuscope.exporter.selfmetrics import read_process_stats, render_dynamic, render_self
@@ -62,10 +59,6 @@ class NodeRuntime:
         self.busy = False
         self._publish_lock = threading.Lock()
         self.published = self._render(collector.snapshot)
-
-    @property
-    def sim(self) -> SimNode | None:
-        return self.backend if isinstance(self.backend, SimNode) else None
 
     def _render(self, snapshot: Snapshot) -> Published:
         config = self.render_config
@@ -124,13 +117,9 @@ class NodeRuntime:
             return 200, json.dumps({"status": "ok", **info})
         return 503, json.dumps({"status": "unhealthy", "reason": reason, **info})
 
-    def apply_fault(self, request: FaultRequest) -> None:
-        """Inject or clear a simulated fault; a restart also resets the exporter's own state."""
-        sim = self.sim
-        if sim is None:
-            raise UsageError("fault injection needs the sim backend")
-        sim.apply(request)
-        if request.fault is FaultKind.RESTART and request.enabled:
-            self.collector.reset()
-            with self._publish_lock:
-                self.published = self._render(self.collector.snapshot)
+    def restart(self) -> None:
+        """Start over as a restarted exporter process would: the collector's own state (counters, event
+        windows) is dropped and its empty snapshot published at once."""
+        self.collector.reset()
+        with self._publish_lock:
+            self.published = self._render(self.collector.snapshot)

@@ -1,17 +1,18 @@
-"""The HTTP side: ``/metrics``, ``/health``, ``/`` and, for simulated nodes, ``/sim/faults``.
+"""The HTTP side: ``/metrics``, ``/health``, ``/`` and whatever routes the caller mounts beside them.
 
 Handlers only read the runtime's last published render; they never touch a backend. One application can serve
 many simulated nodes: each node listens on its own address and the handler finds it by the socket's local
 address. Every connection goes through the slow-client guard (``httpguard``); a web config adds TLS to the
 sites and basic auth, SAN checks, rate limit and headers to the application (``auth``).
+
+The exporter knows nothing of the simulator: whoever starts a simulated node (``gpuscope sim``, ``gpuscope
+exporter --backend sim``, ``gpuscope up``) mounts its ``/sim/faults`` routes as an ``Extension``.
 """
 
 from __future__ import annotations
 
-import asyncio
 import errno
 import html
-import json
 import logging
 import ssl
 import time
@@ -21,8 +22,7 @@ from dataclasses import dataclass
 from aiohttp import web
 
 from gpuscope import __version__
-from gpuscope.backends.sim.faults import parse_fault_request
-from gpuscope.errors import EnvironmentProblem, UsageError
+from gpuscope.errors import EnvironmentProblem
 from gpuscope.exporter.auth import install
 from gpuscope.exporter.httpguard import GuardedSite, HttpLimits
 from gpuscope.exporter.runtime import NodeRuntime
@@ -32,6 +32,7 @@ log = logging.getLogger(__name__)
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 NODE_KEY = web.AppKey("resolve_node", object)
+LINKS_KEY: web.AppKey[tuple[tuple[str, str], ...]] = web.AppKey("index_links")
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +52,19 @@ class Listener:
 Resolver = Callable[[web.Request], NodeRuntime | None]
 
 
-def _node(request: web.Request) -> NodeRuntime:
+@dataclass(frozen=True, slots=True)
+class Extension:
+    """Routes mounted beside the exporter's own (behind the same auth and limits), and their index-page links.
+
+    Handlers find their node with ``node_for(request)``.
+    """
+
+    routes: tuple[web.RouteDef, ...]
+    links: tuple[tuple[str, str], ...] = ()  # (path, what it is)
+
+
+def node_for(request: web.Request) -> NodeRuntime:
+    """The node the request arrived at (404 when no node listens on that address)."""
     resolve: Resolver = request.app[NODE_KEY]  # type: ignore[assignment]
     node = resolve(request)
     if node is None:
@@ -60,7 +73,7 @@ def _node(request: web.Request) -> NodeRuntime:
 
 
 async def _metrics(request: web.Request) -> web.Response:
-    node = _node(request)
+    node = node_for(request)
     gzip = "gzip" in request.headers.get("Accept-Encoding", "")
     body = node.body(time.time(), gzip=gzip)
     headers = {"Content-Type": CONTENT_TYPE, "X-Content-Type-Options": "nosniff"}
@@ -70,73 +83,42 @@ async def _metrics(request: web.Request) -> web.Response:
 
 
 async def _health(request: web.Request) -> web.Response:
-    status, body = _node(request).health(time.time())
+    status, body = node_for(request).health(time.time())
     return web.Response(status=status, text=body + "\n", content_type="application/json")
 
 
 async def _index(request: web.Request) -> web.Response:
-    node = _node(request)
-    faults = '<li><a href="/sim/faults">/sim/faults</a> (simulator fault injection)</li>' if node.sim else ""
+    node = node_for(request)
+    links = request.app[LINKS_KEY]
+    extra = "".join(
+        f'<li><a href="{html.escape(path)}">{html.escape(path)}</a> ({html.escape(what)})</li>' for path, what in links
+    )
     page = (
         f"<html><head><title>gpuscope exporter</title></head><body><h1>gpuscope exporter {html.escape(__version__)}"
         f"</h1><p>backend: {html.escape(node.backend.name)}</p><ul>"
         '<li><a href="/metrics">/metrics</a></li><li><a href="/health">/health</a></li>'
-        f"{faults}</ul></body></html>\n"
+        f"{extra}</ul></body></html>\n"
     )
     return web.Response(text=page, content_type="text/html")
 
 
-def _sim_node(request: web.Request) -> NodeRuntime:
-    node = _node(request)
-    if node.sim is None:
-        raise web.HTTPNotFound(text="fault injection needs the sim backend\n")
-    return node
-
-
-def _faults_response(node: NodeRuntime) -> web.Response:
-    assert node.sim is not None
-    return web.json_response({"active": node.sim.active_faults()})
-
-
-async def _faults_get(request: web.Request) -> web.Response:
-    return _faults_response(_sim_node(request))
-
-
-async def _faults_post(request: web.Request) -> web.Response:
-    node = _sim_node(request)
-    try:
-        body = await request.json()
-        if not isinstance(body, dict):
-            raise UsageError('the body must be a JSON object, e.g. {"fault": "thermal", "gpu": 0}')
-        node.apply_fault(parse_fault_request(body))
-    except json.JSONDecodeError as exc:
-        return web.json_response({"error": f"invalid JSON: {exc}"}, status=400)
-    except UsageError as exc:
-        return web.json_response({"error": str(exc)}, status=400)
-    return _faults_response(node)
-
-
-async def _faults_delete(request: web.Request) -> web.Response:
-    node = _sim_node(request)
-    assert node.sim is not None
-    node.sim.clear()
-    return _faults_response(node)
-
-
 def build_app(
-    resolve: Resolver, web_config: WebConfig | None = None, limits: HttpLimits | None = None
+    resolve: Resolver,
+    web_config: WebConfig | None = None,
+    limits: HttpLimits | None = None,
+    extensions: Sequence[Extension] = (),
 ) -> web.Application:
-    """The routes: GET/HEAD only on /metrics, /health and / (405 otherwise), 404 elsewhere."""
+    """The routes: GET/HEAD only on /metrics, /health and / (405 otherwise), the extensions' routes, 404 elsewhere."""
     app = web.Application(client_max_size=(limits or HttpLimits()).max_body_bytes)
     app[NODE_KEY] = resolve
+    app[LINKS_KEY] = tuple(link for ext in extensions for link in ext.links)
     if web_config is not None:
         install(app, web_config)
     app.router.add_get("/metrics", _metrics)
     app.router.add_get("/health", _health)
     app.router.add_get("/", _index)
-    app.router.add_get("/sim/faults", _faults_get)
-    app.router.add_post("/sim/faults", _faults_post)
-    app.router.add_delete("/sim/faults", _faults_delete)
+    for ext in extensions:
+        app.router.add_routes(ext.routes)
     return app
 
 
@@ -205,7 +187,3 @@ async def start_site(
             raise EnvironmentProblem(f"cannot listen on {where} ({flag}): no such local address") from None
         raise EnvironmentProblem(f"cannot listen on {where} ({flag}): {exc.strerror or exc}") from None
     return site
-
-
-async def wait_for_stop(stop: asyncio.Event) -> None:
-    await stop.wait()

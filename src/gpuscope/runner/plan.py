@@ -17,9 +17,9 @@ from importlib import resources
 from pathlib import Path
 
 from gpuscope.backends.sim.node import SimNodeConfig
-from gpuscope.exporter.fleet import FleetNode
 from gpuscope.generate.prometheus import choose_store
 from gpuscope.hardware.models import MODELS, parse_mig_layout
+from gpuscope.simulator.fleet import FleetNode
 from gpuscope.spec.fleet import Cluster, Endpoints, FleetSpec, NodeGroup, Receiver, Receivers, Webhook, seconds
 
 log = logging.getLogger(__name__)

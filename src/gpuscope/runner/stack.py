@@ -27,7 +27,6 @@ from aiohttp import web
 from gpuscope.backends.sim.faults import FaultRequest, parse_fault_kind
 from gpuscope.bundle import write_bundle
 from gpuscope.errors import EnvironmentProblem, UsageError
-from gpuscope.exporter.fleet import build_listeners, raise_fd_limit
 from gpuscope.exporter.scheduler import Scheduler
 from gpuscope.exporter.server import Listener, build_app, resolver_for, start_site
 from gpuscope.exporter.settings import ExporterSettings
@@ -38,6 +37,9 @@ from gpuscope.runner.plan import LocalPlan, data_paths
 from gpuscope.runner.process import ManagedProcess, stop_all
 from gpuscope.runner.state import StackLock, write_state
 from gpuscope.runner.status import floor_green, gather
+from gpuscope.simulator.control import apply_fault, sim_of
+from gpuscope.simulator.fleet import build_listeners, raise_fd_limit
+from gpuscope.simulator.routes import FAULT_ROUTES
 from gpuscope.spec.load import LoadedSpec
 
 log = logging.getLogger(__name__)
@@ -108,7 +110,9 @@ class Stack:
     async def _serve(self, lst: Listener) -> web.AppRunner:
         # One runner per node, so a simulated exporter outage also drops Prometheus's keep-alive connection,
         # as a crashed exporter would, instead of only refusing new ones.
-        runner = web.AppRunner(build_app(resolver_for([lst])), access_log=None, handle_signals=False)
+        runner = web.AppRunner(
+            build_app(resolver_for([lst]), extensions=(FAULT_ROUTES,)), access_log=None, handle_signals=False
+        )
         await runner.setup()
         await start_site(runner, lst, "simulated node")
         return runner
@@ -218,7 +222,7 @@ class Stack:
             return await self._component("global", up=not req.enabled)
         index = self._node_index(req.cluster, req.node)
         fault = FaultRequest(parse_fault_kind(req.fault), req.gpu, req.enabled, req.code, req.seconds)
-        self.listeners[index].runtime.apply_fault(fault)
+        apply_fault(self.listeners[index].runtime, fault)
         state = "injected" if req.enabled else "cleared"
         return f"{req.fault} {state} on {self.plan.nodes[index].config.hostname}" + (
             f" GPU {req.gpu}" if req.gpu is not None else ""
@@ -248,7 +252,7 @@ class Stack:
     async def clear(self, cluster: str | None = None) -> str:
         for i, lst in enumerate(self.listeners):
             if cluster is None or self.plan.nodes[i].cluster == cluster:
-                sim = lst.runtime.sim
+                sim = sim_of(lst.runtime)
                 if sim is not None:
                     sim.clear()
                 if i in self.down_nodes:

@@ -29,7 +29,3 @@ def send_fault(url: str, request: FaultRequest) -> list[dict[str, object]]:
 def clear_faults(url: str) -> list[dict[str, object]]:
     """Switch off every fault of a node."""
     return _call("DELETE", url)
-
-
-def list_faults(url: str) -> list[dict[str, object]]:
-    return _call("GET", url)

@@ -1,0 +1,60 @@
+"""``/sim/faults``: the HTTP API that injects, lists and clears faults on a simulated node.
+
+``GET`` lists the active faults, ``POST`` a JSON ``FaultRequest`` switches one on or off, ``DELETE`` clears them
+all; each answers ``{"active": [...]}``, and a bad request is a 400 with ``{"error": "..."}`` naming the key.
+"""
+
+from __future__ import annotations
+
+import json
+
+from aiohttp import web
+
+from gpuscope.backends.sim.faults import parse_fault_request
+from gpuscope.backends.sim.node import SimNode
+from gpuscope.errors import UsageError
+from gpuscope.exporter.server import Extension, node_for
+from gpuscope.simulator.control import apply_fault, sim_of
+
+PATH = "/sim/faults"
+
+
+def _sim(request: web.Request) -> SimNode:
+    sim = sim_of(node_for(request))
+    if sim is None:
+        raise web.HTTPNotFound(text="fault injection needs the sim backend\n")
+    return sim
+
+
+def _active(sim: SimNode) -> web.Response:
+    return web.json_response({"active": sim.active_faults()})
+
+
+async def _get(request: web.Request) -> web.Response:
+    return _active(_sim(request))
+
+
+async def _post(request: web.Request) -> web.Response:
+    sim = _sim(request)
+    try:
+        body = await request.json()
+        if not isinstance(body, dict):
+            raise UsageError('the body must be a JSON object, e.g. {"fault": "thermal", "gpu": 0}')
+        apply_fault(node_for(request), parse_fault_request(body))
+    except json.JSONDecodeError as exc:
+        return web.json_response({"error": f"invalid JSON: {exc}"}, status=400)
+    except UsageError as exc:
+        return web.json_response({"error": str(exc)}, status=400)
+    return _active(sim)
+
+
+async def _delete(request: web.Request) -> web.Response:
+    sim = _sim(request)
+    sim.clear()
+    return _active(sim)
+
+
+FAULT_ROUTES = Extension(
+    routes=(web.get(PATH, _get), web.post(PATH, _post), web.delete(PATH, _delete)),
+    links=((PATH, "simulator fault injection"),),
+)
