@@ -28,6 +28,7 @@ test: deps binaries lint typecheck unit
 lint: deps
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
+	$(BIN)/lint-imports
 
 typecheck: deps
 	$(BIN)/mypy
