@@ -7,7 +7,6 @@ with ``error.exit_code``. Nothing below the CLI calls ``sys.exit``::
     ├── UsageError                exit 2: bad flag, bad file, bad value — the message names it and the fix
     │   └── SpecError             exit 2: bad input file, located as ``path:line[:col]``
     ├── EnvironmentProblem        exit 2: the machine lacks something (port taken, binary missing)
-    ├── BackendError              exit 1: a GPU source could not be opened at all
     └── AuditError                exit 3: ``gpuscope doctor`` could not audit (unreachable, 401, TLS, no GPU data)
 
 Failed reads of one GPU or one field are *not* errors: they are recorded in the snapshot and exported.
@@ -48,10 +47,6 @@ class EnvironmentProblem(GpuscopeError):
     """Something outside gpuscope is missing or busy (a port, a binary, a permission)."""
 
     exit_code = 2
-
-
-class BackendError(GpuscopeError):
-    """A GPU backend cannot be opened at all (as opposed to a failed read, which is exported)."""
 
 
 class AuditError(GpuscopeError):

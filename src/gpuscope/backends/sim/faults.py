@@ -24,19 +24,7 @@ class FaultKind(StrEnum):
     SLOW = "slow"
 
 
-ONE_SHOT = frozenset({FaultKind.XID, FaultKind.RESTART})
 NODE_FAULTS = frozenset({FaultKind.RESTART, FaultKind.SLOW})
-
-DESCRIPTIONS: Mapping[FaultKind, str] = {
-    FaultKind.XID: "raise one XID event (--code, default 13) on a GPU",
-    FaultKind.FELL_OFF_BUS: "XID 79: the GPU falls off the bus; its reads fail until cleared",
-    FaultKind.PROFILING_LOCK: "another profiler holds the counters: DCGM_FI_PROF_* stop, the rest continues",
-    FaultKind.THERMAL: "thermal throttling: temperature up, clocks down, thermal clock events and violation time",
-    FaultKind.ECC_DBE: "double-bit ECC errors accumulate; rows are remapped and remapping then fails",
-    FaultKind.NVLINK_CRC: "NVLink CRC, replay and recovery error counters grow",
-    FaultKind.RESTART: "the exporter restarts: counters start again from their boot values",
-    FaultKind.SLOW: "backend reads take --seconds (default 30) each: the snapshot ages, /health goes 503",
-}
 
 
 @dataclass(frozen=True, slots=True)
