@@ -183,10 +183,11 @@ def _events(q: Q) -> Row:
 
 def cluster_dashboard(q: Q) -> Dashboard:
     return Dashboard(
-        KEY,
-        "GPU L2 Cluster",
-        "One cluster: which GPUs are unhealthy, idle or throttled. Works on the cluster's own Prometheus too.",
-        (variables.cluster(q),),
-        (_overview(q), _status(q), _activity(q), _allocation(q), _events(q)),
+        key=KEY,
+        title="GPU L2 Cluster",
+        description="One cluster: which GPUs are unhealthy, idle or throttled. Works on the cluster's own Prometheus "
+        "too.",
+        variables=(variables.cluster(q),),
+        rows=(_overview(q), _status(q), _activity(q), _allocation(q), _events(q)),
         drills_to=("l3-node", "l5-workload"),
     )

@@ -19,7 +19,7 @@ MAX_UID = 40  # Grafana's limit
 TAGS = ("gpuscope", "gpu")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Placed:
     """A row header (``panel`` is None) or a panel, with its id, grid position and resolved links."""
 
@@ -33,7 +33,7 @@ class Placed:
     links: tuple[tuple[str, str], ...] = ()  # (title, url)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Final:
     dashboard: Dashboard
     uid: str
@@ -82,7 +82,7 @@ def _place(dashboard: Dashboard, resolve: Mapping[str, tuple[str, Dashboard]]) -
     y = 0
     next_id = 1
     for row in dashboard.rows:
-        items.append(Placed(next_id, 0, y, GRID_WIDTH, 1, title=row.title))
+        items.append(Placed(id=next_id, x=0, y=y, w=GRID_WIDTH, h=1, title=row.title))
         next_id += 1
         y += 1
         x = line_height = 0
@@ -94,7 +94,7 @@ def _place(dashboard: Dashboard, resolve: Mapping[str, tuple[str, Dashboard]]) -
                 (link.title, link_url(dashboard, resolve[link.dashboard][1], resolve[link.dashboard][0], link))
                 for link in p.links
             )
-            items.append(Placed(next_id, x, y, w, p.height, p, p.title, links))
+            items.append(Placed(id=next_id, x=x, y=y, w=w, h=p.height, panel=p, title=p.title, links=links))
             next_id += 1
             x += w
             line_height = max(line_height, p.height)
@@ -114,12 +114,12 @@ def finalize(fleet: str, dashboards: tuple[Dashboard, ...]) -> tuple[Final, ...]
         raise ValueError(f"links to unknown dashboards: {', '.join(missing)}")
     return tuple(
         Final(
-            d,
-            resolve[d.key][0],
-            f"{d.title} ({fleet})",
-            (*TAGS, fleet),
-            _place(d, resolve),
-            tuple((resolve[k][1].title, resolve[k][0]) for k in d.drills_to),
+            dashboard=d,
+            uid=resolve[d.key][0],
+            title=f"{d.title} ({fleet})",
+            tags=(*TAGS, fleet),
+            items=_place(d, resolve),
+            top_links=tuple((resolve[k][1].title, resolve[k][0]) for k in d.drills_to),
         )
         for d in pruned
     )

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 from gpuscope.dashboards import styles
 from gpuscope.dashboards.model import Panel, Query, Steps, ValueText
@@ -42,6 +42,7 @@ class Family:
     title: str
     row: str
     pattern: str
+    _: KW_ONLY
     steps: Callable[[Options], Steps] | None = None
     mappings: tuple[ValueText, ...] = ()
     width: int = 12
@@ -61,7 +62,7 @@ THERMAL, ACTIVITY, MEMORY_ERRORS, XID, INTERCONNECT, HEALTH = (
 ROWS = (THERMAL, ACTIVITY, MEMORY_ERRORS, XID, INTERCONNECT, HEALTH)
 
 FAMILIES: tuple[Family, ...] = (
-    Family("Temperature", THERMAL, r"DCGM_FI_DEV_(GPU|MEMORY|SLOWDOWN|SHUTDOWN)_TEMP", styles.temperature),
+    Family("Temperature", THERMAL, r"DCGM_FI_DEV_(GPU|MEMORY|SLOWDOWN|SHUTDOWN)_TEMP", steps=styles.temperature),
     Family(
         "Power and energy",
         THERMAL,
@@ -70,7 +71,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("Clocks", THERMAL, r"DCGM_FI_DEV_(MAX_)?(SM|MEM|VIDEO)_CLOCK"),
     Family("Clock event reasons (bitmask)", THERMAL, r"DCGM_FI_DEV_CLOCKS_EVENT_REASONS"),
     Family("Clock events", THERMAL, r"DCGM_EXP_CLOCK_EVENTS_(COUNT|TOTAL)"),
-    Family("Throttled time", THERMAL, r"DCGM_FI_DEV_[A-Z_]+_VIOLATION", styles.throttled_share),
+    Family("Throttled time", THERMAL, r"DCGM_FI_DEV_[A-Z_]+_VIOLATION", steps=styles.throttled_share),
     Family("Performance state and fan", THERMAL, r"DCGM_FI_DEV_(PSTATE|FAN_SPEED)"),
     Family("Utilization (NVML)", ACTIVITY, r"DCGM_FI_DEV_(GPU|MEM_COPY|ENC|DEC)_UTIL"),
     Family("Framebuffer", ACTIVITY, r"DCGM_FI_DEV_FB_(TOTAL|FREE|USED|RESERVED|USED_PERCENT|CAPACITY_BYTES)"),
@@ -109,7 +110,7 @@ def family_of(name: str) -> Family | None:
     return next((f for f in FAMILIES if f.matches(name)), None)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class _Shown:
     """How a field is queried: the grouping key of fields that can share one query."""
 
@@ -124,12 +125,12 @@ class _Shown:
 def _shown(q: Q, field: Field) -> _Shown:
     resolved = BY_NAME[q.p.name(field.name)]
     return _Shown(
-        shown_unit(resolved),
-        shown_as_rate(resolved),
-        q.p.base(field.name, ""),
-        field.mig is MigScope.INSTANCE and field.entity is Entity.GPU,
-        field.entity is Entity.NVLINK,
-        EXTRA_LABEL.get(field.name, ""),
+        unit=shown_unit(resolved),
+        rate=shown_as_rate(resolved),
+        scaling=q.p.base(field.name, ""),
+        per_instance=field.mig is MigScope.INSTANCE and field.entity is Entity.GPU,
+        per_link=field.entity is Entity.NVLINK,
+        extra=EXTRA_LABEL.get(field.name, ""),
     )
 
 

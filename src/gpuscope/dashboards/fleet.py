@@ -183,11 +183,11 @@ def _alerts(q: Q) -> Row:
 
 def fleet_dashboard(q: Q) -> Dashboard:
     return Dashboard(
-        KEY,
-        "GPU L1 Fleet",
-        "Every cluster side by side. Point the data source at the global store (Thanos, Mimir or the federating "
-        "Prometheus).",
-        (variables.cluster(q),),
-        (_totals(q), Row("Clusters", (_clusters_table(q),)), _gpus(q), _activity(q), _alerts(q)),
+        key=KEY,
+        title="GPU L1 Fleet",
+        description="Every cluster side by side. Point the data source at the global store (Thanos, Mimir or the "
+        "federating Prometheus).",
+        variables=(variables.cluster(q),),
+        rows=(_totals(q), Row("Clusters", (_clusters_table(q),)), _gpus(q), _activity(q), _alerts(q)),
         drills_to=("l2-cluster",),
     )

@@ -62,9 +62,10 @@ def gpu_dashboard(q: Q) -> Dashboard:
         ]
         rows.append(Row(title, (*panels, *_extras(q, title))))
     return Dashboard(
-        KEY,
-        "GPU L4 GPU",
-        "One GPU: every field the exporter collects, its memory errors, XIDs, alerts and the workloads that held it.",
-        (variables.cluster(q), variables.node(q), variables.gpu(q), variables.mig(q)),
-        tuple(rows),
+        key=KEY,
+        title="GPU L4 GPU",
+        description="One GPU: every field the exporter collects, its memory errors, XIDs, alerts and the workloads "
+        "that held it.",
+        variables=(variables.cluster(q), variables.node(q), variables.gpu(q), variables.mig(q)),
+        rows=tuple(rows),
     )

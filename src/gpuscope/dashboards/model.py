@@ -3,12 +3,15 @@
 Generators build these plain records; ``defaults`` applies the shared policy in one pass (ids, positions, uids,
 links) and ``sdk`` turns the result into Grafana's JSON through grafana-foundation-sdk. Keeping our own model
 means PromQL and layout never touch the SDK, and a bump of the SDK changes one module.
+
+Records with more than a few fields take the obvious leading ones by position (a query's expression and legend, a
+panel's title, kind and queries) and everything else by keyword only, so that no call is a row of bare values.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Literal
 
 Kind = Literal["timeseries", "stat", "table", "heatmap", "bargauge", "statushistory"]
@@ -31,6 +34,7 @@ class Query:
 
     expr: str
     legend: str = ""
+    _: KW_ONLY
     instant: bool = False
     # Catalog names this query reads, for tests that check each collected field is shown with live data.
     fields: tuple[str, ...] = ()
@@ -72,6 +76,7 @@ class Panel:
     title: str
     kind: Kind
     queries: tuple[Query, ...]
+    _: KW_ONLY
     unit: str = "none"
     description: str = ""
     steps: Steps | None = None
@@ -97,11 +102,12 @@ class Variable:
     name: VariableName
     label: str
     query: str
+    _: KW_ONLY
     include_all: bool = False
     multi: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Dashboard:
     key: str  # file stem and uid suffix: "l2-cluster"
     title: str

@@ -210,10 +210,10 @@ def _xid(q: Q) -> Row:
 
 def node_dashboard(q: Q) -> Dashboard:
     return Dashboard(
-        KEY,
-        "GPU L3 Node",
-        "The GPUs of one node; click a series for the GPU's L4 dashboard.",
-        (variables.cluster(q), variables.node(q)),
-        (_gpus(q), _thermal_power(q), _clocks(q), _memory_activity(q), _interconnect(q), _xid(q)),
+        key=KEY,
+        title="GPU L3 Node",
+        description="The GPUs of one node; click a series for the GPU's L4 dashboard.",
+        variables=(variables.cluster(q), variables.node(q)),
+        rows=(_gpus(q), _thermal_power(q), _clocks(q), _memory_activity(q), _interconnect(q), _xid(q)),
         drills_to=("l4-gpu",),
     )

@@ -153,9 +153,10 @@ def _long_term(q: Q) -> Row | None:
 def pipeline_dashboard(q: Q) -> Dashboard:
     long_term = _long_term(q)
     return Dashboard(
-        KEY,
-        "GPU Telemetry Pipeline",
-        "The five hops from GPU to long-term store (architecture §1), each with the signal that breaks first.",
-        (variables.cluster(q),),
-        (*_gpu_to_exporter(q), _exporter_to_prometheus(q), _prometheus(q), *((long_term,) if long_term else ())),
+        key=KEY,
+        title="GPU Telemetry Pipeline",
+        description="The five hops from GPU to long-term store (architecture §1), each with the signal that breaks "
+        "first.",
+        variables=(variables.cluster(q),),
+        rows=(*_gpu_to_exporter(q), _exporter_to_prometheus(q), _prometheus(q), *((long_term,) if long_term else ())),
     )

@@ -133,7 +133,14 @@ class Q:
         """A query over catalog ``fields``; ``None`` (no panel target) when the CSV collects none of them."""
         if expr is None or not self.has(*fields):
             return None
-        return Query(expr, legend, instant, tuple(f for f in fields if self.has(f)), fault, unit)
+        return Query(
+            expr=expr,
+            legend=legend,
+            instant=instant,
+            fields=tuple(f for f in fields if self.has(f)),
+            fault=fault,
+            unit=unit,
+        )
 
     def only(self, field: str, expr: str) -> str | None:
         """``expr`` if ``field`` is collected, for building ``either`` alternatives."""

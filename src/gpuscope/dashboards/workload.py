@@ -128,11 +128,11 @@ def workload_dashboard(q: Q) -> Dashboard:
     pods = _pods(q)
     pod_vars = (variables.namespace(q), variables.pod(q)) if pods else ()
     return Dashboard(
-        KEY,
-        "GPU L5 Workload",
-        "What a pod or a batch job holds and how well it uses it; jobs report step time and throughput through "
-        "the Pushgateway.",
-        (variables.cluster(q), *pod_vars, variables.job_id(q)),
-        (*((pods,) if pods else ()), _jobs(q)),
+        key=KEY,
+        title="GPU L5 Workload",
+        description="What a pod or a batch job holds and how well it uses it; jobs report step time and throughput "
+        "through the Pushgateway.",
+        variables=(variables.cluster(q), *pod_vars, variables.job_id(q)),
+        rows=(*((pods,) if pods else ()), _jobs(q)),
         drills_to=("l4-gpu",),
     )
