@@ -117,11 +117,28 @@ def _workload_series(group: NodeGroup, cluster: Cluster, spec: FleetSpec, fields
     return 0
 
 
-def _recording_series(spec: FleetSpec, cluster: Cluster, gpu_entities: int) -> int:
-    per_gpu = per_node = other = 0
+@dataclass(frozen=True, slots=True)
+class _RecordingCounts:
+    """How many recording rules scale with what: counted once, from one ``build_groups()``."""
+
+    per_gpu: int  # gpu:* and workload:* rules: one series per GPU entity
+    per_node: int  # node:* rules: one series per node
+    other: int  # cluster-wide rules: a handful of series each
+    cold: int  # rules kept in the cold tier (fleet rules included)
+
+    @property
+    def cluster_rules(self) -> int:
+        return self.per_gpu + self.per_node + self.other
+
+
+def _recording_counts(spec: FleetSpec) -> _RecordingCounts:
+    per_gpu = per_node = other = cold = 0
     for group in build_groups(spec.rules_config()):
         for rule in group.rules:
-            if not isinstance(rule, Recording) or group.file == "fleet":
+            if not isinstance(rule, Recording):
+                continue
+            cold += rule.cold
+            if group.file == "fleet":
                 continue
             if rule.record.startswith(("gpu:", "workload:")):
                 per_gpu += 1
@@ -129,92 +146,92 @@ def _recording_series(spec: FleetSpec, cluster: Cluster, gpu_entities: int) -> i
                 per_node += 1
             else:
                 other += 1
-    return per_gpu * gpu_entities + per_node * cluster.nodes + other * 4
+    return _RecordingCounts(per_gpu=per_gpu, per_node=per_node, other=other, cold=cold)
+
+
+def _recording_series(counts: _RecordingCounts, cluster: Cluster, gpu_entities: int) -> int:
+    return counts.per_gpu * gpu_entities + counts.per_node * cluster.nodes + counts.other * 4
 
 
 def compute_budget(spec: FleetSpec, collectors: CollectorSet) -> BudgetReport:
-    interval = seconds(spec.scrape_interval)
+    counts = _recording_counts(spec)
     groups: list[NodeGroupBudget] = []
     clusters: list[ClusterBudget] = []
-    lts_samples = 0.0
-    lts_series = 0
-    cold = spec.retention.cold_tier == "rollups"
-    rollup_s = seconds(spec.retention.rollup_resolution)
+    long_term_series = 0
     for cluster in spec.clusters:
-        exporter_total = workload_total = entities = 0
-        biggest_node = 0
-        for group in cluster.node_groups:
-            mig_nodes = group.mig.nodes if group.mig else 0
-            plain = _exporter_series(group, False, collectors, spec)
-            per_mig = _exporter_series(group, True, collectors, spec) if mig_nodes else 0
-            total = plain * (group.nodes - mig_nodes) + per_mig * mig_nodes
-            biggest_node = max(biggest_node, plain, per_mig)
-            workload = _workload_series(group, cluster, spec, plain / group.gpus_per_node)
-            groups.append(
-                NodeGroupBudget(
-                    cluster.name,
-                    group.name,
-                    group.nodes,
-                    group.nodes * group.gpus_per_node,
-                    total / group.nodes,
-                    total,
-                    workload,
-                )
-            )
-            exporter_total += total
-            workload_total += workload
-            instances = len(group.mig.layout.split(",")) if group.mig else 1
-            entities += group.gpus_per_node * (group.nodes - mig_nodes + mig_nodes * instances)
-        node_exporter = spec.budget.node_exporter_series_per_node * cluster.nodes
-        scrape = SCRAPE_SERIES_PER_TARGET * (2 * cluster.nodes + 3)
-        recording = _recording_series(spec, cluster, entities)
-        head = exporter_total + workload_total + node_exporter + scrape + recording + PROMETHEUS_SELF_SERIES
-        samples = head / interval
-        cold_series = sum(
-            1 for g in build_groups(spec.rules_config()) for r in g.rules if isinstance(r, Recording) and r.cold
-        )
-        rollup_series = math.ceil(recording * cold_series / max(1, _count_recording(spec)))
-        rw_samples = rollup_series / rollup_s if cold else samples
-        lts_samples += rw_samples
-        lts_series += rollup_series if cold else head
-        ratio = head / spec.budget.head_series
-        verdict = "over budget" if ratio > 1 else "warn (over 80%)" if ratio > 0.8 else "ok"
-        clusters.append(
-            ClusterBudget(
-                cluster.name,
-                cluster.nodes,
-                cluster.gpus,
-                exporter_total,
-                workload_total,
-                node_exporter,
-                scrape,
-                recording,
-                PROMETHEUS_SELF_SERIES,
-                head,
-                samples,
-                head * spec.budget.bytes_per_head_series,
-                rw_samples,
-                rw_samples * spec.budget.remote_write_bytes_per_sample,
-                max(100, math.ceil(biggest_node * 1.5 / 100) * 100),
-                verdict,
-            )
-        )
+        budget, group_budgets, stored_series = _cluster_budget(spec, cluster, collectors, counts)
+        clusters.append(budget)
+        groups.extend(group_budgets)
+        long_term_series += stored_series
     return BudgetReport(
-        tuple(groups),
-        tuple(clusters),
-        spec.budget.head_series,
-        spec.budget.bytes_per_head_series,
-        spec.budget.remote_write_bytes_per_sample,
-        lts_samples,
-        lts_series,
-        _mimir_verdicts(spec, clusters),
+        node_groups=tuple(groups),
+        clusters=tuple(clusters),
+        budget_head_series=spec.budget.head_series,
+        bytes_per_head_series=spec.budget.bytes_per_head_series,
+        remote_write_bytes_per_sample=spec.budget.remote_write_bytes_per_sample,
+        long_term_samples_per_second=sum(c.remote_write_samples_per_second for c in clusters),
+        long_term_series=long_term_series,
+        mimir_verdicts=_mimir_verdicts(spec, clusters),
     )
 
 
-def _count_recording(spec: FleetSpec) -> int:
-    return sum(
-        1 for g in build_groups(spec.rules_config()) for r in g.rules if isinstance(r, Recording) and g.file != "fleet"
+def _cluster_budget(
+    spec: FleetSpec, cluster: Cluster, collectors: CollectorSet, counts: _RecordingCounts
+) -> tuple[ClusterBudget, list[NodeGroupBudget], int]:
+    """One cluster's budget, its node groups' and the series it leaves in the long-term store."""
+    groups: list[NodeGroupBudget] = []
+    exporter_total = workload_total = entities = 0
+    biggest_node = 0
+    for group in cluster.node_groups:
+        mig_nodes = group.mig.nodes if group.mig else 0
+        plain = _exporter_series(group, False, collectors, spec)
+        per_mig = _exporter_series(group, True, collectors, spec) if mig_nodes else 0
+        total = plain * (group.nodes - mig_nodes) + per_mig * mig_nodes
+        biggest_node = max(biggest_node, plain, per_mig)
+        workload = _workload_series(group, cluster, spec, plain / group.gpus_per_node)
+        groups.append(
+            NodeGroupBudget(
+                cluster=cluster.name,
+                node_group=group.name,
+                nodes=group.nodes,
+                gpus=group.nodes * group.gpus_per_node,
+                exporter_series_per_node=total / group.nodes,
+                exporter_series=total,
+                workload_series=workload,
+            )
+        )
+        exporter_total += total
+        workload_total += workload
+        instances = len(group.mig.layout.split(",")) if group.mig else 1
+        entities += group.gpus_per_node * (group.nodes - mig_nodes + mig_nodes * instances)
+    node_exporter = spec.budget.node_exporter_series_per_node * cluster.nodes
+    scrape = SCRAPE_SERIES_PER_TARGET * (2 * cluster.nodes + 3)
+    recording = _recording_series(counts, cluster, entities)
+    head = exporter_total + workload_total + node_exporter + scrape + recording + PROMETHEUS_SELF_SERIES
+    samples = head / seconds(spec.scrape_interval)
+    cold = spec.retention.cold_tier == "rollups"
+    rollup_series = math.ceil(recording * counts.cold / max(1, counts.cluster_rules))
+    rw_samples = rollup_series / seconds(spec.retention.rollup_resolution) if cold else samples
+    ratio = head / spec.budget.head_series
+    budget = ClusterBudget(
+        cluster=cluster.name,
+        nodes=cluster.nodes,
+        gpus=cluster.gpus,
+        exporter_series=exporter_total,
+        workload_series=workload_total,
+        node_exporter_series=node_exporter,
+        scrape_series=scrape,
+        recording_series=recording,
+        prometheus_series=PROMETHEUS_SELF_SERIES,
+        head_series=head,
+        samples_per_second=samples,
+        head_memory_bytes=head * spec.budget.bytes_per_head_series,
+        remote_write_samples_per_second=rw_samples,
+        remote_write_bytes_per_second=rw_samples * spec.budget.remote_write_bytes_per_sample,
+        sample_limit_per_exporter=max(100, math.ceil(biggest_node * 1.5 / 100) * 100),
+        verdict="over budget" if ratio > 1 else "warn (over 80%)" if ratio > 0.8 else "ok",
     )
+    return budget, groups, rollup_series if cold else head
 
 
 def _mimir_verdicts(spec: FleetSpec, clusters: list[ClusterBudget]) -> tuple[tuple[str, str], ...]:
