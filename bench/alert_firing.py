@@ -65,7 +65,7 @@ def main() -> None:
             )
             f.write(
                 "Command: `python bench/alert_firing.py`. Time from the failure to the first firing evaluation "
-                "(15 s scrape and evaluation intervals), per scenario, against the issue's bound.\n\n"
+                "(15 s scrape and evaluation intervals), per scenario, against the alert's bound.\n\n"
             )
             f.write("| alert | scenario | fires after | bound |\n|---|---|---|---|\n")
             for alert, title, took, bound in rows:

@@ -1,4 +1,4 @@
-"""Alert latency end to end (issue #11 part 3): fault injected -> webhook notification, median of 3.
+"""Alert latency end to end: fault injected -> webhook notification, median of 3.
 
 Three ``gpuscope up`` stacks run side by side, each one cluster of 4 nodes x 8 simulated H100s with its Prometheus
 HA pair, global store, Pushgateway and Alertmanager, from the bundle ``gpuscope generate`` writes. Without
@@ -7,7 +7,7 @@ Alertmanager's real group_wait (10 s pages, 30 s tickets). After a warm-up every
 through each stack's control API, on distinct GPUs and nodes so that no alert inhibits another (Alertmanager groups
 by alertname, cluster and owner, so each alert gets its own first notification). The latency of an alert is the
 time from its fault's injection to the first webhook call carrying it (``received_at`` in the stack's recorder);
-the three stacks give three independent runs, and the median is reported against the bound in the rules issue.
+the three stacks give three independent runs, and the median is reported against the alert's bound (``Alert.bound``).
 
 Alerts no local stack can be made to fire by injecting a fault (they need a kubelet, a corrupted WAL, a new GPU
 model joining, ...) are listed with their promtool-measured detection time instead (``bench/alert_firing.py``, read
@@ -85,7 +85,7 @@ FAULTS = (
     Fault(("PushgatewayJobStale",), {"fault": "push-job"}, "a job pushes once, then never again"),
 )
 
-# Alerts of the rules issue's table that no injectable fault of the local stack raises, and why.
+# Alerts of the rule table that no injectable fault of the local stack raises, and why.
 NOT_INJECTABLE = {
     "GPUModelOutsideBudget": "needs a GPU model outside the budget to join a running fleet; the stack's is fixed",
     "PrometheusHeadSeriesOverBudget": "needs the head to grow past the budget; the stack's fleet is fixed at start",
@@ -98,7 +98,7 @@ NOT_INJECTABLE = {
 
 
 # dcgm-exporter's default list has no NVLink error counter (GPUNVLinkErrors could never fire) and no thermal
-# violation time; the seed-sized list the ingest benchmark uses has both, as a production field list would.
+# violation time; the 100-metric list the ingest benchmark uses has both, as a production field list would.
 FIELDS_CSV = REPO / "bench" / "seed-fields.csv"
 
 
@@ -283,7 +283,7 @@ def section(results: list[dict[str, float]], info: dict[str, Any], fast: bool, c
         f"{STACKS} `gpuscope up` stacks side by side (one cluster of 4 nodes x 8 H100 each, exporting "
         "`bench/seed-fields.csv`), every fault injected "
         "at once on distinct GPUs/nodes through the stack's control API; latency = first webhook call carrying "
-        "the alert minus the injection time. Median of the 3 stacks against the rules issue's bound"
+        "the alert minus the injection time. Median of the 3 stacks against the alert's bound"
         + (" (/15 in --fast)" if fast else "")
         + ": the bound is the promise the alert makes, so it is the fair yardstick.",
         ("alert", "fault injected", "runs", "median", "bound", "verdict"),

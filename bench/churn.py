@@ -1,8 +1,8 @@
-"""Cardinality under pod churn (issue #11 part 2): the exporter's ``info`` mode against ``labels`` mode.
+"""Cardinality under pod churn: the exporter's ``info`` mode against ``labels`` mode.
 
 N simulated nodes x 8 H100s (``gpuscope sim -k``), each node with its own kubelet (the tests' real gRPC
 PodResources server, on a unix socket) listing one inference pod per GPU. Every pod restarts once a minute —
-seed §7's "bad CD pipeline restarts inference pods every minute" — nodes staggered across the minute. One real
+the "bad CD pipeline restarts inference pods every minute" failure mode — nodes staggered across the minute. One real
 Prometheus per mode runs the config and rules ``gpuscope generate`` writes for the fleet with that mode.
 
 ``labels`` is dcgm-exporter's behaviour (pod, namespace, container labels on every series of an allocated GPU), so

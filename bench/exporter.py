@@ -4,7 +4,7 @@ Baselines, and why they are fair:
 - render: prometheus_client's ``generate_latest`` over a custom collector yielding the same families, labels and
   values from the same snapshot. That is how a Python exporter is normally written (nvitop-exporter,
   dcgm-exporter-lite), so it is the alternative a user would otherwise run.
-- memory: dcgm-exporter's user-reported 400-500 MiB RSS (reference dcgm-exporter.md §11); we cannot run it here.
+- memory: dcgm-exporter's user-reported 400-500 MiB RSS (its issues #609, #702); we cannot run it here.
 
 Usage: ``python bench/exporter.py [--quick] [--append docs/benchmarks.md]``.
 """

@@ -1,7 +1,7 @@
-"""Fleet ingest (issue #11 part 1) and the cold tier's write reduction (part 4), from one run.
+"""Fleet ingest and the cold tier's write reduction, from one run.
 
 ``gpuscope sim`` serves N nodes x 8 simulated H100s, each an exporter on its own loopback address, exposing the
-seed's sizing (about 100 metrics per GPU: ``bench/seed-fields.csv``). One real Prometheus runs the exact config
+usual sizing (about 100 metrics per GPU: ``bench/seed-fields.csv``). One real Prometheus runs the exact config
 ``gpuscope generate`` writes for that fleet (15 s scrape, the generated recording rules and alerts, remote_write of
 the rollups-only cold tier to a second Prometheus standing in for Mimir). After a warm-up, a measurement window:
 
@@ -10,7 +10,7 @@ the rollups-only cold tier to a second Prometheus standing in for Mimir). After 
 - head series against ``gpuscope budget``'s prediction for the same fleet spec;
 - samples scraped against samples remote-written, and remote_write bytes/s.
 
-Baselines: the seed's own figures (~53k samples/s for 1,000 nodes, §2.4; a 20x write reduction from rollups, §3.3)
+Baselines: the back-of-envelope figures (~53k samples/s for 1,000 nodes; a 20x write reduction from rollups)
 and ``gpuscope budget``'s prediction; the fair comparison for the write reduction is writing every sample (the
 ``cold_tier: full`` alternative), which is exactly the samples Prometheus ingests.
 
@@ -51,7 +51,7 @@ from gpuscope.rules import COLD_TIER_REGEX
 
 FIELDS_CSV = REPO / "bench" / "seed-fields.csv"
 BASE_ADDRESS = (127, 210)  # 127.210.0.1 ...: clear of `gpuscope up` (127.20+) and the tests' random blocks
-SEED_SAMPLES_PER_S_1K = 53_000  # seed §2.4: 100 metrics x 8 GPUs / 15 s x 1,000 nodes
+SIZING_SAMPLES_PER_S_1K = 53_000  # back-of-envelope sizing: 100 metrics x 8 GPUs / 15 s x 1,000 nodes
 ROLLUP_GROUPS = {"gpuscope-rollup-5m.rules": 300.0, "gpuscope-rollup-1h.rules": 3600.0}
 
 
@@ -255,7 +255,7 @@ def _window(
 def sections(cfg: IngestConfig, r: dict[str, Any], command: str) -> list[Section]:
     b = r["budget"]
     scale = "" if not cfg.quick else f" (quick: {cfg.nodes} nodes, {cfg.window_s} s window — scaled down)"
-    target = SEED_SAMPLES_PER_S_1K * cfg.nodes / 1000
+    target = SIZING_SAMPLES_PER_S_1K * cfg.nodes / 1000
     predicted_head = b["head_series"]
     head = r["head_series"] + r["pending_rollups"]
     err = 100 * (head - predicted_head) / predicted_head
@@ -264,16 +264,16 @@ def sections(cfg: IngestConfig, r: dict[str, Any], command: str) -> list[Section
         command,
         "One real Prometheus 2.42 on the config `gpuscope generate` writes for this fleet (generated rules and "
         "alerts evaluated, rollups remote-written), scraping `gpuscope sim` with about 100 metrics per GPU "
-        "(`bench/seed-fields.csv`, the seed's §2.4 sizing). Compared with the seed's ~53k samples/s per 1,000 "
-        "nodes (scaled to the node count) and with `gpuscope budget` for the same fleet spec: the figures a user "
-        "would plan with. CPU in % of one core; both processes share this machine's cores.",
+        "(`bench/seed-fields.csv`: 100 metrics x 8 GPUs per node). Compared with the back-of-envelope ~53k "
+        "samples/s per 1,000 nodes (scaled to the node count) and with `gpuscope budget` for the same fleet "
+        "spec: the figures a user would plan with. CPU in % of one core; both processes share this machine's cores.",
         ("measurement", "result", "compared with"),
     )
     ingest.rows += [
         (
             "samples/s ingested (head appends: scrapes + recording rules)",
             f"{r['appended_per_s']:,.0f}",
-            f"seed ~{target:,.0f}/s; budget {b['samples_per_second']:,.0f}/s",
+            f"estimate ~{target:,.0f}/s; budget {b['samples_per_second']:,.0f}/s",
         ),
         (
             "of which scraped (all jobs / exporters only)",
@@ -341,7 +341,7 @@ def _cold_section(cfg: IngestConfig, r: dict[str, Any], command: str) -> Section
         "Same run. Samples Prometheus scraped against samples it remote-wrote with `cold_tier: rollups` (the "
         "generated `write_relabel_configs` keep only the `*_rollup5m`/`*_rollup1h` recording rules). The fair "
         "baseline is `cold_tier: full`, which writes every ingested sample: the scraped samples, plus the "
-        "recording rules' output. Seed §3.3 claims a 20x reduction.",
+        "recording rules' output. Rollups are expected to cut writes at least 20x.",
         ("measurement", "result", "compared with"),
     )
     how = (
@@ -359,7 +359,7 @@ def _cold_section(cfg: IngestConfig, r: dict[str, Any], command: str) -> Section
         (
             "write reduction: scraped / remote-written",
             f"{ratio:,.0f}x",
-            "target >= 20x (seed §3.3)",
+            "target >= 20x",
         ),
         ("ingested (incl. rule outputs) / remote-written", f"{ratio_appended:,.0f}x", "what cold_tier: full writes"),
         (

@@ -1,7 +1,7 @@
 """NVML backend benchmark: NVML calls per GPU per collection, and collection time, against the fake NVML.
 
 The call counts are deterministic (the figure to track): they are what the backend asks a real driver for, and
-each NVML call is a round trip to the driver, PMU or GSP that other GPU clients feel (reference nvml.md §1.3).
+each NVML call is a round trip to the driver, PMU or GSP that other GPU clients feel (calls serialise on the PMU/GSP).
 The baseline is one NVML call per requested field and GPU, the way exporters that wrap each metric in its own
 call work (no batched field values, no call shared by several fields, unsupported fields asked again).
 

@@ -1,15 +1,15 @@
-"""Benchmarks at fleet scale (issue #11): every part in sequence, one report.
+"""Benchmarks at fleet scale: every part in sequence, one report.
 
 Parts, each a script of its own in bench/:
 
 - ``ingest``: fleet ingest and the cold tier's write reduction (``fleet_ingest.py``);
 - ``churn``: cardinality under pod churn, info vs labels mode (``churn.py``);
 - ``alerts``: alert latency, fault to webhook, median of 3 (``alert_latency.py``);
-- ``exporter``: the exporter issues' figures, measured again in this run (``exporter.py``, ``nvml.py``,
+- ``exporter``: the exporter's own benchmarks, measured again in this run (``exporter.py``, ``nvml.py``,
   ``workloads.py``).
 
 ``make bench`` runs ``--quick`` (scaled-down sizes and durations, under 10 minutes on 2 cores, each table says
-how it was scaled); ``make bench-full`` runs the issue's sizes and durations (about 70 minutes). Parts run one
+how it was scaled); ``make bench-full`` runs the full sizes and durations (about 70 minutes). Parts run one
 after another so that none takes CPU from another's measurement. Tables are printed as each part finishes and,
 with ``--append``, added to docs/benchmarks.md with the machine, the date and the command.
 
@@ -35,7 +35,7 @@ PARTS = ("exporter", "ingest", "churn", "alerts")
 
 
 def exporter_sections(quick: bool, command: str) -> list[Section]:
-    """The exporter issues' figures (render, scrape latency, RSS, NVML calls, attribution), measured now."""
+    """The exporter's figures (render, scrape latency, RSS, NVML calls, attribution), measured now."""
     from tests.support.kubelet import fake_kubelet
 
     import exporter
@@ -44,10 +44,9 @@ def exporter_sections(quick: bool, command: str) -> list[Section]:
     from gpuscope.exporter.workloads.model import WorkloadLabels
 
     s = Section(
-        "Exporter figures (the exporter issues' benchmarks, run again here)"
-        + (" (quick: shorter runs)" if quick else ""),
+        "Exporter figures (the exporter benchmarks, run again here)" + (" (quick: shorter runs)" if quick else ""),
         command,
-        "Measured in this run by the exporter issues' own scripts (bench/exporter.py, bench/nvml.py, "
+        "Measured in this run by the exporter benchmarks' own scripts (bench/exporter.py, bench/nvml.py, "
         "bench/workloads.py), each with the baseline its section above explains: prometheus_client's "
         "generate_latest for rendering, dcgm-exporter's reported 400-500 MiB for memory, one NVML call per field "
         "and GPU for NVML calls, dcgm-exporter's labels mode for attribution."
@@ -142,7 +141,7 @@ def main() -> None:
         ]
         if quick:
             preamble.append(
-                "Quick run: sizes and durations are scaled down as each table says; `make bench-full` runs the issue's."
+                "Quick run: sizes and durations are scaled down as each table says; `make bench-full` runs full ones."
             )
         preamble += [f"Failed: {f}" for f in failures]
         append_report(Path(args.append), f"Fleet scale ({'quick' if quick else 'full'}) — {when}", preamble, sections)

@@ -22,7 +22,7 @@ from gpuscope.fields.xid import xid_message
 
 REPO = Path(__file__).resolve().parents[2]
 
-# dcgm-exporter's default-counters.csv active rows (reference dcgm-exporter.md §2.2).
+# dcgm-exporter's etc/default-counters.csv: its active (uncommented) rows.
 UPSTREAM_DEFAULT = {
     "DCGM_FI_DEV_SM_CLOCK": (100, "gauge"),
     "DCGM_FI_DEV_MEM_CLOCK": (101, "gauge"),
@@ -52,7 +52,7 @@ UPSTREAM_DEFAULT = {
     "DCGM_FI_PROF_PCIE_RX_BYTES": (1010, "gauge"),
 }
 
-# Commented optional rows of the upstream file and the PROF fields of reference nvml.md §3.1.
+# The upstream file's commented optional rows, and the DCGM_FI_PROF_* fields NVML serves through GPM.
 OPTIONAL = [
     "DCGM_FI_DEV_POWER_VIOLATION",
     "DCGM_FI_DEV_THERMAL_VIOLATION",

@@ -1,4 +1,4 @@
-"""Budget figures against hand-computed cases (MIG, churn, the architecture's 480k example)."""
+"""Budget figures against hand-computed cases (MIG, churn, 1,000 nodes x 8 GPUs x 60 metrics = 480k series)."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def test_info_and_labels_modes_under_churn(tmp_path: Path) -> None:
     assert labels.clusters[0].workload_series == math.ceil(churned * 239 / 8)  # every series of the GPU, per restart
 
 
-def test_the_architectures_example_is_480k_not_1_4m(tmp_path: Path) -> None:
+def test_1000_nodes_x_8_gpus_x_60_metrics_is_480k_not_1_4m(tmp_path: Path) -> None:
     # 1,000 nodes x 8 GPUs x 60 metrics: pick 60 GPU-level fields an H100 supports without MIG.
     fields = [
         f

@@ -1,7 +1,7 @@
 """Alert scenarios as data, turned into `promtool test rules` suites against freshly rendered rule files.
 
 A scenario is input series (with the label sets gpuscope and dcgm-exporter really produce), the time the failure
-starts, the eval time by which the alert must fire (start + the issue's detection bound) with the exact labels it
+starts, the eval time by which the alert must fire (start + the alert's detection bound) with the exact labels it
 must carry, and eval times at which it must not fire. Near misses are scenarios with no firing time.
 """
 

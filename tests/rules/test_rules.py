@@ -38,7 +38,7 @@ VARIANTS = {
     ),
 }
 
-TABLE = {  # the table: alert -> (owner, bound)
+TABLE = {  # the contract, written apart from the rules: alert -> (owner, bound)
     "GPUFellOffBus": ("infra", "2m"),
     "GPUXidCritical": ("infra", "1m"),
     "GPUDoubleBitEccErrors": ("infra", "1m"),

@@ -1,4 +1,4 @@
-"""Pipeline: the telemetry path of the architecture on one page, one row per hop, each panel coloured where the
+"""Pipeline: the telemetry path (docs/architecture.md) on one page, one row per hop, each panel coloured where the
 platform alert about that hop fires. The long-term-store row is there when Prometheus remote-writes (Mimir)."""
 
 from __future__ import annotations
@@ -155,8 +155,7 @@ def pipeline_dashboard(q: Q) -> Dashboard:
     return Dashboard(
         key=KEY,
         title="GPU Telemetry Pipeline",
-        description="The five hops from GPU to long-term store (architecture §1), each with the signal that breaks "
-        "first.",
+        description="The five hops from GPU to long-term store, each with the signal that breaks first.",
         variables=(variables.cluster(q),),
         rows=(*_gpu_to_exporter(q), _exporter_to_prometheus(q), _prometheus(q), *((long_term,) if long_term else ())),
     )

@@ -1,4 +1,4 @@
-"""Failure-mode checks (architecture §7): what is going wrong now, or went wrong within the look-back window.
+"""Failure-mode checks (docs/architecture.md): what is going wrong now, or went wrong within the look-back window.
 
 Severity follows the matching alert: what pages is a FAIL, what makes a ticket is a WARN.
 """

@@ -1,4 +1,4 @@
-"""Phase 1 floor checks (architecture §8): without these, nothing built on top can be trusted.
+"""Phase 1 floor checks (docs/architecture.md, "The Phase 1 floor"): without these, nothing built on top can be trusted.
 
 Exporter targets up (and as many as the fleet spec lists), every GPU reporting its temperature, profiling metrics
 where the GPU has them, gpuscope's rule groups loaded and evaluating, Alertmanager connected, both replicas of the

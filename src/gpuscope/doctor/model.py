@@ -9,7 +9,7 @@ from typing import Any
 
 
 class Status(StrEnum):
-    """PASS/WARN/FAIL as the issue asks; SKIP when an input is missing (a flag not given, too little history)."""
+    """PASS/WARN (a ticket)/FAIL (a page); SKIP when an input is missing (a flag not given, too little history)."""
 
     PASS = "PASS"
     WARN = "WARN"

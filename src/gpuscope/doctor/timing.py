@@ -45,5 +45,5 @@ class Timing:
 
 
 def default_window(speedup: int) -> float:
-    """One hour of production time: the issue's "restarts in the last hour"."""
+    """One hour of production time: the look-back of "restarts in the last hour"."""
     return HOUR_S / speedup

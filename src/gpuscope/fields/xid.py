@@ -178,7 +178,8 @@ _MESSAGES: tuple[str, ...] = (
     "Uncorrectable SRAM Error",
 )
 
-# XIDs that need a human: hardware faults, fallen-off-bus, GSP hangs. The rules issue's list, plus 140/171/172.
+# XIDs that need a human: hardware faults, fallen-off-bus, GSP hangs, uncorrectable ECC/DRAM/SRAM errors
+# (140/171/172). The alert rules' default (RulesConfig.critical_xids).
 CRITICAL_XIDS: tuple[int, ...] = (48, 63, 64, 74, 79, 92, 94, 95, 119, 120, 140, 171, 172)
 
 GPU_FELL_OFF_BUS = 79

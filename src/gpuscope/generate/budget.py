@@ -1,4 +1,4 @@
-"""The cardinality budget (head series ≈ GPUs × metrics × label combinations), computed rather than guessed.
+"""The cardinality budget (head series ~ GPUs x metrics x label combinations), computed rather than guessed.
 
 Exporter series per node come from the exporter itself: a simulated node of each node group (its GPU model,
 GPUs per node, MIG layout, the fleet's collectors CSV and naming) is collected once and rendered, and its series

@@ -22,7 +22,7 @@ LABEL_LIMIT = 30  # Mimir's max_label_names_per_series: a series over it would b
 
 
 def choose_store(spec: FleetSpec) -> tuple[str, str]:
-    """The long-term store and why (architecture §5.4's decision matrix)."""
+    """The long-term store and why: the decision matrix of docs/architecture.md, "Long-term store"."""
     n = len(spec.clusters)
     if spec.long_term_store != "auto":
         return spec.long_term_store, f"set in the fleet spec (long_term_store: {spec.long_term_store})"
@@ -148,7 +148,7 @@ def prometheus_config(
 
 
 def federation_config(spec: FleetSpec, match: list[str]) -> dict[str, Any]:
-    """The global Prometheus scraping every cluster's /federate for the rollups (architecture §5.1)."""
+    """The global Prometheus scraping every cluster's /federate for the rollups (hierarchical federation)."""
     jobs = [
         {
             "job_name": f"federate-{cluster.name}",

@@ -1,4 +1,4 @@
-"""The long-term store of the chosen topology (architecture §5): federation, Thanos or Mimir.
+"""The long-term store of the chosen topology (docs/architecture.md, "Long-term store"): federation, Thanos or Mimir.
 
 - federation: a global Prometheus scraping each cluster's ``/federate`` for the rollups, plus the Phase 1
   floor signals (exporter ``up`` and GPU temperature) so the global store can answer "is every GPU reporting".

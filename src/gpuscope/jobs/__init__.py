@@ -1,4 +1,4 @@
-"""Job-scoped metrics pushed to a Pushgateway and joined to GPU telemetry by GPU UUID (seed §2.4, §3.1).
+"""Job-scoped metrics pushed to a Pushgateway and joined to GPU telemetry by GPU UUID at query time.
 
 Training and batch jobs are the one exception to pull: they may end between two scrapes, so they push what only
 they know — steps, throughput, completion — never hardware counters (those come from the exporter). Each job is

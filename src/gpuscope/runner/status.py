@@ -1,7 +1,7 @@
 """What the local stack looks like right now, asked of its own APIs: the live view and ``gpuscope status``.
 
 Per cluster: exporter targets up in each replica, GPUs reporting, samples per second; firing alerts by owner from
-Alertmanager; notifications received; and the architecture's Phase 1 floor (§8) as checks that turn green.
+Alertmanager; notifications received; and the Phase 1 floor (docs/architecture.md) as checks that turn green.
 """
 
 from __future__ import annotations
@@ -133,7 +133,7 @@ async def gather(plan: LocalPlan, client: httpx.AsyncClient, notifications: int)
 
 
 def floor_checks(status: dict[str, Any]) -> list[Check]:
-    """The Phase 1 floor of the architecture (§8), as it applies to the local stack."""
+    """The Phase 1 floor (docs/architecture.md), as it applies to the local stack."""
     checks = []
     for c in status["clusters"]:
         name, total, gpus = c["name"], c["targets_total"], c["gpus_expected"]

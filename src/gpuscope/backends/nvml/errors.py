@@ -1,4 +1,4 @@
-"""The error policy (reference nvml.md §5): what an NVML return code means for a field, a GPU, or the backend.
+"""The error policy: what an NVML return code means for a field, a GPU, or the backend.
 
 - NotSupported / NoPermission (and a field id an older driver does not know): that series is left out for that
   GPU, and the source is remembered so NVML is not asked again (logged once, when remembered).

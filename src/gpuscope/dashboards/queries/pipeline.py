@@ -1,4 +1,4 @@
-"""Pipeline: the five hops of the architecture's signal flow (seed §1), each with the signal that breaks first.
+"""Pipeline: the five hops of the signal flow (docs/architecture.md), each with the signal that breaks first.
 
 GPU → NVML (backend up, lost GPUs, failed collections), NVML → DCGM (profiling counters held by another tool),
 DCGM → exporter (snapshot age, collection time, restarts), exporter → Prometheus (targets up, scrape duration

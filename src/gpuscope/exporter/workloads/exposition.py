@@ -1,8 +1,8 @@
 """The ``info`` mode families: one series per allocation, joined to GPU series at query time.
 
-A pod restart adds one ``gpuscope_gpu_workload_info`` series instead of a new copy of every GPU series (seed §3.2,
-§7 "pod churn cardinality bomb"). The info series carries the GPU series' join keys: ``UUID`` (``uuid`` with
-``-o``), ``gpu``, the host label, and ``GPU_I_ID`` for a MIG instance only — like the GPU series, whose
+A pod restart adds one ``gpuscope_gpu_workload_info`` series instead of a new copy of every GPU series (the "pod
+churn cardinality bomb", docs/architecture.md). The info series carries the GPU series' join keys: ``UUID`` (``uuid``
+with ``-o``), ``gpu``, the host label, and ``GPU_I_ID`` for a MIG instance only — like the GPU series, whose
 ``GPU_I_ID`` is absent unless they describe a MIG instance, so ``on(UUID, GPU_I_ID)`` matches both kinds.
 """
 

@@ -1,4 +1,4 @@
-"""Slurm (HPC) job mapping files, as dcgm-exporter reads them (reference dcgm-exporter.md §3.2).
+"""Slurm (HPC) job mapping files, as dcgm-exporter reads them (``--hpc-job-mapping-dir``).
 
 A job scheduler's prolog writes one file per GPU into the mapping directory, named ``<gpu>`` (the GPU index) or
 ``<gpu>.<gi>`` (a MIG GPU instance), holding one job id per line; its epilog removes it. Other names are ignored,

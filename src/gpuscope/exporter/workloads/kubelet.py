@@ -1,6 +1,6 @@
 """The kubelet PodResources v1 client: one ``List`` per collection over one long-lived gRPC channel.
 
-dcgm-exporter dials the kubelet socket on every scrape (reference dcgm-exporter.md §3.1, §10 #599); here the
+dcgm-exporter dials the kubelet socket anew on every scrape (up to 10 cores on busy MIG nodes); here the
 channel is opened once and reused, every call has a deadline, and a failed call drops the channel so the next
 collection dials afresh (gRPC's own reconnect backoff can otherwise keep a restarted kubelet unreachable for up to
 two minutes). Called only from the collection worker thread, never from the HTTP side.

@@ -1,7 +1,7 @@
 """Who uses which GPU: device ids from the kubelet and job ids from Slurm, resolved to GPUs and MIG instances.
 
-Pure functions only. The kubelet names devices in several ways depending on the device plugin (reference
-dcgm-exporter.md §3.1); every form resolves against the GPUs of the current reading:
+Pure functions only. The kubelet names devices in several ways depending on the device plugin (the forms
+dcgm-exporter parses too); every form resolves against the GPUs of the current reading:
 
 - ``GPU-<uuid>`` (NVIDIA device plugin) and ``MIG-<uuid>`` (a MIG instance, mixed strategy);
 - ``<id>::<n>`` (time-slicing/MPS replica n of a device; EKS writes ``MIG-<uuid>::<n>`` too);
