@@ -99,7 +99,7 @@ NOT_INJECTABLE = {
 
 # dcgm-exporter's default list has no NVLink error counter (GPUNVLinkErrors could never fire) and no thermal
 # violation time; the 100-metric list the ingest benchmark uses has both, as a production field list would.
-FIELDS_CSV = REPO / "bench" / "seed-fields.csv"
+FIELDS_CSV = REPO / "bench" / "fields-100.csv"
 
 
 def spec_yaml(index: int) -> str:
@@ -281,7 +281,7 @@ def section(results: list[dict[str, float]], info: dict[str, Any], fast: bool, c
         title,
         command,
         f"{STACKS} `gpuscope up` stacks side by side (one cluster of 4 nodes x 8 H100 each, exporting "
-        "`bench/seed-fields.csv`), every fault injected "
+        "`bench/fields-100.csv`), every fault injected "
         "at once on distinct GPUs/nodes through the stack's control API; latency = first webhook call carrying "
         "the alert minus the injection time. Median of the 3 stacks against the alert's bound"
         + (" (/15 in --fast)" if fast else "")

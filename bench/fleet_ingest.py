@@ -1,7 +1,7 @@
 """Fleet ingest and the cold tier's write reduction, from one run.
 
-``gpuscope sim`` serves N nodes x 8 simulated H100s, each an exporter on its own loopback address, exposing the
-usual sizing (about 100 metrics per GPU: ``bench/seed-fields.csv``). One real Prometheus runs the exact config
+``gpuscope sim`` serves N nodes x 8 simulated H100s, each an exporter on its own loopback address, exposing a
+production-sized field list (100 metrics per GPU: ``bench/fields-100.csv``). One real Prometheus runs the exact config
 ``gpuscope generate`` writes for that fleet (15 s scrape, the generated recording rules and alerts, remote_write of
 the rollups-only cold tier to a second Prometheus standing in for Mimir). After a warm-up, a measurement window:
 
@@ -49,7 +49,7 @@ from common import (
 )
 from gpuscope.rules import COLD_TIER_REGEX
 
-FIELDS_CSV = REPO / "bench" / "seed-fields.csv"
+FIELDS_CSV = REPO / "bench" / "fields-100.csv"
 BASE_ADDRESS = (127, 210)  # 127.210.0.1 ...: clear of `gpuscope up` (127.20+) and the tests' random blocks
 SIZING_SAMPLES_PER_S_1K = 53_000  # back-of-envelope sizing: 100 metrics x 8 GPUs / 15 s x 1,000 nodes
 ROLLUP_GROUPS = {"gpuscope-rollup-5m.rules": 300.0, "gpuscope-rollup-1h.rules": 3600.0}
@@ -264,7 +264,7 @@ def sections(cfg: IngestConfig, r: dict[str, Any], command: str) -> list[Section
         command,
         "One real Prometheus 2.42 on the config `gpuscope generate` writes for this fleet (generated rules and "
         "alerts evaluated, rollups remote-written), scraping `gpuscope sim` with about 100 metrics per GPU "
-        "(`bench/seed-fields.csv`: 100 metrics x 8 GPUs per node). Compared with the back-of-envelope ~53k "
+        "(`bench/fields-100.csv`: 100 metrics x 8 GPUs per node). Compared with the back-of-envelope ~53k "
         "samples/s per 1,000 nodes (scaled to the node count) and with `gpuscope budget` for the same fleet "
         "spec: the figures a user would plan with. CPU in % of one core; both processes share this machine's cores.",
         ("measurement", "result", "compared with"),
