@@ -9,8 +9,23 @@ from typing import Annotated
 
 import typer
 
-from gpuscope.cli._app import choice, setup_logging, sim_app
-from gpuscope.cli._workloads import DEFAULT_SOCKET, web_config, workload_settings
+from gpuscope.cli._app import setup_logging, sim_app
+from gpuscope.cli._options import (
+    DEFAULT_SOCKET,
+    CollectInterval,
+    Collectors,
+    Debug,
+    DialectName,
+    HostLabel,
+    HpcJobMappingDir,
+    Kubernetes,
+    NvidiaResourceNames,
+    PodResourcesSocket,
+    WebConfigFile,
+    WorkloadLabelsMode,
+    exporter_settings,
+    web_config,
+)
 
 log = logging.getLogger("gpuscope")
 
@@ -29,53 +44,32 @@ def sim_command(
     base_address: Annotated[str, typer.Option("--base-address", help="Address of the first node.")] = "127.1.0.1",
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port every node listens on.")] = 9400,
     hostname_prefix: Annotated[str, typer.Option("--hostname-prefix", help="Host label prefix.")] = "sim-node",
-    collectors: Annotated[str | None, typer.Option("-f", "--collectors", help="Collectors CSV.")] = None,
-    collect_interval: Annotated[
-        int, typer.Option("-c", "--collect-interval", min=100, help="Collection interval in milliseconds.")
-    ] = 15000,
-    dialect: Annotated[str, typer.Option("--dialect", help="classic or 4.9.")] = "classic",
-    host_label: Annotated[str, typer.Option("--host-label", help="Hostname or hostname.")] = "Hostname",
+    collectors: Collectors = None,
+    collect_interval: CollectInterval = 15000,
+    dialect: DialectName = "classic",
+    host_label: HostLabel = "Hostname",
     workers: Annotated[int, typer.Option("--workers", min=1, max=64, help="Collection worker threads.")] = 4,
     targets_file: Annotated[
         str | None, typer.Option("--targets-file", help="Write a Prometheus file_sd JSON of all nodes here.")
     ] = None,
-    kubernetes: Annotated[
-        bool, typer.Option("-k", "--kubernetes", help="Attribute GPUs to pods through a kubelet PodResources socket.")
-    ] = False,
-    pod_resources_kubelet_socket: Annotated[
-        str,
-        typer.Option(
-            "--pod-resources-kubelet-socket",
-            help="The kubelet socket; {hostname} becomes each node's host label (one socket per node).",
-        ),
-    ] = DEFAULT_SOCKET,
-    nvidia_resource_names: Annotated[
-        str, typer.Option("--nvidia-resource-names", help="More GPU resource names, comma-separated.")
-    ] = "",
-    hpc_job_mapping_dir: Annotated[
-        str,
-        typer.Option("--hpc-job-mapping-dir", help="Slurm job mapping directory; {hostname} as for the socket."),
-    ] = "",
-    workload_labels: Annotated[str, typer.Option("--workload-labels", help="info, labels or off.")] = "info",
-    web_config_file: Annotated[
-        str, typer.Option("--web-config-file", help="TLS and basic auth (exporter-toolkit web config format).")
-    ] = "",
-    debug: Annotated[bool, typer.Option("--debug", help="Debug logging.")] = False,
+    kubernetes: Kubernetes = False,
+    pod_resources_kubelet_socket: PodResourcesSocket = DEFAULT_SOCKET,
+    nvidia_resource_names: NvidiaResourceNames = "",
+    hpc_job_mapping_dir: HpcJobMappingDir = "",
+    workload_labels: WorkloadLabelsMode = "info",
+    web_config_file: WebConfigFile = "",
+    debug: Debug = False,
 ) -> None:
     """Serve --nodes simulated nodes, each an exporter on its own loopback address (127.1.0.1, 127.1.0.2, ...)."""
     if ctx.invoked_subcommand is not None:
         return
     from gpuscope.exporter.app import serve
-    from gpuscope.exporter.settings import ExporterSettings
-    from gpuscope.fields.catalog import Dialect
-    from gpuscope.fields.collectors import load_collectors
     from gpuscope.hardware.models import model_by_key, parse_mig_layout
     from gpuscope.simulator.fleet import build_listeners, plan_nodes, raise_fd_limit, write_targets_file
     from gpuscope.simulator.routes import FAULT_ROUTES
 
     setup_logging(debug, "text")
     gpu_model = model_by_key(model)
-    dialect_value = Dialect(choice(dialect, tuple(d.value for d in Dialect), "--dialect"))
     planned = plan_nodes(
         count=nodes,
         model=gpu_model,
@@ -89,19 +83,16 @@ def sim_command(
         seed=seed,
         profiling=profiling,
     )
-    settings = ExporterSettings(
-        collectors=load_collectors(collectors, dialect_value),
-        dialect=dialect_value,
-        interval_s=collect_interval / 1000.0,
-        host_label=choice(host_label, ("Hostname", "hostname"), "--host-label"),
-        workloads=workload_settings(
-            workload_labels,
-            kubernetes=kubernetes,
-            socket_path=pod_resources_kubelet_socket,
-            gpu_id_type="uid",
-            resource_names=nvidia_resource_names,
-            hpc_dir=hpc_job_mapping_dir,
-        ),
+    settings = exporter_settings(
+        collectors=collectors,
+        collect_interval=collect_interval,
+        dialect=dialect,
+        host_label=host_label,
+        workload_labels=workload_labels,
+        kubernetes=kubernetes,
+        pod_resources_kubelet_socket=pod_resources_kubelet_socket,
+        nvidia_resource_names=nvidia_resource_names,
+        hpc_job_mapping_dir=hpc_job_mapping_dir,
     )
     web = web_config(web_config_file)
     raise_fd_limit(nodes * 4 + 256)

@@ -1,0 +1,203 @@
+"""The flags ``gpuscope exporter`` and ``gpuscope sim`` share, declared once, and the settings built from them.
+
+Names and environment variables are dcgm-exporter's, so Helm charts and GPU Operator settings carry over.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from gpuscope.cli._app import choice
+from gpuscope.exporter.workloads.model import DEFAULT_SOCKET
+
+# The CLI imports this module at start-up: grpc, ssl contexts and YAML load only when a command needs them.
+if TYPE_CHECKING:
+    from gpuscope.exporter.settings import ExporterSettings
+    from gpuscope.exporter.webconfig import WebConfig
+    from gpuscope.exporter.workloads.source import WorkloadSettings
+
+__all__ = [
+    "DEFAULT_SOCKET",
+    "CollectInterval",
+    "Collectors",
+    "Debug",
+    "DialectName",
+    "HostLabel",
+    "HpcJobMappingDir",
+    "Kubernetes",
+    "NvidiaResourceNames",
+    "PodResourcesSocket",
+    "WebConfigFile",
+    "WorkloadLabelsMode",
+    "exporter_settings",
+    "web_config",
+    "workload_settings",
+]
+GPU_ID_TYPES = ("uid", "device-name")
+WORKLOAD_MODES = ("info", "labels", "off")
+HOST_LABELS = ("Hostname", "hostname")
+
+Collectors = Annotated[
+    str | None,
+    typer.Option(
+        "-f",
+        "--collectors",
+        envvar="DCGM_EXPORTER_COLLECTORS",
+        help="Collectors CSV (dcgm-exporter format). Default: the built-in default-counters.csv.",
+    ),
+]
+CollectInterval = Annotated[
+    int,
+    typer.Option(
+        "-c",
+        "--collect-interval",
+        envvar="DCGM_EXPORTER_INTERVAL",
+        min=100,
+        help="Collection interval in milliseconds.",
+    ),
+]
+DialectName = Annotated[
+    str,
+    typer.Option(
+        "--dialect",
+        envvar="GPUSCOPE_DIALECT",
+        help="Metric names: classic (dcgm-exporter <= 4.8) or 4.9 (renamed names, base units).",
+    ),
+]
+HostLabel = Annotated[
+    str,
+    typer.Option(
+        "--host-label",
+        envvar="GPUSCOPE_HOST_LABEL",
+        help="Name of the host label: Hostname (dcgm-exporter <= 4.8.2) or hostname (>= 4.8.3).",
+    ),
+]
+Kubernetes = Annotated[
+    bool,
+    typer.Option(
+        "-k",
+        "--kubernetes",
+        envvar="DCGM_EXPORTER_KUBERNETES",
+        help="Attribute GPUs to pods through the kubelet PodResources API (read every collection).",
+    ),
+]
+PodResourcesSocket = Annotated[
+    str,
+    typer.Option(
+        "--pod-resources-kubelet-socket",
+        envvar="DCGM_POD_RESOURCES_KUBELET_SOCKET",
+        help="The kubelet PodResources socket; {hostname} becomes the host label value (a socket per simulated node).",
+    ),
+]
+NvidiaResourceNames = Annotated[
+    str,
+    typer.Option(
+        "--nvidia-resource-names",
+        envvar="NVIDIA_RESOURCE_NAMES",
+        help="More resource names that carry GPUs, comma-separated (nvidia.com/gpu and nvidia.com/mig-* always).",
+    ),
+]
+HpcJobMappingDir = Annotated[
+    str,
+    typer.Option(
+        "--hpc-job-mapping-dir",
+        envvar="DCGM_HPC_JOB_MAPPING_DIR",
+        help="Directory of Slurm job mapping files named <gpu> or <gpu>.<gi>, one job id per line; "
+        "{hostname} as for the socket.",
+    ),
+]
+WorkloadLabelsMode = Annotated[
+    str,
+    typer.Option(
+        "--workload-labels",
+        envvar="GPUSCOPE_WORKLOAD_LABELS",
+        help="info: one gpuscope_gpu_workload_info/job_info series per allocation (join at query time); "
+        "labels: pod/namespace/container and hpc_job on every series, as dcgm-exporter; off.",
+    ),
+]
+WebConfigFile = Annotated[
+    str,
+    typer.Option(
+        "--web-config-file",
+        envvar="DCGM_EXPORTER_WEB_CONFIG_FILE",
+        help="TLS and basic auth, in the Prometheus exporter-toolkit web config format.",
+    ),
+]
+Debug = Annotated[bool, typer.Option("--debug", envvar="DCGM_EXPORTER_DEBUG", help="Debug logging.")]
+
+
+def exporter_settings(
+    *,
+    collectors: str | None,
+    collect_interval: int,
+    dialect: str,
+    host_label: str,
+    workload_labels: str,
+    kubernetes: bool,
+    pod_resources_kubelet_socket: str,
+    nvidia_resource_names: str,
+    hpc_job_mapping_dir: str,
+    kubernetes_gpu_id_type: str = "uid",
+    no_hostname: bool = False,
+    use_old_namespace: bool = False,
+    replace_blanks_in_model_name: bool = False,
+    xid_count_window_size: int = 300000,
+    clock_events_count_window_size: int = 300000,
+) -> ExporterSettings:
+    """The flags (named as the parameters) checked into settings; a bad one is one clear error naming it."""
+    from gpuscope.exporter.settings import ExporterSettings
+    from gpuscope.fields.catalog import Dialect
+    from gpuscope.fields.collectors import load_collectors
+
+    dialect_value = Dialect(choice(dialect, tuple(d.value for d in Dialect), "--dialect"))
+    return ExporterSettings(
+        collectors=load_collectors(collectors, dialect_value),
+        dialect=dialect_value,
+        interval_s=collect_interval / 1000.0,
+        host_label=choice(host_label, HOST_LABELS, "--host-label"),
+        no_hostname=no_hostname,
+        use_old_namespace=use_old_namespace,
+        replace_blanks_in_model_name=replace_blanks_in_model_name,
+        xid_window_ms=xid_count_window_size,
+        clock_events_window_ms=clock_events_count_window_size,
+        workloads=workload_settings(
+            workload_labels,
+            kubernetes=kubernetes,
+            socket_path=pod_resources_kubelet_socket,
+            gpu_id_type=kubernetes_gpu_id_type,
+            resource_names=nvidia_resource_names,
+            hpc_dir=hpc_job_mapping_dir,
+        ),
+    )
+
+
+def workload_settings(
+    mode: str, *, kubernetes: bool, socket_path: str, gpu_id_type: str, resource_names: str, hpc_dir: str
+) -> WorkloadSettings:
+    """Validate the attribution flags (one clear error naming the flag) into settings."""
+    from gpuscope.exporter.workloads.model import WorkloadLabels
+    from gpuscope.exporter.workloads.source import WorkloadSettings
+
+    choice(gpu_id_type, GPU_ID_TYPES, "--kubernetes-gpu-id-type")
+    names = tuple(n.strip() for n in resource_names.split(",") if n.strip())
+    # gRPC's C core logs reconnect chatter to stderr by default; the exporter reports kubelet trouble itself.
+    os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
+    return WorkloadSettings(
+        mode=WorkloadLabels(choice(mode, WORKLOAD_MODES, "--workload-labels")),
+        kubernetes=kubernetes,
+        socket_path=socket_path,
+        resource_names=names,
+        hpc_dir=hpc_dir,
+    )
+
+
+def web_config(path: str) -> WebConfig | None:
+    """Load and check ``--web-config-file`` at start-up (None when not given)."""
+    if not path:
+        return None
+    from gpuscope.exporter.webconfig import load_web_config
+
+    return load_web_config(path)
