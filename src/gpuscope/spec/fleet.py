@@ -1,4 +1,4 @@
-"""The fleet spec (``fleet.yaml``): the load-bearing decisions of the architecture, declared once.
+"""The fleet spec (``fleet.yaml``): the load-bearing decisions of a deployment, declared once.
 
 Clusters and their node groups (GPU model, GPUs per node, MIG layout), scrape and retention policy, the
 long-term-store topology, alert receivers per owner, exporter settings and the series budget. Every default
@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
+from gpuscope import __version__
 from gpuscope.errors import UsageError
 from gpuscope.hardware.models import MODELS, parse_mig_layout
 from gpuscope.rules import RulesConfig
@@ -117,7 +118,7 @@ class Cluster(_Model):
 
 
 class Retention(_Model):
-    """The three tiers of the architecture (seed §3.3)."""
+    """Hot (head), warm (local disk) and cold (long-term store, rollups only) retention."""
 
     hot: Duration = Field("6h", description="Prometheus head/local for live alerting")
     warm: Duration = Field("15d", description="Prometheus on-disk retention")
@@ -180,14 +181,14 @@ class ExporterSettings(_Model):
     host_label: Literal["Hostname", "hostname"] = "Hostname"
     workload_labels: Literal["info", "labels", "off"] = "info"
     dialect: Literal["classic", "4.9"] = "classic"
-    image: str = "ghcr.io/gpuscope/gpuscope:0.1.0"
+    image: str = f"ghcr.io/gpuscope/gpuscope:{__version__}"  # the image of this very release
     memory_limit_mib: int = Field(128, ge=64, description="DaemonSet memory limit (measured RSS about 50 MiB)")
     drop_labels: tuple[str, ...] = Field(("pod_uid",), description="labels dropped from raw GPU series at scrape")
     web_config_secret: str | None = Field(None, description="Secret holding a web-config.yaml (TLS/basic auth)")
 
 
 class Budget(_Model):
-    """The cardinality budget (seed §3.2) per Prometheus replica, and the figures used to estimate it."""
+    """The cardinality budget (head series ~ GPUs x metrics x labels) per Prometheus replica, and its estimate."""
 
     head_series: int = Field(2_000_000, gt=0)
     node_exporter_series_per_node: int = Field(1000, ge=0)
