@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from gpuscope.backends.base import Backend, BackendUnavailable, GpuReading, ProfilingState, ReadRequest, Value
 from gpuscope.errors import EnvironmentProblem
 from gpuscope.fields.catalog import BY_ID, MigScope
+from gpuscope.fields.ids import FieldId
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +32,7 @@ class Check:
 
     label: str
     smi: str
-    field_id: int
+    field_id: FieldId
     unit: str
     abs_tol: float
     rel_tol: float = 0.0
@@ -41,16 +42,21 @@ class Check:
 
 
 CHECKS = (
-    Check("temperature", "temperature.gpu", 150, "C", 3),
-    Check("power draw", "power.draw", 155, "W", 20, 0.10),
-    Check("SM clock", "clocks.sm", 100, "MHz", 30, 0.10),
-    Check("memory clock", "clocks.mem", 101, "MHz", 10, 0.02),
-    Check("memory used", "memory.used", 252, "MiB", 128),
-    Check("memory total", "memory.total", 250, "MiB", 1),
-    Check("GPU utilization", "utilization.gpu", 203, "%", 15),
-    Check("memory utilization", "utilization.memory", 204, "%", 15),
+    Check("temperature", "temperature.gpu", FieldId.DCGM_FI_DEV_GPU_TEMP, "C", 3),
+    Check("power draw", "power.draw", FieldId.DCGM_FI_DEV_POWER_USAGE, "W", 20, 0.10),
+    Check("SM clock", "clocks.sm", FieldId.DCGM_FI_DEV_SM_CLOCK, "MHz", 30, 0.10),
+    Check("memory clock", "clocks.mem", FieldId.DCGM_FI_DEV_MEM_CLOCK, "MHz", 10, 0.02),
+    Check("memory used", "memory.used", FieldId.DCGM_FI_DEV_FB_USED, "MiB", 128),
+    Check("memory total", "memory.total", FieldId.DCGM_FI_DEV_FB_TOTAL, "MiB", 1),
+    Check("GPU utilization", "utilization.gpu", FieldId.DCGM_FI_DEV_GPU_UTIL, "%", 15),
+    Check("memory utilization", "utilization.memory", FieldId.DCGM_FI_DEV_MEM_COPY_UTIL, "%", 15),
 )
-PROF_FIELDS = {1001: "GR engine active", 1002: "SM active", 1004: "tensor active", 1005: "DRAM active"}
+PROF_FIELDS = {
+    FieldId.DCGM_FI_PROF_GR_ENGINE_ACTIVE: "GR engine active",
+    FieldId.DCGM_FI_PROF_SM_ACTIVE: "SM active",
+    FieldId.DCGM_FI_PROF_PIPE_TENSOR_ACTIVE: "tensor active",
+    FieldId.DCGM_FI_PROF_DRAM_ACTIVE: "DRAM active",
+}
 REQUEST = ReadRequest(frozenset({c.field_id for c in CHECKS} | set(PROF_FIELDS)))
 SMI_QUERY = ["nvidia-smi", f"--query-gpu=uuid,{','.join(c.smi for c in CHECKS)}", "--format=csv,noheader,nounits"]
 
@@ -161,7 +167,7 @@ def _prof_rows(name: str, last: GpuReading | None, entry: Samples, loaded: bool)
             shown = "-" if value is None else f"{value:.3f}"
             rows.append(Row(who, label, shown, "-", "ratio 0-1", "ok" if ok else "MISMATCH"))
     util = [t for _, t in entry.pairs.get("GPU utilization", []) if t is not None]
-    gr = _number(last.device.values.get(1001))
+    gr = _number(last.device.values.get(FieldId.DCGM_FI_PROF_GR_ENGINE_ACTIVE))
     if loaded and util and statistics.median(util) >= 50 and gr is not None:
         # Under a matrix-multiply load a busy GPU must show an active graphics engine in GPM as well.
         status = "ok" if gr >= 0.05 else "MISMATCH"

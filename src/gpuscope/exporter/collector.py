@@ -26,32 +26,15 @@ from gpuscope.backends.base import (
 from gpuscope.exporter.snapshot import ErrorKey, GpuDerived, Snapshot
 from gpuscope.exporter.workloads.model import Attribution, WorkloadStatus
 from gpuscope.exporter.workloads.source import WorkloadSource
-from gpuscope.fields.catalog import (
-    BY_ID,
-    DERIVED,
-    EXP_CLOCK_EVENTS_COUNT,
-    EXP_CLOCK_EVENTS_TOTAL,
-    EXP_GPU_HEALTH_STATUS,
-    EXP_P2P_STATUS,
-    FI_CLOCKS_EVENT_REASONS,
-    FI_XID_ERRORS,
-)
+from gpuscope.fields.catalog import BY_ID, DERIVED
+from gpuscope.fields.clock_events import CLOCK_EVENT_REASONS
 from gpuscope.fields.collectors import CollectorSet
+from gpuscope.fields.ids import FieldId
 
 log = logging.getLogger(__name__)
 
-SYSTEM_FIELDS = frozenset({1, 2})
-CLOCK_EVENT_REASONS: tuple[tuple[int, str], ...] = (
-    (0x1, "gpu_idle"),
-    (0x2, "clocks_setting"),
-    (0x4, "power_cap"),
-    (0x8, "hw_slowdown"),
-    (0x10, "sync_boost"),
-    (0x20, "sw_thermal"),
-    (0x40, "hw_thermal"),
-    (0x80, "hw_power_brake"),
-    (0x100, "display_clocks"),
-)
+# Fields of the node, not of a GPU: the backend reports them once, in ``NodeReading.system``.
+SYSTEM_FIELDS = frozenset({FieldId.DCGM_FI_DRIVER_VERSION, FieldId.DCGM_FI_NVML_VERSION})
 
 
 def build_request(collectors: CollectorSet) -> ReadRequest:
@@ -60,15 +43,15 @@ def build_request(collectors: CollectorSet) -> ReadRequest:
     health = p2p = False
     for metric in (*collectors.metrics, *collectors.labels):
         fid = metric.field.field_id
-        if fid in (EXP_CLOCK_EVENTS_COUNT, EXP_CLOCK_EVENTS_TOTAL):
-            ids.add(FI_CLOCKS_EVENT_REASONS)
-        elif fid == EXP_GPU_HEALTH_STATUS:
+        if fid in (FieldId.DCGM_EXP_CLOCK_EVENTS_COUNT, FieldId.DCGM_EXP_CLOCK_EVENTS_TOTAL):
+            ids.add(FieldId.DCGM_FI_DEV_CLOCKS_EVENT_REASONS)
+        elif fid == FieldId.DCGM_EXP_GPU_HEALTH_STATUS:
             health = True
-        elif fid == EXP_P2P_STATUS:
+        elif fid == FieldId.DCGM_EXP_P2P_STATUS:
             p2p = True
         elif fid in DERIVED:
             ids.add(DERIVED[fid][0])
-        elif fid >= 0 and fid != FI_XID_ERRORS and fid not in SYSTEM_FIELDS:
+        elif fid >= 0 and fid != FieldId.DCGM_FI_DEV_XID_ERRORS and fid not in SYSTEM_FIELDS:
             ids.add(fid)
     return ReadRequest(frozenset(ids), health=health, p2p=p2p)
 
@@ -178,7 +161,7 @@ class Collector:
             hist.xid_events.append((event.timestamp, event.code))
             hist.xid_total[event.code] += 1
         _trim(hist.xid_events, now - self._xid_window)
-        mask = gpu.device.values.get(FI_CLOCKS_EVENT_REASONS)
+        mask = gpu.device.values.get(FieldId.DCGM_FI_DEV_CLOCKS_EVENT_REASONS)
         if isinstance(mask, int):
             hist.clock_samples.append((now, mask))
             for bit, name in CLOCK_EVENT_REASONS:

@@ -19,20 +19,9 @@ from gpuscope.backends.base import GpuReading, NodeReading, Value
 from gpuscope.exporter.snapshot import GpuDerived, Snapshot
 from gpuscope.exporter.workloads.labels import NO_ATTRIBUTES, Pairs, attribute_variants
 from gpuscope.exporter.workloads.model import Attribution, WorkloadLabels
-from gpuscope.fields.catalog import (
-    DERIVED,
-    EXP_CLOCK_EVENTS_COUNT,
-    EXP_CLOCK_EVENTS_TOTAL,
-    EXP_GPU_HEALTH_STATUS,
-    EXP_P2P_STATUS,
-    EXP_XID_ERRORS_COUNT,
-    EXP_XID_ERRORS_TOTAL,
-    FI_XID_ERRORS,
-    Entity,
-    MigScope,
-    ValueKind,
-)
+from gpuscope.fields.catalog import DERIVED, Entity, MigScope, ValueKind
 from gpuscope.fields.collectors import CollectorSet, Metric
+from gpuscope.fields.ids import FieldId
 from gpuscope.fields.xid import xid_message
 
 _P2P_STATUS = (
@@ -107,7 +96,9 @@ def _pairs_text(pairs: Pairs) -> str:
 
 # A lost GPU answers nothing, so its readings vanish (that absence is the signal); what the exporter learned from
 # its events stays, so the XID 79 that took it down is on /metrics, as dcgm-exporter shows it.
-_KEPT_WHEN_LOST = frozenset({FI_XID_ERRORS, EXP_XID_ERRORS_COUNT, EXP_XID_ERRORS_TOTAL})
+_KEPT_WHEN_LOST = frozenset(
+    {FieldId.DCGM_FI_DEV_XID_ERRORS, FieldId.DCGM_EXP_XID_ERRORS_COUNT, FieldId.DCGM_EXP_XID_ERRORS_TOTAL}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +205,7 @@ def _series(metric: Metric, views: list[_GpuView], config: RenderConfig) -> Iter
             continue  # not available with MIG on
         parent_values = view.gpu.device.values
         for entity in targets:
-            if fid == FI_XID_ERRORS:
+            if fid == FieldId.DCGM_FI_DEV_XID_ERRORS:
                 yield from _xid_series(name, entity, view.derived.xid_last)
                 continue
             # A link's fields are the link's own; a MIG instance's parent-scoped fields are its GPU's.
@@ -267,23 +258,25 @@ def _exporter_series(metric: Metric, views: list[_GpuView], config: RenderConfig
 def _exporter_samples(fid: int, view: _GpuView, config: RenderConfig) -> Iterator[tuple[str, int]]:
     """(the series' own labels as text, value) of one exporter-owned field for one GPU."""
     d = view.derived
-    if fid in (EXP_XID_ERRORS_COUNT, EXP_CLOCK_EVENTS_COUNT):
-        window = config.xid_window_ms if fid == EXP_XID_ERRORS_COUNT else config.clock_events_window_ms
-        counts: Mapping[int, int] | Mapping[str, int] = d.xid_window if fid == EXP_XID_ERRORS_COUNT else d.clock_window
-        key = "xid" if fid == EXP_XID_ERRORS_COUNT else "clock_event"
+    if fid in (FieldId.DCGM_EXP_XID_ERRORS_COUNT, FieldId.DCGM_EXP_CLOCK_EVENTS_COUNT):
+        xid = fid == FieldId.DCGM_EXP_XID_ERRORS_COUNT
+        window = config.xid_window_ms if xid else config.clock_events_window_ms
+        counts: Mapping[int, int] | Mapping[str, int] = d.xid_window if xid else d.clock_window
+        key = "xid" if xid else "clock_event"
         if not counts:
             yield f',window_size_in_ms="{window}"', 0
         for item, count in sorted(counts.items(), key=lambda kv: str(kv[0])):
             yield f',window_size_in_ms="{window}",{key}="{item}"', count
-    elif fid in (EXP_XID_ERRORS_TOTAL, EXP_CLOCK_EVENTS_TOTAL):
-        totals: Mapping[int, int] | Mapping[str, int] = d.xid_total if fid == EXP_XID_ERRORS_TOTAL else d.clock_total
-        key = "xid" if fid == EXP_XID_ERRORS_TOTAL else "clock_event"
+    elif fid in (FieldId.DCGM_EXP_XID_ERRORS_TOTAL, FieldId.DCGM_EXP_CLOCK_EVENTS_TOTAL):
+        xid = fid == FieldId.DCGM_EXP_XID_ERRORS_TOTAL
+        totals: Mapping[int, int] | Mapping[str, int] = d.xid_total if xid else d.clock_total
+        key = "xid" if xid else "clock_event"
         for item, count in sorted(totals.items(), key=lambda kv: str(kv[0])):
             yield f',{key}="{item}"', count
-    elif fid == EXP_GPU_HEALTH_STATUS:
+    elif fid == FieldId.DCGM_EXP_GPU_HEALTH_STATUS:
         for check in view.gpu.health:
             yield f',health_error_code="{check.error_code}",health_watch="{check.watch}"', check.status
-    elif fid == EXP_P2P_STATUS:
+    elif fid == FieldId.DCGM_EXP_P2P_STATUS:
         for peer, status in sorted(view.gpu.p2p.items()):
             text = _P2P_STATUS[status] if 0 <= status < len(_P2P_STATUS) else "Unknown"
             yield f',link_status="{text}",peer_gpu="{peer}"', status

@@ -20,6 +20,7 @@ from gpuscope.backends.nvml.device import Context
 from gpuscope.backends.nvml.errors import NvmlGone, error_code, init_failure_reason
 from gpuscope.backends.nvml.events import EventWatcher
 from gpuscope.backends.nvml.session import Session, Timing, describe_gpus, shutdown
+from gpuscope.fields.ids import FieldId
 
 log = logging.getLogger("gpuscope.backends.nvml")
 
@@ -104,7 +105,7 @@ class NvmlBackend:
         self._retry_delay = self._retry_initial
         log.info(
             "NVML ready: driver %s, %s",
-            session.system.get(1, "unknown"),
+            session.system.get(FieldId.DCGM_FI_DRIVER_VERSION, "unknown"),
             describe_gpus(session.readers) if session.readers else "no GPU opened yet",
         )
         self._reason = ""

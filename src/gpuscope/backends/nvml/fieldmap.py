@@ -21,7 +21,16 @@ from typing import Any
 
 from gpuscope.backends.base import ReadError, Value
 from gpuscope.backends.nvml import constants as C
-from gpuscope.fields.catalog import DERIVED, FI_XID_ERRORS
+from gpuscope.fields.catalog import DERIVED
+from gpuscope.fields.ids import (
+    NVDEC_FIELDS,
+    NVJPG_FIELDS,
+    NVLINK_LANE_FIELDS,
+    NVLINK_PROF_LANE_FIELDS,
+    NVOFA_FIELDS,
+    VIOLATION_FIELDS,
+    FieldId,
+)
 
 MIB = 1048576
 MAX_PLAUSIBLE_TEMP_C = 200  # DCGM drops temperatures above this (sensor glitches)
@@ -189,106 +198,111 @@ def _lane_rate(lane: int, tx: bool) -> Gpm:
 # Static facts are read once per GPU (they change only with a new driver, board or GPU reset).
 STATIC_CALLS = frozenset({"brand", "serial", "inforom", "inforom_image", "vbios", "max_clock", "temp_threshold"})
 
-# DCGM per-lane throughput ids (DCGM_FI_DEV_NVLINK_BANDWIDTH_L0..L17) in lane order.
-NVLINK_LANE_FIELDS = (440, 441, 442, 443, 444, 445, 475, 476, 477, 478, 479, 480, 446, 447, 448, 494, 495, 496)
-
 _DEVICE: dict[int, Source] = {
-    51: _call("brand", pick=_brand),
-    53: _call("serial", pick=_same),
-    56: _call("inforom", C.INFOROM_OEM, pick=_same),
-    80: _call("inforom", C.INFOROM_ECC, pick=_same),
-    81: _call("inforom", C.INFOROM_POWER, pick=_same),
-    82: _call("inforom_image", pick=_same),
-    85: _call("vbios", pick=_same),
-    100: _call("clock", C.CLOCK_SM),
-    101: _call("clock", C.CLOCK_MEM),
-    102: _call("clock", C.CLOCK_VIDEO),
-    112: _call("clock_event_reasons"),
-    113: _call("max_clock", C.CLOCK_SM),
-    114: _call("max_clock", C.CLOCK_MEM),
-    140: Batched(C.FI_MEMORY_TEMP, temperature, as_uint=True),
-    150: _call("temperature", pick=temperature),
-    155: _call("power_usage", pick=milliwatts_to_watts),
-    156: _fv(C.FI_TOTAL_ENERGY_CONSUMPTION),
-    157: _fv(C.FI_POWER_INSTANT, milliwatts_to_watts),
-    158: _call("temp_threshold", C.TEMPERATURE_THRESHOLD_SLOWDOWN),
-    159: _call("temp_threshold", C.TEMPERATURE_THRESHOLD_SHUTDOWN),
-    160: _call("power_limit", pick=milliwatts_to_whole_watts),
-    164: _call("enforced_power_limit", pick=milliwatts_to_whole_watts),
-    190: _call("pstate", pick=_pstate),
-    191: _call("fan_speed"),
-    202: _fv(C.FI_PCIE_REPLAY_COUNTER),
-    203: _call("utilization", pick=lambda u: int(u.gpu)),
-    204: _call("utilization", pick=lambda u: int(u.memory)),
-    206: _call("encoder_utilization", pick=_first),
-    207: _call("decoder_utilization", pick=_first),
-    237: _call("pcie_link_gen"),
-    238: _call("pcie_link_width"),
-    **{240 + n: _fv(C.FI_PERF_POLICY_POWER + n) for n in range(6)},
-    250: _call("memory", pick=_fb("total", in_mib=True)),
-    251: _call("memory", pick=_fb("free", in_mib=True)),
-    252: _call("memory", pick=_fb("used", in_mib=True)),
-    253: _call("memory", pick=_fb("reserved", in_mib=True)),
-    254: _call("memory", pick=_fb_used_ratio),
-    310: _fv(C.FI_ECC_SBE_VOL_TOTAL),
-    311: _fv(C.FI_ECC_DBE_VOL_TOTAL),
-    312: _fv(C.FI_ECC_SBE_AGG_TOTAL),
-    313: _fv(C.FI_ECC_DBE_AGG_TOTAL),
+    FieldId.DCGM_FI_DEV_BRAND: _call("brand", pick=_brand),
+    FieldId.DCGM_FI_DEV_SERIAL: _call("serial", pick=_same),
+    FieldId.DCGM_FI_DEV_OEM_INFOROM_VER: _call("inforom", C.INFOROM_OEM, pick=_same),
+    FieldId.DCGM_FI_DEV_ECC_INFOROM_VER: _call("inforom", C.INFOROM_ECC, pick=_same),
+    FieldId.DCGM_FI_DEV_POWER_INFOROM_VER: _call("inforom", C.INFOROM_POWER, pick=_same),
+    FieldId.DCGM_FI_DEV_INFOROM_IMAGE_VER: _call("inforom_image", pick=_same),
+    FieldId.DCGM_FI_DEV_VBIOS_VERSION: _call("vbios", pick=_same),
+    FieldId.DCGM_FI_DEV_SM_CLOCK: _call("clock", C.CLOCK_SM),
+    FieldId.DCGM_FI_DEV_MEM_CLOCK: _call("clock", C.CLOCK_MEM),
+    FieldId.DCGM_FI_DEV_VIDEO_CLOCK: _call("clock", C.CLOCK_VIDEO),
+    FieldId.DCGM_FI_DEV_CLOCKS_EVENT_REASONS: _call("clock_event_reasons"),
+    FieldId.DCGM_FI_DEV_MAX_SM_CLOCK: _call("max_clock", C.CLOCK_SM),
+    FieldId.DCGM_FI_DEV_MAX_MEM_CLOCK: _call("max_clock", C.CLOCK_MEM),
+    FieldId.DCGM_FI_DEV_MEMORY_TEMP: Batched(C.FI_MEMORY_TEMP, temperature, as_uint=True),
+    FieldId.DCGM_FI_DEV_GPU_TEMP: _call("temperature", pick=temperature),
+    FieldId.DCGM_FI_DEV_POWER_USAGE: _call("power_usage", pick=milliwatts_to_watts),
+    FieldId.DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION: _fv(C.FI_TOTAL_ENERGY_CONSUMPTION),
+    FieldId.DCGM_FI_DEV_POWER_USAGE_INSTANT: _fv(C.FI_POWER_INSTANT, milliwatts_to_watts),
+    FieldId.DCGM_FI_DEV_SLOWDOWN_TEMP: _call("temp_threshold", C.TEMPERATURE_THRESHOLD_SLOWDOWN),
+    FieldId.DCGM_FI_DEV_SHUTDOWN_TEMP: _call("temp_threshold", C.TEMPERATURE_THRESHOLD_SHUTDOWN),
+    FieldId.DCGM_FI_DEV_POWER_MGMT_LIMIT: _call("power_limit", pick=milliwatts_to_whole_watts),
+    FieldId.DCGM_FI_DEV_ENFORCED_POWER_LIMIT: _call("enforced_power_limit", pick=milliwatts_to_whole_watts),
+    FieldId.DCGM_FI_DEV_PSTATE: _call("pstate", pick=_pstate),
+    FieldId.DCGM_FI_DEV_FAN_SPEED: _call("fan_speed"),
+    FieldId.DCGM_FI_DEV_PCIE_REPLAY_COUNTER: _fv(C.FI_PCIE_REPLAY_COUNTER),
+    FieldId.DCGM_FI_DEV_GPU_UTIL: _call("utilization", pick=lambda u: int(u.gpu)),
+    FieldId.DCGM_FI_DEV_MEM_COPY_UTIL: _call("utilization", pick=lambda u: int(u.memory)),
+    FieldId.DCGM_FI_DEV_ENC_UTIL: _call("encoder_utilization", pick=_first),
+    FieldId.DCGM_FI_DEV_DEC_UTIL: _call("decoder_utilization", pick=_first),
+    FieldId.DCGM_FI_DEV_PCIE_LINK_GEN: _call("pcie_link_gen"),
+    FieldId.DCGM_FI_DEV_PCIE_LINK_WIDTH: _call("pcie_link_width"),
+    **{fid: _fv(C.FI_PERF_POLICY_POWER + n) for n, fid in enumerate(VIOLATION_FIELDS)},
+    FieldId.DCGM_FI_DEV_FB_TOTAL: _call("memory", pick=_fb("total", in_mib=True)),
+    FieldId.DCGM_FI_DEV_FB_FREE: _call("memory", pick=_fb("free", in_mib=True)),
+    FieldId.DCGM_FI_DEV_FB_USED: _call("memory", pick=_fb("used", in_mib=True)),
+    FieldId.DCGM_FI_DEV_FB_RESERVED: _call("memory", pick=_fb("reserved", in_mib=True)),
+    FieldId.DCGM_FI_DEV_FB_USED_PERCENT: _call("memory", pick=_fb_used_ratio),
+    FieldId.DCGM_FI_DEV_ECC_SBE_VOL_TOTAL: _fv(C.FI_ECC_SBE_VOL_TOTAL),
+    FieldId.DCGM_FI_DEV_ECC_DBE_VOL_TOTAL: _fv(C.FI_ECC_DBE_VOL_TOTAL),
+    FieldId.DCGM_FI_DEV_ECC_SBE_AGG_TOTAL: _fv(C.FI_ECC_SBE_AGG_TOTAL),
+    FieldId.DCGM_FI_DEV_ECC_DBE_AGG_TOTAL: _fv(C.FI_ECC_DBE_AGG_TOTAL),
     # DCGM counts the retired-page list; NVML's field 29 is that count without fetching the addresses.
-    390: _fv(C.FI_RETIRED_SBE),
-    391: _fv(C.FI_RETIRED_DBE),
-    392: _fv(C.FI_RETIRED_PENDING),
-    393: _fv(C.FI_REMAPPED_UNC),
-    394: _fv(C.FI_REMAPPED_COR),
-    395: _fv(C.FI_REMAPPED_FAILURE),
-    396: _fv(C.FI_REMAPPED_PENDING),
-    409: _fv(C.FI_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL),
-    419: _fv(C.FI_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL),
-    429: _fv(C.FI_NVLINK_REPLAY_ERROR_COUNT_TOTAL),
-    439: _fv(C.FI_NVLINK_RECOVERY_ERROR_COUNT_TOTAL),
-    449: NvlinkRate(C.SCOPE_ALL_LINKS, bytes_per_s=False),
-    497: _fv(C.FI_NVLINK_ERROR_DL_CRC),
-    498: _fv(C.FI_NVLINK_ERROR_DL_RECOVERY),
-    499: _fv(C.FI_NVLINK_ERROR_DL_REPLAY),
-    526: _call("vgpu_license", pick=_vgpu_license),
-    1001: _ratio(C.GPM_GRAPHICS_UTIL),
-    1002: _ratio(C.GPM_SM_UTIL),
-    1003: _ratio(C.GPM_SM_OCCUPANCY),
-    1004: _ratio(C.GPM_ANY_TENSOR_UTIL),
-    1005: _ratio(C.GPM_DRAM_BW_UTIL),
-    1006: _ratio(C.GPM_FP64_UTIL),
-    1007: _ratio(C.GPM_FP32_UTIL),
-    1008: _ratio(C.GPM_FP16_UTIL),
-    1009: _rate(C.GPM_PCIE_TX_PER_SEC),
-    1010: _rate(C.GPM_PCIE_RX_PER_SEC),
-    1011: _rate(C.GPM_NVLINK_TOTAL_TX_PER_SEC),
-    1012: _rate(C.GPM_NVLINK_TOTAL_RX_PER_SEC),
-    1013: _ratio(C.GPM_IMMA_TENSOR_UTIL),
-    1014: _ratio(C.GPM_HMMA_TENSOR_UTIL),
-    1015: _ratio(C.GPM_DFMA_TENSOR_UTIL),
-    1016: _ratio(C.GPM_INTEGER_UTIL),
-    **{1017 + n: _ratio(C.GPM_NVDEC_0_UTIL + n) for n in range(8)},
-    **{1025 + n: _ratio(C.GPM_NVJPG_0_UTIL + n) for n in range(8)},
-    **{1033 + n: _ratio(C.GPM_NVOFA_0_UTIL + n) for n in range(2)},
+    FieldId.DCGM_FI_DEV_RETIRED_SBE: _fv(C.FI_RETIRED_SBE),
+    FieldId.DCGM_FI_DEV_RETIRED_DBE: _fv(C.FI_RETIRED_DBE),
+    FieldId.DCGM_FI_DEV_RETIRED_PENDING: _fv(C.FI_RETIRED_PENDING),
+    FieldId.DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS: _fv(C.FI_REMAPPED_UNC),
+    FieldId.DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS: _fv(C.FI_REMAPPED_COR),
+    FieldId.DCGM_FI_DEV_ROW_REMAP_FAILURE: _fv(C.FI_REMAPPED_FAILURE),
+    FieldId.DCGM_FI_DEV_ROW_REMAP_PENDING: _fv(C.FI_REMAPPED_PENDING),
+    FieldId.DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL: _fv(C.FI_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL),
+    FieldId.DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL: _fv(C.FI_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL),
+    FieldId.DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL: _fv(C.FI_NVLINK_REPLAY_ERROR_COUNT_TOTAL),
+    FieldId.DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL: _fv(C.FI_NVLINK_RECOVERY_ERROR_COUNT_TOTAL),
+    FieldId.DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL: NvlinkRate(C.SCOPE_ALL_LINKS, bytes_per_s=False),
+    FieldId.DCGM_FI_DEV_NVLINK_CRC_ERROR_TOTAL: _fv(C.FI_NVLINK_ERROR_DL_CRC),
+    FieldId.DCGM_FI_DEV_NVLINK_RECOVERY_TOTAL: _fv(C.FI_NVLINK_ERROR_DL_RECOVERY),
+    FieldId.DCGM_FI_DEV_NVLINK_REPLAY_TOTAL: _fv(C.FI_NVLINK_ERROR_DL_REPLAY),
+    FieldId.DCGM_FI_DEV_VGPU_LICENSE_STATUS: _call("vgpu_license", pick=_vgpu_license),
+    FieldId.DCGM_FI_PROF_GR_ENGINE_ACTIVE: _ratio(C.GPM_GRAPHICS_UTIL),
+    FieldId.DCGM_FI_PROF_SM_ACTIVE: _ratio(C.GPM_SM_UTIL),
+    FieldId.DCGM_FI_PROF_SM_OCCUPANCY: _ratio(C.GPM_SM_OCCUPANCY),
+    FieldId.DCGM_FI_PROF_PIPE_TENSOR_ACTIVE: _ratio(C.GPM_ANY_TENSOR_UTIL),
+    FieldId.DCGM_FI_PROF_DRAM_ACTIVE: _ratio(C.GPM_DRAM_BW_UTIL),
+    FieldId.DCGM_FI_PROF_PIPE_FP64_ACTIVE: _ratio(C.GPM_FP64_UTIL),
+    FieldId.DCGM_FI_PROF_PIPE_FP32_ACTIVE: _ratio(C.GPM_FP32_UTIL),
+    FieldId.DCGM_FI_PROF_PIPE_FP16_ACTIVE: _ratio(C.GPM_FP16_UTIL),
+    FieldId.DCGM_FI_PROF_PCIE_TX_BYTES: _rate(C.GPM_PCIE_TX_PER_SEC),
+    FieldId.DCGM_FI_PROF_PCIE_RX_BYTES: _rate(C.GPM_PCIE_RX_PER_SEC),
+    FieldId.DCGM_FI_PROF_NVLINK_TX_BYTES: _rate(C.GPM_NVLINK_TOTAL_TX_PER_SEC),
+    FieldId.DCGM_FI_PROF_NVLINK_RX_BYTES: _rate(C.GPM_NVLINK_TOTAL_RX_PER_SEC),
+    FieldId.DCGM_FI_PROF_PIPE_TENSOR_IMMA_ACTIVE: _ratio(C.GPM_IMMA_TENSOR_UTIL),
+    FieldId.DCGM_FI_PROF_PIPE_TENSOR_HMMA_ACTIVE: _ratio(C.GPM_HMMA_TENSOR_UTIL),
+    FieldId.DCGM_FI_PROF_PIPE_TENSOR_DFMA_ACTIVE: _ratio(C.GPM_DFMA_TENSOR_UTIL),
+    FieldId.DCGM_FI_PROF_PIPE_INT_ACTIVE: _ratio(C.GPM_INTEGER_UTIL),
+    **{fid: _ratio(C.GPM_NVDEC_0_UTIL + n) for n, fid in enumerate(NVDEC_FIELDS)},
+    **{fid: _ratio(C.GPM_NVJPG_0_UTIL + n) for n, fid in enumerate(NVJPG_FIELDS)},
+    **{fid: _ratio(C.GPM_NVOFA_0_UTIL + n) for n, fid in enumerate(NVOFA_FIELDS)},
     **{fid: NvlinkRate(lane, bytes_per_s=False) for lane, fid in enumerate(NVLINK_LANE_FIELDS)},
-    **{1040 + 2 * lane + k: _lane_rate(lane, tx=k == 0) for lane in range(18) for k in range(2)},
-    1625: _call("memory", pick=_fb("total", in_mib=False)),
-    1626: _call("memory", pick=_fb("free", in_mib=False)),
-    1627: _call("memory", pick=_fb("used", in_mib=False)),
-    1628: _call("memory", pick=_fb("reserved", in_mib=False)),
-    1648: NvlinkRate(C.SCOPE_ALL_LINKS, bytes_per_s=True),
+    **{
+        fid: _lane_rate(lane, tx=k == 0)
+        for lane, pair in enumerate(NVLINK_PROF_LANE_FIELDS)
+        for k, fid in enumerate(pair)
+    },
+    FieldId.DCGM_FI_DEV_FB_CAPACITY_BYTES: _call("memory", pick=_fb("total", in_mib=False)),
+    FieldId.DCGM_FI_DEV_FB_FREE_BYTES: _call("memory", pick=_fb("free", in_mib=False)),
+    FieldId.DCGM_FI_DEV_FB_USED_BYTES: _call("memory", pick=_fb("used", in_mib=False)),
+    FieldId.DCGM_FI_DEV_FB_RESERVED_BYTES: _call("memory", pick=_fb("reserved", in_mib=False)),
+    FieldId.DCGM_FI_DEV_NVLINK_THROUGHPUT_TOTAL: NvlinkRate(C.SCOPE_ALL_LINKS, bytes_per_s=True),
 }
 
 DEVICE_SOURCES: Mapping[int, Source] = MappingProxyType(_DEVICE)
 
 # Per-link fields (Entity.NVLINK): error counters, throughput, GPM rates.
-LINK_FIELDS = frozenset({1525, 1526, 1527, 1528, 1529, 1532, 1533})
-_LINK_ERRORS = {
-    1525: (C.FI_NVLINK_CRC_FLIT_LANES, C.NVLINK_ERROR_DL_CRC_FLIT),
-    1526: (C.FI_NVLINK_CRC_DATA_LANES, C.NVLINK_ERROR_DL_CRC_DATA),
-    1527: (C.FI_NVLINK_REPLAY_LANES, C.NVLINK_ERROR_DL_REPLAY),
-    1528: (C.FI_NVLINK_RECOVERY_LANES, C.NVLINK_ERROR_DL_RECOVERY),
+_LINK_ERRORS: dict[int, tuple[tuple[int, ...], int]] = {
+    FieldId.DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_PER_LINK_TOTAL: (C.FI_NVLINK_CRC_FLIT_LANES, C.NVLINK_ERROR_DL_CRC_FLIT),
+    FieldId.DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_PER_LINK_TOTAL: (C.FI_NVLINK_CRC_DATA_LANES, C.NVLINK_ERROR_DL_CRC_DATA),
+    FieldId.DCGM_FI_DEV_NVLINK_REPLAY_ERROR_PER_LINK_TOTAL: (C.FI_NVLINK_REPLAY_LANES, C.NVLINK_ERROR_DL_REPLAY),
+    FieldId.DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_PER_LINK_TOTAL: (C.FI_NVLINK_RECOVERY_LANES, C.NVLINK_ERROR_DL_RECOVERY),
 }
+_LINK_GPM_TX: dict[int, bool] = {  # field -> whether it is the transmit direction
+    FieldId.DCGM_FI_PROF_NVLINK_TX_BYTES_PER_LINK: True,
+    FieldId.DCGM_FI_PROF_NVLINK_RX_BYTES_PER_LINK: False,
+}
+LINK_FIELDS = frozenset({*_LINK_ERRORS, FieldId.DCGM_FI_DEV_NVLINK_THROUGHPUT_PER_LINK, *_LINK_GPM_TX})
 
 
 def link_source(field_id: int, link: int) -> Source | None:
@@ -297,21 +311,22 @@ def link_source(field_id: int, link: int) -> Source | None:
         lane_ids, counter = _LINK_ERRORS[field_id]
         # Field ids exist for lanes 0-11 (so they join the batched call); later links need their own call.
         return _fv(lane_ids[link]) if link < len(lane_ids) else _call("nvlink_error_counter", link, counter)
-    if field_id == 1529:
+    if field_id == FieldId.DCGM_FI_DEV_NVLINK_THROUGHPUT_PER_LINK:
         return NvlinkRate(link, bytes_per_s=False)
-    if field_id in (1532, 1533):
-        metric = C.gpm_nvlink_metric(link, tx=field_id == 1532)
+    if field_id in _LINK_GPM_TX:
+        metric = C.gpm_nvlink_metric(link, tx=_LINK_GPM_TX[field_id])
         return None if metric is None else _rate(metric)
     return None
+
+
+_PROF_LANE: dict[int, int] = {fid: lane for lane, pair in enumerate(NVLINK_PROF_LANE_FIELDS) for fid in pair}
 
 
 def lane_of(field_id: int) -> int | None:
     """The lane of a DCGM per-lane throughput field (``DCGM_FI_DEV_NVLINK_BANDWIDTH_L<n>``, or its PROF twin)."""
     if field_id in NVLINK_LANE_FIELDS:
         return NVLINK_LANE_FIELDS.index(field_id)
-    if 1040 <= field_id <= 1075:
-        return (field_id - 1040) // 2
-    return None
+    return _PROF_LANE.get(field_id)
 
 
 def served_fields() -> frozenset[int]:
@@ -320,4 +335,4 @@ def served_fields() -> frozenset[int]:
 
 
 # Fields a backend is never asked for: the collector derives them (kept here to document the boundary).
-NOT_BACKEND_FIELDS = frozenset({FI_XID_ERRORS, *DERIVED})
+NOT_BACKEND_FIELDS = frozenset({FieldId.DCGM_FI_DEV_XID_ERRORS, *DERIVED})

@@ -19,6 +19,7 @@ from gpuscope.backends.nvml import constants as C
 from gpuscope.backends.nvml.device import Context, GpuReader, gpu_label
 from gpuscope.backends.nvml.errors import FATAL_CODES, GpuLost, NvmlGone, code_name, error_code, init_failure_reason
 from gpuscope.backends.nvml.events import EventWatcher
+from gpuscope.fields.ids import FieldId
 
 log = logging.getLogger("gpuscope.backends.nvml")
 
@@ -55,7 +56,11 @@ class Session:
     def open(self) -> None:
         """Read the versions and open every GPU. Raises ``NvmlGone`` if NVML fails as a whole."""
         nvml = self.ctx.nvml
-        for fid, function in ((1, "nvmlSystemGetDriverVersion"), (2, "nvmlSystemGetNVMLVersion")):
+        system_calls = (
+            (FieldId.DCGM_FI_DRIVER_VERSION, "nvmlSystemGetDriverVersion"),
+            (FieldId.DCGM_FI_NVML_VERSION, "nvmlSystemGetNVMLVersion"),
+        )
+        for fid, function in system_calls:
             try:
                 self.system[fid] = str(getattr(nvml, function)())
             except nvml.NVMLError as exc:

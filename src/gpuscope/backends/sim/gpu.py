@@ -28,10 +28,19 @@ from gpuscope.backends.base import (
 )
 from gpuscope.backends.sim.workload import IDLE, Activity, WorkloadKind, activity, noise, uniform
 from gpuscope.fields.catalog import BY_ID, Entity, MigScope
+from gpuscope.fields.clock_events import ClockEventReason
+from gpuscope.fields.ids import (
+    NVDEC_FIELDS,
+    NVJPG_FIELDS,
+    NVLINK_LANE_FIELDS,
+    NVLINK_PROF_LANE_FIELDS,
+    NVOFA_FIELDS,
+    VIOLATION_FIELDS,
+    FieldId,
+)
 from gpuscope.hardware.models import GpuModel, MigProfile
 
 MIB = 1048576
-_EVENT_IDLE, _EVENT_POWER_CAP, _EVENT_SW_THERMAL, _EVENT_HW_THERMAL = 0x1, 0x4, 0x20, 0x40
 _PCIE_BYTES_PER_S = {3: 15.75e9, 4: 31.5e9, 5: 63.0e9}
 _N_LINK_COUNTERS = 4  # CRC flit, CRC data, replay, recovery
 
@@ -118,7 +127,9 @@ class SimGpu:
         self._temp = 30.0 + 4 * uniform(seed, key, 48)
         self._temp_initialized = False
         self._last_t: float | None = None
-        self._now = _Instant(IDLE, model.idle_w, model.sm_clock_idle, model.mem_clock, _EVENT_IDLE, 0)
+        self._now = _Instant(
+            IDLE, model.idle_w, model.sm_clock_idle, model.mem_clock, int(ClockEventReason.GPU_IDLE), 0
+        )
 
     # --- physics -------------------------------------------------------------------------------------------
 
@@ -136,23 +147,25 @@ class SimGpu:
         )
         power *= 1.0 + 0.02 * noise(self.seed, self.key, 51, now, 2.0)
         target = 29.0 + 46.0 * power / m.tdp_w
-        events = _EVENT_IDLE if act.sm_active < 0.02 else 0
+        events = int(ClockEventReason.GPU_IDLE) if act.sm_active < 0.02 else 0
         clock_scale = 0.94 + 0.05 * noise(self.seed, self.key, 52, now)
         if self.thermal:
             target = m.slowdown_temp + 4.0
-            events = (events & ~_EVENT_IDLE) | _EVENT_SW_THERMAL | _EVENT_HW_THERMAL
+            events = (events & ~ClockEventReason.GPU_IDLE) | ClockEventReason.SW_THERMAL | ClockEventReason.HW_THERMAL
             clock_scale = 0.55
             self.counters.violation_ns[1] += dt * 1e9
         if power > 0.96 * m.tdp_w:
             power = 0.96 * m.tdp_w
-            events |= _EVENT_POWER_CAP
+            events |= ClockEventReason.POWER_CAP
             self.counters.violation_ns[0] += dt * 1e9
         if not self._temp_initialized:
             self._temp, self._temp_initialized = target, True  # a GPU found running is already warm
         # A cooling failure heats a loaded GPU within seconds; ordinary load changes settle over half a minute.
         tau = 8.0 if self.thermal else 30.0
         self._temp += (target - self._temp) * (1.0 - math.exp(-dt / tau)) if dt else 0.0
-        sm_clock = m.sm_clock_idle if events & _EVENT_IDLE else int(m.sm_clock_max * min(clock_scale, 1.0))
+        sm_clock = (
+            m.sm_clock_idle if events & ClockEventReason.GPU_IDLE else int(m.sm_clock_max * min(clock_scale, 1.0))
+        )
         self.counters.energy_mj += power * dt * 1000.0
         if self.ecc_dbe and dt:
             self._add_dbe(max(1, round(dt / 15.0)))
@@ -194,12 +207,12 @@ class SimGpu:
         return self._now.events
 
     def read_device(self, field_ids: Iterable[int]) -> EntityReading:
-        return _read(self, self._now.act, None, field_ids, _DEVICE)
+        return _read(self, self._now.act, None, field_ids, DEVICE_GETTERS)
 
     def read_instances(self, field_ids: Iterable[int]) -> tuple[InstanceReading, ...]:
         ids = [fid for fid in field_ids if BY_ID[fid].mig is MigScope.INSTANCE]
         return tuple(
-            InstanceReading(inst.identity, _read(self, inst.act, inst, ids, _DEVICE)) for inst in self.instances
+            InstanceReading(inst.identity, _read(self, inst.act, inst, ids, DEVICE_GETTERS)) for inst in self.instances
         )
 
     def read_links(self, field_ids: Iterable[int]) -> tuple[LinkReading, ...]:
@@ -275,17 +288,7 @@ def _read(
 
 
 def _read_link(gpu: SimGpu, link: int, field_ids: Iterable[int]) -> EntityReading:
-    errors = gpu.counters.link_errors[link]
-    per_dir_kib = gpu.nvlink_kib_per_s()
-    table = {
-        1525: _const(errors[0]),
-        1526: _const(errors[1]),
-        1527: _const(errors[2]),
-        1528: _const(errors[3]),
-        1529: _const(int(2 * per_dir_kib / 1000)),
-        1532: _const(int(per_dir_kib * 1024)),
-        1533: _const(int(per_dir_kib * 1024 * 0.97)),
-    }
+    table = {fid: _const(get(gpu, link)) for fid, get in LINK_GETTERS.items()}
     return _read(gpu, gpu.now.act, None, field_ids, table)
 
 
@@ -335,88 +338,109 @@ def _nvlink_total_prof(tx: bool) -> _Getter:
 
 _HOPPER_ONLY: Callable[[SimGpu], bool] = lambda g: g.model.gpm  # noqa: E731
 
-_DEVICE: Mapping[int, _Getter] = MappingProxyType(
+# Field -> how to read it from a GPU (or one of its MIG instances); ``None`` from a getter means "not supported".
+DEVICE_GETTERS: Mapping[int, _Getter] = MappingProxyType(
     {
-        51: lambda _g, _a, _i: "NVIDIA",
-        53: lambda g, _a, _i: f"{1650000000000 + int(uniform(g.seed, g.key, 61) * 9e9)}",
-        56: lambda _g, _a, _i: "G520.0200.00.05",
-        80: lambda _g, _a, _i: "7.16",
-        82: lambda _g, _a, _i: "G520.0200.00.05",
-        85: lambda _g, _a, _i: "96.00.89.00.01",
-        100: lambda g, _a, _i: g.now.sm_clock,
-        101: lambda g, _a, _i: g.now.mem_clock,
-        102: lambda g, _a, _i: 1755 if g.now.act.sm_active else 765,
-        112: lambda g, _a, _i: g.now.events,
-        113: lambda g, _a, _i: g.model.sm_clock_max,
-        114: lambda g, _a, _i: g.model.mem_clock,
-        140: lambda g, _a, _i: g.temps()[1] if g.model.hbm else None,
-        150: lambda g, _a, _i: g.temps()[0],
-        155: lambda g, _a, _i: round(g.now.power_w, 3),
-        156: lambda g, _a, _i: int(g.counters.energy_mj),
-        157: lambda g, _a, _i: round(g.now.power_w * (1 + 0.05 * noise(g.seed, g.key, 62, g.now.power_w)), 3),
-        158: lambda g, _a, _i: g.model.slowdown_temp,
-        159: lambda g, _a, _i: g.model.shutdown_temp,
-        160: lambda g, _a, _i: g.model.tdp_w,
-        164: lambda g, _a, _i: g.model.tdp_w,
-        190: lambda _g, _a, _i: 0,
-        202: lambda g, _a, _i: g.counters.pcie_replay,
-        203: lambda _g, a, _i: min(100, round(160 * a.gr_engine)),
-        204: lambda _g, a, _i: round(80 * a.dram),
-        206: lambda g, a, _i: round(100 * a.encoder) if g.model.encoders else 0,
-        207: lambda _g, a, _i: round(100 * a.decoder),
-        237: lambda g, _a, _i: g.model.pcie_gen,
-        238: lambda _g, _a, _i: 16,
-        **{240 + n: _violation(n) for n in range(6)},
-        250: lambda g, _a, i: g.fb(i)[0] // MIB,
-        251: lambda g, _a, i: g.fb(i)[3] // MIB,
-        252: lambda g, _a, i: g.fb(i)[2] // MIB,
-        253: lambda g, _a, i: g.fb(i)[1] // MIB,
-        254: lambda g, _a, i: round(g.fb(i)[2] / (g.fb(i)[0] - g.fb(i)[1]), 6),
-        310: lambda g, _a, _i: g.counters.ecc[0],
-        311: lambda g, _a, _i: g.counters.ecc[1],
-        312: lambda g, _a, _i: g.counters.ecc[2],
-        313: lambda g, _a, _i: g.counters.ecc[3],
-        393: lambda g, _a, _i: g.counters.remap_uncorrectable,
-        394: lambda g, _a, _i: g.counters.remap_correctable,
-        395: lambda g, _a, _i: int(g.counters.remap_uncorrectable > 0 and g.ecc_dbe),
-        396: lambda g, _a, _i: int(g.ecc_dbe),
-        409: _link_total(0),
-        419: _link_total(1),
-        429: _link_total(2),
-        439: _link_total(3),
-        449: lambda g, _a, _i: int(2 * g.model.nvlinks * g.nvlink_kib_per_s() / 1000) if g.model.nvlinks else None,
-        497: lambda g, a, i: _link_total(1)(g, a, i) if _HOPPER_ONLY(g) else None,
-        498: lambda g, a, i: _link_total(3)(g, a, i) if _HOPPER_ONLY(g) else None,
-        499: lambda g, a, i: _link_total(2)(g, a, i) if _HOPPER_ONLY(g) else None,
+        FieldId.DCGM_FI_DEV_BRAND: lambda _g, _a, _i: "NVIDIA",
+        FieldId.DCGM_FI_DEV_SERIAL: lambda g, _a, _i: f"{1650000000000 + int(uniform(g.seed, g.key, 61) * 9e9)}",
+        FieldId.DCGM_FI_DEV_OEM_INFOROM_VER: lambda _g, _a, _i: "G520.0200.00.05",
+        FieldId.DCGM_FI_DEV_ECC_INFOROM_VER: lambda _g, _a, _i: "7.16",
+        FieldId.DCGM_FI_DEV_INFOROM_IMAGE_VER: lambda _g, _a, _i: "G520.0200.00.05",
+        FieldId.DCGM_FI_DEV_VBIOS_VERSION: lambda _g, _a, _i: "96.00.89.00.01",
+        FieldId.DCGM_FI_DEV_SM_CLOCK: lambda g, _a, _i: g.now.sm_clock,
+        FieldId.DCGM_FI_DEV_MEM_CLOCK: lambda g, _a, _i: g.now.mem_clock,
+        FieldId.DCGM_FI_DEV_VIDEO_CLOCK: lambda g, _a, _i: 1755 if g.now.act.sm_active else 765,
+        FieldId.DCGM_FI_DEV_CLOCKS_EVENT_REASONS: lambda g, _a, _i: g.now.events,
+        FieldId.DCGM_FI_DEV_MAX_SM_CLOCK: lambda g, _a, _i: g.model.sm_clock_max,
+        FieldId.DCGM_FI_DEV_MAX_MEM_CLOCK: lambda g, _a, _i: g.model.mem_clock,
+        FieldId.DCGM_FI_DEV_MEMORY_TEMP: lambda g, _a, _i: g.temps()[1] if g.model.hbm else None,
+        FieldId.DCGM_FI_DEV_GPU_TEMP: lambda g, _a, _i: g.temps()[0],
+        FieldId.DCGM_FI_DEV_POWER_USAGE: lambda g, _a, _i: round(g.now.power_w, 3),
+        FieldId.DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION: lambda g, _a, _i: int(g.counters.energy_mj),
+        FieldId.DCGM_FI_DEV_POWER_USAGE_INSTANT: lambda g, _a, _i: round(
+            g.now.power_w * (1 + 0.05 * noise(g.seed, g.key, 62, g.now.power_w)), 3
+        ),
+        FieldId.DCGM_FI_DEV_SLOWDOWN_TEMP: lambda g, _a, _i: g.model.slowdown_temp,
+        FieldId.DCGM_FI_DEV_SHUTDOWN_TEMP: lambda g, _a, _i: g.model.shutdown_temp,
+        FieldId.DCGM_FI_DEV_POWER_MGMT_LIMIT: lambda g, _a, _i: g.model.tdp_w,
+        FieldId.DCGM_FI_DEV_ENFORCED_POWER_LIMIT: lambda g, _a, _i: g.model.tdp_w,
+        FieldId.DCGM_FI_DEV_PSTATE: lambda _g, _a, _i: 0,
+        FieldId.DCGM_FI_DEV_PCIE_REPLAY_COUNTER: lambda g, _a, _i: g.counters.pcie_replay,
+        FieldId.DCGM_FI_DEV_GPU_UTIL: lambda _g, a, _i: min(100, round(160 * a.gr_engine)),
+        FieldId.DCGM_FI_DEV_MEM_COPY_UTIL: lambda _g, a, _i: round(80 * a.dram),
+        FieldId.DCGM_FI_DEV_ENC_UTIL: lambda g, a, _i: round(100 * a.encoder) if g.model.encoders else 0,
+        FieldId.DCGM_FI_DEV_DEC_UTIL: lambda _g, a, _i: round(100 * a.decoder),
+        FieldId.DCGM_FI_DEV_PCIE_LINK_GEN: lambda g, _a, _i: g.model.pcie_gen,
+        FieldId.DCGM_FI_DEV_PCIE_LINK_WIDTH: lambda _g, _a, _i: 16,
+        **{fid: _violation(n) for n, fid in enumerate(VIOLATION_FIELDS)},
+        FieldId.DCGM_FI_DEV_FB_TOTAL: lambda g, _a, i: g.fb(i)[0] // MIB,
+        FieldId.DCGM_FI_DEV_FB_FREE: lambda g, _a, i: g.fb(i)[3] // MIB,
+        FieldId.DCGM_FI_DEV_FB_USED: lambda g, _a, i: g.fb(i)[2] // MIB,
+        FieldId.DCGM_FI_DEV_FB_RESERVED: lambda g, _a, i: g.fb(i)[1] // MIB,
+        FieldId.DCGM_FI_DEV_FB_USED_PERCENT: lambda g, _a, i: round(g.fb(i)[2] / (g.fb(i)[0] - g.fb(i)[1]), 6),
+        FieldId.DCGM_FI_DEV_ECC_SBE_VOL_TOTAL: lambda g, _a, _i: g.counters.ecc[0],
+        FieldId.DCGM_FI_DEV_ECC_DBE_VOL_TOTAL: lambda g, _a, _i: g.counters.ecc[1],
+        FieldId.DCGM_FI_DEV_ECC_SBE_AGG_TOTAL: lambda g, _a, _i: g.counters.ecc[2],
+        FieldId.DCGM_FI_DEV_ECC_DBE_AGG_TOTAL: lambda g, _a, _i: g.counters.ecc[3],
+        FieldId.DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS: lambda g, _a, _i: g.counters.remap_uncorrectable,
+        FieldId.DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS: lambda g, _a, _i: g.counters.remap_correctable,
+        FieldId.DCGM_FI_DEV_ROW_REMAP_FAILURE: lambda g, _a, _i: int(g.counters.remap_uncorrectable > 0 and g.ecc_dbe),
+        FieldId.DCGM_FI_DEV_ROW_REMAP_PENDING: lambda g, _a, _i: int(g.ecc_dbe),
+        FieldId.DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL: _link_total(0),
+        FieldId.DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL: _link_total(1),
+        FieldId.DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL: _link_total(2),
+        FieldId.DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL: _link_total(3),
+        FieldId.DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL: lambda g, _a, _i: (
+            int(2 * g.model.nvlinks * g.nvlink_kib_per_s() / 1000) if g.model.nvlinks else None
+        ),
+        FieldId.DCGM_FI_DEV_NVLINK_CRC_ERROR_TOTAL: lambda g, a, i: (
+            _link_total(1)(g, a, i) if _HOPPER_ONLY(g) else None
+        ),
+        FieldId.DCGM_FI_DEV_NVLINK_RECOVERY_TOTAL: lambda g, a, i: _link_total(3)(g, a, i) if _HOPPER_ONLY(g) else None,
+        FieldId.DCGM_FI_DEV_NVLINK_REPLAY_TOTAL: lambda g, a, i: _link_total(2)(g, a, i) if _HOPPER_ONLY(g) else None,
+        **{fid: _lane(lane) for lane, fid in enumerate(NVLINK_LANE_FIELDS)},
+        FieldId.DCGM_FI_PROF_GR_ENGINE_ACTIVE: _ratio("gr_engine"),
+        FieldId.DCGM_FI_PROF_SM_ACTIVE: _ratio("sm_active"),
+        FieldId.DCGM_FI_PROF_SM_OCCUPANCY: _ratio("sm_occupancy"),
+        FieldId.DCGM_FI_PROF_PIPE_TENSOR_ACTIVE: _ratio("tensor"),
+        FieldId.DCGM_FI_PROF_DRAM_ACTIVE: _ratio("dram"),
+        FieldId.DCGM_FI_PROF_PIPE_FP64_ACTIVE: _ratio("fp64"),
+        FieldId.DCGM_FI_PROF_PIPE_FP32_ACTIVE: _ratio("fp32"),
+        FieldId.DCGM_FI_PROF_PIPE_FP16_ACTIVE: _ratio("fp16"),
+        FieldId.DCGM_FI_PROF_PCIE_TX_BYTES: lambda g, a, _i: g.pcie_bytes_per_s(a, tx=True),
+        FieldId.DCGM_FI_PROF_PCIE_RX_BYTES: lambda g, a, _i: g.pcie_bytes_per_s(a, tx=False),
+        FieldId.DCGM_FI_PROF_NVLINK_TX_BYTES: _nvlink_total_prof(tx=True),
+        FieldId.DCGM_FI_PROF_NVLINK_RX_BYTES: _nvlink_total_prof(tx=False),
+        FieldId.DCGM_FI_PROF_PIPE_TENSOR_IMMA_ACTIVE: lambda _g, a, _i: round(a.tensor * 0.1, 6),
+        FieldId.DCGM_FI_PROF_PIPE_TENSOR_HMMA_ACTIVE: lambda _g, a, _i: round(a.tensor * 0.9, 6),
+        FieldId.DCGM_FI_PROF_PIPE_TENSOR_DFMA_ACTIVE: lambda _g, _a, _i: 0.0,
+        FieldId.DCGM_FI_PROF_PIPE_INT_ACTIVE: lambda _g, a, _i: round(a.fp32 * 0.5, 6),
+        **{fid: (lambda _g, a, _i: round(a.decoder, 6)) for fid in NVDEC_FIELDS},
+        **{fid: _const(0.0) for fid in (*NVJPG_FIELDS, *NVOFA_FIELDS)},
         **{
-            fid: _lane(lane)
-            for lane, fid in enumerate(
-                (440, 441, 442, 443, 444, 445, 475, 476, 477, 478, 479, 480, 446, 447, 448, 494, 495, 496)
-            )
+            fid: _prof_lane(lane, tx=k == 0)
+            for lane, pair in enumerate(NVLINK_PROF_LANE_FIELDS)
+            for k, fid in enumerate(pair)
         },
-        1001: _ratio("gr_engine"),
-        1002: _ratio("sm_active"),
-        1003: _ratio("sm_occupancy"),
-        1004: _ratio("tensor"),
-        1005: _ratio("dram"),
-        1006: _ratio("fp64"),
-        1007: _ratio("fp32"),
-        1008: _ratio("fp16"),
-        1009: lambda g, a, _i: g.pcie_bytes_per_s(a, tx=True),
-        1010: lambda g, a, _i: g.pcie_bytes_per_s(a, tx=False),
-        1011: _nvlink_total_prof(tx=True),
-        1012: _nvlink_total_prof(tx=False),
-        1013: lambda _g, a, _i: round(a.tensor * 0.1, 6),
-        1014: lambda _g, a, _i: round(a.tensor * 0.9, 6),
-        1015: lambda _g, _a, _i: 0.0,
-        1016: lambda _g, a, _i: round(a.fp32 * 0.5, 6),
-        **{1017 + n: (lambda _g, a, _i: round(a.decoder, 6)) for n in range(8)},
-        **{1025 + n: _const(0.0) for n in range(10)},
-        **{1040 + 2 * lane + k: _prof_lane(lane, tx=k == 0) for lane in range(18) for k in range(2)},
-        1625: lambda g, _a, i: g.fb(i)[0],
-        1626: lambda g, _a, i: g.fb(i)[3],
-        1627: lambda g, _a, i: g.fb(i)[2],
-        1628: lambda g, _a, i: g.fb(i)[1],
-        1648: lambda g, _a, _i: int(2 * g.model.nvlinks * g.nvlink_kib_per_s() * 1024) if g.model.nvlinks else None,
+        FieldId.DCGM_FI_DEV_FB_CAPACITY_BYTES: lambda g, _a, i: g.fb(i)[0],
+        FieldId.DCGM_FI_DEV_FB_FREE_BYTES: lambda g, _a, i: g.fb(i)[3],
+        FieldId.DCGM_FI_DEV_FB_USED_BYTES: lambda g, _a, i: g.fb(i)[2],
+        FieldId.DCGM_FI_DEV_FB_RESERVED_BYTES: lambda g, _a, i: g.fb(i)[1],
+        FieldId.DCGM_FI_DEV_NVLINK_THROUGHPUT_TOTAL: lambda g, _a, _i: (
+            int(2 * g.model.nvlinks * g.nvlink_kib_per_s() * 1024) if g.model.nvlinks else None
+        ),
+    }
+)
+
+# Per-link fields: field -> its value for one link.
+LINK_GETTERS: Mapping[int, Callable[[SimGpu, int], Value]] = MappingProxyType(
+    {
+        FieldId.DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_PER_LINK_TOTAL: lambda g, link: g.counters.link_errors[link][0],
+        FieldId.DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_PER_LINK_TOTAL: lambda g, link: g.counters.link_errors[link][1],
+        FieldId.DCGM_FI_DEV_NVLINK_REPLAY_ERROR_PER_LINK_TOTAL: lambda g, link: g.counters.link_errors[link][2],
+        FieldId.DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_PER_LINK_TOTAL: lambda g, link: g.counters.link_errors[link][3],
+        FieldId.DCGM_FI_DEV_NVLINK_THROUGHPUT_PER_LINK: lambda g, _link: int(2 * g.nvlink_kib_per_s() / 1000),
+        FieldId.DCGM_FI_PROF_NVLINK_TX_BYTES_PER_LINK: lambda g, _link: int(g.nvlink_kib_per_s() * 1024),
+        FieldId.DCGM_FI_PROF_NVLINK_RX_BYTES_PER_LINK: lambda g, _link: int(g.nvlink_kib_per_s() * 1024 * 0.97),
     }
 )

@@ -24,6 +24,7 @@ from gpuscope.backends.sim.gpu import SimGpu
 from gpuscope.backends.sim.workload import workload_for
 from gpuscope.errors import UsageError
 from gpuscope.fields.catalog import BY_ID, Entity
+from gpuscope.fields.ids import FieldId
 from gpuscope.fields.xid import GPU_FELL_OFF_BUS
 from gpuscope.hardware.models import GpuModel, MigProfile
 
@@ -130,7 +131,12 @@ class SimNode:
         with self._lock:
             now = self._clock()
             gpus = tuple(self._read_gpu(gpu, request, now) for gpu in self.gpus)
-        return NodeReading(gpus, MappingProxyType({1: DRIVER_VERSION, 2: NVML_VERSION}))
+        return NodeReading(
+            gpus,
+            MappingProxyType(
+                {FieldId.DCGM_FI_DRIVER_VERSION: DRIVER_VERSION, FieldId.DCGM_FI_NVML_VERSION: NVML_VERSION}
+            ),
+        )
 
     def close(self) -> None:
         """Nothing to release."""

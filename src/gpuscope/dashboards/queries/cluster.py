@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from gpuscope.dashboards.model import Query
 from gpuscope.dashboards.promql import PRESENCE, Q, either
-from gpuscope.exporter.collector import CLOCK_EVENT_REASONS
+from gpuscope.fields.clock_events import ClockEventReason
 from gpuscope.rules.alerts_gpu import NVLINK_ERROR_FIELDS
 
-_BIT = {name: bit for bit, name in CLOCK_EVENT_REASONS}
-_SW_THERMAL, _HW_THERMAL = _BIT["sw_thermal"], _BIT["hw_thermal"]
+_SW_THERMAL, _HW_THERMAL = int(ClockEventReason.SW_THERMAL), int(ClockEventReason.HW_THERMAL)
 
 
 def gpu_status(q: Q) -> Query:

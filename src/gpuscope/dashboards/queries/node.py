@@ -11,7 +11,7 @@ from dataclasses import replace
 from gpuscope.dashboards.model import Query, Steps
 from gpuscope.dashboards.promql import PRESENCE, Q
 from gpuscope.dashboards.queries.cluster import largest_increase
-from gpuscope.exporter.collector import CLOCK_EVENT_REASONS
+from gpuscope.fields.clock_events import CLOCK_EVENT_REASONS
 from gpuscope.rules.alerts_gpu import NVLINK_ERROR_FIELDS
 
 
