@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PYTEST_WORKERS ?= 2
 
-.PHONY: up test lint typecheck unit deps binaries bench bench-full clean
+.PHONY: up test quick fmt lint typecheck unit deps binaries bench bench-full clean
 
 $(STAMP): pyproject.toml scripts/bootstrap-venv
 	scripts/bootstrap-venv $(VENV)
@@ -36,11 +36,22 @@ typecheck: deps
 unit: deps
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile
 
+## quick: the fast loop while coding, under a minute on 2 cores: every test but those marked e2e (real
+## Prometheus-family servers, whole stacks) or promtool (the alert scenarios; `pytest -m promtool` runs them).
+## `make test` still runs everything.
+quick: deps
+	$(BIN)/pytest -n $(PYTEST_WORKERS) -m "not e2e and not promtool" -q
+
+## fmt: format, then apply ruff's safe fixes (import order, upgrades); what `make lint` checks
+fmt: deps
+	$(BIN)/ruff format src tests bench
+	$(BIN)/ruff check --fix src tests bench
+
 ## bench: benchmarks at fleet scale, scaled down (under 10 minutes on 2 cores); appends to docs/benchmarks.md
 bench: deps binaries
 	$(BIN)/python bench/run.py --quick --append docs/benchmarks.md
 
-## bench-full: the same at the issue's sizes and durations (1,000-node ingest, 30 min churn; about 70 minutes)
+## bench-full: the same at full sizes and durations (1,000-node ingest, 30 min churn; about 70 minutes)
 bench-full: deps binaries
 	$(BIN)/python bench/run.py --append docs/benchmarks.md
 

@@ -16,6 +16,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 from gpuscope.backends.sim.faults import FaultKind
 from gpuscope.dashboards import dashboards
 from gpuscope.dashboards.defaults import finalize
@@ -93,6 +95,7 @@ def report(failed: Mapping[str, str]) -> str:
     return "\n\n".join(f"{where}: {why}" for where, why in sorted(failed.items()))
 
 
+@pytest.mark.e2e
 def test_every_panel_query_returns_data_from_a_live_fleet(tmp_path: Path) -> None:
     with running_fleet(tmp_path, served_fields()) as fleet:
         targets = targets_of(fleet)

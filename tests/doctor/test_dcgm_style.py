@@ -17,7 +17,7 @@ from tests.doctor.support import until
 from tests.support.net import wait_for
 from tests.support.upstack import UpStack, running_stack
 
-pytestmark = pytest.mark.timeout(600)
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 
 HOOK = {"webhook": {"url": "http://127.0.0.1:1/"}}  # replaced by the stack's recorder
 SPEC: dict[str, Any] = {

@@ -60,6 +60,7 @@ def secured_prometheus(workdir: Path) -> Iterator[tuple[str, CertAuthority]]:
         child.stop(20)
 
 
+@pytest.mark.e2e
 def test_tls_and_basic_auth_problems_each_name_the_flag_to_pass(tmp_path: Path) -> None:
     (tmp_path / "pw").write_text(f"{PASSWORD}\n")
     (tmp_path / "wrong").write_text("guess\n")

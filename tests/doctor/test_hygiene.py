@@ -42,7 +42,7 @@ from tests.support.kubelet import FakeKubelet, pod
 from tests.support.net import free_port, wait_for
 from tests.support.prom import Prometheus, binary, run_prometheus_file, serving_binary
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 
 SLOW_TIMEOUT_S, SLOW_DELAY_S = 3.0, 2.55  # 85% of the timeout: near it, safely below it
 SAMPLE_LIMIT = 150  # a 2-GPU node exposes about 70 samples, the 8-GPU node about 230

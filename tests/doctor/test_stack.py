@@ -1,5 +1,5 @@
-"""``gpuscope doctor`` against ``gpuscope up --fast``: a healthy fleet is all PASS, and each failure mode of the
-architecture's §7, injected with ``gpuscope inject``, turns exactly the checks that describe it.
+"""``gpuscope doctor`` against ``gpuscope up --fast``: a healthy fleet is all PASS, and each failure mode of
+docs/architecture.md, injected with ``gpuscope inject``, turns exactly the checks that describe it.
 
 One stack for the module (it takes a while to start); the tests run in file order on one worker. Each fault is
 cleared at the end of its test and the audit waits until nothing is wrong again; the exporter restart, which
@@ -22,7 +22,7 @@ from tests.doctor.support import assert_cannot_audit, doctor_cli, until
 from tests.support.net import wait_for
 from tests.support.upstack import UpStack, running_stack
 
-pytestmark = pytest.mark.timeout(600)
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 
 FLEET = Path(__file__).resolve().parents[2] / "src" / "gpuscope" / "runner" / "builtin-fleet.yaml"
 CLEAN: dict[str, str] = {}

@@ -1,8 +1,10 @@
-"""A real Prometheus scrapes the exporter over TLS with a client certificate and basic auth (seed §4)."""
+"""A real Prometheus scrapes the exporter over TLS with a client certificate and basic auth."""
 
 from __future__ import annotations
 
 from pathlib import Path
+
+import pytest
 
 from gpuscope.backends.sim import SimNode, SimNodeConfig
 from gpuscope.exporter.server import Listener
@@ -14,6 +16,8 @@ from tests.support.certs import CertAuthority, bcrypt_hash
 from tests.support.exporters import serving
 from tests.support.net import free_port, wait_for
 from tests.support.prom import run_prometheus
+
+pytestmark = pytest.mark.e2e
 
 
 def test_prometheus_scrapes_with_mtls_and_basic_auth(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ import sys
 import time
 
 import httpx
+import pytest
 
 from gpuscope.jobs import Gateway
 from gpuscope.jobs.expiry import expire
@@ -35,6 +36,7 @@ def slurm(gw: Pushgateway, **extra: str) -> dict[str, str]:
     return {"SLURM_JOB_ID": "4242", "SLURM_JOB_USER": "sam", "GPUSCOPE_PUSHGATEWAY": gw.url, **extra}
 
 
+@pytest.mark.e2e
 def test_prolog_steps_and_epilog(pushgateway: Pushgateway) -> None:
     env = slurm(pushgateway, CUDA_VISIBLE_DEVICES=f"{U0},{U1}")
     started = job("start", "--label", "partition=gpu", "--hostname", "node-a", env=env)
@@ -77,6 +79,7 @@ def test_an_unreachable_gateway_warns_and_exits_0_unless_strict() -> None:
     assert_one_line_error(strict, "could not push the job's end", "Connection refused")
 
 
+@pytest.mark.e2e
 def test_bad_input_is_a_one_line_error(pushgateway: Pushgateway) -> None:
     env = {"GPUSCOPE_PUSHGATEWAY": pushgateway.url}
     assert_one_line_error(job("start", env=env), "Missing option '--job-id'")
@@ -91,6 +94,7 @@ def test_bad_input_is_a_one_line_error(pushgateway: Pushgateway) -> None:
     assert pushgateway.samples() == []  # nothing was pushed by any of them
 
 
+@pytest.mark.e2e
 def test_gc_deletes_old_finished_and_abandoned_groups_only(pushgateway: Pushgateway) -> None:
     gw = Gateway(pushgateway.url)
     key = (("job", "train"), ("instance", "node-a"))

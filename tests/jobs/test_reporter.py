@@ -32,6 +32,7 @@ def values(gw: Pushgateway, job_id: str) -> dict[str, float]:
     return {name: series[0].value for name, series in gw.group(job_id).items()}
 
 
+@pytest.mark.e2e
 def test_pushes_info_per_gpu_and_progress_then_the_end_state(pushgateway: Pushgateway) -> None:
     with reporter("run-1", pushgateway.url, gpus=[U0, U1], labels={"team": "nlp"}, job="train") as job:
         for i in range(50):
@@ -58,6 +59,7 @@ def test_pushes_info_per_gpu_and_progress_then_the_end_state(pushgateway: Pushga
     assert got["push_time_seconds"] >= got["gpuscope_job_end_time_seconds"]
 
 
+@pytest.mark.e2e
 def test_gpus_are_resolved_on_the_pushers_thread_through_nvml(pushgateway: Pushgateway) -> None:
     env = {"CUDA_VISIBLE_DEVICES": "1"}
     with reporter("run-nvml", pushgateway.url, env=env, nvml=FakeNvml("hgx-h100")) as job:
@@ -67,6 +69,7 @@ def test_gpus_are_resolved_on_the_pushers_thread_through_nvml(pushgateway: Pushg
     assert job.gpus is not None and job.gpus.source == "CUDA_VISIBLE_DEVICES"
 
 
+@pytest.mark.e2e
 def test_unresolved_gpus_are_pushed_honestly_and_warned_about_once(
     pushgateway: Pushgateway, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -85,6 +88,7 @@ def test_unresolved_gpus_are_pushed_honestly_and_warned_about_once(
     assert len(warnings) == 1 and "kernel driver is not loaded" in warnings[0]
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize(
     ("raised", "code"),
     [(RuntimeError("boom"), 1), (SystemExit(3), 3), (SystemExit(None), 0), (KeyboardInterrupt(), 130)],
@@ -97,6 +101,7 @@ def test_the_exit_status_follows_how_the_block_ended(
     assert values(pushgateway, "run-x")["gpuscope_job_exit_code"] == code
 
 
+@pytest.mark.e2e
 def test_finish_with_delete_removes_the_group(pushgateway: Pushgateway) -> None:
     job = reporter("run-del", pushgateway.url, gpus=[U0], on_finish="delete").start()
     job.step(0.1)
@@ -107,6 +112,7 @@ def test_finish_with_delete_removes_the_group(pushgateway: Pushgateway) -> None:
     job.step(0.1)  # after the end: ignored, no error
 
 
+@pytest.mark.e2e
 def test_a_gateway_restarted_empty_gets_the_whole_group_back(tmp_path: Path) -> None:
     port = free_port()
     with run_pushgateway(tmp_path / "a", port) as gw:
@@ -135,6 +141,7 @@ class CallWatch:
             self.builtins.add(f"{getattr(arg, '__module__', None)}.{getattr(arg, '__qualname__', arg)}")
 
 
+@pytest.mark.e2e
 def test_gateway_down_the_loop_runs_without_io_on_its_thread_then_catches_up(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -82,6 +82,7 @@ def _suites() -> list[tuple[str, RulesConfig, str, list[Case | ExprCase]]]:
     return suites
 
 
+@pytest.mark.promtool
 @pytest.mark.parametrize(("label", "config", "interval", "cases"), _suites(), ids=[s[0] for s in _suites()])
 def test_scenarios_with_promtool(
     label: str, config: RulesConfig, interval: str, cases: list[Case | ExprCase], tmp_path: Path
