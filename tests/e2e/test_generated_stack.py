@@ -9,18 +9,16 @@ from pathlib import Path
 import pytest
 
 from gpuscope.bundle import write_bundle
-from gpuscope.exporter.settings import ExporterSettings
-from gpuscope.fields.collectors import load_collectors
 from gpuscope.generate import generate_bundle
-from gpuscope.hardware.models import model_by_key
 from gpuscope.rules import COLD_TIER_REGEX
-from gpuscope.simulator.fleet import build_listeners, plan_nodes
 from gpuscope.spec.load import parse_fleet
 from tests.generate.specs import RECEIVERS
 from tests.support.exporters import serving
-from tests.support.fleets import loopback_base
+from tests.support.fleets import sim_fleet
 from tests.support.net import free_port, wait_for
 from tests.support.prom import run_prometheus, run_prometheus_file
+
+pytestmark = pytest.mark.e2e
 
 
 def spec_text(targets: list[str], prom_port: int, receiver: str, cold_tier: str) -> str:
@@ -50,13 +48,11 @@ retention: {{cold_tier: {cold_tier}}}
 
 @pytest.mark.parametrize("cold_tier", ["rollups", "full"])
 def test_generated_config_scrapes_evaluates_and_remote_writes(cold_tier: str, tmp_path: Path) -> None:
-    nodes = plan_nodes(
-        count=2, model=model_by_key("h100"), gpus_per_node=8, base_address=loopback_base(), port=free_port()
-    )
-    listeners = build_listeners(nodes, ExporterSettings(collectors=load_collectors(None), interval_s=1.0))
+    fleet = sim_fleet(count=2, gpus_per_node=8)
+    nodes = fleet.nodes
     receiver_cfg = {"global": {"scrape_interval": "1m"}}
     with (
-        serving(listeners, 1.0),
+        serving(fleet.listeners, 1.0),
         run_prometheus(receiver_cfg, tmp_path / "receiver", ("--web.enable-remote-write-receiver",)) as receiver,
     ):
         port = free_port()

@@ -4,34 +4,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gpuscope.exporter.settings import ExporterSettings
-from gpuscope.fields.collectors import load_collectors
-from gpuscope.hardware.models import model_by_key
-from gpuscope.simulator.fleet import build_listeners, plan_nodes, write_targets_file
+import pytest
+
 from tests.support.exporters import serving
-from tests.support.fleets import loopback_base
-from tests.support.net import free_port, wait_for
+from tests.support.fleets import scrape_config, sim_fleet
+from tests.support.net import wait_for
 from tests.support.prom import run_prometheus
+
+pytestmark = pytest.mark.e2e
 
 
 def test_prometheus_scrapes_simulated_fleet(tmp_path: Path) -> None:
-    nodes = plan_nodes(
-        count=3,
-        model=model_by_key("h100"),
-        gpus_per_node=8,
-        base_address=loopback_base(),
-        port=free_port(),
-        hostname_prefix="gpu",
-    )
-    listeners = build_listeners(nodes, ExporterSettings(collectors=load_collectors(None), interval_s=1.0))
-    write_targets_file(str(tmp_path / "targets.json"), nodes)
-    config = {
-        "global": {"scrape_interval": "1s", "evaluation_interval": "1s"},
-        "scrape_configs": [
-            {"job_name": "dcgm-exporter", "file_sd_configs": [{"files": [str(tmp_path / "targets.json")]}]}
-        ],
-    }
-    with serving(listeners, 1.0), run_prometheus(config, tmp_path / "prom") as prom:
+    fleet = sim_fleet(count=3, gpus_per_node=8, hostname_prefix="gpu")
+    nodes = fleet.nodes
+    config = scrape_config(fleet.write_targets(tmp_path / "targets.json"))
+    with serving(fleet.listeners, 1.0), run_prometheus(config, tmp_path / "prom") as prom:
         up = wait_for(
             lambda: len(r := prom.query('up{job="dcgm-exporter"} == 1')) == 3 and r, timeout=60, what="3 targets up"
         )

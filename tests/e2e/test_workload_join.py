@@ -9,17 +9,19 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
+import pytest
 
 from gpuscope.exporter.settings import ExporterSettings
 from gpuscope.exporter.workloads.source import WorkloadSettings
 from gpuscope.fields.collectors import load_collectors
 from gpuscope.hardware.models import model_by_key, parse_mig_layout
-from gpuscope.simulator.fleet import build_listeners, plan_nodes, write_targets_file
 from tests.support.exporters import serving
-from tests.support.fleets import loopback_base
+from tests.support.fleets import fleet_of, scrape_config, sim_nodes
 from tests.support.kubelet import FakeKubelet, pod
-from tests.support.net import free_port, wait_for
+from tests.support.net import wait_for
 from tests.support.prom import run_prometheus
+
+pytestmark = pytest.mark.e2e
 
 METRIC = "DCGM_FI_PROF_GR_ENGINE_ACTIVE"  # per GPU, and per GPU instance under MIG
 PER_POD = f"gpuscope_gpu_workload_info * on(UUID, GPU_I_ID) group_left(modelName) {METRIC}"
@@ -51,12 +53,10 @@ def kubelets(names: list[str]) -> Iterator[tuple[str, dict[str, FakeKubelet]]]:
 
 def test_joins_on_mig_and_whole_gpus(tmp_path: Path) -> None:
     model = model_by_key("h100")
-    nodes = plan_nodes(
+    nodes = sim_nodes(
         count=2,
-        model=model,
         gpus_per_node=4,
-        base_address=loopback_base(),
-        port=free_port(),
+        model=model,
         hostname_prefix="gpu",
         mig_nodes=1,
         mig_layout=parse_mig_layout(model, "1g.10gb:7"),
@@ -68,8 +68,8 @@ def test_joins_on_mig_and_whole_gpus(tmp_path: Path) -> None:
             interval_s=1.0,
             workloads=WorkloadSettings(kubernetes=True, socket_path=f"{workdir}/{{hostname}}.sock"),
         )
-        listeners = build_listeners(nodes, settings)
-        mig_gpus, whole_gpus = (lst.runtime.collector.collect().reading.gpus for lst in listeners)  # type: ignore[union-attr]
+        fleet = fleet_of(nodes, settings)
+        mig_gpus, whole_gpus = (lst.runtime.collector.collect().reading.gpus for lst in fleet.listeners)  # type: ignore[union-attr]
         mig_a, mig_b = mig_gpus[0].instances[0].identity, mig_gpus[1].instances[2].identity
         kl[names[0]].set_pods(
             [
@@ -78,14 +78,8 @@ def test_joins_on_mig_and_whole_gpus(tmp_path: Path) -> None:
             ]
         )
         kl[names[1]].set_pods([pod("web", "whole", ("srv", "nvidia.com/gpu", [whole_gpus[3].identity.uuid]))])
-        write_targets_file(str(tmp_path / "targets.json"), nodes)
-        config = {
-            "global": {"scrape_interval": "1s", "evaluation_interval": "1s"},
-            "scrape_configs": [
-                {"job_name": "dcgm-exporter", "file_sd_configs": [{"files": [str(tmp_path / "targets.json")]}]}
-            ],
-        }
-        with serving(listeners, 1.0), run_prometheus(config, tmp_path / "prom") as prom:
+        config = scrape_config(fleet.write_targets(tmp_path / "targets.json"))
+        with serving(fleet.listeners, 1.0), run_prometheus(config, tmp_path / "prom") as prom:
             joined = wait_for(lambda: len(r := prom.query(JOIN)) == 3 and r, timeout=60, what="3 joined series")
             got = {(s["metric"]["pod"], s["metric"]["gpu"], s["metric"].get("GPU_I_ID")) for s in joined}
             assert got == {

@@ -15,17 +15,17 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from gpuscope.exporter.settings import ExporterSettings
-from gpuscope.fields.collectors import load_collectors
-from gpuscope.hardware.models import model_by_key
+import pytest
+
 from gpuscope.jobs import JobReporter
 from gpuscope.rules import RulesConfig, Thresholds, render_rule_files
-from gpuscope.simulator.fleet import build_listeners, plan_nodes, write_targets_file
 from tests.jobs.support import Pushgateway
 from tests.support.exporters import serving
-from tests.support.fleets import loopback_base
-from tests.support.net import free_port, wait_for
+from tests.support.fleets import scrape_config, sim_fleet
+from tests.support.net import wait_for
 from tests.support.prom import Prometheus, run_prometheus
+
+pytestmark = pytest.mark.e2e
 
 REPO = Path(__file__).resolve().parents[2]
 METRIC = "DCGM_FI_PROF_GR_ENGINE_ACTIVE"
@@ -54,18 +54,12 @@ def readme_job_queries() -> list[str]:
 
 
 def prometheus_config(targets: Path, pushgateway: Pushgateway, rule_files: list[str]) -> dict[str, Any]:
-    return {
-        "global": {"scrape_interval": "1s", "evaluation_interval": "1s"},
-        "rule_files": rule_files,
-        "scrape_configs": [
-            {"job_name": "dcgm-exporter", "file_sd_configs": [{"files": [str(targets)]}]},
-            {
-                "job_name": "pushgateway",
-                "honor_labels": True,
-                "static_configs": [{"targets": [pushgateway.url.removeprefix("http://")]}],
-            },
-        ],
+    gateway = {
+        "job_name": "pushgateway",
+        "honor_labels": True,
+        "static_configs": [{"targets": [pushgateway.url.removeprefix("http://")]}],
     }
+    return scrape_config(targets, jobs=[gateway], rule_files=rule_files)
 
 
 def alerts(prom: Prometheus, job_id: str) -> list[dict[str, Any]]:
@@ -79,15 +73,12 @@ def alerts(prom: Prometheus, job_id: str) -> list[dict[str, Any]]:
 def test_jobs_join_gpu_telemetry_finish_cleanly_and_a_killed_job_alerts(
     pushgateway: Pushgateway, tmp_path: Path
 ) -> None:
-    nodes = plan_nodes(
-        count=1, model=model_by_key("h100"), gpus_per_node=4, base_address=loopback_base(), port=free_port()
-    )
-    listeners = build_listeners(nodes, ExporterSettings(collectors=load_collectors(None), interval_s=1.0))
-    write_targets_file(str(tmp_path / "targets.json"), nodes)
+    fleet = sim_fleet(count=1, gpus_per_node=4)
+    targets = fleet.write_targets(tmp_path / "targets.json")
     rule_files = render_rule_files(RULES)
-    config = prometheus_config(tmp_path / "targets.json", pushgateway, sorted(rule_files))
+    config = prometheus_config(targets, pushgateway, sorted(rule_files))
     join, recorded = readme_job_queries()
-    with serving(listeners, 1.0), run_prometheus(config, tmp_path / "prom", files=rule_files) as prom:
+    with serving(fleet.listeners, 1.0), run_prometheus(config, tmp_path / "prom", files=rule_files) as prom:
         gpus = wait_for(lambda: len(r := prom.query(METRIC)) == 4 and r, timeout=60, what="4 simulated GPUs")
         by_gpu = {s["metric"]["gpu"]: s["metric"] for s in gpus}
         host = by_gpu["0"]["Hostname"]
