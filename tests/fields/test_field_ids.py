@@ -10,7 +10,7 @@ import pytest
 
 from gpuscope import selftest
 from gpuscope.backends.nvml import fieldmap
-from gpuscope.backends.sim import gpu as sim_gpu
+from gpuscope.backends.sim import fieldtable as sim_fields
 from gpuscope.exporter import collector, render
 from gpuscope.fields.catalog import ALL_FIELDS, BY_ID, BY_NAME, DERIVED, Entity
 from gpuscope.fields.clock_events import CLOCK_EVENT_REASONS, ClockEventReason
@@ -28,8 +28,8 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "gpuscope"
 
 # Every table or set in src/ that is keyed by field id, by where it lives.
 PER_FIELD_TABLES: dict[str, Iterable[int]] = {
-    "backends.sim.gpu.DEVICE_GETTERS": sim_gpu.DEVICE_GETTERS,
-    "backends.sim.gpu.LINK_GETTERS": sim_gpu.LINK_GETTERS,
+    "backends.sim.fieldtable.DEVICE_GETTERS": sim_fields.DEVICE_GETTERS,
+    "backends.sim.fieldtable.LINK_GETTERS": sim_fields.LINK_GETTERS,
     "backends.nvml.fieldmap.DEVICE_SOURCES": fieldmap.DEVICE_SOURCES,
     "backends.nvml.fieldmap.LINK_FIELDS": fieldmap.LINK_FIELDS,
     "backends.nvml.fieldmap.NOT_BACKEND_FIELDS": fieldmap.NOT_BACKEND_FIELDS,
@@ -75,7 +75,7 @@ def test_every_key_of_a_per_field_table_is_a_catalog_field(table: str) -> None:
 
 def test_per_link_tables_are_the_nvlink_entity_fields() -> None:
     link_fields = {f.field_id for f in ALL_FIELDS if f.entity is Entity.NVLINK}
-    assert set(sim_gpu.LINK_GETTERS) == link_fields
+    assert set(sim_fields.LINK_GETTERS) == link_fields
     assert link_fields == fieldmap.LINK_FIELDS
 
 

@@ -1,15 +1,15 @@
 """One simulated GPU: state that evolves with time and load, read back as DCGM field values.
 
 ``advance(now)`` integrates the physics since the last call (temperature lag, energy, violation time, error
-counters under faults); the ``read_*`` methods then answer field ids from that state, in DCGM's units, with
-``NOT_SUPPORTED`` where the real hardware has no such sensor (no memory temperature on GDDR boards, no NVLink on
-an L40S, no page retirement on Ampere and newer).
+counters under faults); the ``read_*`` methods then answer field ids from that state through the simulator's
+field table (``fieldtable.py``), in DCGM's units, with ``NOT_SUPPORTED`` where the real hardware has no such
+sensor (no memory temperature on GDDR boards, no NVLink on an L40S, no page retirement on Ampere and newer).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -26,21 +26,12 @@ from gpuscope.backends.base import (
     ReadError,
     Value,
 )
+from gpuscope.backends.sim.fieldtable import DEVICE_GETTERS, LINK_GETTERS, MIB, Getter, const
 from gpuscope.backends.sim.workload import IDLE, Activity, WorkloadKind, activity, noise, uniform
 from gpuscope.fields.catalog import BY_ID, Entity, MigScope
 from gpuscope.fields.clock_events import ClockEventReason
-from gpuscope.fields.ids import (
-    NVDEC_FIELDS,
-    NVJPG_FIELDS,
-    NVLINK_LANE_FIELDS,
-    NVLINK_PROF_LANE_FIELDS,
-    NVOFA_FIELDS,
-    VIOLATION_FIELDS,
-    FieldId,
-)
 from gpuscope.hardware.models import GpuModel, MigProfile
 
-MIB = 1048576
 _PCIE_BYTES_PER_S = {3: 15.75e9, 4: 31.5e9, 5: 63.0e9}
 _N_LINK_COUNTERS = 4  # CRC flit, CRC data, replay, recovery
 
@@ -71,7 +62,7 @@ class _Instant:
 
 
 @dataclass(slots=True)
-class _Instance:
+class SimInstance:
     identity: InstanceIdentity
     profile: MigProfile
     workload: WorkloadKind
@@ -110,20 +101,25 @@ class SimGpu:
         instance_workloads: Iterable[WorkloadKind] = (),
         profiling_supported: bool = True,
     ) -> None:
-        self.model = model
+        self.model: GpuModel = model
         self.index = index
         self.uuid = uuid
         self.pci_bus_id = pci_bus_id
         self.workload = workload
-        self.seed = seed
-        self.key = key
+        self.seed: int = seed
+        self.key: int = key
         self.profiling_supported = profiling_supported
         self.instances = [
-            _Instance(ident, prof, wl, key * 16 + n + 1)
+            SimInstance(ident, prof, wl, key * 16 + n + 1)
             for n, (ident, prof, wl) in enumerate(zip(mig, mig_profiles, instance_workloads, strict=True))
         ]
-        self.thermal = self.ecc_dbe = self.nvlink_crc = self.profiling_locked = self.lost = False
-        self.counters = boot_counters(model, seed, key)
+        # Fault flags, set by the node's fault injection.
+        self.thermal: bool = False
+        self.ecc_dbe: bool = False
+        self.nvlink_crc: bool = False
+        self.profiling_locked: bool = False
+        self.lost: bool = False
+        self.counters: _Counters = boot_counters(model, seed, key)
         self._temp = 30.0 + 4 * uniform(seed, key, 48)
         self._temp_initialized = False
         self._last_t: float | None = None
@@ -234,7 +230,7 @@ class SimGpu:
 
     # --- values used by the field table --------------------------------------------------------------------
 
-    def fb(self, inst: _Instance | None) -> tuple[int, int, int, int]:
+    def fb(self, inst: SimInstance | None) -> tuple[int, int, int, int]:
         """Framebuffer (total, reserved, used, free) in bytes, for the GPU or one MIG instance."""
         if inst is None:
             total, reserved, used = (
@@ -262,11 +258,8 @@ class SimGpu:
         return self._now
 
 
-_Getter = Callable[[SimGpu, Activity, "_Instance | None"], Value | None]
-
-
 def _read(
-    gpu: SimGpu, act: Activity, inst: _Instance | None, field_ids: Iterable[int], table: Mapping[int, _Getter]
+    gpu: SimGpu, act: Activity, inst: SimInstance | None, field_ids: Iterable[int], table: Mapping[int, Getter]
 ) -> EntityReading:
     values: dict[int, Value] = {}
     errors: dict[int, ReadError] = {}
@@ -288,159 +281,5 @@ def _read(
 
 
 def _read_link(gpu: SimGpu, link: int, field_ids: Iterable[int]) -> EntityReading:
-    table = {fid: _const(get(gpu, link)) for fid, get in LINK_GETTERS.items()}
+    table: dict[int, Getter] = {fid: const(get(gpu, link)) for fid, get in LINK_GETTERS.items()}
     return _read(gpu, gpu.now.act, None, field_ids, table)
-
-
-def _const(value: Value) -> _Getter:
-    return lambda _g, _a, _i: value
-
-
-def _link_total(n: int) -> _Getter:
-    def get(g: SimGpu, _a: Activity, _i: _Instance | None) -> Value | None:
-        return sum(e[n] for e in g.counters.link_errors) if g.model.nvlinks else None
-
-    return get
-
-
-def _lane(lane: int) -> _Getter:
-    def get(g: SimGpu, _a: Activity, _i: _Instance | None) -> Value | None:
-        return int(2 * g.nvlink_kib_per_s() / 1000) if lane < g.model.nvlinks else None
-
-    return get
-
-
-def _prof_lane(lane: int, tx: bool) -> _Getter:
-    def get(g: SimGpu, a: Activity, _i: _Instance | None) -> Value | None:
-        if lane >= g.model.nvlinks:
-            return None
-        return int(a.nvlink * g.model.nvlink_mbps_per_link * 1e6 * (1.0 if tx else 0.97))
-
-    return get
-
-
-def _violation(n: int) -> _Getter:
-    return lambda g, _a, _i: int(g.counters.violation_ns[n])
-
-
-def _ratio(name: str) -> _Getter:
-    return lambda _g, a, _i: round(getattr(a, name), 6)
-
-
-def _nvlink_total_prof(tx: bool) -> _Getter:
-    def get(g: SimGpu, a: Activity, _i: _Instance | None) -> Value | None:
-        if not g.model.nvlinks:
-            return None
-        return int(g.model.nvlinks * a.nvlink * g.model.nvlink_mbps_per_link * 1e6 * (1.0 if tx else 0.97))
-
-    return get
-
-
-_HOPPER_ONLY: Callable[[SimGpu], bool] = lambda g: g.model.gpm  # noqa: E731
-
-# Field -> how to read it from a GPU (or one of its MIG instances); ``None`` from a getter means "not supported".
-DEVICE_GETTERS: Mapping[int, _Getter] = MappingProxyType(
-    {
-        FieldId.DCGM_FI_DEV_BRAND: lambda _g, _a, _i: "NVIDIA",
-        FieldId.DCGM_FI_DEV_SERIAL: lambda g, _a, _i: f"{1650000000000 + int(uniform(g.seed, g.key, 61) * 9e9)}",
-        FieldId.DCGM_FI_DEV_OEM_INFOROM_VER: lambda _g, _a, _i: "G520.0200.00.05",
-        FieldId.DCGM_FI_DEV_ECC_INFOROM_VER: lambda _g, _a, _i: "7.16",
-        FieldId.DCGM_FI_DEV_INFOROM_IMAGE_VER: lambda _g, _a, _i: "G520.0200.00.05",
-        FieldId.DCGM_FI_DEV_VBIOS_VERSION: lambda _g, _a, _i: "96.00.89.00.01",
-        FieldId.DCGM_FI_DEV_SM_CLOCK: lambda g, _a, _i: g.now.sm_clock,
-        FieldId.DCGM_FI_DEV_MEM_CLOCK: lambda g, _a, _i: g.now.mem_clock,
-        FieldId.DCGM_FI_DEV_VIDEO_CLOCK: lambda g, _a, _i: 1755 if g.now.act.sm_active else 765,
-        FieldId.DCGM_FI_DEV_CLOCKS_EVENT_REASONS: lambda g, _a, _i: g.now.events,
-        FieldId.DCGM_FI_DEV_MAX_SM_CLOCK: lambda g, _a, _i: g.model.sm_clock_max,
-        FieldId.DCGM_FI_DEV_MAX_MEM_CLOCK: lambda g, _a, _i: g.model.mem_clock,
-        FieldId.DCGM_FI_DEV_MEMORY_TEMP: lambda g, _a, _i: g.temps()[1] if g.model.hbm else None,
-        FieldId.DCGM_FI_DEV_GPU_TEMP: lambda g, _a, _i: g.temps()[0],
-        FieldId.DCGM_FI_DEV_POWER_USAGE: lambda g, _a, _i: round(g.now.power_w, 3),
-        FieldId.DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION: lambda g, _a, _i: int(g.counters.energy_mj),
-        FieldId.DCGM_FI_DEV_POWER_USAGE_INSTANT: lambda g, _a, _i: round(
-            g.now.power_w * (1 + 0.05 * noise(g.seed, g.key, 62, g.now.power_w)), 3
-        ),
-        FieldId.DCGM_FI_DEV_SLOWDOWN_TEMP: lambda g, _a, _i: g.model.slowdown_temp,
-        FieldId.DCGM_FI_DEV_SHUTDOWN_TEMP: lambda g, _a, _i: g.model.shutdown_temp,
-        FieldId.DCGM_FI_DEV_POWER_MGMT_LIMIT: lambda g, _a, _i: g.model.tdp_w,
-        FieldId.DCGM_FI_DEV_ENFORCED_POWER_LIMIT: lambda g, _a, _i: g.model.tdp_w,
-        FieldId.DCGM_FI_DEV_PSTATE: lambda _g, _a, _i: 0,
-        FieldId.DCGM_FI_DEV_PCIE_REPLAY_COUNTER: lambda g, _a, _i: g.counters.pcie_replay,
-        FieldId.DCGM_FI_DEV_GPU_UTIL: lambda _g, a, _i: min(100, round(160 * a.gr_engine)),
-        FieldId.DCGM_FI_DEV_MEM_COPY_UTIL: lambda _g, a, _i: round(80 * a.dram),
-        FieldId.DCGM_FI_DEV_ENC_UTIL: lambda g, a, _i: round(100 * a.encoder) if g.model.encoders else 0,
-        FieldId.DCGM_FI_DEV_DEC_UTIL: lambda _g, a, _i: round(100 * a.decoder),
-        FieldId.DCGM_FI_DEV_PCIE_LINK_GEN: lambda g, _a, _i: g.model.pcie_gen,
-        FieldId.DCGM_FI_DEV_PCIE_LINK_WIDTH: lambda _g, _a, _i: 16,
-        **{fid: _violation(n) for n, fid in enumerate(VIOLATION_FIELDS)},
-        FieldId.DCGM_FI_DEV_FB_TOTAL: lambda g, _a, i: g.fb(i)[0] // MIB,
-        FieldId.DCGM_FI_DEV_FB_FREE: lambda g, _a, i: g.fb(i)[3] // MIB,
-        FieldId.DCGM_FI_DEV_FB_USED: lambda g, _a, i: g.fb(i)[2] // MIB,
-        FieldId.DCGM_FI_DEV_FB_RESERVED: lambda g, _a, i: g.fb(i)[1] // MIB,
-        FieldId.DCGM_FI_DEV_FB_USED_PERCENT: lambda g, _a, i: round(g.fb(i)[2] / (g.fb(i)[0] - g.fb(i)[1]), 6),
-        FieldId.DCGM_FI_DEV_ECC_SBE_VOL_TOTAL: lambda g, _a, _i: g.counters.ecc[0],
-        FieldId.DCGM_FI_DEV_ECC_DBE_VOL_TOTAL: lambda g, _a, _i: g.counters.ecc[1],
-        FieldId.DCGM_FI_DEV_ECC_SBE_AGG_TOTAL: lambda g, _a, _i: g.counters.ecc[2],
-        FieldId.DCGM_FI_DEV_ECC_DBE_AGG_TOTAL: lambda g, _a, _i: g.counters.ecc[3],
-        FieldId.DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS: lambda g, _a, _i: g.counters.remap_uncorrectable,
-        FieldId.DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS: lambda g, _a, _i: g.counters.remap_correctable,
-        FieldId.DCGM_FI_DEV_ROW_REMAP_FAILURE: lambda g, _a, _i: int(g.counters.remap_uncorrectable > 0 and g.ecc_dbe),
-        FieldId.DCGM_FI_DEV_ROW_REMAP_PENDING: lambda g, _a, _i: int(g.ecc_dbe),
-        FieldId.DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL: _link_total(0),
-        FieldId.DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL: _link_total(1),
-        FieldId.DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL: _link_total(2),
-        FieldId.DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL: _link_total(3),
-        FieldId.DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL: lambda g, _a, _i: (
-            int(2 * g.model.nvlinks * g.nvlink_kib_per_s() / 1000) if g.model.nvlinks else None
-        ),
-        FieldId.DCGM_FI_DEV_NVLINK_CRC_ERROR_TOTAL: lambda g, a, i: (
-            _link_total(1)(g, a, i) if _HOPPER_ONLY(g) else None
-        ),
-        FieldId.DCGM_FI_DEV_NVLINK_RECOVERY_TOTAL: lambda g, a, i: _link_total(3)(g, a, i) if _HOPPER_ONLY(g) else None,
-        FieldId.DCGM_FI_DEV_NVLINK_REPLAY_TOTAL: lambda g, a, i: _link_total(2)(g, a, i) if _HOPPER_ONLY(g) else None,
-        **{fid: _lane(lane) for lane, fid in enumerate(NVLINK_LANE_FIELDS)},
-        FieldId.DCGM_FI_PROF_GR_ENGINE_ACTIVE: _ratio("gr_engine"),
-        FieldId.DCGM_FI_PROF_SM_ACTIVE: _ratio("sm_active"),
-        FieldId.DCGM_FI_PROF_SM_OCCUPANCY: _ratio("sm_occupancy"),
-        FieldId.DCGM_FI_PROF_PIPE_TENSOR_ACTIVE: _ratio("tensor"),
-        FieldId.DCGM_FI_PROF_DRAM_ACTIVE: _ratio("dram"),
-        FieldId.DCGM_FI_PROF_PIPE_FP64_ACTIVE: _ratio("fp64"),
-        FieldId.DCGM_FI_PROF_PIPE_FP32_ACTIVE: _ratio("fp32"),
-        FieldId.DCGM_FI_PROF_PIPE_FP16_ACTIVE: _ratio("fp16"),
-        FieldId.DCGM_FI_PROF_PCIE_TX_BYTES: lambda g, a, _i: g.pcie_bytes_per_s(a, tx=True),
-        FieldId.DCGM_FI_PROF_PCIE_RX_BYTES: lambda g, a, _i: g.pcie_bytes_per_s(a, tx=False),
-        FieldId.DCGM_FI_PROF_NVLINK_TX_BYTES: _nvlink_total_prof(tx=True),
-        FieldId.DCGM_FI_PROF_NVLINK_RX_BYTES: _nvlink_total_prof(tx=False),
-        FieldId.DCGM_FI_PROF_PIPE_TENSOR_IMMA_ACTIVE: lambda _g, a, _i: round(a.tensor * 0.1, 6),
-        FieldId.DCGM_FI_PROF_PIPE_TENSOR_HMMA_ACTIVE: lambda _g, a, _i: round(a.tensor * 0.9, 6),
-        FieldId.DCGM_FI_PROF_PIPE_TENSOR_DFMA_ACTIVE: lambda _g, _a, _i: 0.0,
-        FieldId.DCGM_FI_PROF_PIPE_INT_ACTIVE: lambda _g, a, _i: round(a.fp32 * 0.5, 6),
-        **{fid: (lambda _g, a, _i: round(a.decoder, 6)) for fid in NVDEC_FIELDS},
-        **{fid: _const(0.0) for fid in (*NVJPG_FIELDS, *NVOFA_FIELDS)},
-        **{
-            fid: _prof_lane(lane, tx=k == 0)
-            for lane, pair in enumerate(NVLINK_PROF_LANE_FIELDS)
-            for k, fid in enumerate(pair)
-        },
-        FieldId.DCGM_FI_DEV_FB_CAPACITY_BYTES: lambda g, _a, i: g.fb(i)[0],
-        FieldId.DCGM_FI_DEV_FB_FREE_BYTES: lambda g, _a, i: g.fb(i)[3],
-        FieldId.DCGM_FI_DEV_FB_USED_BYTES: lambda g, _a, i: g.fb(i)[2],
-        FieldId.DCGM_FI_DEV_FB_RESERVED_BYTES: lambda g, _a, i: g.fb(i)[1],
-        FieldId.DCGM_FI_DEV_NVLINK_THROUGHPUT_TOTAL: lambda g, _a, _i: (
-            int(2 * g.model.nvlinks * g.nvlink_kib_per_s() * 1024) if g.model.nvlinks else None
-        ),
-    }
-)
-
-# Per-link fields: field -> its value for one link.
-LINK_GETTERS: Mapping[int, Callable[[SimGpu, int], Value]] = MappingProxyType(
-    {
-        FieldId.DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_PER_LINK_TOTAL: lambda g, link: g.counters.link_errors[link][0],
-        FieldId.DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_PER_LINK_TOTAL: lambda g, link: g.counters.link_errors[link][1],
-        FieldId.DCGM_FI_DEV_NVLINK_REPLAY_ERROR_PER_LINK_TOTAL: lambda g, link: g.counters.link_errors[link][2],
-        FieldId.DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_PER_LINK_TOTAL: lambda g, link: g.counters.link_errors[link][3],
-        FieldId.DCGM_FI_DEV_NVLINK_THROUGHPUT_PER_LINK: lambda g, _link: int(2 * g.nvlink_kib_per_s() / 1000),
-        FieldId.DCGM_FI_PROF_NVLINK_TX_BYTES_PER_LINK: lambda g, _link: int(g.nvlink_kib_per_s() * 1024),
-        FieldId.DCGM_FI_PROF_NVLINK_RX_BYTES_PER_LINK: lambda g, _link: int(g.nvlink_kib_per_s() * 1024 * 0.97),
-    }
-)

@@ -1,0 +1,184 @@
+"""The simulator's field table: how each catalog field is read from a simulated GPU, in DCGM's units.
+
+A getter answers one field for a GPU (or one of its MIG instances) from the state ``SimGpu.advance`` left;
+``None`` means the real hardware has no such value (no NVLink on an L40S, no memory temperature on GDDR).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from gpuscope.backends.base import Value
+from gpuscope.backends.sim.workload import Activity, noise, uniform
+from gpuscope.fields.ids import (
+    NVDEC_FIELDS,
+    NVJPG_FIELDS,
+    NVLINK_LANE_FIELDS,
+    NVLINK_PROF_LANE_FIELDS,
+    NVOFA_FIELDS,
+    VIOLATION_FIELDS,
+    FieldId,
+)
+
+if TYPE_CHECKING:
+    from gpuscope.backends.sim.gpu import SimGpu, SimInstance
+
+MIB = 1048576
+
+Getter = Callable[["SimGpu", Activity, "SimInstance | None"], Value | None]
+
+
+def const(value: Value) -> Getter:
+    return lambda _g, _a, _i: value
+
+
+def _link_total(n: int) -> Getter:
+    def get(g: SimGpu, _a: Activity, _i: SimInstance | None) -> Value | None:
+        return sum(e[n] for e in g.counters.link_errors) if g.model.nvlinks else None
+
+    return get
+
+
+def _lane(lane: int) -> Getter:
+    def get(g: SimGpu, _a: Activity, _i: SimInstance | None) -> Value | None:
+        return int(2 * g.nvlink_kib_per_s() / 1000) if lane < g.model.nvlinks else None
+
+    return get
+
+
+def _prof_lane(lane: int, tx: bool) -> Getter:
+    def get(g: SimGpu, a: Activity, _i: SimInstance | None) -> Value | None:
+        if lane >= g.model.nvlinks:
+            return None
+        return int(a.nvlink * g.model.nvlink_mbps_per_link * 1e6 * (1.0 if tx else 0.97))
+
+    return get
+
+
+def _violation(n: int) -> Getter:
+    return lambda g, _a, _i: int(g.counters.violation_ns[n])
+
+
+def _ratio(name: str) -> Getter:
+    return lambda _g, a, _i: round(getattr(a, name), 6)
+
+
+def _nvlink_total_prof(tx: bool) -> Getter:
+    def get(g: SimGpu, a: Activity, _i: SimInstance | None) -> Value | None:
+        if not g.model.nvlinks:
+            return None
+        return int(g.model.nvlinks * a.nvlink * g.model.nvlink_mbps_per_link * 1e6 * (1.0 if tx else 0.97))
+
+    return get
+
+
+_HOPPER_ONLY: Callable[[SimGpu], bool] = lambda g: g.model.gpm  # noqa: E731
+
+# Field -> how to read it from a GPU (or one of its MIG instances); ``None`` from a getter means "not supported".
+DEVICE_GETTERS: Mapping[int, Getter] = MappingProxyType(
+    {
+        FieldId.DCGM_FI_DEV_BRAND: lambda _g, _a, _i: "NVIDIA",
+        FieldId.DCGM_FI_DEV_SERIAL: lambda g, _a, _i: f"{1650000000000 + int(uniform(g.seed, g.key, 61) * 9e9)}",
+        FieldId.DCGM_FI_DEV_OEM_INFOROM_VER: lambda _g, _a, _i: "G520.0200.00.05",
+        FieldId.DCGM_FI_DEV_ECC_INFOROM_VER: lambda _g, _a, _i: "7.16",
+        FieldId.DCGM_FI_DEV_INFOROM_IMAGE_VER: lambda _g, _a, _i: "G520.0200.00.05",
+        FieldId.DCGM_FI_DEV_VBIOS_VERSION: lambda _g, _a, _i: "96.00.89.00.01",
+        FieldId.DCGM_FI_DEV_SM_CLOCK: lambda g, _a, _i: g.now.sm_clock,
+        FieldId.DCGM_FI_DEV_MEM_CLOCK: lambda g, _a, _i: g.now.mem_clock,
+        FieldId.DCGM_FI_DEV_VIDEO_CLOCK: lambda g, _a, _i: 1755 if g.now.act.sm_active else 765,
+        FieldId.DCGM_FI_DEV_CLOCKS_EVENT_REASONS: lambda g, _a, _i: g.now.events,
+        FieldId.DCGM_FI_DEV_MAX_SM_CLOCK: lambda g, _a, _i: g.model.sm_clock_max,
+        FieldId.DCGM_FI_DEV_MAX_MEM_CLOCK: lambda g, _a, _i: g.model.mem_clock,
+        FieldId.DCGM_FI_DEV_MEMORY_TEMP: lambda g, _a, _i: g.temps()[1] if g.model.hbm else None,
+        FieldId.DCGM_FI_DEV_GPU_TEMP: lambda g, _a, _i: g.temps()[0],
+        FieldId.DCGM_FI_DEV_POWER_USAGE: lambda g, _a, _i: round(g.now.power_w, 3),
+        FieldId.DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION: lambda g, _a, _i: int(g.counters.energy_mj),
+        FieldId.DCGM_FI_DEV_POWER_USAGE_INSTANT: lambda g, _a, _i: round(
+            g.now.power_w * (1 + 0.05 * noise(g.seed, g.key, 62, g.now.power_w)), 3
+        ),
+        FieldId.DCGM_FI_DEV_SLOWDOWN_TEMP: lambda g, _a, _i: g.model.slowdown_temp,
+        FieldId.DCGM_FI_DEV_SHUTDOWN_TEMP: lambda g, _a, _i: g.model.shutdown_temp,
+        FieldId.DCGM_FI_DEV_POWER_MGMT_LIMIT: lambda g, _a, _i: g.model.tdp_w,
+        FieldId.DCGM_FI_DEV_ENFORCED_POWER_LIMIT: lambda g, _a, _i: g.model.tdp_w,
+        FieldId.DCGM_FI_DEV_PSTATE: lambda _g, _a, _i: 0,
+        FieldId.DCGM_FI_DEV_PCIE_REPLAY_COUNTER: lambda g, _a, _i: g.counters.pcie_replay,
+        FieldId.DCGM_FI_DEV_GPU_UTIL: lambda _g, a, _i: min(100, round(160 * a.gr_engine)),
+        FieldId.DCGM_FI_DEV_MEM_COPY_UTIL: lambda _g, a, _i: round(80 * a.dram),
+        FieldId.DCGM_FI_DEV_ENC_UTIL: lambda g, a, _i: round(100 * a.encoder) if g.model.encoders else 0,
+        FieldId.DCGM_FI_DEV_DEC_UTIL: lambda _g, a, _i: round(100 * a.decoder),
+        FieldId.DCGM_FI_DEV_PCIE_LINK_GEN: lambda g, _a, _i: g.model.pcie_gen,
+        FieldId.DCGM_FI_DEV_PCIE_LINK_WIDTH: lambda _g, _a, _i: 16,
+        **{fid: _violation(n) for n, fid in enumerate(VIOLATION_FIELDS)},
+        FieldId.DCGM_FI_DEV_FB_TOTAL: lambda g, _a, i: g.fb(i)[0] // MIB,
+        FieldId.DCGM_FI_DEV_FB_FREE: lambda g, _a, i: g.fb(i)[3] // MIB,
+        FieldId.DCGM_FI_DEV_FB_USED: lambda g, _a, i: g.fb(i)[2] // MIB,
+        FieldId.DCGM_FI_DEV_FB_RESERVED: lambda g, _a, i: g.fb(i)[1] // MIB,
+        FieldId.DCGM_FI_DEV_FB_USED_PERCENT: lambda g, _a, i: round(g.fb(i)[2] / (g.fb(i)[0] - g.fb(i)[1]), 6),
+        FieldId.DCGM_FI_DEV_ECC_SBE_VOL_TOTAL: lambda g, _a, _i: g.counters.ecc[0],
+        FieldId.DCGM_FI_DEV_ECC_DBE_VOL_TOTAL: lambda g, _a, _i: g.counters.ecc[1],
+        FieldId.DCGM_FI_DEV_ECC_SBE_AGG_TOTAL: lambda g, _a, _i: g.counters.ecc[2],
+        FieldId.DCGM_FI_DEV_ECC_DBE_AGG_TOTAL: lambda g, _a, _i: g.counters.ecc[3],
+        FieldId.DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS: lambda g, _a, _i: g.counters.remap_uncorrectable,
+        FieldId.DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS: lambda g, _a, _i: g.counters.remap_correctable,
+        FieldId.DCGM_FI_DEV_ROW_REMAP_FAILURE: lambda g, _a, _i: int(g.counters.remap_uncorrectable > 0 and g.ecc_dbe),
+        FieldId.DCGM_FI_DEV_ROW_REMAP_PENDING: lambda g, _a, _i: int(g.ecc_dbe),
+        FieldId.DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL: _link_total(0),
+        FieldId.DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL: _link_total(1),
+        FieldId.DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL: _link_total(2),
+        FieldId.DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL: _link_total(3),
+        FieldId.DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL: lambda g, _a, _i: (
+            int(2 * g.model.nvlinks * g.nvlink_kib_per_s() / 1000) if g.model.nvlinks else None
+        ),
+        FieldId.DCGM_FI_DEV_NVLINK_CRC_ERROR_TOTAL: lambda g, a, i: (
+            _link_total(1)(g, a, i) if _HOPPER_ONLY(g) else None
+        ),
+        FieldId.DCGM_FI_DEV_NVLINK_RECOVERY_TOTAL: lambda g, a, i: _link_total(3)(g, a, i) if _HOPPER_ONLY(g) else None,
+        FieldId.DCGM_FI_DEV_NVLINK_REPLAY_TOTAL: lambda g, a, i: _link_total(2)(g, a, i) if _HOPPER_ONLY(g) else None,
+        **{fid: _lane(lane) for lane, fid in enumerate(NVLINK_LANE_FIELDS)},
+        FieldId.DCGM_FI_PROF_GR_ENGINE_ACTIVE: _ratio("gr_engine"),
+        FieldId.DCGM_FI_PROF_SM_ACTIVE: _ratio("sm_active"),
+        FieldId.DCGM_FI_PROF_SM_OCCUPANCY: _ratio("sm_occupancy"),
+        FieldId.DCGM_FI_PROF_PIPE_TENSOR_ACTIVE: _ratio("tensor"),
+        FieldId.DCGM_FI_PROF_DRAM_ACTIVE: _ratio("dram"),
+        FieldId.DCGM_FI_PROF_PIPE_FP64_ACTIVE: _ratio("fp64"),
+        FieldId.DCGM_FI_PROF_PIPE_FP32_ACTIVE: _ratio("fp32"),
+        FieldId.DCGM_FI_PROF_PIPE_FP16_ACTIVE: _ratio("fp16"),
+        FieldId.DCGM_FI_PROF_PCIE_TX_BYTES: lambda g, a, _i: g.pcie_bytes_per_s(a, tx=True),
+        FieldId.DCGM_FI_PROF_PCIE_RX_BYTES: lambda g, a, _i: g.pcie_bytes_per_s(a, tx=False),
+        FieldId.DCGM_FI_PROF_NVLINK_TX_BYTES: _nvlink_total_prof(tx=True),
+        FieldId.DCGM_FI_PROF_NVLINK_RX_BYTES: _nvlink_total_prof(tx=False),
+        FieldId.DCGM_FI_PROF_PIPE_TENSOR_IMMA_ACTIVE: lambda _g, a, _i: round(a.tensor * 0.1, 6),
+        FieldId.DCGM_FI_PROF_PIPE_TENSOR_HMMA_ACTIVE: lambda _g, a, _i: round(a.tensor * 0.9, 6),
+        FieldId.DCGM_FI_PROF_PIPE_TENSOR_DFMA_ACTIVE: lambda _g, _a, _i: 0.0,
+        FieldId.DCGM_FI_PROF_PIPE_INT_ACTIVE: lambda _g, a, _i: round(a.fp32 * 0.5, 6),
+        **{fid: (lambda _g, a, _i: round(a.decoder, 6)) for fid in NVDEC_FIELDS},
+        **{fid: const(0.0) for fid in (*NVJPG_FIELDS, *NVOFA_FIELDS)},
+        **{
+            fid: _prof_lane(lane, tx=k == 0)
+            for lane, pair in enumerate(NVLINK_PROF_LANE_FIELDS)
+            for k, fid in enumerate(pair)
+        },
+        FieldId.DCGM_FI_DEV_FB_CAPACITY_BYTES: lambda g, _a, i: g.fb(i)[0],
+        FieldId.DCGM_FI_DEV_FB_FREE_BYTES: lambda g, _a, i: g.fb(i)[3],
+        FieldId.DCGM_FI_DEV_FB_USED_BYTES: lambda g, _a, i: g.fb(i)[2],
+        FieldId.DCGM_FI_DEV_FB_RESERVED_BYTES: lambda g, _a, i: g.fb(i)[1],
+        FieldId.DCGM_FI_DEV_NVLINK_THROUGHPUT_TOTAL: lambda g, _a, _i: (
+            int(2 * g.model.nvlinks * g.nvlink_kib_per_s() * 1024) if g.model.nvlinks else None
+        ),
+    }
+)
+
+# Per-link fields: field -> its value for one link.
+LINK_GETTERS: Mapping[int, Callable[[SimGpu, int], Value]] = MappingProxyType(
+    {
+        FieldId.DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_PER_LINK_TOTAL: lambda g, link: g.counters.link_errors[link][0],
+        FieldId.DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_PER_LINK_TOTAL: lambda g, link: g.counters.link_errors[link][1],
+        FieldId.DCGM_FI_DEV_NVLINK_REPLAY_ERROR_PER_LINK_TOTAL: lambda g, link: g.counters.link_errors[link][2],
+        FieldId.DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_PER_LINK_TOTAL: lambda g, link: g.counters.link_errors[link][3],
+        FieldId.DCGM_FI_DEV_NVLINK_THROUGHPUT_PER_LINK: lambda g, _link: int(2 * g.nvlink_kib_per_s() / 1000),
+        FieldId.DCGM_FI_PROF_NVLINK_TX_BYTES_PER_LINK: lambda g, _link: int(g.nvlink_kib_per_s() * 1024),
+        FieldId.DCGM_FI_PROF_NVLINK_RX_BYTES_PER_LINK: lambda g, _link: int(g.nvlink_kib_per_s() * 1024 * 0.97),
+    }
+)
