@@ -55,6 +55,8 @@ def test_field_id_covers_the_catalog_exactly() -> None:
     for field in ALL_FIELDS:
         assert type(field.field_id) is FieldId
         assert field.field_id == FieldId[field.name]
+    # Exporter-owned fields, and only they, have negative ids: no DCGM id can collide with them.
+    assert {f.field_id for f in ALL_FIELDS if f.exporter} == {fid for fid in FieldId if fid < 0}
 
 
 def test_a_shared_id_is_named_after_its_classic_row() -> None:

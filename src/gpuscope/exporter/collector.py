@@ -51,7 +51,7 @@ def build_request(collectors: CollectorSet) -> ReadRequest:
             p2p = True
         elif fid in DERIVED:
             ids.add(DERIVED[fid][0])
-        elif fid >= 0 and fid != FieldId.DCGM_FI_DEV_XID_ERRORS and fid not in SYSTEM_FIELDS:
+        elif not metric.field.exporter and fid != FieldId.DCGM_FI_DEV_XID_ERRORS and fid not in SYSTEM_FIELDS:
             ids.add(fid)
     return ReadRequest(frozenset(ids), health=health, p2p=p2p)
 
