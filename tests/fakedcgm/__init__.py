@@ -28,7 +28,19 @@ def build(cache_dir: Path) -> Path:
         raise RuntimeError("no C compiler: install gcc (scripts/ensure-binaries does)")
     cache_dir.mkdir(parents=True, exist_ok=True)
     partial = target.with_suffix(f".{os.getpid()}.tmp")
-    cmd = [compiler, "-shared", "-fPIC", "-O1", "-Wall", "-Wextra", "-Werror", "-pthread", "-o", str(partial), str(SOURCE)]
+    cmd = [
+        compiler,
+        "-shared",
+        "-fPIC",
+        "-O1",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+        "-pthread",
+        "-o",
+        str(partial),
+        str(SOURCE),
+    ]
     subprocess.run(cmd, check=True, capture_output=True, text=True)
     partial.replace(target)  # atomic: parallel test workers never load a half-written library
     return target

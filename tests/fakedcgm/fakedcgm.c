@@ -8,8 +8,8 @@
  *
  *   gpu ID UUID BUSID NAME...            a GPU (DCGM gpu id ID)
  *   prof ID supported|unsupported|busy   its profiling module state (busy: held by another client)
- *   gi EID GPU NVML_GI SLICES PROFILE    a MIG GPU instance entity; ci EID GI_EID NVML_CI a compute instance
- *   value gpu|gi|ci ID FIELD i|d VALUE [TS]   a value (VALUE may be blank, blank-notfound, blank-unsupported,
+ *   gi EID GPU NVML_GI SLICES PROFILE [UUID]  a MIG GPU instance entity; ci EID GI_EID NVML_CI a compute instance
+ *   value none|gpu|gi|ci ID FIELD i|d VALUE [TS]   a value (VALUE may be blank, blank-notfound, blank-unsupported,
  *   value gpu|gi|ci ID FIELD s TEXT...        blank-noperm); status gpu|gi|ci ID FIELD CODE: a per-value error
  *   version client|engine X.Y.Z           the library's / host engine's version; refuse-major 1: connecting to
  *                                          an engine of another major version fails with VER_MISMATCH
@@ -46,7 +46,7 @@ typedef uintptr_t dcgmFieldGrp_t;
 enum { ST_OK = 0, ST_BADPARAM = -1, ST_GENERIC = -3, ST_INIT_ERROR = -7, ST_UNINITIALIZED = -10, ST_VER_MISMATCH = -12,
        ST_NO_DATA = -14, ST_NOT_WATCHED = -16, ST_GPU_IS_LOST = -18, ST_CONNECTION_NOT_VALID = -21,
        ST_IN_USE = -34, ST_PROFILING_NOT_SUPPORTED = -36, ST_ALREADY_INITIALIZED = -55 };
-enum { FE_GPU = 1, FE_GPU_I = 4, FE_GPU_CI = 5 };
+enum { FE_NONE = 0, FE_GPU = 1, FE_GPU_I = 4, FE_GPU_CI = 5 };
 
 typedef struct { int entityGroupId; unsigned int entityId; } dcgmGroupEntityPair_t;
 typedef struct { unsigned int version, persistAfterDisconnect, timeoutMs, addressIsUnixSocket; } dcgmConnectV2Params_v2;
@@ -89,7 +89,7 @@ typedef struct { unsigned int version, numStatuses; dcgmModuleGetStatusesModule_
 #define MAX_FUNCS 32
 
 typedef struct { int used, id, prof; char uuid[80], busid[32], name[96]; } Gpu; /* prof: 0 none, 1 ok, 2 busy */
-typedef struct { int used, kind, eid, parent, nvml_id, slices; char profile[32]; } Mig;
+typedef struct { int used, kind, eid, parent, nvml_id, slices; char profile[32], uuid[80]; } Mig;
 typedef struct { int used, kind, eid, field, type, status; int64_t i64, ts; double dbl; char str[256]; } Value;
 typedef struct { int used, count; dcgmGroupEntityPair_t e[DCGM_GROUP_MAX_ENTITIES_V2]; unsigned int health; } Group;
 typedef struct { int used, count; unsigned short f[128]; } FieldGroup;
@@ -132,6 +132,7 @@ static int kind_of(const char *s) {
     if (!strcmp(s, "gpu")) return FE_GPU;
     if (!strcmp(s, "gi")) return FE_GPU_I;
     if (!strcmp(s, "ci")) return FE_GPU_CI;
+    if (!strcmp(s, "none")) return FE_NONE;
     return -1;
 }
 
@@ -206,7 +207,9 @@ static int apply_locked(const char *input) {
             if (is_gi) {
                 char *slices = strtok_r(NULL, " ", &save), *profile = strtok_r(NULL, " ", &save);
                 if (!slices || !profile) return -1;
+                char *uuid = strtok_r(NULL, " ", &save);
                 m->slices = atoi(slices); snprintf(m->profile, sizeof m->profile, "%s", profile);
+                if (uuid) snprintf(m->uuid, sizeof m->uuid, "%s", uuid);
             }
             return 0;
         }
@@ -441,6 +444,7 @@ int dcgmGetGpuInstanceHierarchy(dcgmHandle_t h, dcgmMigHierarchy_v2 *out) {
 }
 
 static int entity_exists(int kind, int eid) {
+    if (kind == FE_NONE) return eid == 0;
     if (kind == FE_GPU) return find_gpu(eid) != NULL;
     return find_mig(kind, eid) != NULL;
 }
@@ -551,6 +555,7 @@ static void fill_identity(dcgmFieldValue_v2 *out, Gpu *g, Mig *m, unsigned short
     if (g && field == 54) text = g->uuid;
     if (g && field == 57) text = g->busid;
     if (m && field == 50) text = m->profile;
+    if (m && field == 54 && m->uuid[0]) text = m->uuid;
     if (text) { out->fieldType = 's'; snprintf(out->value.str, sizeof out->value.str, "%s", text); }
     else out->status = ST_NO_DATA;
 }

@@ -195,9 +195,7 @@ class Library:
         ids = (ctypes.c_ushort * len(field_ids))(*field_ids)
         values = (S.FieldValueV2 * (len(entities) * len(field_ids)))()
         flags = S.FV_FLAG_LIVE_DATA if live else 0
-        self._call(
-            "dcgmEntitiesGetLatestValues", handle, pairs, len(entities), ids, len(field_ids), flags, values
-        )
+        self._call("dcgmEntitiesGetLatestValues", handle, pairs, len(entities), ids, len(field_ids), flags, values)
         return values
 
     # --- health and profiling -------------------------------------------------------------------------------

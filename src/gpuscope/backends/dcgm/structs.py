@@ -27,6 +27,7 @@ PROF_MAX_FIELD_IDS_PER_GROUP_V2 = 64
 MODULE_STATUSES_CAPACITY = 16
 HE_PORT_NUMBER = 5555
 
+
 # dcgm_field_entity_group_t
 class EntityGroup(IntEnum):
     NONE = 0
