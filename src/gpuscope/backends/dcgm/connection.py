@@ -83,12 +83,12 @@ class Calls:
         lib = self.lib
         try:
             if target.address is None:
-                self.handle = self.run("dcgmStartEmbedded", lib.start_embedded)
+                self.handle = self.deadline.call(lib.start_embedded, "dcgmStartEmbedded")
             else:
                 address, unix = target.address, target.unix_socket
                 timeout_ms = int(self.deadline.timeout_s * 1000)
-                self.handle = self.run(
-                    "dcgmConnect_v2", lambda: lib.connect(address, unix_socket=unix, timeout_ms=timeout_ms)
+                self.handle = self.deadline.call(
+                    lambda: lib.connect(address, unix_socket=unix, timeout_ms=timeout_ms), "dcgmConnect_v2"
                 )
         except DcgmError as exc:
             if exc.code == S.Return.VER_MISMATCH:
