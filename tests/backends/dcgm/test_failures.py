@@ -40,7 +40,7 @@ def test_host_engine_down_then_back_reconnects_and_rewatches(node: FakeDcgm) -> 
     node.apply("engine down")
     with pytest.raises(BackendUnavailable, match=r"lost the host engine at 127\.0\.0\.1:5555.*CONNECTION_NOT_VALID"):
         backend.collect(REQUEST)
-    with pytest.raises(BackendUnavailable, match="cannot reach the host engine at 127.0.0.1:5555"):
+    with pytest.raises(BackendUnavailable, match=r"cannot reach the host engine at 127\.0\.0\.1:5555"):
         backend.collect(REQUEST)
     node.apply("engine up", f"value gpu 0 {TEMP} i 52")
     assert node.watch_count() == 0  # a new engine knows nothing of our watches
@@ -150,9 +150,9 @@ def test_a_failing_health_check_costs_the_health_rows_only(node: FakeDcgm) -> No
     assert backend.collect(request).gpus[0].health
 
 
-def test_missing_library_is_unavailable_with_the_fix(monkeypatch: pytest.MonkeyPatch, tmp_path: object) -> None:
+def test_missing_library_is_unavailable_with_the_fix(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GPUSCOPE_LIBDCGM_PATH", "/nonexistent/libdcgm.so.4")
-    with pytest.raises(BackendUnavailable, match="cannot load /nonexistent/libdcgm.so.4.*GPUSCOPE_LIBDCGM_PATH"):
+    with pytest.raises(BackendUnavailable, match=r"cannot load /nonexistent/libdcgm\.so\.4.*GPUSCOPE_LIBDCGM_PATH"):
         DcgmBackend().collect(REQUEST)
 
 
