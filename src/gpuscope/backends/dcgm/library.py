@@ -94,6 +94,9 @@ class Library:
 
     def __init__(self, lib: ctypes.CDLL) -> None:
         self._lib = lib
+        # One values buffer per size, reused: a collection of every field on 8 GPUs is ~5 MiB of records, and
+        # allocating it afresh each time costs more than the call. Calls are serialized, so reuse is safe.
+        self._buffers: dict[int, ctypes.Array[S.FieldValueV2]] = {}
 
     def _call(self, name: str, *args: object) -> None:
         code = int(getattr(self._lib, name)(*args))
@@ -190,10 +193,14 @@ class Library:
     def latest_values(
         self, handle: int, entities: Sequence[tuple[int, int]], field_ids: Sequence[int], *, live: bool = False
     ) -> ctypes.Array[S.FieldValueV2]:
-        """One ``dcgmEntitiesGetLatestValues`` over every entity x field (entity-major order)."""
+        """One ``dcgmEntitiesGetLatestValues`` over every entity x field (entity-major order). The records are
+        valid until the next call of the same size."""
         pairs = (S.GroupEntityPair * len(entities))(*(S.GroupEntityPair(g, e) for g, e in entities))
         ids = (ctypes.c_ushort * len(field_ids))(*field_ids)
-        values = (S.FieldValueV2 * (len(entities) * len(field_ids)))()
+        size = len(entities) * len(field_ids)
+        values = self._buffers.get(size)
+        if values is None:
+            values = self._buffers[size] = (S.FieldValueV2 * size)()
         flags = S.FV_FLAG_LIVE_DATA if live else 0
         self._call("dcgmEntitiesGetLatestValues", handle, pairs, len(entities), ids, len(field_ids), flags, values)
         return values
