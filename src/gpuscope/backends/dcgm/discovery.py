@@ -15,10 +15,10 @@ from gpuscope.backends.base import GpuIdentity, InstanceIdentity, ReadError, Val
 from gpuscope.backends.dcgm import structs as S
 from gpuscope.backends.dcgm.connection import Calls
 from gpuscope.backends.dcgm.values import decode
-from gpuscope.fields.catalog import BY_NAME
+from gpuscope.fields.ids import FieldId
 
-_DRIVER_VERSION = BY_NAME["DCGM_FI_DRIVER_VERSION"].field_id
-_NVML_VERSION = BY_NAME["DCGM_FI_NVML_VERSION"].field_id
+_DRIVER_VERSION = FieldId.DCGM_FI_DRIVER_VERSION
+_NVML_VERSION = FieldId.DCGM_FI_NVML_VERSION
 _IDENTITY_FIELDS = (S.FI_DEV_NAME, S.FI_DEV_UUID, S.FI_DEV_PCI_BUSID)
 
 

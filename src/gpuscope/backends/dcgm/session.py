@@ -36,7 +36,7 @@ from gpuscope.backends.dcgm.discovery import Gpu, Inventory, discover
 from gpuscope.backends.dcgm.library import DcgmError
 from gpuscope.backends.dcgm.values import FieldPlan, decode, plan_fields
 from gpuscope.backends.dcgm.watches import Timing, Watches, retry_profiling, setup
-from gpuscope.fields.catalog import FI_XID_ERRORS
+from gpuscope.fields.ids import FieldId
 
 log = logging.getLogger("gpuscope.backends.dcgm")
 
@@ -103,7 +103,7 @@ class Session:
     # --- one collection -----------------------------------------------------------------------------------
 
     def _ensure_watches(self, request: ReadRequest, now: float) -> Watches:
-        plan = plan_fields(request.field_ids, FI_XID_ERRORS)
+        plan = plan_fields(request.field_ids, FieldId.DCGM_FI_DEV_XID_ERRORS)
         if self._watches is not None and self._watches.plan == plan and self._watches.health == request.health:
             return self._watches
         if self._watches is not None:
@@ -155,7 +155,7 @@ class Session:
             for j, fid in enumerate(fields):
                 decoded = decode(raw[i * len(fields) + j])
                 row[fid] = decoded.value
-                if fid == FI_XID_ERRORS:
+                if fid == FieldId.DCGM_FI_DEV_XID_ERRORS:
                     stamps[entity] = decoded.timestamp_us
             grid[entity] = row
         return _Read(grid, stamps)
@@ -183,7 +183,7 @@ class Session:
         found: list[health.Incident] | None,
     ) -> GpuReading:
         row = device.grid.get(gpu.gpu_id, {})
-        xids = self._xids(gpu.gpu_id, row.get(FI_XID_ERRORS), device.stamps.get(gpu.gpu_id, 0))
+        xids = self._xids(gpu.gpu_id, row.get(FieldId.DCGM_FI_DEV_XID_ERRORS), device.stamps.get(gpu.gpu_id, 0))
         if any(v is ReadError.GPU_LOST for v in row.values()):
             return GpuReading(identity=gpu.identity, device=EntityReading(), lost=True, xid_events=xids)
         wanted = request.field_ids
