@@ -17,7 +17,8 @@
  *   engine down|up|restart                 the host engine dies / comes back (forgetting groups and watches)
  *   fail FUNCTION CODE [COUNT]             the next COUNT (default 1, -1 forever) calls return CODE
  *   hang FUNCTION MS                       the next call blocks MS milliseconds (fake_release() ends it early)
- *   module-profiling STATUS                what dcgmModuleGetStatuses says of the profiling module
+ *   module-profiling STATUS                what dcgmModuleGetStatuses says of the profiling module (5: paused,
+ *                                          profiling watches fail with DCGM_ST_PAUSED)
  *   incident gpu ID SYSTEM HEALTH CODE MSG...  a health incident; clear-incidents
  *   reset                                  forget everything
  *
@@ -45,7 +46,7 @@ typedef uintptr_t dcgmFieldGrp_t;
 
 enum { ST_OK = 0, ST_BADPARAM = -1, ST_GENERIC = -3, ST_INIT_ERROR = -7, ST_UNINITIALIZED = -10, ST_VER_MISMATCH = -12,
        ST_NO_DATA = -14, ST_NOT_WATCHED = -16, ST_GPU_IS_LOST = -18, ST_CONNECTION_NOT_VALID = -21,
-       ST_IN_USE = -34, ST_PROFILING_NOT_SUPPORTED = -36, ST_ALREADY_INITIALIZED = -55 };
+       ST_IN_USE = -34, ST_PROFILING_NOT_SUPPORTED = -36, ST_PAUSED = -54, ST_ALREADY_INITIALIZED = -55 };
 enum { FE_NONE = 0, FE_GPU = 1, FE_GPU_I = 4, FE_GPU_CI = 5 };
 
 typedef struct { int entityGroupId; unsigned int entityId; } dcgmGroupEntityPair_t;
@@ -520,7 +521,8 @@ int dcgmWatchFields(dcgmHandle_t h, dcgmGpuGrp_t grp, dcgmFieldGrp_t fg, long lo
             if (g->e[i].entityGroupId == FE_GPU_I) { Mig *m = find_mig(FE_GPU_I, gpu_id); gpu_id = m ? m->parent : -1; }
             Gpu *gpu = find_gpu(gpu_id);
             if (!gpu || gpu->prof == 0) LEAVE(ST_PROFILING_NOT_SUPPORTED);
-            if (gpu->prof == 2 || module_profiling == 5) LEAVE(ST_IN_USE);
+            if (module_profiling == 5) LEAVE(ST_PAUSED);
+            if (gpu->prof == 2) LEAVE(ST_IN_USE);
         }
     }
     for (int i = 0; i < MAX_WATCHES; i++) if (!watches[i].used) {
