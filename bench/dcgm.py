@@ -103,16 +103,29 @@ def time_row(fake: FakeDcgm, label: str, gpus: int, mig: bool, ids: frozenset[in
     return f"collection time with the fake libdcgm: {label}", f"p50 {p50 * 1e3:.2f} ms, p99 {p99 * 1e3:.2f} ms over {n}"
 
 
+def measure(timed: tuple[int, ...] = (0, 1, 2)) -> list[tuple[str, str]]:
+    """Every call-count row, and the time rows of the cases ``timed`` (indices into ``CASES``)."""
+    with tempfile.TemporaryDirectory(prefix="gpuscope-bench-dcgm-") as work:
+        library = build(Path(work))
+        previous = os.environ.get("GPUSCOPE_LIBDCGM_PATH")
+        os.environ["GPUSCOPE_LIBDCGM_PATH"] = str(library)
+        try:
+            fake = FakeDcgm(library)
+            rows = [count_row(fake, *case) for case in CASES]
+            rows += [time_row(fake, *CASES[i]) for i in timed]
+        finally:
+            if previous is None:
+                del os.environ["GPUSCOPE_LIBDCGM_PATH"]
+            else:
+                os.environ["GPUSCOPE_LIBDCGM_PATH"] = previous
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--append", help="append the results to this markdown file")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="gpuscope-bench-dcgm-") as work:
-        library = build(Path(work))
-        os.environ["GPUSCOPE_LIBDCGM_PATH"] = str(library)
-        fake = FakeDcgm(library)
-        rows = [count_row(fake, *case) for case in CASES]
-        rows += [time_row(fake, *case) for case in CASES]
+    rows = measure()
     width = max(len(k) for k, _ in rows)
     for key, value in rows:
         print(f"{key:<{width}}  {value}")
