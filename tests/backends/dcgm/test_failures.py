@@ -150,6 +150,16 @@ def test_a_failing_health_check_costs_the_health_rows_only(node: FakeDcgm) -> No
     assert backend.collect(request).gpus[0].health
 
 
+def test_a_refused_health_watch_costs_the_health_rows_not_the_session(node: FakeDcgm) -> None:
+    node.apply("fail dcgmHealthSet -6")  # DCGM_ST_NOT_SUPPORTED
+    backend = DcgmBackend()
+    request = ReadRequest(frozenset({TEMP}), health=True)
+    for _ in range(2):
+        gpu0 = backend.collect(request).gpus[0]
+        assert gpu0.health == () and gpu0.device.values == {TEMP: 50}
+    assert node.calls("dcgmStartEmbedded") == 1 and node.calls("dcgmHealthSet") == 1
+
+
 def test_missing_library_is_unavailable_with_the_fix(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GPUSCOPE_LIBDCGM_PATH", "/nonexistent/libdcgm.so.4")
     with pytest.raises(BackendUnavailable, match=r"cannot load /nonexistent/libdcgm\.so\.4.*GPUSCOPE_LIBDCGM_PATH"):

@@ -104,7 +104,11 @@ class Session:
 
     def _ensure_watches(self, request: ReadRequest, now: float) -> Watches:
         plan = plan_fields(request.field_ids, FieldId.DCGM_FI_DEV_XID_ERRORS)
-        if self._watches is not None and self._watches.plan == plan and self._watches.health == request.health:
+        if (
+            self._watches is not None
+            and self._watches.plan == plan
+            and self._watches.health_requested == request.health
+        ):
             return self._watches
         if self._watches is not None:
             self._drop_watches()

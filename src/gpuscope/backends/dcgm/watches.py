@@ -62,7 +62,8 @@ class Watches:
     groups: list[int] = field(default_factory=list)
     field_groups: list[int] = field(default_factory=list)
     gpu_group: int = 0
-    health: bool = False
+    health_requested: bool = False
+    health: bool = False  # the health watch is set (a host engine may refuse it; the rest works without)
     prof_field_groups: list[int] = field(default_factory=list)
     prof: dict[int, ProfWatch] = field(default_factory=dict)
 
@@ -94,7 +95,7 @@ def _watch(calls: Calls, timing: Timing, group: int, field_groups: list[int]) ->
 
 def setup(calls: Calls, inventory: Inventory, plan: FieldPlan, timing: Timing, *, health: bool, now: float) -> Watches:
     """Create and watch everything ``plan`` needs; ``EngineGone``/``DcgmError``/``CallTimedOut`` on failure."""
-    watches = Watches(plan=plan)
+    watches = Watches(plan=plan, health_requested=health)
     gpus = [(S.EntityGroup.GPU, g.gpu_id) for g in inventory.gpus]
     instances = [(S.EntityGroup.GPU_I, i.entity_id) for g in inventory.gpus for i in g.instances]
     if gpus:
@@ -105,8 +106,11 @@ def setup(calls: Calls, inventory: Inventory, plan: FieldPlan, timing: Timing, *
         _watch(calls, timing, group, _field_groups(calls, watches, "gpuscope-instance", plan.instance))
     if health and watches.gpu_group:
         lib, handle, group = calls.lib, calls.handle, watches.gpu_group
-        calls.run("dcgmHealthSet", lambda: lib.health_set(handle, group, int(S.HealthSystem.ALL)))
-        watches.health = True
+        try:
+            calls.run("dcgmHealthSet", lambda: lib.health_set(handle, group, int(S.HealthSystem.ALL)))
+            watches.health = True
+        except (DcgmError, CallTimedOut) as exc:
+            log.warning("DCGM health watches unavailable (DCGM_EXP_GPU_HEALTH_STATUS left out): %s", exc)
     if plan.prof and inventory.gpus:
         watches.prof_field_groups = _field_groups(calls, watches, "gpuscope-prof", plan.prof)
         module = _profiling_module(calls)
