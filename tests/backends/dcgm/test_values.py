@@ -99,17 +99,30 @@ def test_blank_sentinels_are_read_errors_not_values(
     assert gpu1.device.values == {temp: 61}
 
 
-def test_string_blank_and_per_value_status(fake: FakeDcgm, backend: DcgmBackend) -> None:
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("<<<NULL>>>", ReadError.NO_DATA),
+        ("<<<NOT_FOUND>>>", ReadError.NO_DATA),
+        ("<<<NOT_SUPPORTED>>>", ReadError.NOT_SUPPORTED),
+        ("<<<NOT_PERM>>>", ReadError.NO_PERMISSION),
+    ],
+)
+def test_string_blanks_and_per_value_status(
+    fake: FakeDcgm, backend: DcgmBackend, text: str, expected: ReadError
+) -> None:
     serial, temp, power = fid("DCGM_FI_DEV_SERIAL"), fid("DCGM_FI_DEV_GPU_TEMP"), fid("DCGM_FI_DEV_POWER_USAGE")
     fake.apply(
-        f"value gpu 0 {serial} s <<<NULL>>>",
+        f"value gpu 0 {serial} s {text}",
+        f"value gpu 1 {serial} s 1564720004631",
         f"value gpu 0 {temp} i 50",
         f"status gpu 0 {temp} -17",  # DCGM_ST_NO_PERMISSION
         f"value gpu 0 {power} d 300.25",
     )
-    gpu0 = backend.collect(ReadRequest(frozenset({serial, temp, power}))).gpus[0]
-    assert gpu0.device.errors == {serial: ReadError.NOT_SUPPORTED, temp: ReadError.NO_PERMISSION}
+    gpu0, gpu1 = backend.collect(ReadRequest(frozenset({serial, temp, power}))).gpus
+    assert gpu0.device.errors == {serial: expected, temp: ReadError.NO_PERMISSION}
     assert gpu0.device.values == {power: 300.25}
+    assert gpu1.device.values[serial] == "1564720004631"
 
 
 def test_a_lost_gpu_is_marked_lost_and_the_other_reads_on(fake: FakeDcgm, backend: DcgmBackend) -> None:

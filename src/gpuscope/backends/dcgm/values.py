@@ -56,6 +56,12 @@ def status_error(status: int, field: Field | None) -> ReadError:
         return ReadError.FAILED
 
 
+_STR_BLANK_ERRORS = {
+    S.STR_NOT_SUPPORTED: ReadError.NOT_SUPPORTED,
+    S.STR_NOT_PERMISSIONED: ReadError.NO_PERMISSION,
+}
+
+
 def _blank_error(offset: float) -> ReadError:
     return _BLANK_ERRORS.get(int(offset), ReadError.NO_DATA)
 
@@ -75,7 +81,8 @@ def decode(raw: S.FieldValueV2) -> Decoded:
         value = _blank_error(real - S.FP64_BLANK) if real >= S.FP64_BLANK else real
     elif kind == S.FT_STRING:
         text = bytes(raw.value.str).split(b"\0", 1)[0].decode(errors="replace")
-        value = ReadError.NOT_SUPPORTED if text.startswith("<<<") and ">>>" in text else text
+        blank = text.startswith("<<<") and ">>>" in text
+        value = _STR_BLANK_ERRORS.get(text, ReadError.NO_DATA) if blank else text
     else:
         value = ReadError.FAILED  # binary blobs: no catalog field is one
     if isinstance(value, ReadError) or field is None or isinstance(value, str):
