@@ -115,6 +115,21 @@ def test_profiling_watch_is_retried_once_the_other_client_lets_go(node: FakeDcgm
     assert gpu0.profiling is ProfilingState.AVAILABLE and gpu0.device.values[SM_ACTIVE] == 0.5
 
 
+def test_a_new_mig_layout_is_found_and_watched(node: FakeDcgm) -> None:
+    from gpuscope.backends.dcgm.watches import Timing
+
+    backend = DcgmBackend(timing=Timing(rediscover_s=0.0))
+    assert len(backend.collect(REQUEST).gpus[1].instances) == 2
+    node.apply("gi 2 1 9 1 1g.10gb", f"value gi 2 {SM_ACTIVE} d 0.0625")
+    gpu1 = backend.collect(REQUEST).gpus[1]
+    assert [(i.identity.gpu_instance_id, i.identity.profile) for i in gpu1.instances] == [
+        (1, "1g.10gb"),
+        (2, "3g.40gb"),
+        (9, "1g.10gb"),
+    ]
+    assert gpu1.instances[2].reading.values[SM_ACTIVE] == 0.0625
+
+
 def test_unsupported_profiling_is_never_retried(node: FakeDcgm) -> None:
     from gpuscope.backends.dcgm.watches import Timing
 

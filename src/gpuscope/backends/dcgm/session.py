@@ -68,6 +68,7 @@ class Session:
         self._watches: Watches | None = None
         self._xid_stamp: dict[int, int] = {}
         self._started_us = int(clock() * 1e6)
+        self._next_discovery = 0.0
 
     def open(self) -> None:
         """Connect and discover; raises ``EngineGone`` (or ``CallTimedOut``/``DcgmError``) when that fails."""
@@ -89,6 +90,7 @@ class Session:
                 engine,
             )
         self.inventory = discover(calls)
+        self._next_discovery = time.monotonic() + self.timing.rediscover_s
         log.info(
             "DCGM %s ready through %s: %d GPU%s",
             client,
@@ -126,8 +128,24 @@ class Session:
         for fg in watches.field_groups:
             calls.run("dcgmFieldGroupDestroy", functools.partial(lib.field_group_destroy, handle, fg))
 
+    def _rediscover(self, now: float) -> None:
+        """List the GPUs and MIG layout again; a changed inventory gets its watches afresh."""
+        self._next_discovery = now + self.timing.rediscover_s
+        try:
+            inventory = discover(self.calls)
+        except (CallTimedOut, DcgmError) as exc:
+            log.warning("listing DCGM GPUs again failed (keeping the known layout): %s", exc)
+            return
+        if inventory.gpus == self.inventory.gpus:
+            return
+        log.info("DCGM GPUs or MIG layout changed: %d GPUs, %d GPU instances", *_count(inventory))
+        self._drop_watches()
+        self.inventory = inventory
+
     def read(self, request: ReadRequest) -> NodeReading:
         now = time.monotonic()
+        if now >= self._next_discovery:
+            self._rediscover(now)
         watches = self._ensure_watches(request, now)
         if watches.prof:
             retry_profiling(self.calls, watches, self.timing, self.inventory, now)
@@ -234,6 +252,10 @@ class Session:
         flowing = any(fid in r.values for r in readings for fid in plan.prof)
         prof.state = ProfilingState.AVAILABLE if flowing else ProfilingState.WARMING_UP
         return prof.state, ""
+
+
+def _count(inventory: Inventory) -> tuple[int, int]:
+    return len(inventory.gpus), sum(len(g.instances) for g in inventory.gpus)
 
 
 def _entity(

@@ -39,11 +39,13 @@ _PROF_REFUSALS: dict[int, tuple[ProfilingState, str]] = {
 
 @dataclass(frozen=True, slots=True)
 class Timing:
-    """How DCGM samples (``update_us``, ``max_keep_age_s``) and how often a refused profiling watch is retried."""
+    """How DCGM samples (``update_us``, ``max_keep_age_s``), how often a refused profiling watch is retried, and
+    how often the GPUs and MIG layout are listed again (GPU instances come and go at run time)."""
 
     update_us: int = 15_000_000
     max_keep_age_s: float = 60.0
     prof_retry_s: float = 30.0
+    rediscover_s: float = 60.0
 
 
 @dataclass(slots=True)
