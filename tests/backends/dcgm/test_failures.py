@@ -140,6 +140,7 @@ def test_unsupported_profiling_is_never_retried(node: FakeDcgm) -> None:
     gpu1 = backend.collect(REQUEST).gpus[1]
     assert gpu1.profiling is ProfilingState.UNSUPPORTED
     assert node.calls("dcgmWatchFields") == watches
+    assert all(i.reading.errors[SM_ACTIVE] is ReadError.NOT_SUPPORTED for i in gpu1.instances)
 
 
 def test_a_hung_call_marks_its_fields_timed_out_and_the_next_collection_recovers(node: FakeDcgm) -> None:

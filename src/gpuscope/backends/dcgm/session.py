@@ -220,6 +220,12 @@ class Session:
             for inst in gpu.instances
         )
         state, detail = self._profiling(gpu, plan, watches, device_reading, instances)
+        if state is ProfilingState.UNSUPPORTED:
+            # never coming: the exporter lists these as unsupported fields rather than counting read errors
+            device_reading = _unsupported(device_reading, plan.prof)
+            instances = tuple(
+                InstanceReading(identity=i.identity, reading=_unsupported(i.reading, plan.prof)) for i in instances
+            )
         checks: tuple[HealthCheck, ...] = () if found is None else health.checks_for(gpu.gpu_id, found)
         return GpuReading(
             identity=gpu.identity,
@@ -252,6 +258,11 @@ class Session:
         flowing = any(fid in r.values for r in readings for fid in plan.prof)
         prof.state = ProfilingState.AVAILABLE if flowing else ProfilingState.WARMING_UP
         return prof.state, ""
+
+
+def _unsupported(reading: EntityReading, fields: tuple[int, ...]) -> EntityReading:
+    errors = {fid: ReadError.NOT_SUPPORTED if fid in fields else e for fid, e in reading.errors.items()}
+    return EntityReading(values=reading.values, errors=MappingProxyType(errors))
 
 
 def _count(inventory: Inventory) -> tuple[int, int]:
