@@ -144,7 +144,7 @@ def test_unsupported_profiling_is_never_retried(node: FakeDcgm) -> None:
 
 
 def test_a_hung_call_marks_its_fields_timed_out_and_the_next_collection_recovers(node: FakeDcgm) -> None:
-    backend = DcgmBackend(call_timeout_s=0.3)
+    backend = DcgmBackend(call_timeout_s=1.0)
     backend.collect(REQUEST)
     node.apply("hang dcgmEntitiesGetLatestValues 60000")
     gpu0, gpu1 = backend.collect(REQUEST).gpus
