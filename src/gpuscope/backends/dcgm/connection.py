@@ -53,13 +53,13 @@ def parse_target(text: str, flag: str = "-r/--remote-hostengine-info") -> Target
         if not text.startswith("/"):
             raise UsageError(f"{flag}: unix socket {text!r} must be an absolute path, e.g. unix:///run/dcgm.sock")
     if text.startswith("/"):
-        return Target(text, unix_socket=True)
+        return Target(address=text, unix_socket=True)
     host, sep, port = text.rpartition(":")
     if not sep:
         host, port = text, str(S.HE_PORT_NUMBER)
     if not host or not port.isdigit() or not 0 < int(port) < 65536 or any(c.isspace() for c in host):
         raise UsageError(f"{flag}: {text!r} is not HOST:PORT or a unix socket path (e.g. localhost:5555)")
-    return Target(f"{host}:{port}")
+    return Target(address=f"{host}:{port}")
 
 
 class Calls:

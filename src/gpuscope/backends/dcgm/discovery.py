@@ -98,7 +98,7 @@ def discover(calls: Calls) -> Inventory:
         gpus.append(Gpu(gpu_id=gpu_id, identity=identity, instances=instances))
     system_fields = (_DRIVER_VERSION, _NVML_VERSION)
     system = _strings(calls, [(S.EntityGroup.NONE, 0)], system_fields)
-    return Inventory(tuple(gpus), {fid: system[(0, fid)] for fid in system_fields if (0, fid) in system})
+    return Inventory(gpus=tuple(gpus), system={fid: system[(0, fid)] for fid in system_fields if (0, fid) in system})
 
 
 def _profile(name: str, slices: int) -> str:

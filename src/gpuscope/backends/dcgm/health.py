@@ -42,7 +42,11 @@ def incidents(response: S.HealthResponseV5, gpu_of_instance: Mapping[int, int]) 
         else:
             continue
         message = bytes(item.error.msg).split(b"\0", 1)[0].decode(errors="replace")
-        found.append(Incident(gpu, int(item.system), int(item.health), int(item.error.code), message))
+        found.append(
+            Incident(
+                gpu=gpu, system=int(item.system), health=int(item.health), code=int(item.error.code), message=message
+            )
+        )
     return found
 
 

@@ -64,7 +64,7 @@ class Session:
         self.timing = timing
         self.clock = clock
         self.info = DcgmInfo(client_version="unknown", hostengine_version="unknown")
-        self.inventory = Inventory((), {})
+        self.inventory = Inventory(gpus=(), system={})
         self._watches: Watches | None = None
         self._xid_stamp: dict[int, int] = {}
         self._started_us = int(clock() * 1e6)
@@ -153,7 +153,7 @@ class Session:
         gpus = [(S.EntityGroup.GPU, g.gpu_id) for g in self.inventory.gpus]
         instances = [(S.EntityGroup.GPU_I, i.entity_id) for g in self.inventory.gpus for i in g.instances]
         device = self._read_grid(gpus, (*plan.device, *plan.prof))
-        instance = self._read_grid(instances, (*plan.instance, *plan.prof)) if instances else _Read({}, {})
+        instance = self._read_grid(instances, (*plan.instance, *plan.prof)) if instances else _Read(grid={}, stamps={})
         found = self._health() if request.health and watches.health else None
         readings = tuple(
             self._gpu_reading(gpu, request, plan, watches, device, instance, found) for gpu in self.inventory.gpus
@@ -162,14 +162,14 @@ class Session:
 
     def _read_grid(self, entities: Sequence[tuple[int, int]], fields: tuple[int, ...]) -> _Read:
         if not entities or not fields:
-            return _Read({}, {})
+            return _Read(grid={}, stamps={})
         lib, handle = self.calls.lib, self.calls.handle
         try:
             raw = self.calls.run("dcgmEntitiesGetLatestValues", lambda: lib.latest_values(handle, entities, fields))
         except (CallTimedOut, DcgmError) as exc:
             error = ReadError.TIMEOUT if isinstance(exc, CallTimedOut) else ReadError.FAILED
             log.warning("reading DCGM field values failed: %s", exc)
-            return _Read({entity: dict.fromkeys(fields, error) for _, entity in entities}, {})
+            return _Read(grid={entity: dict.fromkeys(fields, error) for _, entity in entities}, stamps={})
         grid: Grid = {}
         stamps: dict[int, int] = {}
         for i, (_, entity) in enumerate(entities):
@@ -180,7 +180,7 @@ class Session:
                 if fid == FieldId.DCGM_FI_DEV_XID_ERRORS:
                     stamps[entity] = decoded.timestamp_us
             grid[entity] = row
-        return _Read(grid, stamps)
+        return _Read(grid=grid, stamps=stamps)
 
     def _health(self) -> list[health.Incident] | None:
         watches, lib, handle = self._watches, self.calls.lib, self.calls.handle

@@ -70,7 +70,7 @@ def decode(raw: S.FieldValueV2) -> Decoded:
     """The value of one field value record, typed as its catalog row says."""
     field = BY_ID.get(int(raw.fieldId))
     if raw.status != S.Return.OK:
-        return Decoded(status_error(int(raw.status), field), int(raw.ts))
+        return Decoded(value=status_error(int(raw.status), field), timestamp_us=int(raw.ts))
     kind = int(raw.fieldType)
     value: Value | ReadError
     if kind in (S.FT_INT64, S.FT_TIMESTAMP):
@@ -86,12 +86,12 @@ def decode(raw: S.FieldValueV2) -> Decoded:
     else:
         value = ReadError.FAILED  # binary blobs: no catalog field is one
     if isinstance(value, ReadError) or field is None or isinstance(value, str):
-        return Decoded(value, int(raw.ts))
+        return Decoded(value=value, timestamp_us=int(raw.ts))
     if field.value is ValueKind.DOUBLE:
-        return Decoded(float(value), int(raw.ts))
+        return Decoded(value=float(value), timestamp_us=int(raw.ts))
     if field.value is ValueKind.INT:
-        return Decoded(int(value), int(raw.ts))
-    return Decoded(str(value), int(raw.ts))
+        return Decoded(value=int(value), timestamp_us=int(raw.ts))
+    return Decoded(value=str(value), timestamp_us=int(raw.ts))
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +120,12 @@ def plan_fields(requested: Iterable[int], xid_field: int) -> FieldPlan:
             device.add(fid)
             if field.mig is MigScope.INSTANCE:
                 instance.add(fid)
-    return FieldPlan(tuple(sorted(device)), tuple(sorted(instance)), tuple(sorted(prof)), tuple(sorted(unserved)))
+    return FieldPlan(
+        device=tuple(sorted(device)),
+        instance=tuple(sorted(instance)),
+        prof=tuple(sorted(prof)),
+        unserved=tuple(sorted(unserved)),
+    )
 
 
 def chunks(ids: tuple[int, ...], size: int = S.MAX_FIELD_IDS_PER_FIELD_GROUP) -> list[tuple[int, ...]]:
