@@ -118,7 +118,7 @@ def served(fake: FakeDcgm) -> Iterator[str]:
     fake.apply(*two_a100s(), "listen nvidia-dcgm:5555", "value gpu 0 150 i 40", "value gpu 1 150 i 41")
     fake.apply("value gpu 0 1002 d 0.5", "value gi 0 1002 d 0.25", "value gi 1 1002 d 0.125")
     settings = ExporterSettings(collectors=parse_collectors(CSV, "test.csv"), interval_s=0.2)
-    backend = DcgmBackend(Target("nvidia-dcgm:5555"), retry_initial_s=0.05, retry_max_s=0.1)
+    backend = DcgmBackend(Target(address="nvidia-dcgm:5555"), retry_initial_s=0.05, retry_max_s=0.1)
     listener = Listener("127.0.0.1", free_port(), make_runtime(backend, settings, "n1"))
     with serving([listener], 0.2, extensions=()):
         yield listener.url

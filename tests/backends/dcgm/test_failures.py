@@ -16,7 +16,7 @@ from tests.fakedcgm import FakeDcgm
 TEMP = BY_NAME["DCGM_FI_DEV_GPU_TEMP"].field_id
 SM_ACTIVE = BY_NAME["DCGM_FI_PROF_SM_ACTIVE"].field_id
 REQUEST = ReadRequest(frozenset({TEMP, SM_ACTIVE}))
-REMOTE = Target("127.0.0.1:5555")
+REMOTE = Target(address="127.0.0.1:5555")
 
 
 @pytest.fixture
@@ -186,10 +186,10 @@ def test_missing_library_is_unavailable_with_the_fix(monkeypatch: pytest.MonkeyP
     ("text", "target"),
     [
         ("", Target()),
-        ("10.0.0.5", Target("10.0.0.5:5555")),
-        ("nvidia-dcgm:5555", Target("nvidia-dcgm:5555")),
-        ("/run/dcgm.sock", Target("/run/dcgm.sock", unix_socket=True)),
-        ("unix:///run/dcgm.sock", Target("/run/dcgm.sock", unix_socket=True)),
+        ("10.0.0.5", Target(address="10.0.0.5:5555")),
+        ("nvidia-dcgm:5555", Target(address="nvidia-dcgm:5555")),
+        ("/run/dcgm.sock", Target(address="/run/dcgm.sock", unix_socket=True)),
+        ("unix:///run/dcgm.sock", Target(address="/run/dcgm.sock", unix_socket=True)),
     ],
 )
 def test_remote_hostengine_info(text: str, target: Target) -> None:
