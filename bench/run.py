@@ -35,9 +35,10 @@ PARTS = ("exporter", "ingest", "churn", "alerts")
 
 
 def exporter_sections(quick: bool, command: str) -> list[Section]:
-    """The exporter's figures (render, scrape latency, RSS, NVML calls, attribution), measured now."""
+    """The exporter's figures (render, scrape latency, RSS, NVML and DCGM calls, attribution), measured now."""
     from tests.support.kubelet import fake_kubelet
 
+    import dcgm
     import exporter
     import nvml
     import workloads
@@ -47,9 +48,9 @@ def exporter_sections(quick: bool, command: str) -> list[Section]:
         "Exporter figures (the exporter benchmarks, run again here)" + (" (quick: shorter runs)" if quick else ""),
         command,
         "Measured in this run by the exporter benchmarks' own scripts (bench/exporter.py, bench/nvml.py, "
-        "bench/workloads.py), each with the baseline its section above explains: prometheus_client's "
-        "generate_latest for rendering, dcgm-exporter's reported 400-500 MiB for memory, one NVML call per field "
-        "and GPU for NVML calls, dcgm-exporter's labels mode for attribution."
+        "bench/dcgm.py, bench/workloads.py), each with the baseline its section above explains: prometheus_client's "
+        "generate_latest for rendering, dcgm-exporter's reported 400-500 MiB for memory, one call per field "
+        "and GPU for NVML and DCGM calls, dcgm-exporter's labels mode for attribution."
         + (" Quick: 0.5 s per render timing, a 5 s scrape storm, no idle-fleet row, 50 collections." if quick else ""),
         ("measurement", "result"),
     )
@@ -58,6 +59,7 @@ def exporter_sections(quick: bool, command: str) -> list[Section]:
         rows += exporter.bench_fleet(quick)
     rows += [nvml.count_row(*case) for case in nvml.CASES]
     rows.append(nvml.time_row(*nvml.CASES[0]))
+    rows += dcgm.measure(timed=(0,))
     collections = 50 if quick else 200
     base = workloads.collection_ms(workloads.runtime(None, WorkloadLabels.OFF), collections)
     rows.append(("workload attribution: collection without attribution (median)", f"{base:.2f} ms"))

@@ -86,7 +86,7 @@ def test_a_healthy_fleet_is_all_pass(stack: UpStack) -> None:
     assert table.returncode == 0, table.stderr
     for line in ("Phase 1 floor", "Failure modes", "Label hygiene", "32/32 GPUs report DCGM_FI_DEV_GPU_TEMP"):
         assert line in table.stdout
-    assert table.stdout.rstrip().endswith("22 PASS; exit code 0")
+    assert table.stdout.rstrip().endswith("23 PASS; exit code 0")
     alone = summary(audited(stack, replica_b=False), "ha-pair")
     assert alone == "2/2 Prometheus servers up (pass --replica-b to compare what they scrape)"
 
@@ -136,6 +136,18 @@ def test_a_stale_snapshot(stack: UpStack) -> None:
     expect(stack, {"exporter-snapshot": "WARN"}, "slow backend")
     stack.clear()
     expect(stack, CLEAN, "recovery from slow")
+
+
+def test_the_dcgm_hop_host_engine_down_and_version_skew(stack: UpStack) -> None:
+    stack.inject("hostengine-down", "--cluster", "gpu-a", "--node", "1")
+    report = expect(stack, {"dcgm-hop": "WARN", "exporter-snapshot": "WARN"}, "hostengine-down")
+    assert "cannot reach their DCGM host engine" in summary(report, "dcgm-hop")
+    stack.inject("hostengine-down", "--off", "--cluster", "gpu-a", "--node", "1")
+    stack.inject("version-skew", "--cluster", "gpu-a", "--node", "2")
+    report = expect(stack, {"dcgm-hop": "WARN"}, "version-skew")
+    assert "libdcgm 4.6.0, host engine 4.8.1" in summary(report, "dcgm-hop")
+    stack.clear()
+    expect(stack, CLEAN, "recovery from the DCGM hop faults")
 
 
 def test_replica_b_down(stack: UpStack) -> None:

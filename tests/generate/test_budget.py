@@ -10,7 +10,7 @@ from gpuscope.generate.budget import HEAD_WINDOW_HOURS, compute_budget
 from gpuscope.spec.load import parse_fleet
 from tests.generate.specs import fleet
 
-SELF_PER_NODE = 8 + 1 + 6  # exporter-wide self-metrics, snapshot age, process metrics
+SELF_PER_NODE = 8 + 1 + 1 + 6  # exporter-wide self-metrics, dcgm_info, snapshot age, process metrics
 SELF_PER_GPU = 3  # gpu_lost, profiling_supported, profiling_available
 
 
@@ -25,7 +25,7 @@ def test_plain_h100_node(tmp_path: Path) -> None:
     # 25 default families, the vGPU license unsupported on bare metal: 24 series per GPU, and one
     # "unsupported" marker per GPU for it.
     per_node = 24 * 8 + 1 * 8 + SELF_PER_GPU * 8 + SELF_PER_NODE
-    assert group.exporter_series_per_node == per_node == 239
+    assert group.exporter_series_per_node == per_node == 240
     assert group.exporter_series == 10 * per_node
 
 
@@ -38,9 +38,9 @@ def test_mig_node(tmp_path: Path) -> None:
     # (framebuffer, profiling) per instance, 4 utilization fields gone (NVML cannot read them with MIG on) and
     # marked unsupported along with the vGPU license.
     mig_node = (12 + 8) * 7 * 8 + 5 * 8 + SELF_PER_GPU * 8 + SELF_PER_NODE
-    assert mig_node == 1199
+    assert mig_node == 1200
     (group,) = report.node_groups
-    assert group.exporter_series == 239 + mig_node
+    assert group.exporter_series == 240 + mig_node
 
 
 def test_info_and_labels_modes_under_churn(tmp_path: Path) -> None:
@@ -49,7 +49,7 @@ def test_info_and_labels_modes_under_churn(tmp_path: Path) -> None:
     labels = budget_of(clusters, tmp_path, "exporter: {workload_labels: labels}")
     churned = 30 * HEAD_WINDOW_HOURS
     assert info.clusters[0].workload_series == 32 + churned  # one info series per GPU, plus one per restart
-    assert labels.clusters[0].workload_series == math.ceil(churned * 239 / 8)  # every series of the GPU, per restart
+    assert labels.clusters[0].workload_series == math.ceil(churned * 240 / 8)  # every series of the GPU, per restart
 
 
 def test_1000_nodes_x_8_gpus_x_60_metrics_is_480k_not_1_4m(tmp_path: Path) -> None:

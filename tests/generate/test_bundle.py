@@ -181,6 +181,27 @@ def test_kubernetes_manifests_fit_together(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stdout
 
 
+@pytest.mark.parametrize(
+    ("exporter", "remote", "capabilities"),
+    [
+        ("{}", None, ["SYS_ADMIN"]),
+        ("{backend: dcgm}", None, ["SYS_ADMIN"]),
+        ("{backend: dcgm, dcgm_hostengine: standalone}", "$(NODE_IP):5555", None),
+    ],
+)
+def test_daemonset_backend_and_dcgm_host_engine(
+    tmp_path: Path, exporter: str, remote: str | None, capabilities: list[str] | None
+) -> None:
+    out = build(fleet(TWO, f"exporter: {exporter}"), tmp_path)
+    container = _docs(out / "kubernetes/gpu-k/daemonset.yaml")["spec"]["template"]["spec"]["containers"][0]
+    env = {e["name"]: e for e in container["env"]}
+    assert env["GPUSCOPE_BACKEND"]["value"] == ("nvml" if exporter == "{}" else "dcgm")
+    assert env.get("DCGM_REMOTE_HOSTENGINE_INFO", {}).get("value") == remote
+    if remote:
+        assert env["NODE_IP"]["valueFrom"]["fieldRef"]["fieldPath"] == "status.hostIP"
+    assert container["securityContext"]["capabilities"].get("add") == capabilities
+
+
 def test_deterministic_and_rewrites_only_what_changed(tmp_path: Path) -> None:
     text = fleet(TWO)
     a = generate_bundle(*_args(load(text, tmp_path)))

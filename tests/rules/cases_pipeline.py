@@ -146,6 +146,65 @@ SNAPSHOT_STALE = (
     ),
 )
 
+DCGM_INFO = "gpuscope_exporter_dcgm_info"
+
+
+def _dcgm(client: str, engine: str) -> dict[str, str]:
+    return {**target(), "client_version": client, "hostengine_version": engine}
+
+
+HOSTENGINE_DOWN = (
+    Case(
+        "gpuscope (dcgm backend): the host engine dies; the exporter keeps answering with backend_up 0",
+        "GPUDcgmHostEngineDown",
+        (
+            up(),
+            Series("gpuscope_exporter_backend_up", {**target(), "backend": "dcgm"}, change(1, 0)),
+            Series(DCGM_INFO, _dcgm("4.6.0", "4.6.0"), flat(1)),
+        ),
+        fires_by="33m",
+        expected=(target(),),
+        quiet_at=("29m45s",),
+    ),
+    Case(
+        "near miss: an NVML-backed exporter without a driver is not a host-engine problem",
+        "GPUDcgmHostEngineDown",
+        (up(), Series("gpuscope_exporter_backend_up", {**target(), "backend": "nvml"}, change(1, 0))),
+        quiet_at=("33m", "45m"),
+    ),
+    Case(
+        "near miss: one collection fails while the engine restarts",
+        "GPUDcgmHostEngineDown",
+        (
+            up(),
+            Series("gpuscope_exporter_backend_up", {**target(), "backend": "dcgm"}, "1x119 0 1x119"),
+            Series(DCGM_INFO, _dcgm("4.6.0", "4.6.0"), flat(1)),
+        ),
+        quiet_at=("30m30s", "32m"),
+    ),
+)
+
+VERSION_SKEW = (
+    Case(
+        "the host engine is upgraded past the exporter's libdcgm",
+        "GPUDcgmVersionSkew",
+        (
+            up(),
+            Series(DCGM_INFO, _dcgm("4.6.0", "4.6.0"), until(1)),
+            Series(DCGM_INFO, _dcgm("4.6.0", "4.8.1"), from_("1")),
+        ),
+        fires_by="45m",
+        expected=({**target(), "client_version": "4.6.0", "hostengine_version": "4.8.1"},),
+        quiet_at=("39m",),
+    ),
+    Case(
+        "near miss: library and engine agree",
+        "GPUDcgmVersionSkew",
+        (up(), Series(DCGM_INFO, _dcgm("4.6.0", "4.6.0"), flat(1))),
+        quiet_at=("45m", "59m"),
+    ),
+)
+
 MODEL_BUDGET = (
     Case(
         "a GPU model the budget does not list starts reporting",
@@ -167,4 +226,4 @@ MODEL_BUDGET = (
     ),
 )
 
-CASES = EXPORTER_DOWN + PROFILING_STALE + RESTARTED + SNAPSHOT_STALE + MODEL_BUDGET
+CASES = EXPORTER_DOWN + PROFILING_STALE + RESTARTED + SNAPSHOT_STALE + HOSTENGINE_DOWN + VERSION_SKEW + MODEL_BUDGET

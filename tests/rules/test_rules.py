@@ -49,6 +49,8 @@ TABLE = {  # the contract, written apart from the rules: alert -> (owner, bound)
     "GPUProfilingMetricsStale": ("platform", "6m"),
     "GPUExporterRestarted": ("platform", "2m"),
     "GPUExporterSnapshotStale": ("platform", "2m"),
+    "GPUDcgmHostEngineDown": ("platform", "3m"),
+    "GPUDcgmVersionSkew": ("platform", "15m"),
     "GPUModelOutsideBudget": ("platform", "15m"),
     "PrometheusHeadSeriesOverBudget": ("platform", "15m"),
     "PrometheusSeriesChurnHigh": ("platform", "30m"),
@@ -139,6 +141,7 @@ _SELF = {
     "gpuscope_exporter_snapshot_age_seconds",
     "gpuscope_exporter_collection_interval_seconds",
     "gpuscope_exporter_backend_up",
+    "gpuscope_exporter_dcgm_info",
     "gpuscope_gpu_workload_info",
 }
 # The pushed job metrics' contract (gpuscope.jobs.metrics): the names jobs really push.

@@ -1,4 +1,4 @@
-"""GPU sources behind one protocol: ``sim`` (simulated nodes) and ``nvml`` (real GPUs)."""
+"""GPU sources behind one protocol: ``sim`` (simulated nodes), ``nvml`` (real GPUs) and ``dcgm`` (a host engine)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from gpuscope.errors import UsageError
 
 log = logging.getLogger(__name__)
 
-BACKENDS = ("auto", "sim", "nvml")
+BACKENDS = ("auto", "sim", "nvml", "dcgm")
 
 
 def nvidia_driver_present() -> bool:
@@ -20,22 +20,32 @@ def nvidia_driver_present() -> bool:
     return os.path.exists("/proc/driver/nvidia/version") or ctypes.util.find_library("nvidia-ml") is not None
 
 
-def choose_backend(name: str) -> str:
-    """Resolve ``auto``: nvml when a driver is present, else sim (said loudly: nobody wants fake data by mistake)."""
+def choose_backend(name: str, remote_hostengine: str = "") -> str:
+    """Resolve ``auto``: dcgm when libdcgm loads and a host engine answers, else nvml when a driver is present,
+    else sim. The choice is always logged (said loudly for sim: nobody wants fake data by mistake)."""
     if name not in BACKENDS:
         raise UsageError(f"unknown backend {name!r} (--backend): choose one of {', '.join(BACKENDS)}")
     if name != "auto":
         return name
+    from gpuscope.backends.dcgm.connection import parse_target
+    from gpuscope.backends.dcgm.probe import hostengine_answers
+
+    answers, detail = hostengine_answers(parse_target(remote_hostengine))
+    if answers:
+        log.info("--backend auto: using DCGM (%s)", detail)
+        return "dcgm"
     if nvidia_driver_present():
+        log.info("--backend auto: using NVML (no DCGM: %s)", detail)
         return "nvml"
     log.warning(
-        "no NVIDIA driver found on this machine: serving SIMULATED GPUs (--backend sim). "
-        "Pass --backend nvml to insist on real GPUs."
+        "no DCGM host engine (%s) and no NVIDIA driver found on this machine: serving SIMULATED GPUs "
+        "(--backend sim). Pass --backend nvml or --backend dcgm to insist on real GPUs.",
+        detail,
     )
     return "sim"
 
 
-def open_backend(name: str, sim_config: SimNodeConfig) -> Backend:
+def open_backend(name: str, sim_config: SimNodeConfig, remote_hostengine: str = "") -> Backend:
     """Open the named backend (``auto`` already resolved)."""
     if name == "sim":
         return SimNode(sim_config)
@@ -43,4 +53,8 @@ def open_backend(name: str, sim_config: SimNodeConfig) -> Backend:
         from gpuscope.backends.nvml import NvmlBackend  # imported lazily: only this path loads pynvml
 
         return NvmlBackend()
+    if name == "dcgm":
+        from gpuscope.backends.dcgm import DcgmBackend, parse_target
+
+        return DcgmBackend(parse_target(remote_hostengine))
     raise UsageError(f"unknown backend {name!r}")

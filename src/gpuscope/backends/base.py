@@ -129,11 +129,20 @@ class GpuReading:
 
 
 @dataclass(frozen=True, slots=True)
+class DcgmInfo:
+    """The DCGM versions on the path to the GPUs: this exporter's libdcgm and the host engine it talks to."""
+
+    client_version: str
+    hostengine_version: str
+
+
+@dataclass(frozen=True, slots=True)
 class NodeReading:
     """One collection of a whole node."""
 
     gpus: tuple[GpuReading, ...]
     system: Mapping[int, Value] = field(default_factory=lambda: MappingProxyType({}))
+    dcgm: DcgmInfo | None = None  # set by backends that read through a DCGM host engine
 
 
 @dataclass(frozen=True, slots=True)

@@ -78,8 +78,21 @@ def exporter_command(
     ] = False,
     backend: Annotated[
         str,
-        typer.Option("--backend", envvar="GPUSCOPE_BACKEND", help="auto (nvml if a driver is present), sim or nvml."),
+        typer.Option(
+            "--backend",
+            envvar="GPUSCOPE_BACKEND",
+            help="auto (dcgm if a host engine answers, else nvml if a driver is present, else sim), sim, nvml or dcgm.",
+        ),
     ] = "auto",
+    remote_hostengine_info: Annotated[
+        str,
+        typer.Option(
+            "-r",
+            "--remote-hostengine-info",
+            envvar="DCGM_REMOTE_HOSTENGINE_INFO",
+            help="DCGM host engine HOST:PORT (port 5555 by default) or unix socket path; empty: embedded.",
+        ),
+    ] = "",
     dialect: DialectName = "classic",
     host_label: HostLabel = "Hostname",
     node_name: Annotated[
@@ -121,6 +134,7 @@ def exporter_command(
 ) -> None:
     """Serve GPU metrics on /metrics, dcgm-exporter compatible (flags and env vars as dcgm-exporter)."""
     from gpuscope.backends import choose_backend, open_backend
+    from gpuscope.backends.dcgm.connection import parse_target
     from gpuscope.backends.sim.node import SimNodeConfig
     from gpuscope.exporter.app import local_hostname, parse_address, serve
     from gpuscope.exporter.server import Listener
@@ -159,8 +173,9 @@ def exporter_command(
         seed=sim_seed,
         profiling=sim_profiling,
     )
-    chosen = choose_backend(backend)
-    runtime = make_runtime(open_backend(chosen, sim_config), settings, hostname)
+    parse_target(remote_hostengine_info)  # a bad -r is a usage error before anything starts
+    chosen = choose_backend(backend, remote_hostengine_info)
+    runtime = make_runtime(open_backend(chosen, sim_config, remote_hostengine_info), settings, hostname)
     listener = Listener(host, port, runtime)
     # Only a simulated node takes faults: a real exporter serves no /sim/faults at all.
     extensions = (FAULT_ROUTES,) if chosen == "sim" else ()

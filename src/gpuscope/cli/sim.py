@@ -131,7 +131,10 @@ def _fault_url(url: str) -> str:
 def sim_inject_command(
     fault: Annotated[
         str,
-        typer.Argument(help="xid, fell-off-bus, profiling-lock, thermal, ecc-dbe, nvlink-crc, restart or slow."),
+        typer.Argument(
+            help="xid, fell-off-bus, profiling-lock, thermal, ecc-dbe, nvlink-crc, restart, slow, "
+            "hostengine-down, hostengine-restart or version-skew."
+        ),
     ],
     url: Annotated[str, typer.Option("--url", help="The node's exporter, e.g. http://127.1.0.1:9400.")] = (
         "http://127.0.0.1:9400"

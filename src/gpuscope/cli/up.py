@@ -100,8 +100,8 @@ def inject_command(
         str,
         typer.Argument(
             help="A simulator fault (xid, fell-off-bus, profiling-lock, thermal, ecc-dbe, "
-            "nvlink-crc, restart, slow) or exporter-down, prometheus-down, "
-            "global-down."
+            "nvlink-crc, restart, slow, hostengine-down, hostengine-restart, version-skew) or exporter-down, "
+            "prometheus-down, global-down."
         ),
     ],
     cluster: Annotated[str | None, typer.Option("--cluster", help="Cluster name.")] = None,

@@ -63,6 +63,15 @@ def _gpu_to_exporter(q: Q) -> tuple[Row, Row, Row]:
                     "s",
                 ),
                 _ts("Exporter restarts in range", (p.restarts(q),), "short", styles.any_is_bad()),
+                Panel(
+                    "DCGM versions (libdcgm / host engine)",
+                    "table",
+                    (p.dcgm_versions(q),),
+                    description="Exporters reading through DCGM; keep libdcgm at or above the host engine "
+                    "(GPUDcgmVersionSkew). A dead host engine shows as Backend up = 0 (GPUDcgmHostEngineDown).",
+                    width=24,
+                    height=5,
+                ),
             ),
         ),
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gpuscope.doctor import failures, floor, hygiene
+from gpuscope.doctor import dcgm, failures, floor, hygiene
 from gpuscope.doctor.client import QueryFailed
 from gpuscope.doctor.model import CheckResult, Finding, Section, Status
 from gpuscope.doctor.observations import Observations
@@ -36,6 +36,7 @@ CHECKS: tuple[Check, ...] = (
         "exporter-restarts", M, "Exporter restarts, counter resets", failures.exporter_restarts, "GPUExporterRestarted"
     ),
     Check("exporter-snapshot", M, "Exporter snapshots fresh", failures.exporter_snapshot, "GPUExporterSnapshotStale"),
+    Check("dcgm-hop", M, "DCGM host engines up, versions aligned", dcgm.dcgm_hop, "GPUDcgmHostEngineDown"),
     Check("remote-write", M, "remote_write keeping up", failures.remote_write, "PrometheusRemoteWriteBehind"),
     Check("wal-corruptions", M, "WAL corruptions", failures.wal_corruptions, "PrometheusTSDBWALCorruptions"),
     Check("head-series", M, "Head series vs budget, growth", failures.head_series, "PrometheusHeadSeriesOverBudget"),

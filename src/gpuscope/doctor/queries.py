@@ -19,6 +19,8 @@ ALERT_QUERIES = {
     "targets.down": "GPUExporterDown",
     "snapshot.stale": "GPUExporterSnapshotStale",
     "models.outside": "GPUModelOutsideBudget",
+    "dcgm.down": "GPUDcgmHostEngineDown",
+    "dcgm.skew": "GPUDcgmVersionSkew",
     "rw.behind": "PrometheusRemoteWriteBehind",
     "rw.failures": "PrometheusRemoteStorageFailures",
     "rw.shards": "PrometheusRemoteWriteDesiredShards",
@@ -80,6 +82,7 @@ def failure_queries(q: Promql, d: Detected, t: Timing) -> dict[str, str]:
         ),
         "gpus.lost": f"{q.exporter('gpuscope_exporter_gpu_lost')} == 1",
         "gpuscope.exporters": f"count({q.exporter('gpuscope_exporter_backend_up')}) or vector(0)",
+        "dcgm.exporters": f"count({q.exporter('gpuscope_exporter_dcgm_info')}) or vector(0)",
         "restarts": restarts(q, w),
         "rw.pending": f"sum by (instance, remote_name, url) ({q.prom('prometheus_remote_storage_samples_pending')})",
         "rw.lag": (

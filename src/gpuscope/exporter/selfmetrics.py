@@ -80,10 +80,26 @@ def render_self(snapshot: Snapshot, config: RenderConfig, interval_s: float, dia
             if s.reading_at is None
             else [f"gpuscope_exporter_last_collection_timestamp_seconds {s.reading_at:.3f}\n"],
         ),
+        *_dcgm_families(s),
         *_gpu_families(s, config),
         *_workload_families(s),
     ]
     return "".join(parts)
+
+
+def _dcgm_families(s: Snapshot) -> Iterator[str]:
+    info = s.reading.dcgm if s.reading is not None else None
+    if info is None:
+        return
+    yield _family(
+        "gpuscope_exporter_dcgm_info",
+        "gauge",
+        "The DCGM versions in use: this exporter's libdcgm and the host engine (skew: keep client >= engine).",
+        [
+            f'gpuscope_exporter_dcgm_info{{client_version="{escape(info.client_version)}"'
+            f',hostengine_version="{escape(info.hostengine_version)}"}} 1\n'
+        ],
+    )
 
 
 def _workload_families(s: Snapshot) -> Iterator[str]:

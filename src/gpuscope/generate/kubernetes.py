@@ -2,9 +2,11 @@
 
 The DaemonSet reads the kubelet's pod-resources socket (read-only hostPath) for workload attribution, gets its
 host label from ``NODE_NAME``, and is probed on ``/health`` (which, unlike dcgm-exporter's, reports a hung or
-unavailable GPU backend). The ServiceMonitor scrapes every 15 s with ``honorLabels: true`` — otherwise the
-exporter pod's own namespace/pod labels would rename the workload's to ``exported_*`` — and sets
-``job="dcgm-exporter"`` so rules and dashboards match.
+unavailable GPU backend). With ``exporter.backend: dcgm`` it reads GPUs through DCGM, as the GPU Operator runs
+dcgm-exporter: an engine embedded in the exporter, or the operator's standalone ``nvidia-dcgm`` host engine on the
+node's port 5555 (``DCGM_REMOTE_HOSTENGINE_INFO``). The ServiceMonitor scrapes every 15 s with
+``honorLabels: true`` — otherwise the exporter pod's own namespace/pod labels would rename the workload's to
+``exported_*`` — and sets ``job="dcgm-exporter"`` so rules and dashboards match.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from gpuscope.spec.fleet import Cluster, FleetSpec
 APP = "gpuscope-exporter"
 SELECTOR = {"app.kubernetes.io/name": APP}
 COLLECTORS_PATH = "/etc/gpuscope/collectors.csv"
+DCGM_HOSTENGINE_PORT = 5555
 
 
 def _labels(spec: FleetSpec) -> dict[str, str]:
@@ -39,7 +42,7 @@ def _env(spec: FleetSpec) -> list[dict[str, Any]]:
         {"name": "DCGM_EXPORTER_LISTEN", "value": ":9400"},
         {"name": "DCGM_EXPORTER_INTERVAL", "value": str(int(_interval_ms(spec)))},
         {"name": "DCGM_EXPORTER_COLLECTORS", "value": COLLECTORS_PATH},
-        {"name": "GPUSCOPE_BACKEND", "value": "nvml"},
+        {"name": "GPUSCOPE_BACKEND", "value": e.backend},
         {"name": "GPUSCOPE_HOST_LABEL", "value": e.host_label},
         {"name": "GPUSCOPE_DIALECT", "value": e.dialect},
         {"name": "GPUSCOPE_WORKLOAD_LABELS", "value": e.workload_labels},
@@ -49,7 +52,23 @@ def _env(spec: FleetSpec) -> list[dict[str, Any]]:
     ]
     if e.web_config_secret:
         env.append({"name": "DCGM_EXPORTER_WEB_CONFIG_FILE", "value": "/etc/gpuscope/web/web-config.yaml"})
+    if _standalone_dcgm(spec):
+        # The GPU Operator's nvidia-dcgm DaemonSet serves nv-hostengine on each node's port 5555.
+        env.append({"name": "NODE_IP", "valueFrom": {"fieldRef": {"fieldPath": "status.hostIP"}}})
+        env.append({"name": "DCGM_REMOTE_HOSTENGINE_INFO", "value": f"$(NODE_IP):{DCGM_HOSTENGINE_PORT}"})
     return env
+
+
+def _standalone_dcgm(spec: FleetSpec) -> bool:
+    return spec.exporter.backend == "dcgm" and spec.exporter.dcgm_hostengine == "standalone"
+
+
+def _capabilities(spec: FleetSpec) -> dict[str, Any]:
+    """SYS_ADMIN wherever this process reads GPU profiling counters itself (NVML GPM, DCGM's embedded engine), as
+    dcgm-exporter runs; a standalone host engine holds that privilege instead, and the exporter needs none."""
+    if _standalone_dcgm(spec):
+        return {"drop": ["ALL"]}
+    return {"drop": ["ALL"], "add": ["SYS_ADMIN"]}
 
 
 def _interval_ms(spec: FleetSpec) -> float:
@@ -92,8 +111,7 @@ def daemonset(spec: FleetSpec, cluster: Cluster) -> dict[str, Any]:
             "runAsNonRoot": False,
             "allowPrivilegeEscalation": False,
             "readOnlyRootFilesystem": True,
-            # SYS_ADMIN as dcgm-exporter: reading GPU profiling counters may require it.
-            "capabilities": {"drop": ["ALL"], "add": ["SYS_ADMIN"]},
+            "capabilities": _capabilities(spec),
         },
         # /health is 503 while the snapshot is stale: restart only after a long stretch (a wedged driver).
         "livenessProbe": {

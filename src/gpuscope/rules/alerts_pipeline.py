@@ -1,4 +1,5 @@
-"""Exporter alerts (owner: platform): target down, restarts, stale snapshots, lost profiling, unbudgeted models."""
+"""Exporter alerts (owner: platform): target down, restarts, stale snapshots, lost profiling, the DCGM hop (host
+engine down, version skew), unbudgeted models."""
 
 from __future__ import annotations
 
@@ -150,6 +151,72 @@ def snapshot_stale(q: Promql) -> Alert:
     )
 
 
+def dcgm_hostengine_down(q: Promql) -> Alert:
+    down = q.exporter("gpuscope_exporter_backend_up")
+    info = q.exporter("gpuscope_exporter_dcgm_info")
+    return Alert(
+        name="GPUDcgmHostEngineDown",
+        # an exporter that reads through DCGM (it has served dcgm_info) and cannot read its backend now
+        expr=f"max by (instance, job) ({down} == 0)\nand on (instance, job) max by (instance, job) ({info})",
+        severity="ticket",
+        owner="platform",
+        summary="The DCGM host engine behind a GPU exporter is down or not answering.",
+        description=f"The exporter at {_INSTANCE} reads GPUs through DCGM and cannot reach its host engine: no GPU "
+        "values are fresh on that node.",
+        runbook=Runbook(
+            meaning="gpuscope's DCGM backend lost its host engine: the standalone nv-hostengine (nvidia-dcgm pod, port "
+            "5555) died, was OOM-killed or restarted, or the embedded engine failed to start. gpuscope keeps serving "
+            "the last reading with backend_up 0 and /health 503 (dcgm-exporter would answer 500), and reconnects "
+            "with backoff, re-creating its groups and watches when the engine is back. GPUExporterSnapshotStale "
+            "fires alongside.",
+            confirm=(
+                f"gpuscope_exporter_backend_up{{{q.config.exporter_selector}}} == 0",
+                f"gpuscope_exporter_dcgm_info{{{q.config.exporter_selector}}}",
+                "$ curl -s http://<instance>/health   # the reason names the host engine and the DCGM error",
+            ),
+            actions=(
+                "Check the host engine: `kubectl -n gpu-operator get pods -l app=nvidia-dcgm -o wide`, its restarts "
+                "and OOMKilled status; on bare metal `systemctl status nvidia-dcgm` and `dcgmi discovery -l`.",
+                "If it restarts in a loop, raise its memory limit or look for a driver problem (`nvidia-smi`, XIDs).",
+                "If the exporter points at the wrong address, fix `-r/--remote-hostengine-info` "
+                "(`DCGM_REMOTE_HOSTENGINE_INFO`).",
+            ),
+        ),
+        bound="3m",
+        for_="1m",
+    )
+
+
+def dcgm_version_skew(q: Promql) -> Alert:
+    info = q.exporter("gpuscope_exporter_dcgm_info")
+    same = f'label_replace({info}, "hostengine_version", "$1", "client_version", "(.*)")'
+    return Alert(
+        name="GPUDcgmVersionSkew",
+        # a series whose two versions differ survives "unless" against its copy with the versions made equal
+        expr=f"max by (instance, job, client_version, hostengine_version) ({info})\n"
+        f"unless on (instance, job, client_version, hostengine_version) {same}",
+        severity="ticket",
+        owner="platform",
+        summary="A GPU exporter's libdcgm and its DCGM host engine are different versions.",
+        description=f"The exporter at {_INSTANCE} uses libdcgm {{{{ $labels.client_version }}}} against host engine "
+        "{{ $labels.hostengine_version }}.",
+        runbook=Runbook(
+            meaning="DCGM supports a client library at least as new as the host engine it talks to. A newer engine "
+            "than the exporter's libdcgm (the GPU Operator upgraded nvidia-dcgm but not the exporter image, or the "
+            "reverse pinned) can refuse the connection (DCGM_ST_VER_MISMATCH) or serve fields the client does not "
+            "know; gpuscope only refuses where DCGM refuses, and says so here first.",
+            confirm=(f"gpuscope_exporter_dcgm_info{{{q.config.exporter_selector}}}",),
+            actions=(
+                "Align the versions: upgrade the exporter image so its libdcgm is >= the host engine "
+                "(`dcgmi -v` on the engine side), or pin nvidia-dcgm to the exporter's version in the GPU Operator.",
+                "During a rolling upgrade this is expected for a while; silence it for the rollout window.",
+            ),
+        ),
+        bound="15m",
+        for_="10m",
+    )
+
+
 def model_outside_budget(q: Promql) -> Alert:
     c = q.config
     models = regex_of(c.budgeted_models)
@@ -186,6 +253,8 @@ def pipeline_group(q: Promql) -> Group:
             profiling_stale(q),
             exporter_restarted(q),
             snapshot_stale(q),
+            dcgm_hostengine_down(q),
+            dcgm_version_skew(q),
             model_outside_budget(q),
         ),
         file="alerts",

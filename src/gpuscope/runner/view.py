@@ -14,7 +14,8 @@ from gpuscope.runner import DEFAULT_DATA_DIR
 
 INJECT_HELP = (
     "gpuscope inject thermal --cluster gpu-a --node 0 --gpu 3   "
-    "(or xid --code 94, fell-off-bus, profiling-lock, ecc-dbe, nvlink-crc, restart, slow)\n"
+    "(or xid --code 94, fell-off-bus, profiling-lock, ecc-dbe, nvlink-crc, restart, slow; hostengine-down, "
+    "hostengine-restart, version-skew per node)\n"
     "gpuscope inject exporter-down --cluster gpu-b --node 1     gpuscope inject prometheus-down --cluster gpu-a "
     "--replica a\n"
     "gpuscope inject global-down     gpuscope clear     gpuscope status --json"

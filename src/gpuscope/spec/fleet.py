@@ -185,6 +185,11 @@ class ExporterSettings(_Model):
     memory_limit_mib: int = Field(128, ge=64, description="DaemonSet memory limit (measured RSS about 50 MiB)")
     drop_labels: tuple[str, ...] = Field(("pod_uid",), description="labels dropped from raw GPU series at scrape")
     web_config_secret: str | None = Field(None, description="Secret holding a web-config.yaml (TLS/basic auth)")
+    backend: Literal["nvml", "dcgm"] = Field("nvml", description="read GPUs through NVML, or through DCGM")
+    dcgm_hostengine: Literal["embedded", "standalone"] = Field(
+        "embedded",
+        description="backend dcgm: embedded (in the exporter) or the GPU Operator's standalone nvidia-dcgm on :5555",
+    )
 
 
 class Budget(_Model):

@@ -22,9 +22,20 @@ class FaultKind(StrEnum):
     NVLINK_CRC = "nvlink-crc"
     RESTART = "restart"
     SLOW = "slow"
+    HOSTENGINE_DOWN = "hostengine-down"
+    HOSTENGINE_RESTART = "hostengine-restart"
+    VERSION_SKEW = "version-skew"
 
 
-NODE_FAULTS = frozenset({FaultKind.RESTART, FaultKind.SLOW})
+NODE_FAULTS = frozenset(
+    {
+        FaultKind.RESTART,
+        FaultKind.SLOW,
+        FaultKind.HOSTENGINE_DOWN,
+        FaultKind.HOSTENGINE_RESTART,
+        FaultKind.VERSION_SKEW,
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)

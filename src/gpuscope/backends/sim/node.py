@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from gpuscope.backends.base import (
+    BackendUnavailable,
+    DcgmInfo,
     EntityReading,
     GpuIdentity,
     GpuReading,
@@ -30,6 +32,10 @@ from gpuscope.hardware.models import GpuModel, MigProfile
 
 DRIVER_VERSION = "570.133.20"
 NVML_VERSION = "12.570.133.20"
+# The simulated DCGM hop: the exporter's libdcgm, and the newer host engine the version-skew fault puts behind it.
+SIM_DCGM_VERSION = "4.6.0"
+SIM_DCGM_SKEWED_VERSION = "4.8.1"
+SIM_HOSTENGINE = "the simulated host engine at localhost:5555"
 _HGX_BUSES = (0x18, 0x2A, 0x3A, 0x5D, 0x9A, 0xAB, 0xBA, 0xDB)
 _GI_BASE = {7: 0, 4: 1, 3: 1, 2: 3, 1: 7}  # first GPU-instance id NVML hands out per slice count
 _XID_ON_FAULT = {FaultKind.ECC_DBE: 48, FaultKind.NVLINK_CRC: 74, FaultKind.FELL_OFF_BUS: GPU_FELL_OFF_BUS}
@@ -95,6 +101,9 @@ class SimNode:
         self._sleep = sleep
         self._lock = threading.Lock()
         self._slow_seconds = 0.0
+        self._hostengine_down = False
+        self._hostengine_restarted = False
+        self._version_skew = False
         self._pending: dict[int, list[XidEvent]] = {}
         self.gpus = [self._make_gpu(i) for i in range(config.gpus)]
 
@@ -129,14 +138,28 @@ class SimNode:
         if slow:
             self._sleep(slow)
         with self._lock:
+            self._check_hostengine()
             now = self._clock()
             gpus = tuple(self._read_gpu(gpu, request, now) for gpu in self.gpus)
+            engine = SIM_DCGM_SKEWED_VERSION if self._version_skew else SIM_DCGM_VERSION
+        info = DcgmInfo(client_version=SIM_DCGM_VERSION, hostengine_version=engine)
         return NodeReading(
             gpus,
             MappingProxyType(
                 {FieldId.DCGM_FI_DRIVER_VERSION: DRIVER_VERSION, FieldId.DCGM_FI_NVML_VERSION: NVML_VERSION}
             ),
+            dcgm=info,
         )
+
+    def _check_hostengine(self) -> None:
+        """The simulated DCGM hop: a dead or just-restarted host engine fails the collection, as DCGM does."""
+        if self._hostengine_down:
+            raise BackendUnavailable(
+                f"lost {SIM_HOSTENGINE}: dcgmEntitiesGetLatestValues failed: DCGM_ST_CONNECTION_NOT_VALID"
+            )
+        if self._hostengine_restarted:
+            self._hostengine_restarted = False
+            raise BackendUnavailable(f"{SIM_HOSTENGINE} restarted: DCGM_ST_CONNECTION_NOT_VALID; reconnecting")
 
     def close(self) -> None:
         """Nothing to release."""
@@ -189,6 +212,15 @@ class SimNode:
             if request.fault is FaultKind.SLOW:
                 self._slow_seconds = request.seconds if request.enabled else 0.0
                 return
+            if request.fault is FaultKind.HOSTENGINE_DOWN:
+                self._hostengine_down = request.enabled
+                return
+            if request.fault is FaultKind.HOSTENGINE_RESTART:
+                self._hostengine_restarted = request.enabled
+                return
+            if request.fault is FaultKind.VERSION_SKEW:
+                self._version_skew = request.enabled
+                return
             if request.fault is FaultKind.RESTART:
                 if request.enabled:
                     for gpu in self.gpus:
@@ -233,6 +265,7 @@ class SimNode:
         """Switch every fault off."""
         with self._lock:
             self._slow_seconds = 0.0
+            self._hostengine_down = self._hostengine_restarted = self._version_skew = False
             for gpu in self.gpus:
                 gpu.thermal = gpu.ecc_dbe = gpu.nvlink_crc = gpu.profiling_locked = gpu.lost = False
 
@@ -242,6 +275,12 @@ class SimNode:
             active: list[dict[str, object]] = []
             if self._slow_seconds:
                 active.append({"fault": FaultKind.SLOW.value, "gpu": None, "seconds": self._slow_seconds})
+            for kind, on in (
+                (FaultKind.HOSTENGINE_DOWN, self._hostengine_down),
+                (FaultKind.VERSION_SKEW, self._version_skew),
+            ):
+                if on:
+                    active.append({"fault": kind.value, "gpu": None})
             for gpu in self.gpus:
                 for kind, on in (
                     (FaultKind.FELL_OFF_BUS, gpu.lost),

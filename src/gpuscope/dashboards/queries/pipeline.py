@@ -59,6 +59,16 @@ def targets(q: Q) -> tuple[Query, Query]:
     )
 
 
+def dcgm_versions(q: Q) -> Query:
+    """Each DCGM-backed exporter's libdcgm and host-engine versions (GPUDcgmVersionSkew when they differ)."""
+    sel = q.exporter("gpuscope_exporter_dcgm_info", q.in_cluster)
+    return Query(
+        f"max by ({q.cluster}, instance, client_version, hostengine_version) ({sel})",
+        f"{_target_legend(q)} libdcgm {{{{client_version}}}} / host engine {{{{hostengine_version}}}}",
+        instant=True,
+    )
+
+
 def targets_down(q: Q) -> Query:
     return Query(f"{q.exporter('up', q.in_cluster)} == 0", "down", instant=True, fault="exporter-down")
 

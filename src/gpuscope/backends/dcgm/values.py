@@ -1,0 +1,133 @@
+"""DCGM field values -> gpuscope values and read errors (pure), and which catalog fields DCGM serves where.
+
+DCGM serves every catalog field in the catalog's unit already (the catalog is written in DCGM's units), so a
+value passes through unchanged except for its Python type, which follows the catalog row (an INT field stays
+``int``, a DOUBLE field becomes ``float``). "No value" arrives in two ways: a per-value ``status`` (not watched,
+no data yet, GPU lost) or a *blank sentinel* in the value itself (at or above ``*_BLANK``, the offset says why).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from gpuscope.backends.base import ReadError, Value
+from gpuscope.backends.dcgm import structs as S
+from gpuscope.fields.catalog import BY_ID, Entity, Field, MigScope, ValueKind
+
+_STATUS_ERRORS = {
+    S.Return.NO_DATA: ReadError.NO_DATA,
+    S.Return.STALE_DATA: ReadError.NO_DATA,
+    S.Return.NOT_WATCHED: ReadError.NO_DATA,
+    S.Return.NOT_SUPPORTED: ReadError.NOT_SUPPORTED,
+    S.Return.FIELD_UNSUPPORTED_BY_API: ReadError.NOT_SUPPORTED,
+    S.Return.UNKNOWN_FIELD: ReadError.NOT_SUPPORTED,
+    S.Return.GPU_NOT_SUPPORTED: ReadError.NOT_SUPPORTED,
+    S.Return.NO_PERMISSION: ReadError.NO_PERMISSION,
+    S.Return.REQUIRES_ROOT: ReadError.NO_PERMISSION,
+    S.Return.GPU_IS_LOST: ReadError.GPU_LOST,
+    S.Return.TIMEOUT: ReadError.TIMEOUT,
+    S.Return.NVML_DRIVER_TIMEOUT: ReadError.TIMEOUT,
+}
+
+_BLANK_ERRORS = {
+    0: ReadError.NO_DATA,
+    S.BLANK_NOT_FOUND: ReadError.NO_DATA,
+    S.BLANK_NOT_SUPPORTED: ReadError.NOT_SUPPORTED,
+    S.BLANK_NOT_PERMISSIONED: ReadError.NO_PERMISSION,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Decoded:
+    """One decoded ``dcgmFieldValue_v2``: a value or why there is none, and DCGM's timestamp (µs)."""
+
+    value: Value | ReadError
+    timestamp_us: int
+
+
+def status_error(status: int, field: Field | None) -> ReadError:
+    """A per-value status as a read error; an unwatched PROF field means the profiling module did not take it."""
+    if status == S.Return.NOT_WATCHED and field is not None and field.prof:
+        return ReadError.PROFILING_UNAVAILABLE
+    try:
+        return _STATUS_ERRORS.get(S.Return(status), ReadError.FAILED)
+    except ValueError:
+        return ReadError.FAILED
+
+
+_STR_BLANK_ERRORS = {
+    S.STR_NOT_SUPPORTED: ReadError.NOT_SUPPORTED,
+    S.STR_NOT_PERMISSIONED: ReadError.NO_PERMISSION,
+}
+
+
+def _blank_error(offset: float) -> ReadError:
+    return _BLANK_ERRORS.get(int(offset), ReadError.NO_DATA)
+
+
+def decode(raw: S.FieldValueV2) -> Decoded:
+    """The value of one field value record, typed as its catalog row says."""
+    field = BY_ID.get(int(raw.fieldId))
+    if raw.status != S.Return.OK:
+        return Decoded(value=status_error(int(raw.status), field), timestamp_us=int(raw.ts))
+    kind = int(raw.fieldType)
+    value: Value | ReadError
+    if kind in (S.FT_INT64, S.FT_TIMESTAMP):
+        number = int(raw.value.i64)
+        value = _blank_error(number - S.INT64_BLANK) if number >= S.INT64_BLANK else number
+    elif kind == S.FT_DOUBLE:
+        real = float(raw.value.dbl)
+        value = _blank_error(real - S.FP64_BLANK) if real >= S.FP64_BLANK else real
+    elif kind == S.FT_STRING:
+        text = bytes(raw.value.str).split(b"\0", 1)[0].decode(errors="replace")
+        blank = text.startswith("<<<") and ">>>" in text
+        value = _STR_BLANK_ERRORS.get(text, ReadError.NO_DATA) if blank else text
+    else:
+        value = ReadError.FAILED  # binary blobs: no catalog field is one
+    if isinstance(value, ReadError) or field is None or isinstance(value, str):
+        return Decoded(value=value, timestamp_us=int(raw.ts))
+    if field.value is ValueKind.DOUBLE:
+        return Decoded(value=float(value), timestamp_us=int(raw.ts))
+    if field.value is ValueKind.INT:
+        return Decoded(value=int(value), timestamp_us=int(raw.ts))
+    return Decoded(value=str(value), timestamp_us=int(raw.ts))
+
+
+@dataclass(frozen=True, slots=True)
+class FieldPlan:
+    """The DCGM field ids one request needs, split the way they are watched and read."""
+
+    device: tuple[int, ...]  # read on GPU entities (not profiling)
+    instance: tuple[int, ...]  # read on GPU-instance entities (not profiling)
+    prof: tuple[int, ...]  # the profiling module's fields, per GPU or per GPU instance
+    unserved: tuple[int, ...]  # requested, but not served by this backend (per-link entity fields)
+
+
+def plan_fields(requested: Iterable[int], xid_field: int) -> FieldPlan:
+    """Split the requested DCGM ids; ``xid_field`` is always watched (XID events come from its timestamps)."""
+    device: set[int] = {xid_field}
+    instance: set[int] = set()
+    prof: set[int] = set()
+    unserved: set[int] = set()
+    for fid in requested:
+        field = BY_ID.get(fid)
+        if field is None or fid <= 0 or field.entity is Entity.NVLINK:
+            unserved.add(fid)
+        elif field.prof:
+            prof.add(fid)
+        else:
+            device.add(fid)
+            if field.mig is MigScope.INSTANCE:
+                instance.add(fid)
+    return FieldPlan(
+        device=tuple(sorted(device)),
+        instance=tuple(sorted(instance)),
+        prof=tuple(sorted(prof)),
+        unserved=tuple(sorted(unserved)),
+    )
+
+
+def chunks(ids: tuple[int, ...], size: int = S.MAX_FIELD_IDS_PER_FIELD_GROUP) -> list[tuple[int, ...]]:
+    """Field groups hold at most 128 ids."""
+    return [ids[i : i + size] for i in range(0, len(ids), size)]
