@@ -44,7 +44,7 @@ class UpStack:
         return body
 
     def notifications(self) -> list[dict[str, Any]]:
-        """The webhook calls received since the last ``reset`` (all of them before the first)."""
+        """The webhook calls received since the stack was last found healthy (``wait_healthy``)."""
         return self._all_notifications()[self.seen :]
 
     def _all_notifications(self) -> list[dict[str, Any]]:
@@ -55,11 +55,14 @@ class UpStack:
         return self.proc.poll() is None
 
     def reset(self) -> None:
-        """Back to the known state a test starts from: every fault cleared, every component running, the Phase 1
-        floor green (all exporters up in both replicas of every cluster, every GPU in the global store), and the
-        notifications so far out of sight. Alerts of an earlier test may still be resolving; tests look only at
-        notifications about their own alerts, so those cannot mislead them."""
+        """Back to the known state a test starts from: every fault cleared, then ``wait_healthy``."""
         self.clear()
+        self.wait_healthy()
+
+    def wait_healthy(self) -> None:
+        """Wait until every component runs and the Phase 1 floor is green (all exporters up in both replicas of
+        every cluster, every GPU in the global store), then put the notifications so far out of sight. Alerts of
+        an earlier test may still be resolving; tests look only at notifications about their own alerts."""
 
         def healthy() -> bool:
             status = self.status()
@@ -69,7 +72,7 @@ class UpStack:
                 and all(check["ok"] for check in status["floor"])
             )
 
-        wait_for(healthy, timeout=180, interval=0.5, what=f"the stack back to healthy\n{self.log_tail()}")
+        wait_for(healthy, timeout=180, interval=0.5, what=f"the stack to be healthy\n{self.log_tail()}")
         self.seen = len(self._all_notifications())
 
     def inject(self, *args: str) -> str:
