@@ -12,7 +12,6 @@ import os
 import signal
 import time
 from collections.abc import Iterator
-from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +33,7 @@ class _Stacks:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.started = 0
-        self.running = ExitStack()
+        self.running = contextlib.ExitStack()
         self.current: UpStack | None = None
 
     def get(self) -> UpStack:

@@ -60,9 +60,11 @@ class UpStack:
         self.wait_healthy()
 
     def wait_healthy(self) -> None:
-        """Wait until every component runs and the Phase 1 floor is green (all exporters up in both replicas of
-        every cluster, every GPU in the global store), then put the notifications so far out of sight. Alerts of
-        an earlier test may still be resolving; tests look only at notifications about their own alerts."""
+        """Wait until every component runs, the Phase 1 floor is green (all exporters up in both replicas of every
+        cluster, every GPU in the global store) and Alertmanager holds no unresolved alert, then put the
+        notifications so far out of sight. An alert of an earlier test still open would share an Alertmanager
+        group with a later test's alert, and its resolution would notify that group, the later alert included,
+        once more."""
 
         def healthy() -> bool:
             status = self.status()
@@ -70,6 +72,7 @@ class UpStack:
                 all(c["running"] for c in status["components"])
                 and bool(status["floor"])
                 and all(check["ok"] for check in status["floor"])
+                and not self.am_alerts()
             )
 
         wait_for(healthy, timeout=180, interval=0.5, what=f"the stack to be healthy\n{self.log_tail()}")
