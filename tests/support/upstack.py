@@ -61,18 +61,20 @@ class UpStack:
 
     def wait_healthy(self) -> None:
         """Wait until every component runs, the Phase 1 floor is green (all exporters up in both replicas of every
-        cluster, every GPU in the global store) and Alertmanager holds no unresolved alert, then put the
-        notifications so far out of sight. An alert of an earlier test still open would share an Alertmanager
-        group with a later test's alert, and its resolution would notify that group, the later alert included,
-        once more."""
+        cluster, every GPU in the global store), no replica has an alert pending or firing and Alertmanager holds
+        no unresolved alert; then put the notifications so far out of sight. An alert left open by an earlier test
+        would share an Alertmanager group with a later test's alert, and its resolution would notify that group,
+        the later alert included, once more."""
 
         def healthy() -> bool:
             status = self.status()
+            replicas = [c["name"] for c in status["components"] if c["name"].startswith("prometheus-")]
             return (
                 all(c["running"] for c in status["components"])
                 and bool(status["floor"])
                 and all(check["ok"] for check in status["floor"])
                 and not self.am_alerts()
+                and not any(self.rule_alerts(name) for name in replicas)
             )
 
         wait_for(healthy, timeout=180, interval=0.5, what=f"the stack to be healthy\n{self.log_tail()}")
@@ -96,6 +98,13 @@ class UpStack:
     def value(self, component: str, expr: str) -> float | None:
         result = self.query(component, expr)
         return float(result[0]["value"][1]) if result else None
+
+    def rule_alerts(self, component: str) -> list[dict[str, Any]]:
+        """The alerts a Prometheus has pending or firing."""
+        response = httpx.get(f"{self.url(component)}/api/v1/alerts", timeout=10)
+        response.raise_for_status()
+        alerts: list[dict[str, Any]] = response.json()["data"]["alerts"]
+        return alerts
 
     def am_alerts(self) -> list[dict[str, Any]]:
         """Every alert Alertmanager holds, inhibited and silenced ones included."""
