@@ -1,0 +1,300 @@
+"""The console's HTTP server: the page, its assets, and the JSON API the page draws from.
+
+Every request is answered, whatever fails behind it: a missing bundle, an unreachable Prometheus or
+Alertmanager, a query past its deadline all come back as a message the page shows (and the log records); the
+server itself keeps running. Bad requests (unknown dashboard or panel, bad time range) get a 400 with one line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from aiohttp import web
+
+from gpuscope.console.alerts import group_alerts
+from gpuscope.console.bundle import Dashboards, load_dashboards
+from gpuscope.console.panels import PanelRequest, dashboard_variables, panel_data
+from gpuscope.console.prom import PromClient
+from gpuscope.console.templating import resolve
+from gpuscope.console.timerange import parse_range
+from gpuscope.console.variables import Selection
+from gpuscope.errors import UsageError
+
+log = logging.getLogger(__name__)
+
+VENDOR_FILES = ("uPlot.iife.min.js", "uPlot.min.css")
+# Faults of the local stack that are not the simulator's own (the stack stops a component).
+STACK_FAULTS = {
+    "exporter-down": "a node's exporter stops answering (needs cluster and node)",
+    "prometheus-down": "one Prometheus replica of a cluster stops (needs cluster and replica)",
+    "global-down": "the global store stops",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ConsoleSettings:
+    bundle: Path
+    prometheus_url: str
+    alertmanager_url: str | None = None
+    control_url: str | None = None  # the local stack's control API: notification log and faults
+    max_in_flight: int = 8
+    query_timeout_s: float = 10.0
+    scrape_ms: int | None = None  # default: the bundle data source's timeInterval
+
+
+@dataclass
+class Console:
+    settings: ConsoleSettings
+    prom: PromClient
+    dashboards: Dashboards
+    http: aiohttp.ClientSession | None = None
+
+    def scrape_ms(self) -> int:
+        return self.settings.scrape_ms or self.dashboards.scrape_ms
+
+    def client(self) -> aiohttp.ClientSession:
+        if self.http is None:
+            self.http = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=self.settings.query_timeout_s))
+        return self.http
+
+
+CONSOLE_KEY = web.AppKey("console", Console)
+
+
+def static_dir() -> Path:
+    return Path(str(resources.files("gpuscope.console").joinpath("static")))
+
+
+def assets_problem() -> str | None:
+    missing = [f for f in VENDOR_FILES if not (static_dir() / "vendor" / f).is_file()]
+    if missing:
+        return f"the console's chart assets are not built ({', '.join(missing)} missing): run `make assets`"
+    return None
+
+
+def _console(request: web.Request) -> Console:
+    return request.app[CONSOLE_KEY]
+
+
+def _bad(message: str) -> web.Response:
+    return web.json_response({"error": message}, status=400)
+
+
+async def _body(request: web.Request) -> dict[str, Any]:
+    try:
+        body = await request.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise UsageError("expected a JSON object") from None
+    if not isinstance(body, dict):
+        raise UsageError("expected a JSON object")
+    return body
+
+
+def _dashboard(console: Console, uid: Any) -> dict[str, Any]:
+    model = console.dashboards.by_uid.get(str(uid))
+    if model is None:
+        known = ", ".join(sorted(console.dashboards.by_uid)) or "none"
+        raise UsageError(f"no dashboard {uid!r} in {console.settings.bundle} (dashboards: {known})")
+    return model
+
+
+def _requested(raw: Any) -> dict[str, list[str]]:
+    if not isinstance(raw, dict):
+        return {}
+    return {str(k): [str(x) for x in v] if isinstance(v, list) else [str(v)] for k, v in raw.items()}
+
+
+def _selections(raw: Any) -> dict[str, Selection]:
+    out: dict[str, Selection] = {}
+    for name, sel in (raw if isinstance(raw, dict) else {}).items():
+        if isinstance(sel, dict):
+            out[str(name)] = Selection(
+                values=tuple(str(v) for v in sel.get("values") or []),
+                all=bool(sel.get("all")),
+                options=tuple(str(v) for v in sel.get("options") or []),
+            )
+    return out
+
+
+def _handler(fn: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> Callable[..., Any]:
+    async def wrapped(request: web.Request) -> web.StreamResponse:
+        try:
+            return await fn(request)
+        except UsageError as exc:
+            return _bad(str(exc))
+
+    return wrapped
+
+
+async def _page(request: web.Request) -> web.StreamResponse:
+    return web.FileResponse(static_dir() / "index.html", headers={"Cache-Control": "no-cache"})
+
+
+async def _index(request: web.Request) -> web.Response:
+    console = _console(request)
+    console.dashboards = load_dashboards(console.settings.bundle)
+    problems = [p for p in (assets_problem(), console.dashboards.problem) if p]
+    return web.json_response(
+        {
+            "dashboards": console.dashboards.index(),
+            "problem": "; ".join(problems) or None,
+            "prometheus": console.settings.prometheus_url,
+            "alertmanager": console.settings.alertmanager_url,
+            "local_stack": console.settings.control_url is not None,
+        }
+    )
+
+
+async def _model(request: web.Request) -> web.Response:
+    return web.json_response(_dashboard(_console(request), request.match_info["uid"]))
+
+
+def _range(body: dict[str, Any]) -> Any:
+    return parse_range(str(body.get("from", "now-1h")), str(body.get("to", "now")), int(time.time() * 1000))
+
+
+async def _variables(request: web.Request) -> web.Response:
+    console, body = _console(request), await _body(request)
+    model = _dashboard(console, body.get("uid"))
+    rng = _range(body)
+    _, shown = await resolve(
+        console.prom, dashboard_variables(model), rng, _requested(body.get("vars")), scrape_ms=console.scrape_ms()
+    )
+    return web.json_response({"variables": shown, "from_ms": rng.from_ms, "to_ms": rng.to_ms})
+
+
+async def _panel(request: web.Request) -> web.Response:
+    console, body = _console(request), await _body(request)
+    model = _dashboard(console, body.get("uid"))
+    try:
+        panel_id, width = int(body.get("panel", -1)), int(body.get("width") or 1000)
+    except (TypeError, ValueError):
+        raise UsageError("panel and width must be integers") from None
+    req = PanelRequest(
+        panel_id=panel_id, time=_range(body), selections=_selections(body.get("vars")), width=max(10, min(width, 4000))
+    )
+    return web.json_response(await panel_data(console.prom, model, req, scrape_ms=console.scrape_ms()))
+
+
+async def _fetch_json(console: Console, method: str, url: str, what: str, **kwargs: Any) -> tuple[Any, str | None]:
+    try:
+        async with console.client().request(method, url, **kwargs) as response:
+            body = await response.json(content_type=None)
+            if response.status >= 400:
+                message = body.get("error") if isinstance(body, dict) else None
+                return None, f"{what} answered {response.status}: {message or body}"
+            return body, None
+    except (aiohttp.ClientError, TimeoutError, ValueError) as exc:
+        message = f"{what} at {url} did not answer: {exc or type(exc).__name__}"
+        log.warning("console: %s", message)
+        return None, message
+
+
+async def _alerts(request: web.Request) -> web.Response:
+    console = _console(request)
+    base = console.settings.alertmanager_url
+    if base is None:
+        return web.json_response({"groups": [], "error": "no Alertmanager configured (--alertmanager URL)"})
+    body, error = await _fetch_json(
+        console, "GET", f"{base.rstrip('/')}/api/v2/alerts", "Alertmanager", params={"active": "true"}
+    )
+    groups = group_alerts(body) if isinstance(body, list) else []
+    return web.json_response({"groups": groups, "error": error, "alertmanager": base})
+
+
+async def _notifications(request: web.Request) -> web.Response:
+    console = _console(request)
+    if console.settings.control_url is None:
+        return web.json_response({"notifications": [], "error": "not a local stack: no notification log"})
+    body, error = await _fetch_json(console, "GET", f"{console.settings.control_url}/notifications", "the stack")
+    notes = body[-50:][::-1] if isinstance(body, list) else []
+    return web.json_response({"notifications": notes, "error": error})
+
+
+async def _fault_kinds(request: web.Request) -> web.Response:
+    from gpuscope.backends.sim.faults import DESCRIPTIONS
+
+    kinds = {str(k): v for k, v in DESCRIPTIONS.items()} | STACK_FAULTS
+    return web.json_response({"faults": kinds, "local_stack": _console(request).settings.control_url is not None})
+
+
+async def _fault(request: web.Request) -> web.Response:
+    console = _console(request)
+    if console.settings.control_url is None:
+        raise UsageError("faults can only be injected into a local stack (`gpuscope up`)")
+    body = await _body(request)
+    allowed = {"fault", "cluster", "node", "gpu", "replica", "code", "seconds", "enabled"}
+    payload = {k: v for k, v in body.items() if k in allowed}
+    clear = payload.get("fault") == "clear"
+    method, url = (
+        ("DELETE", f"{console.settings.control_url}/faults")
+        if clear
+        else ("POST", f"{console.settings.control_url}/faults")
+    )
+    answer, error = await _fetch_json(console, method, url, "the stack", **({} if clear else {"json": payload}))
+    if error:
+        return _bad(error)
+    return web.json_response(answer)
+
+
+async def _stats(request: web.Request) -> web.Response:
+    prom = _console(request).prom
+    return web.json_response(
+        {
+            "queries": prom.queries,
+            "in_flight": prom.in_flight,
+            "peak_in_flight": prom.peak_in_flight,
+            "max_in_flight": prom.max_in_flight,
+        }
+    )
+
+
+async def _close(app: web.Application) -> None:
+    console = app[CONSOLE_KEY]
+    await console.prom.close()
+    if console.http is not None:
+        await console.http.close()
+
+
+def console_app(settings: ConsoleSettings) -> web.Application:
+    dashboards = load_dashboards(settings.bundle)
+    prom = PromClient(settings.prometheus_url, max_in_flight=settings.max_in_flight, timeout_s=settings.query_timeout_s)
+    if problem := assets_problem():
+        log.warning("console: %s", problem)
+    app = web.Application(client_max_size=1024 * 1024)
+    app[CONSOLE_KEY] = Console(settings=settings, prom=prom, dashboards=dashboards)
+    for path in ("/", "/d/{uid}", "/d/{uid}/{slug}", "/alerts"):
+        app.router.add_get(path, _page)
+    app.router.add_static("/static", static_dir(), append_version=False)
+    app.router.add_get("/api/dashboards", _handler(_index))
+    app.router.add_get("/api/dashboards/{uid}", _handler(_model))
+    app.router.add_post("/api/variables", _handler(_variables))
+    app.router.add_post("/api/panel", _handler(_panel))
+    app.router.add_get("/api/alerts", _handler(_alerts))
+    app.router.add_get("/api/notifications", _handler(_notifications))
+    app.router.add_get("/api/faults", _handler(_fault_kinds))
+    app.router.add_post("/api/faults", _handler(_fault))
+    app.router.add_get("/api/stats", _handler(_stats))
+    app.on_cleanup.append(_close)
+    return app
+
+
+async def serve(settings: ConsoleSettings, host: str, port: int, stop: asyncio.Event) -> None:
+    """Run the console until ``stop`` is set (the ``gpuscope console`` command)."""
+    runner = web.AppRunner(console_app(settings), access_log=None, handle_signals=False)
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, host, port).start()
+        log.info("console on http://%s:%d (Prometheus %s)", host, port, settings.prometheus_url)
+        await stop.wait()
+    finally:
+        await runner.cleanup()

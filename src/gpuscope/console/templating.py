@@ -1,0 +1,73 @@
+"""A dashboard's variables resolved against Prometheus, in order, each query seeing the ones before it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from gpuscope.console.prom import PromClient, QueryError
+from gpuscope.console.timerange import TimeRange, interval_values, intervals
+from gpuscope.console.variables import (
+    LabelValues,
+    Selection,
+    Variable,
+    apply_regex,
+    choose,
+    interpolate,
+    parse_query,
+    query_result_lines,
+    sort_options,
+)
+from gpuscope.errors import UsageError
+
+
+async def variable_options(prom: PromClient, variable: Variable, query: str, time: TimeRange) -> list[str]:
+    """A query variable's options: the query's values, through its regex, sorted."""
+    parsed = parse_query(query)
+    if isinstance(parsed, LabelValues):
+        raw = await prom.label_values(parsed.label, parsed.selector, time.from_ms / 1000, time.to_ms / 1000)
+    else:
+        raw = query_result_lines(await prom.instant_query(parsed.expr, time.to_ms / 1000))
+    return sort_options(apply_regex(raw, variable.regex), variable.sort)
+
+
+async def resolve(
+    prom: PromClient,
+    variables: Sequence[Variable],
+    time: TimeRange,
+    requested: Mapping[str, Sequence[str]],
+    *,
+    scrape_ms: int,
+) -> tuple[dict[str, Selection], list[dict[str, Any]]]:
+    """Every variable's selection, and what the page shows for each (options, current value, error)."""
+    builtins = interval_values(intervals(time, data_points=1000, scrape_ms=scrape_ms))
+    known = {v.name: v for v in variables}
+    selections: dict[str, Selection] = {}
+    shown: list[dict[str, Any]] = []
+    for variable in variables:
+        error: str | None = None
+        if variable.type == "query":
+            query = interpolate(variable.query, known, selections, builtins)
+            try:
+                options = await variable_options(prom, variable, query, time)
+            except (QueryError, UsageError) as exc:
+                options, error = [], str(exc)
+        else:
+            options = list(variable.options)
+        selection = choose(variable, options, requested.get(variable.name, ()))
+        selections[variable.name] = selection
+        shown.append(
+            {
+                "name": variable.name,
+                "label": variable.label,
+                "type": variable.type,
+                "multi": variable.multi,
+                "includeAll": variable.include_all,
+                "hide": variable.hide,
+                "options": options,
+                "current": list(selection.values),
+                "all": selection.all,
+                "error": error,
+            }
+        )
+    return selections, shown

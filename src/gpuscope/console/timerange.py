@@ -1,0 +1,160 @@
+"""Time ranges and the interval variables, resolved as Grafana resolves them for a Prometheus data source.
+
+* A range is two times, each ``now``, ``now-<n><unit>`` (units s m h d w M y) or epoch milliseconds.
+* ``$__interval`` is the range divided by the panel's data points (its width in pixels, or ``maxDataPoints``),
+  rounded to Grafana's table of "nice" intervals, and never below the lower limit: the panel's ``interval``
+  or else the data source's scrape interval (``timeInterval``).
+* The range query's step is that interval, raised so that a query never asks for more than 11,000 points.
+* ``$__rate_interval`` is ``max($__interval + scrape interval, 4 * scrape interval)``.
+* ``$__range`` is the range in whole seconds with an ``s`` (``3600s``); ``_s`` and ``_ms`` give bare numbers.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from gpuscope.errors import UsageError
+
+UNIT_MS = {
+    "ms": 1,
+    "s": 1000,
+    "m": 60_000,
+    "h": 3_600_000,
+    "d": 86_400_000,
+    "w": 604_800_000,
+    "M": 2_592_000_000,  # Grafana's relative month: 30 days
+    "y": 31_536_000_000,
+}
+_RELATIVE = re.compile(r"^now(?:-(\d+)(ms|s|m|h|d|w|M|y))?$")
+_DURATION = re.compile(r"^(\d+(?:\.\d+)?)(ms|s|m|h|d|w|M|y)$")
+# Prometheus refuses more points per series than this; Grafana raises the step to stay under it.
+MAX_POINTS = 11_000
+DEFAULT_SCRAPE_MS = 15_000
+
+# Grafana's "nice" intervals: an interval below the bound (ms) rounds to the value (ms).
+_ROUND = (
+    (10, 1),
+    (15, 10),
+    (35, 20),
+    (75, 50),
+    (150, 100),
+    (350, 200),
+    (750, 500),
+    (1_500, 1_000),
+    (3_500, 2_000),
+    (7_500, 5_000),
+    (12_500, 10_000),
+    (17_500, 15_000),
+    (25_000, 20_000),
+    (45_000, 30_000),
+    (90_000, 60_000),
+    (210_000, 120_000),
+    (450_000, 300_000),
+    (750_000, 600_000),
+    (1_050_000, 900_000),
+    (1_500_000, 1_200_000),
+    (2_700_000, 1_800_000),
+    (5_400_000, 3_600_000),
+    (9_000_000, 7_200_000),
+    (16_200_000, 10_800_000),
+    (32_400_000, 21_600_000),
+    (86_400_000, 43_200_000),
+    (604_800_000, 86_400_000),
+    (1_814_400_000, 604_800_000),
+    (3_628_800_000, 2_592_000_000),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TimeRange:
+    from_ms: int
+    to_ms: int
+
+    @property
+    def span_ms(self) -> int:
+        return self.to_ms - self.from_ms
+
+
+@dataclass(frozen=True, slots=True)
+class Intervals:
+    """What a panel's queries are run with."""
+
+    interval_ms: int  # $__interval
+    step_s: float  # the range query's step
+    rate_interval_ms: int  # $__rate_interval
+    range_s: int  # $__range, in seconds
+
+
+def parse_time(text: str, now_ms: int) -> int:
+    """``now``, ``now-15m`` or epoch milliseconds -> epoch milliseconds."""
+    text = text.strip()
+    if text.isdigit():
+        return int(text)
+    match = _RELATIVE.match(text)
+    if match is None:
+        raise UsageError(f"time {text!r}: expected now, now-<number><s|m|h|d|w|M|y> or epoch milliseconds")
+    amount, unit = match.groups()
+    return now_ms - (int(amount) * UNIT_MS[unit] if amount else 0)
+
+
+def parse_range(from_text: str, to_text: str, now_ms: int) -> TimeRange:
+    start, end = parse_time(from_text, now_ms), parse_time(to_text, now_ms)
+    if start >= end:
+        raise UsageError(f"time range {from_text} to {to_text}: the start must be before the end")
+    return TimeRange(from_ms=start, to_ms=end)
+
+
+def parse_duration_ms(text: str) -> int:
+    """``15s``, ``1m``, ``500ms`` -> milliseconds."""
+    match = _DURATION.match(text.strip())
+    if match is None:
+        raise UsageError(f"duration {text!r}: expected a number and a unit (ms, s, m, h, d, w, M, y), e.g. 15s")
+    return round(float(match.group(1)) * UNIT_MS[match.group(2)])
+
+
+def round_interval(ms: float) -> int:
+    for bound, value in _ROUND:
+        if ms < bound:
+            return value
+    return UNIT_MS["y"]
+
+
+def format_duration(ms: int) -> str:
+    """Milliseconds as Grafana writes an interval: the largest unit that divides it (``1m``, ``90s``, ``500ms``)."""
+    if ms <= 0:
+        return "0s"
+    for unit in ("y", "w", "d", "h", "m", "s"):
+        if ms % UNIT_MS[unit] == 0:
+            return f"{ms // UNIT_MS[unit]}{unit}"
+    return f"{ms}ms"
+
+
+def intervals(
+    rng: TimeRange, *, data_points: int, scrape_ms: int = DEFAULT_SCRAPE_MS, min_interval_ms: int | None = None
+) -> Intervals:
+    """The interval variables and query step for a panel of ``data_points`` points over ``rng``."""
+    points = max(1, data_points)
+    lower = min_interval_ms if min_interval_ms is not None else scrape_ms
+    interval = max(round_interval(rng.span_ms / points), lower)
+    step_ms = max(interval, -(-rng.span_ms // MAX_POINTS))
+    rate = max(interval + scrape_ms, 4 * scrape_ms)
+    return Intervals(
+        interval_ms=interval,
+        step_s=step_ms / 1000,
+        rate_interval_ms=rate,
+        range_s=round(rng.span_ms / 1000),
+    )
+
+
+def interval_values(iv: Intervals) -> dict[str, str]:
+    """The built-in variables' text, by name (without the ``$``)."""
+    return {
+        "__interval": format_duration(iv.interval_ms),
+        "__interval_ms": str(iv.interval_ms),
+        "__rate_interval": format_duration(iv.rate_interval_ms),
+        "__rate_interval_ms": str(iv.rate_interval_ms),
+        "__range": f"{iv.range_s}s",
+        "__range_s": str(iv.range_s),
+        "__range_ms": str(iv.range_s * 1000),
+    }
