@@ -5,13 +5,20 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PYTEST_WORKERS ?= 2
 
-.PHONY: up test quick fmt lint typecheck unit deps binaries bench bench-full clean
+.PHONY: up test quick fmt lint typecheck unit deps binaries assets screenshots bench bench-full clean
 
 $(STAMP): pyproject.toml scripts/bootstrap-venv
 	scripts/bootstrap-venv $(VENV)
 	touch $@
 
-deps: $(STAMP)
+ASSETS := src/gpuscope/console/static/vendor/.built
+$(ASSETS): console/web/package-lock.json scripts/build-console-assets
+	scripts/build-console-assets
+
+## assets: the console's chart library (uPlot, from npm with the pinned lock file), copied into the package
+assets: $(ASSETS)
+
+deps: $(STAMP) $(ASSETS)
 
 binaries:
 	scripts/ensure-binaries
@@ -55,5 +62,9 @@ bench: deps binaries
 bench-full: deps binaries
 	$(BIN)/python bench/run.py --append docs/benchmarks.md
 
+## screenshots: L1, L2, L4 and the alerts page of a local stack with a fault injected -> docs/img/*.png
+screenshots: deps binaries
+	$(BIN)/python scripts/screenshots.py docs/img
+
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache console/web/node_modules src/gpuscope/console/static/vendor

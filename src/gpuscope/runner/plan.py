@@ -50,6 +50,7 @@ class LocalPlan:
     pushgateway_port: int
     control_port: int
     fast: bool
+    console_port: int = 0
 
     @property
     def interval_s(self) -> float:
@@ -61,6 +62,7 @@ class LocalPlan:
         out["alertmanager"] = f"http://127.0.0.1:{self.alertmanager_port}"
         out["pushgateway"] = f"http://127.0.0.1:{self.pushgateway_port}"
         out["control"] = f"http://127.0.0.1:{self.control_port}"
+        out["console"] = f"http://127.0.0.1:{self.console_port}"
         return out
 
     def nodes_of(self, cluster: str) -> list[LocalNode]:
@@ -120,7 +122,9 @@ def plan_stack(spec: FleetSpec, *, fast: bool, port: Callable[[], int] = free_po
             "speedup": FAST_SPEEDUP,
         }
     local = spec.model_copy(update=update)
-    return LocalPlan(local, tuple(nodes), prom, global_port, global_kind, am_port, pg_port, control_port, fast)
+    return LocalPlan(
+        local, tuple(nodes), prom, global_port, global_kind, am_port, pg_port, control_port, fast, console_port=port()
+    )
 
 
 def _nodes(spec: FleetSpec, cluster: Cluster, group: NodeGroup, ci: int, gi: int, port: int) -> list[LocalNode]:

@@ -14,6 +14,7 @@ from aiohttp import web
 from rich.console import Console
 from rich.live import Live
 
+from gpuscope.console.server import ConsoleSettings, console_app
 from gpuscope.runner.control import control_app
 from gpuscope.runner.plan import LocalPlan
 from gpuscope.runner.stack import Stack
@@ -52,11 +53,23 @@ async def run_up(plan: LocalPlan, loaded: LoadedSpec, data_dir: Path, *, reset: 
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     control = web.AppRunner(control_app(stack), access_log=None, handle_signals=False)
+    console: web.AppRunner | None = None
     tasks: list[asyncio.Task[None]] = []
     try:
         await control.setup()
         await web.TCPSite(control, "127.0.0.1", plan.control_port).start()
         stack.event(f"control API and notification recorder on {plan.urls()['control']}")
+        urls = plan.urls()
+        settings = ConsoleSettings(
+            bundle=stack.paths["bundle"],
+            prometheus_url=urls["global"],
+            alertmanager_url=urls["alertmanager"],
+            control_url=urls["control"],
+        )
+        console = web.AppRunner(console_app(settings), access_log=None, handle_signals=False)
+        await console.setup()
+        await web.TCPSite(console, "127.0.0.1", plan.console_port).start()
+        stack.event(f"console (the dashboards, live) on {urls['console']}")
         scheduler = await stack.start_nodes()
         tasks.append(_spawn(scheduler.run(stop), stop))
         stack.event(f"{len(plan.nodes)} simulated nodes serving on 127.20.0.1 ... (port {plan.nodes[0].port})")
@@ -73,4 +86,6 @@ async def run_up(plan: LocalPlan, loaded: LoadedSpec, data_dir: Path, *, reset: 
             with contextlib.suppress(Exception):
                 await task
         await stack.shutdown()
+        if console is not None:
+            await console.cleanup()
         await control.cleanup()
