@@ -1,0 +1,191 @@
+"""The console in a real headless Chromium against a real ``gpuscope up --fast`` stack.
+
+One stack, one console (the one ``gpuscope up`` starts) and one browser for the whole module; the tests run in
+file order: healthy-stack checks first, then a thermal fault is injected and followed to the L4 panel and the
+alerts page. Every wait is for a condition in the page.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from tests.console.browser import chromium, errors, loaded, panels, wait
+from tests.support.upstack import UpStack, running_stack
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
+
+DASHBOARDS = (
+    "local-l1-fleet",
+    "local-l2-cluster",
+    "local-l3-node",
+    "local-l4-gpu",
+    "local-l5-workload",
+    "local-pipeline",
+)
+# L2 panels that are rightly empty on a healthy local stack: it runs no pods (nothing is allocated), and the
+# health-event tables list faults, of which there are none yet.
+EMPTY_WHEN_HEALTHY = {
+    "GPUs allocated": "no pods",
+    "Top allocated-but-idle GPUs": "no pods",
+    "Activity by namespace": "no pods",
+    "Last XID per GPU": "no fault",
+    "ECC and row-remap events": "no fault",
+    "Lost GPUs": "no fault",
+    "Thermal events": "no fault",
+    "Profiling metrics stale": "no fault",
+}
+RED = "rgb(242, 73, 92)"  # Grafana's "red", the L4 temperature panel's top threshold colour
+HOT = ("gpu-b", "1", "3")  # cluster, node, GPU of the thermal fault (distinct from test_up's)
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[UpStack]:
+    with running_stack(tmp_path_factory.mktemp("console") / "data") as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[webdriver.Chrome]:
+    driver = chromium()
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def open_page(browser: webdriver.Chrome, url: str) -> None:
+    browser.get(url)
+    wait(browser, loaded, what=f"{url} to finish loading")
+
+
+def console(stack: UpStack) -> str:
+    return stack.url("console")
+
+
+def test_up_reports_the_console_url(stack: UpStack) -> None:
+    assert stack.status()["urls"]["console"] == console(stack)
+
+
+def test_every_dashboard_loads_without_javascript_errors(stack: UpStack, browser: webdriver.Chrome) -> None:
+    wait(browser, lambda _: stack.status().get("floor_green_after_seconds") is not None, what="the Phase 1 floor")
+    errors(browser)  # start from an empty log
+    for uid in DASHBOARDS:
+        open_page(browser, f"{console(stack)}/d/{uid}")
+        found = panels(browser)
+        assert found, f"{uid}: no panels drawn"
+        failed = [p for p in found if p["state"] not in ("data", "empty")]
+        assert not failed, f"{uid}: {failed}"
+        assert errors(browser) == [], uid
+    open_page(browser, f"{console(stack)}/alerts")
+    assert errors(browser) == []
+
+
+def test_every_l2_panel_shows_data(stack: UpStack, browser: webdriver.Chrome) -> None:
+    # rate and 5m-average rules need a few evaluations before they have points: reload until they do
+    def all_there(driver: webdriver.Chrome) -> list[dict[str, Any]] | None:
+        driver.get(f"{console(stack)}/d/local-l2-cluster?from=now-15m&to=now")
+        wait(driver, loaded)
+        found = panels(driver)
+        missing = [p for p in found if p["state"] != "data" and p["title"] not in EMPTY_WHEN_HEALTHY]
+        return None if missing else found
+
+    found = wait(browser, all_there, timeout=90, what="every L2 panel with data")
+    model = json.loads((stack.data_dir / "bundle/grafana/dashboards/l2-cluster.json").read_text())
+    assert sorted(p["id"] for p in found) == sorted(p["id"] for p in model["panels"] if p["type"] != "row")
+    for p in found:
+        if p["title"] in EMPTY_WHEN_HEALTHY:
+            assert p["state"] == "empty", p  # "No data", never an error
+
+    # the stat panels show the fleet as it is: 48 GPUs, 6 nodes
+    def stat(title: str) -> float:
+        box = browser.find_element(By.CSS_SELECTOR, f"section.panel[data-title='{title}'] .stat")
+        return float(box.get_attribute("data-value") or "nan")
+
+    assert stat("GPUs reporting") == 48 and stat("Nodes reporting") == 6
+    assert errors(browser) == []
+
+
+def test_drill_down_from_l2_lands_on_l3_with_the_node_set(stack: UpStack, browser: webdriver.Chrome) -> None:
+    open_page(browser, f"{console(stack)}/d/local-l2-cluster?from=now-30m&to=now&var-cluster=gpu-b")
+    link = browser.find_element(By.CSS_SELECTOR, "section.panel[data-title=Nodes] td a.data-link")
+    host = link.text
+    assert host.startswith("gpu-b-")
+    link.click()
+    wait(browser, lambda d: urlparse(d.current_url).path == "/d/local-l3-node" and loaded(d), what="L3 to load")
+    query = parse_qs(urlparse(browser.current_url).query)
+    assert query["from"] == ["now-30m"] and query["var-cluster"] == ["gpu-b"] and query["var-node"] == [host]
+    assert Select(browser.find_element(By.ID, "var-node")).first_selected_option.get_attribute("value") == host
+    assert all(p["state"] in ("data", "empty") for p in panels(browser))
+    assert errors(browser) == []
+
+
+def _options(browser: webdriver.Chrome, name: str) -> list[str]:
+    return [o.get_attribute("value") or "" for o in Select(browser.find_element(By.ID, f"var-{name}")).options]
+
+
+def test_variables_chain_cluster_node_gpu(stack: UpStack, browser: webdriver.Chrome) -> None:
+    open_page(browser, f"{console(stack)}/d/local-l4-gpu")
+    assert any(n.startswith("gpu-a-") for n in _options(browser, "node"))
+    # pick one cluster in the multi-value picker: the node list narrows to it, the GPU list to the node
+    browser.find_element(By.CSS_SELECTOR, "#var-cluster summary").click()
+    browser.find_element(By.CSS_SELECTOR, "#var-cluster input[value='gpu-b']").click()
+    wait(browser, lambda d: "var-cluster=gpu-b" in d.current_url and loaded(d, 2), what="L4 for gpu-b")
+    nodes = _options(browser, "node")
+    assert nodes == ["gpu-b-a100-00", "gpu-b-a100-01"]
+    expected = {
+        r["metric"]["UUID"]
+        for r in stack.query("global", 'DCGM_FI_DEV_GPU_TEMP{cluster="gpu-b",Hostname="gpu-b-a100-00"}')
+    }
+    assert set(_options(browser, "gpu")) == expected and len(expected) == 8
+    assert "var-node=gpu-b-a100-00" in browser.current_url
+
+
+def _hot_uuid(stack: UpStack) -> str:
+    cluster, node, gpu = HOT
+    host = f"{cluster}-a100-{int(node):02d}"
+    result = stack.query("global", f'DCGM_FI_DEV_GPU_TEMP{{cluster="{cluster}",Hostname="{host}",gpu="{gpu}"}}')
+    return str(result[0]["metric"]["UUID"])
+
+
+def test_thermal_fault_turns_the_l4_temperature_red(stack: UpStack, browser: webdriver.Chrome) -> None:
+    cluster, node, gpu = HOT
+    uuid = _hot_uuid(stack)
+    host = f"{cluster}-a100-{int(node):02d}"
+    stack.inject("thermal", "--cluster", cluster, "--node", node, "--gpu", gpu)
+    open_page(
+        browser,
+        f"{console(stack)}/d/local-l4-gpu?from=now-15m&to=now&refresh=5s"
+        f"&var-cluster={cluster}&var-node={host}&var-gpu={uuid}",
+    )
+    legend = "section.panel[data-title=Temperature] .legend-item[data-series=GPU_TEMP]"
+
+    def hot(driver: webdriver.Chrome) -> bool:
+        item = driver.find_element(By.CSS_SELECTOR, legend)
+        last = item.get_attribute("data-last")
+        return bool(last) and float(last or 0) >= 85
+
+    wait(browser, hot, timeout=120, what="the GPU temperature to cross 85 °C on L4")
+    value = browser.find_element(By.CSS_SELECTOR, f"{legend} .legend-last")
+    assert value.value_of_css_property("color") == RED.replace("rgb", "rgba").replace(")", ", 1)")
+    assert value.text.endswith("°C")
+    assert errors(browser) == []
+
+
+def test_alerts_page_lists_the_injected_alert(stack: UpStack, browser: webdriver.Chrome) -> None:
+    open_page(browser, f"{console(stack)}/alerts")
+    row = "section.alert-group[data-owner=infra][data-severity=ticket] tr[data-alertname=GPUThermalThrottling]"
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, row), timeout=120, what="GPUThermalThrottling listed")
+    alert = browser.find_element(By.CSS_SELECTOR, row)
+    assert "Hostname=gpu-b-a100-01" in alert.text and "gpu=3" in alert.text
+    assert alert.find_element(By.CSS_SELECTOR, "a.runbook").get_attribute("href")
+    # the local stack's fault buttons and notification log are on the page too
+    assert browser.find_element(By.ID, "fault-inject").is_displayed()
+    assert errors(browser) == []
