@@ -2,7 +2,7 @@
 
 A browser opening a dashboard asks for dozens of panels at once; Prometheus (or the long-term store) sees at
 most ``max_in_flight`` of them at a time, the rest wait their turn. A query that does not answer within
-``timeout_s`` (waiting included) fails with a message that says so, and Prometheus is told the same deadline.
+``timeout_s`` of being sent fails with a message that says so, and Prometheus is told the same deadline.
 Every failure is a :class:`QueryError` whose text is what the panel shows.
 """
 
@@ -49,20 +49,20 @@ class PromClient:
         for key, value in params.items():
             flat += [(key, v) for v in value] if isinstance(value, list) else [(key, value)]
         flat.append(("timeout", f"{self.timeout_s:g}s"))
-        try:
-            async with asyncio.timeout(self.timeout_s):
-                async with self._slots:
-                    self.queries += 1
-                    self.in_flight += 1
-                    self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
-                    try:
-                        return await self._fetch(path, flat)
-                    finally:
-                        self.in_flight -= 1
-        except TimeoutError:
-            message = f"query timed out after {self.timeout_s:g}s ({self.url}{path})"
-            log.warning("%s", message)
-            raise QueryError(message) from None
+        async with self._slots:
+            self.queries += 1
+            self.in_flight += 1
+            self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
+            try:
+                async with asyncio.timeout(self.timeout_s):
+                    return await self._fetch(path, flat)
+            except TimeoutError:
+                pass
+            finally:
+                self.in_flight -= 1
+        message = f"query timed out after {self.timeout_s:g}s ({self.url}{path})"
+        log.warning("%s", message)
+        raise QueryError(message)
 
     async def _fetch(self, path: str, params: list[tuple[str, str]]) -> Any:
         try:

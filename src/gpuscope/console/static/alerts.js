@@ -1,6 +1,6 @@
 // The alerts page: Alertmanager's active alerts grouped by owner and severity, with their runbooks; in the local
 // stack also the notification log (what the receivers got) and buttons for the faults `gpuscope inject` offers.
-import { api } from "./app.js";
+import { api, settled } from "./app.js";
 import { el } from "./panels.js";
 
 function alertRow(a) {
@@ -76,8 +76,7 @@ export async function renderAlerts(root, index) {
   const refresh = async () => {
     await drawAlerts(alerts);
     if (local) await drawNotifications(notes);
-    document.body.dataset.state = "ready";
-    document.body.dataset.loads = String(Number(document.body.dataset.loads || 0) + 1);
+    settled();
   };
   if (local) await faultForm(faults);
   await refresh();
