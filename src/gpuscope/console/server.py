@@ -221,9 +221,10 @@ async def _notifications(request: web.Request) -> web.Response:
 
 
 async def _fault_kinds(request: web.Request) -> web.Response:
-    from gpuscope.backends.sim.faults import DESCRIPTIONS
+    from gpuscope.backends.sim.faults import NODE_FAULTS, FaultKind
 
-    kinds = {str(k): v for k, v in DESCRIPTIONS.items()} | STACK_FAULTS
+    simulated = {k.value: "a node's exporter" if k in NODE_FAULTS else "one GPU, or every GPU" for k in FaultKind}
+    kinds = simulated | STACK_FAULTS
     return web.json_response({"faults": kinds, "local_stack": _console(request).settings.control_url is not None})
 
 
