@@ -26,6 +26,7 @@ export { api };
 
 // The page has settled: the tests and the benchmark wait for this, never for wall-clock time.
 export function settled() {
+  document.body.dataset.readyMs = String(Math.round(performance.now()));  // since navigation started
   document.body.dataset.loads = String(Number(document.body.dataset.loads || 0) + 1);
   document.body.dataset.state = "ready";
 }
