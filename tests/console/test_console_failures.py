@@ -109,6 +109,19 @@ def test_prometheus_unreachable(tmp_path: Path, bundle: Path, browser: webdriver
         assert browser.find_elements(By.CSS_SELECTOR, "#variables .var-error")  # the variables say so too
         assert c.proc.poll() is None and httpx.get(f"{c.url}/api/stats", timeout=5).json()["queries"] > 0
         assert errors(browser) == []
+        # hostile requests: one line saying what is wrong, status 400, and the console carries on
+        for path, body, needle in [
+            ("/api/panel", b"{not json", "expected a JSON object"),
+            ("/api/panel", b'["a"]', "expected a JSON object"),
+            ("/api/panel", b'{"uid": "nope"}', "no dashboard 'nope'"),
+            ("/api/panel", b'{"uid": "local-l2-cluster", "panel": "x"}', "panel and width must be integers"),
+            ("/api/panel", b'{"uid": "local-l2-cluster", "panel": 9999}', "has no panel 9999"),
+            ("/api/variables", b'{"uid": "local-l2-cluster", "from": "yesterday"}', "time 'yesterday'"),
+            ("/api/faults", b'{"fault": "thermal"}', "only be injected into a local stack"),
+        ]:
+            response = httpx.post(f"{c.url}{path}", content=body, timeout=5)
+            assert response.status_code == 400 and needle in response.json()["error"], (path, body, response.text)
+        assert c.proc.poll() is None
 
 
 def test_query_timeout(tmp_path: Path, bundle: Path, browser: webdriver.Chrome, hung_prometheus: str) -> None:
