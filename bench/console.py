@@ -192,6 +192,8 @@ def sections(fleets: list[tuple[str, dict[str, Any]]], command: str) -> list[Sec
                 f"{statistics.median(r['l2_panels_ms']):,.0f} ms",
             )
         )
+        if "error" in r["l2_states"]:
+            render.notes.append(f"{name}: some L2 panels ended in an error (see the console's log)")
         for dash, (sent, grafana, count) in r["queries"].items():
             queries.rows.append((name, dash, str(count), str(sent), str(grafana)))
     render.notes.append(

@@ -58,6 +58,7 @@ function timeseries(body, panel, data, ctx) {
   const values = stacking === "none" ? series.map((s) => s.values) : stack(series.map((s) => s.values), stacking);
   const unit = stacking === "percent" ? "percentunit" : base.unit;
   const legendOpts = (panel.options && panel.options.legend) || {};
+  const isBool = String(unit || "").startsWith("bool");
   const chart = el("div", { class: "chart" });
   const legend = el("div", { class: "legend" });
   const tip = el("div", { class: "tooltip" });
@@ -83,14 +84,14 @@ function timeseries(body, panel, data, ctx) {
     legend: { show: false },
     cursor: { drag: { x: false, y: false } },
     scales: { x: { time: true }, y: { range: (u, lo, hi) => {
-      const min = base.min ?? (lo === hi ? lo - 1 : lo);
-      const max = base.max ?? (lo === hi ? hi + 1 : hi);
+      const min = base.min ?? (isBool ? 0 : lo === hi ? lo - 1 : lo);
+      const max = base.max ?? (isBool ? 1 : lo === hi ? hi + 1 : hi);
       return [min, max];
     } } },
     axes: [
       { stroke: "#9fa7b3", grid: { stroke: "#2a2f38" }, ticks: { stroke: "#2a2f38" } },
       { stroke: "#9fa7b3", grid: { stroke: "#2a2f38" }, ticks: { stroke: "#2a2f38" }, size: 70,
-        values: (u, ticks) => ticks.map((t) => formatValue(t, unit, base.decimals)) },
+        values: (u, ticks) => ticks.map((t) => (isBool && t !== 0 && t !== 1 ? "" : formatValue(t, unit, base.decimals))) },
     ],
     series: [{}, ...series.map((s, i) => {
       const col = seriesColor(cfgs[i], i);
@@ -159,7 +160,7 @@ function statPanel(body, panel, data) {
 function barGauge(body, panel, data) {
   const calc = ((panel.options && panel.options.reduceOptions && panel.options.reduceOptions.calcs) || ["lastNotNull"])[0];
   const items = data.series.map((s) => ({ s, cfg: fieldConfig(panel, s.name), v: reduce(s.values, calc) }));
-  const top = Math.max(...items.map((i) => i.v ?? 0), 0);
+  const top = items.reduce((m, i) => Math.max(m, i.v ?? 0), 0);
   const list = el("div", { class: "bars" });
   for (const { s, cfg, v } of items) {
     const min = cfg.min ?? 0;
@@ -202,11 +203,20 @@ function statusHistory(body, panel, data) {
 
 function heatmap(body, panel, data) {
   // Grafana's "calculate" heatmap: at each time, how many series fall into each value bucket.
-  const all = data.series.flatMap((s) => s.values).filter((v) => v !== null);
+  // (a loop, not Math.min(...values): thousands of series overflow the argument list)
+  let low = Infinity;
+  let high = -Infinity;
+  for (const s of data.series) {
+    for (const v of s.values) {
+      if (v === null) continue;
+      if (v < low) low = v;
+      if (v > high) high = v;
+    }
+  }
   const cfg = fieldConfig(panel, "");
   const unit = (panel.options && panel.options.yAxis && panel.options.yAxis.unit) || cfg.unit;
-  const lo = cfg.min ?? (unit === "percentunit" ? 0 : Math.min(...all));
-  const hi = cfg.max ?? (unit === "percentunit" ? 1 : Math.max(...all));
+  const lo = cfg.min ?? (unit === "percentunit" ? 0 : low);
+  const hi = cfg.max ?? (unit === "percentunit" ? 1 : high);
   const buckets = 10;
   const columns = Math.min(data.times.length, 60);
   const per = data.times.length / columns;
@@ -219,7 +229,7 @@ function heatmap(body, panel, data) {
       counts[col][b] += 1 / per;
     });
   }
-  const peak = Math.max(...counts.flat(), 1e-9);
+  const peak = counts.flat().reduce((m, n) => Math.max(m, n), 1e-9);
   const grid = el("div", { class: "heatmap", style: { gridTemplateColumns: `4.5em repeat(${columns}, 1fr)` } });
   for (let b = buckets - 1; b >= 0; b -= 1) {
     grid.append(el("span", { class: "hm-axis" }, formatValue(lo + ((hi - lo) * b) / buckets, unit)));
