@@ -140,21 +140,40 @@ function timeseries(body, panel, data, ctx) {
   ctx.charts.push(plot);
 }
 
-function statPanel(body, panel, data) {
+// Grafana's stat "area" graph: the series drawn faintly behind its value, in the value's colour.
+function sparkline(holder, times, values, col, ctx) {
+  if (values.filter((v) => v !== null).length < 2) return;
+  const opts = {
+    width: Math.max(40, holder.clientWidth), height: Math.max(20, Math.round(holder.clientHeight * 0.45)),
+    legend: { show: false }, cursor: { show: false }, select: { show: false },
+    axes: [{ show: false }, { show: false }], scales: { x: { time: false } },
+    series: [{}, { stroke: alpha(col, 0.6), fill: alpha(col, 0.15), width: 1, points: { show: false } }],
+  };
+  const spot = el("div", { class: "sparkline" });
+  holder.append(spot);
+  ctx.charts.push(new uPlot(opts, [times.map((t) => t / 1000), values], spot));
+}
+
+function statPanel(body, panel, data, ctx) {
   const calc = ((panel.options && panel.options.reduceOptions && panel.options.reduceOptions.calcs) || ["lastNotNull"])[0];
   const mode = (panel.options && panel.options.colorMode) || "value";
+  const graph = (panel.options && panel.options.graphMode) || "none";
   const box = el("div", { class: "stats" });
+  body.append(box);
   for (const s of data.series) {
     const cfg = fieldConfig(panel, s.name);
     const value = reduce(s.values, calc);
     const shown = display(cfg, value);
     const style = mode === "background" && shown.color ? { background: shown.color, color: "#111" }
       : mode === "none" ? {} : { color: shown.color || undefined };
-    box.append(el("div", { class: "stat", "data-value": value ?? "", "data-color": shown.color || "" },
+    const cell = el("div", { class: "stat", "data-value": value ?? "", "data-color": shown.color || "" },
       el("div", { class: "stat-value", style }, shown.text),
-      data.series.length > 1 ? el("div", { class: "stat-name" }, s.name) : null));
+      data.series.length > 1 ? el("div", { class: "stat-name" }, s.name) : null);
+    box.append(cell);
+    if (graph === "area" && data.times && s.values.length === data.times.length) {
+      sparkline(cell, data.times, s.values, shown.color && mode !== "background" ? shown.color : PALETTE[5], ctx);
+    }
   }
-  body.append(box);
 }
 
 function barGauge(body, panel, data) {
@@ -258,6 +277,7 @@ function tablePanel(body, panel, data, ctx) {
       let col = null;
       if (columns[i] === "Time" && isNumber) text = new Date(v).toLocaleString();
       else if (isNumber || v === null) ({ text, color: col } = display(cfg, v));
+      if (v === null && text === "No value") text = "";  // a table shows a missing cell as empty, as Grafana does
       else {
         const mapped = display(cfg, v);
         text = cfg.mappings && cfg.mappings.length ? mapped.text : v;
@@ -266,7 +286,7 @@ function tablePanel(body, panel, data, ctx) {
       }
       const cell = (cfg.custom && cfg.custom.cellOptions && cfg.custom.cellOptions.type) || "auto";
       const style = {};
-      if (col && cell === "color-background") { style.background = col; style.color = "#111"; }
+      if (col && cell === "color-background" && v !== null) { style.background = col; style.color = "#111"; }
       else if (col && cell === "color-text") style.color = col;
       const links = cfg.links || [];
       const content = links.length
