@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Mapping
 from typing import Any
 
 import aiohttp
 
 log = logging.getLogger(__name__)
+LOG_EVERY_S = 60.0
 
 
 class QueryError(Exception):
@@ -32,6 +34,7 @@ class PromClient:
         self.queries = 0  # requests sent, for the benchmark and the page's footer
         self.in_flight = 0
         self.peak_in_flight = 0
+        self._logged: dict[str, float] = {}  # message -> when it was last logged
 
     async def close(self) -> None:
         if self._session is not None:
@@ -61,8 +64,17 @@ class PromClient:
             finally:
                 self.in_flight -= 1
         message = f"query timed out after {self.timeout_s:g}s ({self.url}{path})"
-        log.warning("%s", message)
+        self._warn(message)
         raise QueryError(message)
+
+    def _warn(self, message: str) -> None:
+        """Log a failure once a minute at most: a dashboard of 30 panels against a dead Prometheus is one line."""
+        now = time.monotonic()
+        if len(self._logged) > 256:  # bounded, whatever the failures say
+            self._logged.clear()
+        if now - self._logged.get(message, -LOG_EVERY_S) >= LOG_EVERY_S:
+            self._logged[message] = now
+            log.warning("%s", message)
 
     async def _fetch(self, path: str, params: list[tuple[str, str]]) -> Any:
         try:
@@ -77,7 +89,7 @@ class PromClient:
                     raise QueryError(f"Prometheus at {self.url} answered {response.status}: {text}") from None
         except aiohttp.ClientError as exc:
             message = f"Prometheus at {self.url} is unreachable: {exc}"
-            log.warning("%s", message)
+            self._warn(message)
             raise QueryError(message) from None
         if not isinstance(body, dict) or body.get("status") != "success":
             error = body.get("error", body) if isinstance(body, dict) else body
