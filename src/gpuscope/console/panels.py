@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -85,9 +86,11 @@ async def panel_data(
             errors.append(f"{target.get('refId', '?')}: {exc}")
             return []
 
+    started = time.perf_counter()
     results = await asyncio.gather(*(run(t, e) for t, e in zip(targets, exprs, strict=True)))
     out: dict[str, Any] = {
         "type": kind,
+        "elapsed_ms": round((time.perf_counter() - started) * 1000, 1),  # its queries, waiting for a slot included
         "queries": exprs,
         "interval": builtins["__interval"],
         "step_s": step,

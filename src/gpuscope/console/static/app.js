@@ -274,6 +274,7 @@ async function loadPanel(section, panel, generation) {
   section.dataset.state = result;
   section.dataset.errors = (data.errors || []).join("\n");
   section.dataset.queries = (data.queries || []).length;
+  section.dataset.serverMs = data.elapsed_ms ?? "";
 }
 
 async function loadPanels() {
