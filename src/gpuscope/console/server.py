@@ -25,7 +25,7 @@ from gpuscope.console.bundle import Dashboards, load_dashboards
 from gpuscope.console.panels import PanelRequest, dashboard_variables, panel_data
 from gpuscope.console.prom import PromClient
 from gpuscope.console.templating import resolve
-from gpuscope.console.timerange import parse_range
+from gpuscope.console.timerange import TimeRange, parse_range
 from gpuscope.console.variables import Selection
 from gpuscope.errors import UsageError
 
@@ -158,7 +158,7 @@ async def _model(request: web.Request) -> web.Response:
     return web.json_response(_dashboard(_console(request), request.match_info["uid"]))
 
 
-def _range(body: dict[str, Any]) -> Any:
+def _range(body: dict[str, Any]) -> TimeRange:
     return parse_range(str(body.get("from", "now-1h")), str(body.get("to", "now")), int(time.time() * 1000))
 
 
