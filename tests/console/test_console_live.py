@@ -89,27 +89,46 @@ def test_every_dashboard_loads_without_javascript_errors(stack: UpStack, browser
 
 
 def test_every_l2_panel_shows_data(stack: UpStack, browser: webdriver.Chrome) -> None:
-    # rate and 5m-average rules need a few evaluations before they have points: reload until they do
+    def stat(driver: webdriver.Chrome, title: str) -> float:
+        value = driver.execute_script(
+            f"const s = document.querySelector(`section.panel[data-title='{title}'] .stat`);"
+            " return s ? s.dataset.value : null"
+        )
+        return float(value) if value not in (None, "") else float("nan")
+
+    # rate and 5m-average rules need a few evaluations before they have points, and the recorded node and GPU
+    # counts a few more on a loaded machine: reload until every panel has its data and the fleet is all there
     def all_there(driver: webdriver.Chrome) -> list[dict[str, Any]] | None:
         driver.get(f"{console(stack)}/d/local-l2-cluster?from=now-15m&to=now")
         wait(driver, loaded)
         found = panels(driver)
         missing = [p for p in found if p["state"] != "data" and p["title"] not in EMPTY_WHEN_HEALTHY]
-        return None if missing else found
+        complete = stat(driver, "GPUs reporting") == 48 and stat(driver, "Nodes reporting") == 6
+        return None if missing or not complete else found
 
-    found = wait(browser, all_there, timeout=90, what="every L2 panel with data")
+    found = wait(browser, all_there, timeout=120, what="every L2 panel with data, 48 GPUs on 6 nodes")
     model = json.loads((stack.data_dir / "bundle/grafana/dashboards/l2-cluster.json").read_text())
     assert sorted(p["id"] for p in found) == sorted(p["id"] for p in model["panels"] if p["type"] != "row")
     for p in found:
         if p["title"] in EMPTY_WHEN_HEALTHY:
             assert p["state"] == "empty", p  # "No data", never an error
-
-    # the stat panels show the fleet as it is: 48 GPUs, 6 nodes
-    def stat(title: str) -> float:
-        box = browser.find_element(By.CSS_SELECTOR, f"section.panel[data-title='{title}'] .stat")
-        return float(box.get_attribute("data-value") or "nan")
-
-    assert stat("GPUs reporting") == 48 and stat("Nodes reporting") == 6
+    # tables: per-column units from the overrides, value mappings with their colours as cell backgrounds
+    table = browser.execute_script(
+        "const t = s => document.querySelector(`section.panel[data-title='${s}'] table`);"
+        " const cols = x => [...t(x).querySelectorAll('th')].map(h => h.textContent);"
+        " const cells = x => [...t(x).querySelectorAll('tbody tr')].map(r => [...r.children].map(c =>"
+        " [c.textContent, getComputedStyle(c).backgroundColor]));"
+        " return {nodes: [cols('Nodes'), cells('Nodes')], status: [cols('GPU status (node x GPU)'),"
+        " cells('GPU status (node x GPU)')]};"
+    )
+    columns, rows = table["nodes"]
+    assert len(rows) == 6
+    activity, power = columns.index("activity"), columns.index("power")
+    assert all(r[activity][0].endswith("%") and r[power][0].endswith("W") for r in rows), rows
+    columns, rows = table["status"]
+    assert columns[1:] == [str(g) for g in range(8)] and len(rows) == 6
+    assert {c[0] for r in rows for c in r[1:]} == {"OK"}  # the mapping's text for 0
+    assert {c[1] for r in rows for c in r[1:]} == {"rgb(115, 191, 105)"}  # and its colour: Grafana's green
     assert errors(browser) == []
 
 

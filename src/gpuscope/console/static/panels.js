@@ -277,13 +277,13 @@ function tablePanel(body, panel, data, ctx) {
       let col = null;
       if (columns[i] === "Time" && isNumber) text = new Date(v).toLocaleString();
       else if (isNumber || v === null) ({ text, color: col } = display(cfg, v));
-      if (v === null && text === "No value") text = "";  // a table shows a missing cell as empty, as Grafana does
       else {
         const mapped = display(cfg, v);
         text = cfg.mappings && cfg.mappings.length ? mapped.text : v;
         col = cfg.mappings && cfg.mappings.length ? mapped.color : null;
         if (text === "No value") text = v;
       }
+      if (v === null && text === "No value") text = "";  // a missing cell is empty, as in Grafana
       const cell = (cfg.custom && cfg.custom.cellOptions && cfg.custom.cellOptions.type) || "auto";
       const style = {};
       if (col && cell === "color-background" && v !== null) { style.background = col; style.color = "#111"; }
