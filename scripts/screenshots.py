@@ -40,11 +40,11 @@ def main() -> int:
         host = f"{cluster}-a100-{int(node):02d}"
         uuid = stack.query("global", f'DCGM_FI_DEV_GPU_TEMP{{Hostname="{host}",gpu="{gpu}"}}')[0]["metric"]["UUID"]
         base = stack.url("console")
-        pages = {
+        pages = {  # the alerts page first, while the alert that was just waited for still fires
+            "alerts": f"{base}/alerts",
             "l1-fleet": f"{base}/d/local-l1-fleet?from=now-15m&to=now",
             "l2-cluster": f"{base}/d/local-l2-cluster?from=now-15m&to=now",
             "l4-gpu": f"{base}/d/local-l4-gpu?from=now-15m&to=now&var-cluster={cluster}&var-node={host}&var-gpu={uuid}",
-            "alerts": f"{base}/alerts",
         }
         driver = chromium()
         try:

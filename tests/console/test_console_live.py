@@ -18,6 +18,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from tests.console.browser import chromium, errors, loaded, panels, wait
+from tests.support.net import wait_for
 from tests.support.upstack import UpStack, running_stack
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
@@ -203,6 +204,14 @@ def test_thermal_fault_turns_the_l4_temperature_red(stack: UpStack, browser: web
 
 
 def test_alerts_page_lists_the_injected_alert(stack: UpStack, browser: webdriver.Chrome) -> None:
+    def firing() -> bool:
+        return any(
+            a["labels"]["alertname"] == "GPUThermalThrottling" and a["labels"].get("Hostname") == "gpu-b-a100-01"
+            for a in stack.am_alerts()
+        )
+
+    # the page reads Alertmanager on load and every 5 s: open it once Alertmanager has the alert
+    wait_for(firing, timeout=120, interval=0.2, what="GPUThermalThrottling in Alertmanager")
     open_page(browser, f"{console(stack)}/alerts")
     row = "section.alert-group[data-owner=infra][data-severity=ticket] tr[data-alertname=GPUThermalThrottling]"
     # read in one script: the page redraws its alert list every 5 s
@@ -210,7 +219,7 @@ def test_alerts_page_lists_the_injected_alert(stack: UpStack, browser: webdriver
         f"const r = document.querySelector({json.dumps(row)}); if (!r) return null;"
         " const a = r.querySelector('a.runbook'); return [r.textContent, a ? a.href : ''];"
     )
-    text, runbook = wait(browser, lambda d: d.execute_script(read), timeout=120, what="GPUThermalThrottling listed")
+    text, runbook = wait(browser, lambda d: d.execute_script(read), timeout=30, what="GPUThermalThrottling listed")
     assert "Hostname=gpu-b-a100-01" in text and "gpu=3" in text
     assert runbook.startswith("http")
     # the local stack's fault buttons and notification log are on the page too
