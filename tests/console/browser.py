@@ -3,6 +3,7 @@ the console tests share: every wait is for a condition in the page, with a deadl
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -19,6 +20,7 @@ def chromium() -> webdriver.Chrome:
     driver = shutil.which("chromedriver")
     if binary is None or driver is None:
         raise RuntimeError("chromium and chromium-driver are needed: run scripts/ensure-binaries")
+    os.environ.setdefault("SE_OFFLINE", "true")  # never let Selenium Manager look for a browser to download
     options = webdriver.ChromeOptions()
     options.binary_location = binary
     for arg in (
