@@ -71,3 +71,9 @@ test("reducers", () => {
   assert.equal(reduce([1, 2, 6], "mean"), 3);
   assert.equal(reduce([null, null], "lastNotNull"), null);
 });
+
+test("stacking adds each series onto the ones before it; percent scales to the total", async () => {
+  const { stack } = await import("../../src/gpuscope/console/static/panels.js");
+  assert.deepEqual(stack([[1, 2, null], [3, 4, 5]], "normal"), [[1, 2, null], [4, 6, 5]]);
+  assert.deepEqual(stack([[1, 3], [3, 1]], "percent"), [[0.25, 0.75], [1, 1]]);
+});

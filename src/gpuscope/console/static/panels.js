@@ -36,7 +36,7 @@ function hasThresholdColours(cfg) {
 }
 
 // Cumulative sums for stacked series (Grafana's "normal" stacking; "percent" scales each point to 100%).
-function stack(values, mode) {
+export function stack(values, mode) {
   const out = values.map((v) => v.slice());
   for (let i = 1; i < out.length; i += 1) {
     for (let j = 0; j < out[i].length; j += 1) {
