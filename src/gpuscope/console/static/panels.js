@@ -1,5 +1,7 @@
 // One renderer per panel type the generator emits. Each draws the data the server shaped for the panel and
 // marks the panel's state (data, empty, error) on its element, which the page and the browser tests read.
+// Time series and the stat sparklines are uPlot charts. uPlot has no heatmap, status-history or bar-gauge series
+// type, so those three are grids of coloured HTML cells: no canvas drawing of our own beyond threshold lines.
 import { PALETTE, color, display, fieldConfig, formatValue, lastNotNull, reduce, thresholdColor } from "./format.js";
 
 function el(tag, attrs = {}, ...children) {
