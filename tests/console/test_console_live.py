@@ -222,6 +222,13 @@ def test_alerts_page_lists_the_injected_alert(stack: UpStack, browser: webdriver
     text, runbook = wait(browser, lambda d: d.execute_script(read), timeout=30, what="GPUThermalThrottling listed")
     assert "Hostname=gpu-b-a100-01" in text and "gpu=3" in text
     assert runbook.startswith("http")
-    # the local stack's fault buttons and notification log are on the page too
-    assert browser.find_element(By.ID, "fault-inject").is_displayed()
+    # the local stack's fault buttons reach the stack, as `gpuscope inject` does
+    Select(browser.find_element(By.ID, "fault-kind")).select_by_value("xid")
+    for field, value in (("fault-cluster", "gpu-a"), ("fault-node", "2"), ("fault-gpu", "5")):
+        box = browser.find_element(By.ID, field)
+        box.clear()
+        box.send_keys(value)
+    browser.find_element(By.ID, "fault-inject").click()
+    message = "xid injected on gpu-a-h100-02 GPU 5"
+    wait(browser, lambda d: d.find_element(By.ID, "fault-message").text == message, timeout=30, what=message)
     assert errors(browser) == []
