@@ -61,10 +61,11 @@ class UpStack:
 
     def wait_healthy(self) -> None:
         """Wait until every component runs, the Phase 1 floor is green (all exporters up in both replicas of every
-        cluster, every GPU in the global store), no replica has an alert pending or firing and Alertmanager holds
-        no unresolved alert; then put the notifications so far out of sight. An alert left open by an earlier test
-        would share an Alertmanager group with a later test's alert, and its resolution would notify that group,
-        the later alert included, once more."""
+        cluster, every GPU in the global store), no replica has a GPU alert pending or firing and Alertmanager
+        holds no unresolved alert; then put the notifications so far out of sight. An alert left open by an earlier
+        test would share an Alertmanager group with a later test's alert, and its resolution would notify that
+        group, the later alert included, once more. (The Prometheus self-monitoring alerts go pending now and then
+        on a loaded machine, and never reach Alertmanager unless they hold; the Alertmanager check covers them.)"""
 
         def healthy() -> bool:
             status = self.status()
@@ -74,7 +75,9 @@ class UpStack:
                 and bool(status["floor"])
                 and all(check["ok"] for check in status["floor"])
                 and not self.am_alerts()
-                and not any(self.rule_alerts(name) for name in replicas)
+                and not [
+                    a for name in replicas for a in self.rule_alerts(name) if a["labels"]["alertname"].startswith("GPU")
+                ]
             )
 
         wait_for(healthy, timeout=180, interval=0.5, what=f"the stack to be healthy\n{self.log_tail()}")
