@@ -1,10 +1,17 @@
-"""XID codes: the ``err_msg`` label text dcgm-exporter puts on ``DCGM_FI_DEV_XID_ERRORS``, and which XIDs matter.
+"""XID codes: the ``err_msg`` label text dcgm-exporter puts on ``DCGM_FI_DEV_XID_ERRORS``, which XIDs matter, and
+what to do about each one.
 
 The texts follow NVIDIA's XID catalogue exactly as dcgm-exporter spells them, because dashboards and alert
-routes match on them. Codes past the table read "Unknown Error", as upstream.
+routes match on them. Codes past the table read "Unknown Error", as upstream. The recommended action is the
+catalogue's "Resolution Bucket (Immediate Action)" of each code (``CATALOG_VERSION`` names the revision), turned
+into a sentence an on-call engineer can follow (``ACTIONS``); the alerts, the runbooks and ``gpuscope xid`` all
+read it from here.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
 
 _PUSH_BUFFER = "Invalid or corrupted push buffer stream"
 _VIDEO = "Video processor exception"
@@ -190,3 +197,118 @@ def xid_message(code: int) -> str:
     if 0 <= code < len(_MESSAGES):
         return _MESSAGES[code]
     return "Unknown Error"
+
+
+# The data below is NVIDIA's XID catalogue for Ampere and newer GPUs ("Analyzing Xid Errors with the Xid Catalog",
+# docs.nvidia.com/deploy/xid-errors/analyzing-xid-catalog.html), column "Resolution Bucket (Immediate Action)".
+# The page carries no version number; this is the revision that lists Xids 1-162, as NVIDIA also ships it in
+# NVIDIA/NVSentinel (xiderrorsmapping.csv). Newer codes are in EXTRA_BUCKETS, marked as gpuscope's own call.
+CATALOG_VERSION = "NVIDIA Xid Catalog (Ampere and newer), revision listing Xids 1-162"
+
+
+class Bucket(StrEnum):
+    """The catalogue's immediate-action buckets."""
+
+    RESTART_APP = "RESTART_APP"
+    RESET_GPU = "RESET_GPU"
+    RESTART_BM = "RESTART_BM"
+    RESTART_VM = "RESTART_VM"
+    IGNORE = "IGNORE"
+    CONTACT_SUPPORT = "UNEXPECTED_ERR_REPORT_ISSUE"
+    CHECK_MECHANICALS = "CHECK_MECHANICALS"
+    CHECK_UVM = "CHECK_UVM"
+    UPDATE_SWFW = "UPDATE_SWFW"
+    WORKFLOW_XID_45 = "WORKFLOW_XID_45"
+    WORKFLOW_XID_48 = "WORKFLOW_XID_48"
+    WORKFLOW_NVLINK_ERR = "WORKFLOW_NVLINK_ERR"
+    WORKFLOW_NVLINK5_ERR = "WORKFLOW_NVLINK5_ERR"
+    WORKFLOW_XID_154 = "WORKFLOW_XID_154"
+
+
+ACTIONS: dict[Bucket, str] = {
+    Bucket.RESTART_APP: "Restart the application; the GPU itself is healthy. Drain the node only if it repeats.",
+    Bucket.RESET_GPU: "Drain the GPU's jobs and reset the GPU (nvidia-smi -r -i <gpu>); reboot the node if the "
+    "reset fails. Repeats on the same GPU: contact NVIDIA support (RMA).",
+    Bucket.RESTART_BM: "Drain the node and reboot it: the GPU cannot be reset from the host. Collect "
+    "nvidia-bug-report.sh first; repeats on the same GPU: RMA.",
+    Bucket.RESTART_VM: "Restart the virtual machine the GPU is attached to.",
+    Bucket.IGNORE: "No action: informational. Watch for a trend (a rising rate predicts a failure).",
+    Bucket.CONTACT_SUPPORT: "Unexpected on this GPU: collect nvidia-bug-report.sh and contact NVIDIA support.",
+    Bucket.CHECK_MECHANICALS: "Check the board's power cabling, seating and cooling, then restart the application.",
+    Bucket.CHECK_UVM: "Check the application's unified-memory (UVM) use; restart the application.",
+    Bucket.UPDATE_SWFW: "Update the driver and GPU firmware to a supported pair, then retry.",
+    Bucket.WORKFLOW_XID_45: "Follow-on cleanup after another error or a killed process: act on the XID before it.",
+    Bucket.WORKFLOW_XID_48: "Uncorrectable (double-bit) ECC error: restart the application; drain and reset the "
+    "GPU to apply pending row remaps; a row-remap failure means RMA.",
+    Bucket.WORKFLOW_NVLINK_ERR: "NVLink error: check the link and its peer GPU (nvidia-smi nvlink -e), drain and "
+    "reset the GPUs of the link; contact NVIDIA support if it repeats.",
+    Bucket.WORKFLOW_NVLINK5_ERR: "NVLink 5 fabric error: drain the node, reset the GPUs and check the NVLink switch "
+    "tray; contact NVIDIA support if it repeats.",
+    Bucket.WORKFLOW_XID_154: "The driver changed the GPU's recovery action: do what it names (reset, reboot).",
+}
+
+_SUPPORT, _APP, _RESET, _IGNORE = Bucket.CONTACT_SUPPORT, Bucket.RESTART_APP, Bucket.RESET_GPU, Bucket.IGNORE
+# fmt: off
+_CODES_BY_BUCKET: dict[Bucket, tuple[int, ...]] = {
+    _SUPPORT: (
+        *range(1, 8), *range(9, 11), 12, *range(15, 25), *range(26, 31), *range(33, 37), 42, 47, *range(49, 54),
+        *range(55, 60), 61, 65, 73, 81, 87, *range(90, 92), 108, *range(111, 119), *range(122, 126), 138, 142,
+    ),
+    _APP: (
+        8, 11, 13, 25, *range(31, 33), *range(39, 42), 60, *range(68, 73), *range(75, 78), 80, *range(82, 87),
+        *range(88, 90), 94, *range(96, 106), *range(126, 136), 139,
+    ),
+    _IGNORE: (
+        14, *range(37, 39), *range(43, 45), 63, *range(66, 68), *range(92, 94), *range(106, 108), 121, 137, 141,
+        *range(152, 154), 157, 161,
+    ),
+    _RESET: (46, 62, 64, 95, *range(109, 111), *range(119, 121), 136, 140, 143, *range(155, 157), 158, 162),
+    Bucket.RESTART_BM: (79, 160),
+    Bucket.RESTART_VM: (151,),
+    Bucket.CHECK_MECHANICALS: (54,),
+    Bucket.CHECK_UVM: (159,),
+    Bucket.UPDATE_SWFW: (78,),
+    Bucket.WORKFLOW_XID_45: (45,),
+    Bucket.WORKFLOW_XID_48: (48,),
+    Bucket.WORKFLOW_NVLINK_ERR: (74,),
+    Bucket.WORKFLOW_NVLINK5_ERR: tuple(range(144, 151)),
+    Bucket.WORKFLOW_XID_154: (154,),
+}
+# fmt: on
+CATALOG_BUCKETS: dict[int, Bucket] = {code: bucket for bucket, codes in _CODES_BY_BUCKET.items() for code in codes}
+# Critical codes newer than that revision: uncorrectable DRAM/SRAM errors are handled like 140 (an uncorrectable
+# ECC error that escaped containment). gpuscope's call, not the catalogue's.
+EXTRA_BUCKETS: dict[int, Bucket] = {171: _RESET, 172: _RESET}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class XidInfo:
+    """One XID: its text, the catalogue's bucket (None when no revision gpuscope carries lists it), the action."""
+
+    code: int
+    message: str
+    bucket: Bucket | None
+    action: str
+    critical: bool
+    from_catalog: bool
+
+
+def xid_info(code: int) -> XidInfo:
+    """Everything gpuscope knows about one XID code."""
+    bucket = CATALOG_BUCKETS.get(code) or EXTRA_BUCKETS.get(code)
+    action = (
+        ACTIONS[bucket] if bucket else "Not in the XID catalogue revision gpuscope carries: look it up in NVIDIA's."
+    )
+    return XidInfo(
+        code=code,
+        message=xid_message(code),
+        bucket=bucket,
+        action=action,
+        critical=code in CRITICAL_XIDS,
+        from_catalog=code in CATALOG_BUCKETS,
+    )
+
+
+def xid_action(code: int) -> str:
+    """The recommended action for an XID code."""
+    return xid_info(code).action

@@ -5,10 +5,10 @@ exist, are one more source of the same signal. Every source is reduced to one se
 
 from __future__ import annotations
 
+from gpuscope.fields.xid import GPU_FELL_OFF_BUS, xid_action, xid_info
 from gpuscope.rules.model import Alert, Group, Runbook
 from gpuscope.rules.promql import Promql, alternatives, regex_of
 
-FELL_OFF_BUS_XID = 79
 # Every NVLink error counter either exporter may serve (per-GPU totals; which ones exist depends on the GPU).
 NVLINK_ERROR_FIELDS = (
     "DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL",
@@ -31,20 +31,71 @@ def _desc(q: Promql, text: str) -> str:
     return f"{who} {text}"
 
 
+def _appeared(q: Promql, selector: str, key: str, window: str) -> str:
+    """Series of ``selector`` that exist now and did not in the hour before the last ``window``.
+
+    An XID reaches Prometheus as a new series (a last-XID gauge labelled with its code, or a counter born at the
+    first XID), so "new" fires at the first evaluation that sees it, for ``window``, and never again for the same
+    GPU and code within the hour: not on a sticky gauge, not when an exporter restart or a replaced pod (another
+    ``instance``) brings the same series back. Matching on the UUID, not the instance, is what makes a new pod
+    the same GPU.
+    """
+    u = q.config.uuid_label
+    return f"{selector} unless on ({u}, {key}) max_over_time({selector}[1h] offset {window})"
+
+
+def _xid_label(expr: str) -> str:
+    return f'label_replace({expr}, "xid", "$1", "err_code", "(.+)")'
+
+
+def _template_string(text: str) -> str:
+    """``text`` as a Go template string constant."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _action_by_xid(codes: tuple[int, ...]) -> str:
+    """The ``action`` annotation of an alert labelled ``xid``: the catalogue's action for that code."""
+    branches = "".join(
+        f"{{{{ {'if' if i == 0 else 'else if'} eq $labels.xid {_template_string(str(code))} }}}}{xid_action(code)}"
+        for i, code in enumerate(codes)
+    )
+    return f"{branches}{{{{ else }}}}Look it up: gpuscope xid {{{{ $labels.xid }}}}{{{{ end }}}}"
+
+
+def _xid_lines(codes: tuple[int, ...]) -> tuple[str, ...]:
+    lines = []
+    for code in codes:
+        info = xid_info(code)
+        source = f"catalogue bucket {info.bucket}" if info.from_catalog else f"{info.bucket}, gpuscope's call"
+        lines.append(f"XID {code} ({info.message}; {source}): {info.action}")
+    return tuple(lines)
+
+
 def fell_off_bus(q: Promql) -> Alert:
     c, g = q.config, q.gpu_id
+    u = c.uuid_label
     temp = q.dcgm("DCGM_FI_DEV_GPU_TEMP")
-    # Three sources, any one enough. gpuscope's lost gauge and dcgm-exporter's last-XID gauge at 79 page at once;
-    # the last-XID gauge is sticky after recovery, so it counts only while the GPU is not reporting. A GPU that
-    # merely vanishes counts after a whole minute without a sample, so one slow scrape is not a lost GPU.
+    last = q.dcgm("DCGM_FI_DEV_XID_ERRORS")
+    xid79 = f'xid="{GPU_FELL_OFF_BUS}"'
+    total = q.dcgm("DCGM_EXP_XID_ERRORS_TOTAL", xid79)
+    # Every way XID 79 or a lost GPU reaches Prometheus, each enough on its own and none waiting for another
+    # series to go away: DCGM keeps serving a lost GPU's last readings for a while, so the XID pages from its
+    # first sample. XID 79 "appears" for 15 minutes, which covers that while; after it, a GPU that still shows
+    # 79 and no longer reports keeps the page up, and a sticky 79 on a GPU that reports again lets it resolve.
+    # A GPU that merely vanishes counts after a whole minute without a sample, so one slow scrape is not a lost GPU.
     vanished = (
-        f"(max by ({g}) (max_over_time(gpu:present:max1m[1h])) unless on ({c.uuid_label}) "
+        f"(max by ({g}) (max_over_time(gpu:present:max1m[1h])) unless on ({u}) "
         f"present_over_time({temp}[1m]))\n"
         f"and on (instance) {q.up} == 1"
     )
     expr = alternatives(
         f"max by ({g}) ({q.exporter('gpuscope_exporter_gpu_lost')} == 1)",
-        f"max by ({g}) ({q.dcgm('DCGM_FI_DEV_XID_ERRORS')} == {FELL_OFF_BUS_XID} unless on ({c.uuid_label}) {temp})",
+        f"max by ({g}) ({last} == {GPU_FELL_OFF_BUS} unless on ({u}) "
+        f"(max_over_time({last}[1h] offset 15m) == {GPU_FELL_OFF_BUS}))",
+        f"max by ({g}) ({last} == {GPU_FELL_OFF_BUS} unless on ({u}) {temp})",
+        f"max by ({g}) ({q.dcgm('DCGM_EXP_XID_ERRORS_COUNT', xid79)} > 0)",
+        f"max by ({g}) (increase({total}[10m]) > 0)",
+        f"max by ({g}) ({_appeared(q, total, 'xid', '10m')})",
         vanished,
     )
     return Alert(
@@ -53,40 +104,49 @@ def fell_off_bus(q: Promql) -> Alert:
         severity="page",
         owner="infra",
         summary="A GPU has fallen off the bus (XID 79) and stopped reporting.",
-        description=_desc(q, "is lost: the exporter is up but the GPU no longer answers (XID 79 / NVML GPU_IS_LOST)."),
+        description=_desc(
+            q, "is lost: XID 79 / NVML GPU_IS_LOST, or the exporter is up but the GPU no longer answers."
+        ),
         runbook=Runbook(
             meaning="The driver lost contact with the GPU over PCIe. Every job on it has failed or hangs; the GPU will "
-            "not come back without a reset or a reboot.",
+            "not come back without a reset or a reboot. Every XID 79 pages here, whichever way it reaches Prometheus "
+            "(the last-XID gauge, DCGM_EXP_XID_ERRORS_COUNT or DCGM_EXP_XID_ERRORS_TOTAL), and never as "
+            "GPUXidCritical; while this fires, Alertmanager holds back the GPU's other alerts.",
             confirm=(
                 f"gpuscope_exporter_gpu_lost{{{c.exporter_selector}}} == 1",
-                f"max_over_time(gpu:present:max1m[1h]) unless on ({c.uuid_label}) {temp}",
+                f"DCGM_FI_DEV_XID_ERRORS{{{c.exporter_selector}}} == {GPU_FELL_OFF_BUS}",
+                f"max_over_time(gpu:present:max1m[1h]) unless on ({u}) {temp}",
                 "$ dmesg | grep -i 'xid.*79'   # on the node",
             ),
             actions=(
                 "Cordon/drain the node so the scheduler stops placing work on it.",
-                "Collect `nvidia-bug-report.sh` before resetting (evidence for an RMA).",
-                "Try `nvidia-smi -r -i <gpu>`; if it fails, reboot. Repeated XID 79 on one GPU: open an RMA.",
+                *_xid_lines((GPU_FELL_OFF_BUS,)),
+                "Try `nvidia-smi -r -i <gpu>` only if the GPU still enumerates (`lspci`); otherwise reboot.",
                 "Check PCIe riser/power/thermals if several GPUs of one node fall off together.",
             ),
         ),
         bound="2m",
+        # An exporter restart or a missed scrape must not resolve and re-page a lost GPU.
+        keep_firing_for="2m",
+        action=xid_action(GPU_FELL_OFF_BUS),
     )
 
 
 def xid_critical(q: Promql) -> Alert:
     c, g = q.config, q.gpu_id
-    # XID 79 has its own page (GPUFellOffBus): paging it here too would page twice, and again after the reset.
-    crit = regex_of(tuple(x for x in c.critical_xids if x != FELL_OFF_BUS_XID))
+    # XID 79 has its own page (GPUFellOffBus): the two rules are disjoint, so one event is one page.
+    codes = tuple(x for x in c.critical_xids if x != GPU_FELL_OFF_BUS)
+    crit = regex_of(codes)
     last = q.dcgm("DCGM_FI_DEV_XID_ERRORS", f'err_code=~"{crit}"')
-    xids = f'xid=~"{crit}"'
+    total = q.dcgm("DCGM_EXP_XID_ERRORS_TOTAL", f'xid=~"{crit}"')
+    window = q.dcgm("DCGM_EXP_XID_ERRORS_COUNT", f'xid=~"{crit}"')
     expr = alternatives(
-        f"max by ({g}, xid) (increase({q.dcgm('DCGM_EXP_XID_ERRORS_TOTAL', xids)}[10m]) > 0)",
-        f"max by ({g}, xid) ({q.dcgm('DCGM_EXP_XID_ERRORS_COUNT', xids)} > 0)",
-        # dcgm-exporter's last-XID gauge carries the code as err_code, so a new XID is a new series: fire while
-        # a critical-XID series exists that did not exist 10 minutes ago.
-        f"max by ({g}, xid) (label_replace(\n"
-        f"  {last} unless on (instance, {c.uuid_label}, gpu, err_code) {last} offset 10m,\n"
-        f'  "xid", "$1", "err_code", "(.+)"))',
+        f"max by ({g}, xid) (increase({total}[10m]) > 0)",
+        # gpuscope creates a code's counter at its first XID, at 1: increase() cannot see that step.
+        f"max by ({g}, xid) ({_appeared(q, total, 'xid', '10m')})",
+        f"max by ({g}, xid) ({window} > 0)",
+        # The last-XID gauge carries the code as err_code, so a new XID is a new series.
+        f"max by ({g}, xid) ({_xid_label(_appeared(q, last, 'err_code', '10m'))})",
     )
     return Alert(
         name="GPUXidCritical",
@@ -96,23 +156,24 @@ def xid_critical(q: Promql) -> Alert:
         summary="A GPU reported a critical XID error.",
         description=_desc(q, "reported XID {{ $labels.xid }} in the last 10 minutes."),
         runbook=Runbook(
-            meaning="The driver reported an XID that means a hardware or firmware fault (ECC, NVLink, fallen off the "
-            "bus, GSP hang). The job on the GPU has likely failed; the GPU may need a reset.",
+            meaning="The driver reported an XID that means a hardware or firmware fault (ECC, NVLink, GSP hang). The "
+            "job on the GPU has likely failed; the GPU may need a reset. XID 79 pages as GPUFellOffBus instead.",
             confirm=(
                 f"DCGM_FI_DEV_XID_ERRORS{{{c.exporter_selector}}} != 0",
                 f"increase(DCGM_EXP_XID_ERRORS_TOTAL{{{c.exporter_selector}}}[1h]) > 0",
                 "$ dmesg | grep -i xid   # on the node: the XID line names the failing engine",
+                "$ gpuscope xid <code>   # the catalogue's recommended action",
             ),
             actions=(
-                "Look the XID up in NVIDIA's XID catalogue (the err_msg label has its title).",
-                "48/63/64/94/95/140: memory errors — check GPUDoubleBitEccErrors / GPURowRemapFailure; drain and "
-                "reset.",
-                "74: NVLink — check GPUNVLinkErrors and the peer GPU.",
-                "79 is never paged here: it pages as GPUFellOffBus.",
-                "119/120: GSP hang — reset the GPU; upgrade the driver if it repeats.",
+                "Do what the alert's `action` annotation says (the catalogue's action for its XID):",
+                *_xid_lines(codes),
+                "Memory XIDs: check GPUDoubleBitEccErrors / GPURowRemapFailure; NVLink XIDs: GPUNVLinkErrors.",
             ),
         ),
         bound="1m",
+        # An exporter restart while the XID is fresh must not resolve and re-page it.
+        keep_firing_for="1m",
+        action=_action_by_xid(codes),
     )
 
 

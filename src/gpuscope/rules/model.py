@@ -52,6 +52,8 @@ class Alert:
     for_: str = "0s"
     keep_firing_for: str = ""
     labels: tuple[tuple[str, str], ...] = ()
+    # The recommended action, as the ``action`` annotation (a Prometheus template; may pick by label).
+    action: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -52,6 +52,8 @@ def _rule(config: RulesConfig, rule: Recording | Alert) -> dict[str, Any]:
         "description": rule.description,
         "runbook_url": runbook_url(config, rule),
     }
+    if rule.action:
+        out["annotations"]["action"] = rule.action
     return out
 
 
@@ -105,7 +107,10 @@ def render_runbook(alert: Alert) -> str:
         "",
         "## The rule",
         "",
-        f"Detection bound at 15 s scrapes: {alert.bound}" + (f"; `for: {alert.for_}`." if alert.for_ != "0s" else "."),
+        f"Detection bound at 15 s scrapes: {alert.bound}"
+        + (f"; `for: {alert.for_}`" if alert.for_ != "0s" else "")
+        + (f"; `keep_firing_for: {alert.keep_firing_for}`" if alert.keep_firing_for else "")
+        + ".",
         "",
         "```promql",
         alert.expr,
