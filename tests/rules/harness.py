@@ -44,6 +44,8 @@ class Case:
     start: str = "30m"
     config: RulesConfig = field(default_factory=RulesConfig)
     interval: str = STEP  # input-series step; 1m for scenarios that need hours of data
+    # Further eval times at which the alert must still fire with the same labels (one page, not resolved between).
+    still_firing_at: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,14 @@ def alert_test(case: Case) -> dict[str, Any]:
                 "exp_alerts": [{"exp_labels": _labels_for(case, e)} for e in case.expected],
             }
         )
+    tests += [
+        {
+            "eval_time": t,
+            "alertname": case.alert,
+            "exp_alerts": [{"exp_labels": _labels_for(case, e)} for e in case.expected],
+        }
+        for t in case.still_firing_at
+    ]
     tests += [{"eval_time": t, "alertname": case.alert, "exp_alerts": []} for t in case.quiet_at]
     return {
         "name": case.title,

@@ -12,13 +12,14 @@ from gpuscope.fields.catalog import BY_NAME
 from gpuscope.jobs import metrics as job_metrics
 from gpuscope.rules import COLD_TIER_REGEX, RulesConfig, alerts, build_groups, cold_tier_records, runbooks
 from gpuscope.rules.model import Recording
-from tests.rules import cases_gpu, cases_pipeline, cases_prometheus, cases_recording, cases_workload
+from tests.rules import cases_gpu, cases_pipeline, cases_prometheus, cases_recording, cases_workload, cases_xid
 from tests.rules.harness import Case, ExprCase, alert_test, expr_test, group_by_config, run_suite, steps, write_rules
 from tests.support.prom import binary
 
 REPO = Path(__file__).resolve().parents[2]
 AREAS: dict[str, tuple[Case | ExprCase, ...]] = {
     "gpu": cases_gpu.CASES,
+    "xid": cases_xid.CASES,
     "pipeline": cases_pipeline.CASES,
     "prometheus": cases_prometheus.CASES,
     "workload": cases_workload.CASES,
