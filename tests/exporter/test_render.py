@@ -161,6 +161,9 @@ def test_clock_events_health_and_p2p(make: RuntimeFactory) -> None:
     health = {(s.labels["gpu"], s.labels["health_watch"]): s for s in fams["DCGM_EXP_GPU_HEALTH_STATUS"][1]}
     assert health[("0", "THERMAL")].value == 10 and health[("0", "THERMAL")].labels["health_error_code"] != "DCGM_FR_OK"
     assert health[("1", "THERMAL")].value == 0
+    # ALL carries only the watch-all system's incidents, so a sum over health_watch counts the thermal one once.
+    assert health[("0", "ALL")].value == 0
+    assert sum(s.value for (gpu, _), s in health.items() if gpu == "0") == 10
     assert len(health) == 22
     p2p = fams["DCGM_EXP_P2P_STATUS"][1]
     assert [(s.labels["gpu"], s.labels["peer_gpu"], s.labels["link_status"]) for s in p2p] == [
