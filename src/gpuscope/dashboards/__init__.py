@@ -52,11 +52,17 @@ def build(options: Options) -> dict[str, dict[str, Any]]:
     return {f"{final.dashboard.key}.json": sdk.to_json(final) for final in finalize(options.fleet, dashboards(options))}
 
 
-def bundle_files(spec: FleetSpec, collectors: CollectorSet, store: str) -> dict[str, Any]:
-    """The dashboards and provisioning files, keyed by bundle path."""
+def bundle_files(
+    spec: FleetSpec,
+    collectors: CollectorSet,
+    store: str,
+    global_url: str,
+    global_headers: tuple[tuple[str, str], ...] = (),
+) -> dict[str, Any]:
+    """The dashboards and provisioning files, keyed by bundle path; the global data source at ``global_url``."""
     files: dict[str, Any] = {
         f"{DASHBOARD_DIR}/{name}": model for name, model in build(options_for(spec, collectors, store)).items()
     }
     files[PROVIDER_FILE] = provisioning.dashboards_provider(spec)
-    files[DATASOURCE_FILE] = provisioning.datasources(spec, store)
+    files[DATASOURCE_FILE] = provisioning.datasources(spec, store, global_url, global_headers)
     return files

@@ -1,13 +1,13 @@
 """Grafana provisioning files: a file provider for the dashboards and the Prometheus data sources to pick from.
 
 Dashboards choose their data source through the ``datasource`` variable, so one set of dashboards serves the
-global view (the default data source: Thanos Query, Mimir or the federating Prometheus, per the chosen store)
-and each cluster's own Prometheus (replica A; the Phase 1 floor works on it alone).
+global view (the default data source: Thanos Query, Mimir or the federating Prometheus, per the chosen store, at
+the URL and with the headers the store generator gives) and each cluster's own Prometheus (replica A; the Phase 1
+floor works on it alone).
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from gpuscope.dashboards.defaults import uid_for
@@ -36,41 +36,32 @@ def dashboards_provider(spec: FleetSpec) -> dict[str, Any]:
     }
 
 
-def _mimir_query_url(push_url: str) -> str:
-    """Mimir serves PromQL under ``/prometheus`` on the host that takes ``/api/v1/push``."""
-    match = re.match(r"^(https?://[^/]+)", push_url)
-    return f"{match.group(1) if match else push_url}/prometheus"
-
-
-def _global(spec: FleetSpec, store: str) -> dict[str, Any]:
-    json_data: dict[str, Any] = {"httpMethod": "POST", "timeInterval": spec.scrape_interval}
+def _global(spec: FleetSpec, store: str, url: str, headers: tuple[tuple[str, str], ...]) -> dict[str, Any]:
+    """The default data source: the global view of the chosen store, at the address its generated config sets."""
+    kind = {"mimir": "Mimir", "thanos": "Thanos"}.get(store, "Prometheus")
+    json_data: dict[str, Any] = {"httpMethod": "POST", "timeInterval": spec.scrape_interval, "prometheusType": kind}
+    if kind == "Prometheus":
+        json_data["prometheusVersion"] = "2.42.0"
     source: dict[str, Any] = {
         "name": f"{spec.name} global ({store})",
         "uid": uid_for(spec.name, "global"),
         "type": "prometheus",
         "access": "proxy",
+        "url": url,
         "isDefault": True,
         "editable": False,
     }
-    if store == "mimir":
-        tenants = [t.name for t in spec.tenants] or [c.tenant or c.name for c in spec.clusters]
-        # Several tenants in one header ("a|b") needs Mimir's tenant federation (-tenant-federation.enabled).
-        json_data |= {"prometheusType": "Mimir", "httpHeaderName1": "X-Scope-OrgID"}
-        source |= {
-            "url": _mimir_query_url(spec.remote_write_url),
-            "secureJsonData": {"httpHeaderValue1": "|".join(tenants)},
-        }
-    elif store == "thanos":
-        json_data |= {"prometheusType": "Thanos"}
-        source["url"] = f"http://{spec.global_endpoint}"
-    else:
-        json_data |= {"prometheusType": "Prometheus", "prometheusVersion": "2.42.0"}
-        source["url"] = f"http://{spec.global_endpoint}"
+    # Header values are secrets in Grafana's model (a tenant list may be one); names go in jsonData.
+    for i, (name, value) in enumerate(headers, 1):
+        json_data[f"httpHeaderName{i}"] = name
+        source.setdefault("secureJsonData", {})[f"httpHeaderValue{i}"] = value
     source["jsonData"] = json_data
     return source
 
 
-def datasources(spec: FleetSpec, store: str) -> dict[str, Any]:
+def datasources(
+    spec: FleetSpec, store: str, global_url: str, global_headers: tuple[tuple[str, str], ...] = ()
+) -> dict[str, Any]:
     clusters = [
         {
             "name": f"{spec.name} {cluster.name}",
@@ -90,4 +81,4 @@ def datasources(spec: FleetSpec, store: str) -> dict[str, Any]:
         }
         for cluster in spec.clusters
     ]
-    return {"apiVersion": 1, "datasources": [_global(spec, store), *clusters]}
+    return {"apiVersion": 1, "datasources": [_global(spec, store, global_url, global_headers), *clusters]}

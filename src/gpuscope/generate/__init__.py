@@ -19,7 +19,7 @@ from gpuscope.generate.alertmanager import alertmanager_config
 from gpuscope.generate.budget import BudgetReport, compute_budget
 from gpuscope.generate.prometheus import choose_store, prometheus_config, targets_files
 from gpuscope.generate.readme import bundle_readme
-from gpuscope.generate.storage import federation_files, mimir_files, thanos_files
+from gpuscope.generate.storage import federation_files, global_query, mimir_files, thanos_files
 from gpuscope.rules import render_rule_files, runbooks
 from gpuscope.spec.fleet import FleetSpec
 
@@ -52,7 +52,8 @@ def generate_bundle(spec: FleetSpec, collectors: CollectorSet, collectors_csv: s
         files.update(thanos_files(spec))
     else:
         files.update(mimir_files(spec, budget))
-    files.update(dashboards.bundle_files(spec, collectors, store))
+    query = global_query(spec, store)
+    files.update(dashboards.bundle_files(spec, collectors, store, query.url, query.headers))
     for name, text in runbooks(spec.rules_config()).items():
         files[f"runbooks/{name}"] = text
     files["budget.json"] = budget.to_json()

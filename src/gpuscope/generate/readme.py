@@ -3,6 +3,13 @@
 from __future__ import annotations
 
 from gpuscope.generate.budget import BudgetReport
+from gpuscope.generate.storage import (
+    MIMIR_MIN_VERSION,
+    THANOS_GRPC_PORT,
+    THANOS_HTTP_PORT,
+    THANOS_QUERY_HOST,
+    mimir_tenants,
+)
 from gpuscope.spec.fleet import FleetSpec
 
 _DESCRIPTIONS = (
@@ -141,14 +148,26 @@ def bundle_readme(spec: FleetSpec, report: BudgetReport, store: str, reason: str
     if store == "thanos":
         lines += [
             "Thanos: run Prometheus with the flags in `global/thanos/prometheus-flags.args` (2 h blocks), a sidecar "
-            "next to each replica (`global/thanos/sidecar.args`), a querier deduplicating on `replica` and a "
-            "compactor.",
+            f"next to each replica (`global/thanos/sidecar.args`, gRPC on :{THANOS_GRPC_PORT}, reachable as "
+            "`<cluster>-prometheus-<replica>-sidecar`), a compactor, and the querier "
+            f"(`global/thanos/query.args`) as `{THANOS_QUERY_HOST}`: it deduplicates on `replica` and serves HTTP on "
+            f":{THANOS_HTTP_PORT}, where Grafana's global data source points.",
             "",
         ]
     if store == "mimir":
+        tenants = mimir_tenants(spec)
+        federation = (
+            f"Grafana's global data source queries {len(tenants)} tenants at once (`X-Scope-OrgID: "
+            f"{'|'.join(tenants)}`), which Mimir answers only with tenant federation enabled "
+            "(`tenant_federation.enabled: true`, set in `global/mimir/mimir.yaml`)."
+            if len(tenants) > 1
+            else "One tenant: no tenant federation needed."
+        )
         lines += [
-            "Mimir: the cluster configs remote-write to the distributor with the tenant in `X-Scope-OrgID`; load "
-            "`global/mimir/runtime-overrides.yaml` as runtime overrides and enable the HA tracker.",
+            f"Mimir {MIMIR_MIN_VERSION} or newer (the HA tracker's memberlist KV store): the cluster configs "
+            "remote-write to the distributor with the tenant in `X-Scope-OrgID`. Merge `global/mimir/mimir.yaml` "
+            "into Mimir's configuration (HA tracker, runtime config) and load `global/mimir/runtime-overrides.yaml` "
+            f"as its runtime overrides. {federation}",
             "",
         ]
     lines += ["## Budget", "", budget_markdown(report)]

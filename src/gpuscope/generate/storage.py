@@ -2,14 +2,21 @@
 
 - federation: a global Prometheus scraping each cluster's ``/federate`` for the rollups, plus the Phase 1
   floor signals (exporter ``up`` and GPU temperature) so the global store can answer "is every GPU reporting".
-- thanos: sidecar, query and compactor arguments and an object-store config; Prometheus needs 2 h blocks.
+- thanos: sidecar, query and compactor arguments and an object-store config; Prometheus needs 2 h blocks. Every
+  address a Thanos component listens on is set in its args, so the links to it (Grafana's global data source,
+  Query's store endpoints) name a real listener.
 - mimir: remote_write is in each cluster's Prometheus config; here, per-tenant limits sized from the budget and
-  the HA-tracker settings that deduplicate the replica pairs.
+  the Mimir settings the bundle relies on: the HA tracker that deduplicates the replica pairs, and tenant
+  federation whenever one query spans several tenants (Grafana's global data source sends ``X-Scope-OrgID: a|b``).
+
+``global_query`` is where the global data source of each topology points, and which headers it must send.
 """
 
 from __future__ import annotations
 
 import math
+import re
+from dataclasses import dataclass
 from typing import Any
 
 from gpuscope.generate.budget import BudgetReport
@@ -28,6 +35,46 @@ FEDERATE_MATCH = [
 ]
 
 
+# Thanos Query's listeners, set explicitly in its args (the global data source names the HTTP one).
+THANOS_QUERY_HOST = "thanos-query"
+THANOS_HTTP_PORT = 10902
+THANOS_GRPC_PORT = 10901
+# The HA tracker takes the memberlist KV store from Mimir 2.17 on; older Mimir needs consul or etcd there.
+MIMIR_MIN_VERSION = "2.17"
+# Grafana joins several tenants with "|"; Mimir answers such a query only with tenant federation enabled.
+TENANT_SEPARATOR = "|"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GlobalQuery:
+    """Where the global view is queried, and the headers the endpoint needs."""
+
+    url: str
+    headers: tuple[tuple[str, str], ...] = ()
+
+
+def mimir_tenants(spec: FleetSpec) -> list[str]:
+    """Every tenant the clusters write to (declared tenants, else one per cluster)."""
+    names = [t.name for t in spec.tenants] or [c.tenant or c.name for c in spec.clusters]
+    return sorted(set(names), key=names.index)
+
+
+def _mimir_query_url(push_url: str) -> str:
+    """Mimir serves PromQL under ``/prometheus`` on the host that takes ``/api/v1/push``."""
+    match = re.match(r"^(https?://[^/]+)", push_url)
+    return f"{match.group(1) if match else push_url}/prometheus"
+
+
+def global_query(spec: FleetSpec, store: str) -> GlobalQuery:
+    """The global data source of the chosen topology: federation's Prometheus, Thanos Query or Mimir."""
+    if store == "mimir":
+        tenants = TENANT_SEPARATOR.join(mimir_tenants(spec))
+        return GlobalQuery(url=_mimir_query_url(spec.remote_write_url), headers=(("X-Scope-OrgID", tenants),))
+    if store == "thanos":
+        return GlobalQuery(url=f"http://{THANOS_QUERY_HOST}:{THANOS_HTTP_PORT}")
+    return GlobalQuery(url=f"http://{spec.global_endpoint}")
+
+
 def federation_files(spec: FleetSpec, fleet_rules: str) -> dict[str, Any]:
     return {
         "global/prometheus.yml": federation_config(spec, FEDERATE_MATCH),
@@ -40,7 +87,9 @@ def _retention(duration: str) -> str:
 
 
 def thanos_files(spec: FleetSpec) -> dict[str, Any]:
-    endpoints = [f"{cluster.name}-prometheus-{r}-sidecar:10901" for cluster in spec.clusters for r in ("a", "b")]
+    endpoints = [
+        f"{thanos_sidecar_host(cluster.name, r)}:{THANOS_GRPC_PORT}" for cluster in spec.clusters for r in ("a", "b")
+    ]
     r = spec.retention
     # Thanos needs local retention of at least three 2 h blocks.
     local = r.hot if seconds(r.hot) >= 6 * 3600 else "6h"
@@ -60,13 +109,19 @@ def thanos_files(spec: FleetSpec) -> dict[str, Any]:
                 "--tsdb.path=/prometheus",
                 "--prometheus.url=http://localhost:9090",
                 "--objstore.config-file=/etc/thanos/objstore.yml",
-                "--grpc-address=0.0.0.0:10901",
-                "--http-address=0.0.0.0:10902",
+                f"--grpc-address=0.0.0.0:{THANOS_GRPC_PORT}",
+                f"--http-address=0.0.0.0:{THANOS_HTTP_PORT}",
             ]
         )
         + "\n",
         "global/thanos/query.args": "\n".join(
-            ["query", "--query.replica-label=replica", *(f"--endpoint={e}" for e in endpoints)]
+            [
+                "query",
+                f"--http-address=0.0.0.0:{THANOS_HTTP_PORT}",
+                f"--grpc-address=0.0.0.0:{THANOS_GRPC_PORT}",
+                "--query.replica-label=replica",
+                *(f"--endpoint={e}" for e in endpoints),
+            ]
         )
         + "\n",
         "global/thanos/compactor.args": "\n".join(
@@ -91,6 +146,23 @@ def thanos_files(spec: FleetSpec) -> dict[str, Any]:
         )
         + "\n",
     }
+
+
+def thanos_sidecar_host(cluster: str, replica: str) -> str:
+    """The sidecar next to one Prometheus replica (Query's store endpoint for it)."""
+    return f"{cluster}-prometheus-{replica}-sidecar"
+
+
+def mimir_config(spec: FleetSpec) -> dict[str, Any]:
+    """The part of Mimir's configuration the bundle depends on (merge it into the deployment's own)."""
+    config: dict[str, Any] = {
+        "multitenancy_enabled": True,
+        "distributor": {"ha_tracker": {"enable_ha_tracker": True, "kvstore": {"store": "memberlist"}}},
+        "runtime_config": {"file": "/etc/mimir/runtime-overrides.yaml"},
+    }
+    if len(mimir_tenants(spec)) > 1:
+        config["tenant_federation"] = {"enabled": True}
+    return config
 
 
 def mimir_files(spec: FleetSpec, budget: BudgetReport) -> dict[str, Any]:
@@ -120,7 +192,5 @@ def mimir_files(spec: FleetSpec, budget: BudgetReport) -> dict[str, Any]:
         }
     return {
         "global/mimir/runtime-overrides.yaml": {"overrides": overrides},
-        "global/mimir/ha-tracker.yaml": {
-            "distributor": {"ha_tracker": {"enable_ha_tracker": True, "kvstore": {"store": "memberlist"}}}
-        },
+        "global/mimir/mimir.yaml": mimir_config(spec),
     }
