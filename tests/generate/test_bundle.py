@@ -110,6 +110,9 @@ def test_every_store_variant_passes_promtool_and_amtool(extra: str, store: str, 
     if store == "mimir":
         overrides = yaml.safe_load((out / "global/mimir/runtime-overrides.yaml").read_text())["overrides"]
         assert set(overrides) == {"gpu-a", "gpu-k"} and overrides["gpu-a"]["accept_ha_samples"] is True
+        mimir = yaml.safe_load((out / "global/mimir/mimir.yaml").read_text())
+        assert mimir["tenant_federation"] == {"enabled": True}  # the global data source reads both tenants
+        assert "Mimir 2.17 or newer" in readme and "tenant_federation.enabled: true" in readme
 
 
 def test_replicas_differ_only_by_replica_label(tmp_path: Path) -> None:
