@@ -84,6 +84,9 @@ def test_the_lint_catches_what_it_claims() -> None:
     first["targets"][0]["refId"] = ""
     first["datasource"] = {"type": "prometheus", "uid": "some-fixed-uid"}
     first.setdefault("fieldConfig", {}).setdefault("defaults", {})["links"] = [{"title": "x", "url": "/d/nope?a=1"}]
+    second["description"] = ""
+    heatmap = next(p for p in broken["panels"] if p["type"] == "heatmap")
+    heatmap["options"]["color"]["steps"] = 0  # what the SDK writes when steps is never set
     found = "\n".join(problems(broken, {model["uid"]}))
     first["options"]["legendz"] = {"showLegend": True}
     assert any("/legendz: not in the schema" in p for p in schema_problems(broken))
@@ -96,6 +99,8 @@ def test_the_lint_catches_what_it_claims() -> None:
         "refId",
         "datasource must be",
         "no known dashboard",
+        "no description",
+        "heatmap color steps 0 outside Grafana's 2-128",
     ):
         assert expected in found, expected
 
@@ -231,6 +236,7 @@ def test_bundle_carries_dashboards_and_provisioning_and_is_deterministic(tmp_pat
     grafana = {p: t for p, t in a.files.items() if p.startswith("grafana/")}
     assert sorted(grafana) == sorted(
         [f"grafana/dashboards/{k}.json" for k in KEYS]
+        + ["grafana/dashboards/.lint"]
         + ["grafana/provisioning/dashboards/gpuscope.yaml", "grafana/provisioning/datasources/prometheus.yaml"]
     )
     assert grafana == {p: t for p, t in b.files.items() if p.startswith("grafana/")}
@@ -278,3 +284,49 @@ def test_queries_name_only_real_metrics() -> None:
         if n not in catalog and n not in recorded and n not in others and not n.startswith(known_prefixes)
     }
     assert unknown == set()
+
+
+def test_descriptions_come_from_the_same_facts_as_the_query() -> None:
+    config = RulesConfig(thresholds=Thresholds(thermal_temperature_celsius=83, idle_activity_ratio=0.1))
+    models = built(config, collectors(every_field()))
+
+    def description(file: str, title: str) -> str:
+        panel = next(p for p in models[file]["panels"] if p.get("title") == title)
+        return str(panel["description"])
+
+    temperature = description("l3-node.json", "Temperature")
+    assert "DCGM_FI_DEV_GPU_TEMP (GPU temperature" in temperature  # what it measures: the catalog's help
+    assert "Unit: degrees Celsius." in temperature
+    assert "red from 83 °C (GPUThermalThrottling, thresholds.thermal_temperature_celsius)" in temperature
+    idle = description("l2-cluster.json", "Top allocated-but-idle GPUs")
+    assert "red below 10% activity (GPUAllocatedButIdle" in idle and "Unit: percent" in idle
+    for model in models.values():
+        for panel in model["panels"]:
+            if panel["type"] != "row":
+                assert "Unit: " in panel["description"], panel["title"]
+
+
+def test_bundle_lint_file_lists_dashboard_linter_rules_with_reasons(tmp_path: Path) -> None:
+    loaded = parse_fleet(fleet(ONE), "fleet.yaml", tmp_path)
+    files = generate_bundle(loaded.spec, loaded.collectors, loaded.collectors_csv).files
+    exclusions = yaml.safe_load(files["grafana/dashboards/.lint"])["exclusions"]
+    # dashboard-linter's own rule names (grafana/dashboard-linter docs/rules)
+    assert set(exclusions) <= {
+        "template-datasource-rule",
+        "template-job-rule",
+        "template-instance-rule",
+        "template-label-promql-rule",
+        "template-on-time-change-reload-rule",
+        "template-uneditable-rule",
+        "panel-datasource-rule",
+        "panel-title-description-rule",
+        "panel-units-rule",
+        "target-promql-rule",
+        "target-rate-interval-rule",
+        "target-job-rule",
+        "target-instance-rule",
+    }
+    assert {"template-job-rule", "template-instance-rule"} <= set(exclusions)
+    assert all(len(e["reason"]) > 40 for e in exclusions.values())
+    # the rules the dashboards do follow are not excluded: every panel has a description and the data source
+    assert "panel-title-description-rule" not in exclusions and "panel-datasource-rule" not in exclusions

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpuscope.dashboards import provisioning, sdk
+from gpuscope.bundle import to_yaml
+from gpuscope.dashboards import linter, provisioning, sdk
 from gpuscope.dashboards.cluster import cluster_dashboard
 from gpuscope.dashboards.defaults import finalize
 from gpuscope.dashboards.fleet import fleet_dashboard
@@ -32,6 +33,7 @@ __all__ = ["Options", "build", "bundle_files", "dashboards", "options_for"]
 DASHBOARD_DIR = "grafana/dashboards"
 PROVIDER_FILE = "grafana/provisioning/dashboards/gpuscope.yaml"
 DATASOURCE_FILE = "grafana/provisioning/datasources/prometheus.yaml"
+LINT_FILE = f"{DASHBOARD_DIR}/.lint"  # dashboard-linter's exclusions, next to the dashboards it reads
 
 
 def dashboards(options: Options) -> tuple[Dashboard, ...]:
@@ -63,6 +65,7 @@ def bundle_files(
     files: dict[str, Any] = {
         f"{DASHBOARD_DIR}/{name}": model for name, model in build(options_for(spec, collectors, store)).items()
     }
+    files[LINT_FILE] = to_yaml(linter.lint_file())
     files[PROVIDER_FILE] = provisioning.dashboards_provider(spec)
     files[DATASOURCE_FILE] = provisioning.datasources(spec, store, global_url, global_headers)
     return files

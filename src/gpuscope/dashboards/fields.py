@@ -200,7 +200,6 @@ def family_panels(q: Q, family: Family, fields: Iterable[Field]) -> tuple[Panel,
                 steps=family.steps(q.options) if family.steps and unit != "short" else None,
                 mappings=family.mappings if unit in ("none", "bool_yes_no") else (),
                 width=family.width,
-                description="; ".join(f"{f.name}: {f.help}" for m in groups.values() for f in m),
             )
         )
     return tuple(panels)

@@ -5,7 +5,8 @@ on: a uid (at most 40 characters) and ``id: null``; unique panel ids; grid posit
 not overlap; every ``$var`` / ``${var}`` / ``[[var]]`` defined (or one of Grafana's own) and, in a variable's
 query, defined before it; every data source reference resolving to the ``datasource`` variable; every target
 with an ``expr`` and a unique ``refId``; every link to ``/d/<uid>`` pointing at a known dashboard; thresholds
-in ascending order. ``problems`` returns one line per violation; empty means clean.
+in ascending order; a description on every panel; heatmap colour steps inside the schema's 2-128.
+``problems`` returns one line per violation; empty means clean.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 
 GRID = 24
 MAX_UID = 40
+HEATMAP_STEPS = (2, 128)  # Grafana's schema for a heatmap's options.color.steps
 DATASOURCE = {"type": "prometheus", "uid": "${datasource}"}
 PANEL_TYPES = frozenset(
     {"row", "timeseries", "stat", "table", "heatmap", "bargauge", "gauge", "status-history", "state-timeline", "text"}
@@ -115,6 +117,14 @@ def _panel_problems(panels: list[Mapping[str, Any]], names: set[str], known_uids
             continue
         if panel.get("datasource") != DATASOURCE:
             out.append(f"{where}: datasource must be {DATASOURCE}")
+        if not str(panel.get("description", "")).strip():
+            out.append(f"{where}: no description (hovering the panel must say what it shows)")
+        if panel.get("type") == "heatmap":
+            steps = panel.get("options", {}).get("color", {}).get("steps")
+            if not isinstance(steps, int) or not HEATMAP_STEPS[0] <= steps <= HEATMAP_STEPS[1]:
+                out.append(
+                    f"{where}: heatmap color steps {steps!r} outside Grafana's {HEATMAP_STEPS[0]}-{HEATMAP_STEPS[1]}"
+                )
         _target_problems(panel, where, names, out)
         defaults = panel.get("fieldConfig", {}).get("defaults", {})
         links = (str(link.get("url", "")) for link in defaults.get("links", []))

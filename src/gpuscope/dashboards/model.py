@@ -22,10 +22,15 @@ VariableName = Literal["cluster", "node", "gpu", "mig", "namespace", "pod", "job
 
 @dataclass(frozen=True, slots=True)
 class Steps:
-    """Threshold colours, lowest first: ``base`` below the first step, then each ``(value, colour)`` from there up."""
+    """Threshold colours, lowest first: ``base`` below the first step, then each ``(value, colour)`` from there up.
+
+    ``source`` says where the thresholds come from (the alert and setting), for the panel's description.
+    """
 
     base: str
     steps: tuple[tuple[float, str], ...] = ()
+    _: KW_ONLY
+    source: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -122,7 +122,12 @@ def _prometheus(q: Q) -> Row:
                 "Rule groups: evaluation time / interval",
                 (p.rule_duration_share(q),),
                 "percentunit",
-                Steps(styles.GREEN, ((0.8, styles.ORANGE), (1, styles.RED))),
+                Steps(
+                    styles.GREEN,
+                    ((0.8, styles.ORANGE), (1, styles.RED)),
+                    source="orange from 80% of the interval, red at it: a group slower than its interval skips "
+                    "evaluations (PrometheusMissingRuleEvaluations)",
+                ),
             ),
         ),
     )

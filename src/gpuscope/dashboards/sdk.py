@@ -28,6 +28,7 @@ with warnings.catch_warnings():
     from grafana_foundation_sdk.models import prometheus as prometheus_model
 
 DATASOURCE_VAR = "datasource"
+HEATMAP_COLOR_STEPS = 64
 _DS = common.DataSourceRef(type_val="prometheus", uid=f"${{{DATASOURCE_VAR}}}")
 _HIDDEN_COLUMNS = ("Time", "__name__", "job", "__replica__", "replica")
 _PanelBuilder = Any  # the SDK's per-kind Panel builders share methods but no common type
@@ -106,7 +107,13 @@ def _builder(panel: Panel) -> _PanelBuilder:
             heatmap.Panel()
             .calculate(True)
             .y_axis(heatmap.YAxisConfig().unit(panel.unit))
-            .color(heatmap.HeatmapColorOptions().mode(heatmap_model.HeatmapColorMode.SCHEME).scheme("Oranges"))
+            .color(
+                # Grafana's schema allows 2-128 colour steps; the SDK writes 0 when none is set.
+                heatmap.HeatmapColorOptions()
+                .mode(heatmap_model.HeatmapColorMode.SCHEME)
+                .scheme("Oranges")
+                .steps(HEATMAP_COLOR_STEPS)
+            )
         )
     if panel.kind == "statushistory":
         return statushistory.Panel().show_value(common.VisibilityMode.NEVER)

@@ -21,64 +21,107 @@ def above(n: float) -> float:
 
 def any_is_bad() -> Steps:
     """Counts of bad things (lost GPUs, new XIDs, DBEs): any is red."""
-    return Steps(GREEN, ((above(0), RED),))
+    return Steps(GREEN, ((above(0), RED),), source="red from the first one: any is an incident")
 
 
 def errors_per_window(o: Options) -> Steps:
     """NVLink errors: GPUNVLinkErrors fires above the tolerated increase."""
-    return Steps(GREEN, ((above(o.rules.thresholds.nvlink_errors_per_5m), RED),))
+    n = o.rules.thresholds.nvlink_errors_per_5m
+    return Steps(GREEN, ((above(n), RED),), source=f"red above {n} (GPUNVLinkErrors, thresholds.nvlink_errors_per_5m)")
 
 
 def temperature(o: Options) -> Steps:
     """GPUThermalThrottling's temperature source."""
     t = o.rules.thresholds.thermal_temperature_celsius
-    return Steps(GREEN, ((t - 5, ORANGE), (t, RED)))
+    return Steps(
+        GREEN,
+        ((t - 5, ORANGE), (t, RED)),
+        source=f"orange from {t - 5} °C, red from {t} °C (GPUThermalThrottling, "
+        "thresholds.thermal_temperature_celsius)",
+    )
 
 
 def throttled_share(o: Options) -> Steps:
     """GPUThermalThrottling's violation-time source: share of time throttled."""
-    return Steps(GREEN, ((above(o.rules.thresholds.thermal_violation_ratio), RED),))
+    r = o.rules.thresholds.thermal_violation_ratio
+    return Steps(
+        GREEN,
+        ((above(r), RED),),
+        source=f"red above {r:.0%} of the time (GPUThermalThrottling, thresholds.thermal_violation_ratio)",
+    )
 
 
 def activity_of_allocated(o: Options) -> Steps:
     """GPUAllocatedButIdle: an allocated GPU below the idle ratio is wasted."""
-    return Steps(RED, ((o.rules.thresholds.idle_activity_ratio, GREEN),))
+    r = o.rules.thresholds.idle_activity_ratio
+    return Steps(
+        RED,
+        ((r, GREEN),),
+        source=f"red below {r:.0%} activity (GPUAllocatedButIdle, thresholds.idle_activity_ratio)",
+    )
 
 
 def snapshot_age_intervals(o: Options) -> Steps:
     """GPUExporterSnapshotStale: the snapshot is older than N collection intervals."""
     n = o.rules.thresholds.snapshot_stale_intervals
-    return Steps(GREEN, ((n - 1, ORANGE), (above(n), RED)))
+    return Steps(
+        GREEN,
+        ((n - 1, ORANGE), (above(n), RED)),
+        source=f"orange from {n - 1}, red above {n} collection intervals (GPUExporterSnapshotStale, "
+        "thresholds.snapshot_stale_intervals)",
+    )
 
 
 def head_series(o: Options) -> Steps:
     """PrometheusHeadSeriesOverBudget: ticket at the warn ratio, page over the budget."""
-    budget = o.rules.head_series_budget
-    return Steps(GREEN, ((above(o.rules.head_series_warn_ratio * budget), ORANGE), (above(budget), RED)))
+    budget, warn = o.rules.head_series_budget, o.rules.head_series_warn_ratio
+    return Steps(
+        GREEN,
+        ((above(warn * budget), ORANGE), (above(budget), RED)),
+        source=f"orange above {warn:.0%} of the budget, red above {budget:,} head series "
+        "(PrometheusHeadSeriesOverBudget, the spec's budget.head_series)",
+    )
 
 
 def churn(o: Options) -> Steps:
     """PrometheusSeriesChurnHigh: series created per hour over head series."""
-    return Steps(GREEN, ((above(o.rules.thresholds.churn_ratio_per_hour), RED),))
+    r = o.rules.thresholds.churn_ratio_per_hour
+    return Steps(
+        GREEN,
+        ((above(r), RED),),
+        source=f"red above {r:g} new series per hour per head series (PrometheusSeriesChurnHigh, "
+        "thresholds.churn_ratio_per_hour)",
+    )
 
 
 def scrape_duration(o: Options) -> Steps:
     """A scrape that reaches the timeout fails (``up`` = 0, GPUExporterDown)."""
     t = o.scrape_timeout_s
-    return Steps(GREEN, ((0.8 * t, ORANGE), (t, RED)))
+    return Steps(
+        GREEN,
+        ((0.8 * t, ORANGE), (t, RED)),
+        source=f"orange from 80% of the scrape timeout, red at it ({t:g} s, scrape_timeout): a scrape that "
+        "reaches it fails (GPUExporterDown)",
+    )
 
 
 def remote_write_lag(o: Options) -> Steps:
-    return Steps(GREEN, ((above(REMOTE_WRITE_BEHIND_S / o.rules.speedup), RED),))
+    s = REMOTE_WRITE_BEHIND_S / o.rules.speedup
+    return Steps(GREEN, ((above(s), RED),), source=f"red above {s:g} s behind (PrometheusRemoteWriteBehind)")
 
 
 def job_age(o: Options) -> Steps:
     """PushgatewayJobStale: no push for longer than ``job_stale_after``."""
-    return Steps(GREEN, ((above(to_seconds(o.rules.thresholds.job_stale_after)), RED),))
+    after = o.rules.thresholds.job_stale_after
+    return Steps(
+        GREEN,
+        ((above(to_seconds(after)), RED),),
+        source=f"red after {after} without a push (PushgatewayJobStale, thresholds.job_stale_after)",
+    )
 
 
 def up() -> Steps:
-    return Steps(RED, ((1, GREEN),))
+    return Steps(RED, ((1, GREEN),), source="red when down (GPUExporterDown pages after 2 minutes)")
 
 
 # GPU status as the status grid computes it from firing alerts.
@@ -87,7 +130,9 @@ STATUS = (
     ValueText("1", "ticket", ORANGE),
     ValueText("2", "page", RED),
 )
-STATUS_STEPS = Steps(GREEN, ((1, ORANGE), (2, RED)))
+STATUS_STEPS = Steps(
+    GREEN, ((1, ORANGE), (2, RED)), source="orange while a ticket alert fires on the GPU, red while a page does"
+)
 
 YES_NO_BAD = (ValueText("0", "no", GREEN), ValueText("1", "yes", RED))
 

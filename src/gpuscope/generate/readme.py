@@ -18,7 +18,7 @@ _DESCRIPTIONS = (
     ("kubernetes/", "per Kubernetes cluster: exporter DaemonSet, Service, ServiceMonitor, PrometheusRule, ConfigMap"),
     ("global/", "the long-term store of the chosen topology"),
     ("runbooks/", "one page per alert, linked from its runbook_url"),
-    ("grafana/", "dashboards and provisioning"),
+    ("grafana/", "dashboards, provisioning, and `dashboards/.lint`: the dashboard-linter rules they skip, and why"),
     ("budget.json", "the budget report below, for automation"),
 )
 
