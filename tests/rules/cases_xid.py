@@ -151,6 +151,23 @@ FELL_OFF_BUS_GPUSCOPE = (
         quiet_at=("29m45s",),
     ),
     Case(
+        "near miss: a restarted exporter serves no GPU series for two minutes, until its first collection",
+        "GPUFellOffBus",
+        (
+            up(),
+            *(
+                Series(TEMP, gpu_labels(g), f"60x{steps('30m') - 1} stale _x{steps('2m') - 2} 60x{steps('28m') - 1}")
+                for g in (0, 1)
+            ),
+            Series(
+                XID,
+                gpu_labels(0, extra=_NO_ERROR),
+                f"0x{steps('30m') - 1} stale _x{steps('2m') - 2} 0x{steps('28m') - 1}",
+            ),
+        ),
+        quiet_at=("31m", "31m45s", "32m15s", "35m"),
+    ),
+    Case(
         "near miss: a restarted exporter pod (new instance) serves the same GPU's old XID 79: no second page",
         "GPUFellOffBus",
         (

@@ -83,10 +83,13 @@ def fell_off_bus(q: Promql) -> Alert:
     # first sample. XID 79 "appears" for 15 minutes, which covers that while; after it, a GPU that still shows
     # 79 and no longer reports keeps the page up, and a sticky 79 on a GPU that reports again lets it resolve.
     # A GPU that merely vanishes counts after a whole minute without a sample, so one slow scrape is not a lost GPU.
+    # It must be that GPU alone: an exporter that serves no GPU at all (just restarted, before its first
+    # collection) is the exporter's state, not a lost GPU.
     vanished = (
         f"(max by ({g}) (max_over_time(gpu:present:max1m[1h])) unless on ({u}) "
         f"present_over_time({temp}[1m]))\n"
-        f"and on (instance) {q.up} == 1"
+        f"and on (instance) {q.up} == 1\n"
+        f"and on (instance) count by (instance) ({temp}) > 0"
     )
     expr = alternatives(
         f"max by ({g}) ({q.exporter('gpuscope_exporter_gpu_lost')} == 1)",
