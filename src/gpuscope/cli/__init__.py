@@ -15,6 +15,7 @@ from typer.exceptions import Abort, TyperException
 
 from gpuscope.cli import console, doctor, exporter, generate, job, misc, rules, selftest, sim, up, xid  # noqa: F401 - importing registers the commands
 from gpuscope.cli._app import app
+from gpuscope.cli._dcgm_flags import normalise_bool_args
 from gpuscope.errors import AuditError, GpuscopeError
 
 # A bad flag is exit 2 everywhere, except where 2 means something else: doctor's 2 is "checks failed".
@@ -25,6 +26,8 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point: run the command; every error becomes one line on stderr and an exit code."""
     command = typer.main.get_command(app)
     args = sys.argv[1:] if argv is None else argv
+    if args and args[0] == "exporter":  # dcgm-exporter's --flag=false form (see _dcgm_flags)
+        args = ["exporter", *normalise_bool_args(exporter.exporter_command_click(command), args[1:])]
     try:
         result = command.main(args=args, prog_name="gpuscope", standalone_mode=False)
     except TyperException as exc:  # flag parsing: unknown option, bad value, missing argument
@@ -42,3 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     return result if isinstance(result, int) else 0
+
+
+def dcgm_exporter_main() -> int:
+    """``dcgm-exporter`` on the PATH (the container image): ``gpuscope exporter`` with dcgm-exporter's arguments."""
+    return main(["exporter", *sys.argv[1:]])

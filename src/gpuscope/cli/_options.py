@@ -23,8 +23,11 @@ __all__ = [
     "DEFAULT_SOCKET",
     "CollectInterval",
     "Collectors",
+    "ConfigMapData",
     "Debug",
+    "Devices",
     "DialectName",
+    "FakeGpus",
     "HostLabel",
     "HpcJobMappingDir",
     "Kubernetes",
@@ -127,6 +130,31 @@ WebConfigFile = Annotated[
     ),
 ]
 Debug = Annotated[bool, typer.Option("--debug", envvar="DCGM_EXPORTER_DEBUG", help="Debug logging.")]
+Devices = Annotated[
+    str,
+    typer.Option(
+        "-d",
+        "--devices",
+        envvar="DCGM_EXPORTER_DEVICES_STR",
+        help="GPUs to serve: f (every GPU, MIG instances where on), g or g:0,2-3 (GPUs), i or i:0,1 (MIG instances).",
+    ),
+]
+ConfigMapData = Annotated[
+    str,
+    typer.Option(
+        "-m",
+        "--configmap-data",
+        envvar="DCGM_EXPORTER_CONFIGMAP_DATA",
+        help="Read the collectors CSV from ConfigMap NAMESPACE:NAME (key metrics) with the pod's service account; "
+        "none: use -f.",
+    ),
+]
+FakeGpus = Annotated[
+    bool,
+    typer.Option(
+        "--fake-gpus", envvar="DCGM_EXPORTER_USE_FAKE_GPUS", help="Serve simulated GPUs (same as --backend sim)."
+    ),
+]
 
 
 def exporter_settings(
@@ -146,15 +174,25 @@ def exporter_settings(
     replace_blanks_in_model_name: bool = False,
     xid_count_window_size: int = 300000,
     clock_events_count_window_size: int = 300000,
+    devices: str = "f",
+    collectors_text: tuple[str, str] | None = None,
 ) -> ExporterSettings:
-    """The flags (named as the parameters) checked into settings; a bad one is one clear error naming it."""
+    """The flags (named as the parameters) checked into settings; a bad one is one clear error naming it.
+
+    ``collectors_text`` (CSV text, where it came from) replaces the ``collectors`` file: the ConfigMap of ``-m``.
+    """
+    from gpuscope.exporter.devices import parse_devices
     from gpuscope.exporter.settings import ExporterSettings
     from gpuscope.fields.catalog import Dialect
-    from gpuscope.fields.collectors import load_collectors
+    from gpuscope.fields.collectors import load_collectors, parse_collectors
 
     dialect_value = Dialect(choice(dialect, tuple(d.value for d in Dialect), "--dialect"))
+    selection = parse_devices(devices)
     return ExporterSettings(
-        collectors=load_collectors(collectors, dialect_value),
+        collectors=load_collectors(collectors, dialect_value)
+        if collectors_text is None
+        else parse_collectors(collectors_text[0], collectors_text[1], dialect_value),
+        devices=selection,
         dialect=dialect_value,
         interval_s=collect_interval / 1000.0,
         host_label=choice(host_label, HOST_LABELS, "--host-label"),

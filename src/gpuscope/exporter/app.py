@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 import socket
@@ -10,6 +11,7 @@ from collections.abc import Callable, Sequence
 
 from gpuscope.errors import UsageError
 from gpuscope.exporter.httpguard import HttpLimits
+from gpuscope.exporter.reload import Reloader, web_applier
 from gpuscope.exporter.scheduler import Scheduler
 from gpuscope.exporter.server import Extension, Listener, build_app, make_runner, resolver_for, start_sites
 from gpuscope.exporter.webconfig import WebConfig
@@ -45,11 +47,13 @@ async def serve(
     web_config: WebConfig | None = None,
     limits: HttpLimits | None = None,
     extensions: Sequence[Extension] = (),
+    reloader: Reloader | None = None,
 ) -> None:
     """Serve until SIGINT/SIGTERM (or ``stop``), collecting in the background; release everything on exit.
 
     ``web_config`` (``--web-config-file``, already checked) adds TLS and basic auth to every listener;
-    ``extensions`` are mounted beside the exporter's routes (the simulator's ``/sim/faults``).
+    ``extensions`` are mounted beside the exporter's routes (the simulator's ``/sim/faults``); with a
+    ``reloader``, SIGHUP re-reads the configuration (off the event loop) and never stops the exporter.
     """
     limits = limits or HttpLimits()
     stop = stop or asyncio.Event()
@@ -59,7 +63,23 @@ async def serve(
             loop.add_signal_handler(sig, stop.set)
         except (NotImplementedError, RuntimeError):  # not the main thread (tests): the caller owns ``stop``
             break
-    runner = make_runner(build_app(resolver_for(listeners), web_config, limits, extensions), limits)
+    web_app = build_app(resolver_for(listeners), web_config, limits, extensions)
+    pending: set[asyncio.Future[bool]] = set()
+
+    def on_hup() -> None:
+        # SIGHUP's default action ends the process; an exporter reloads (or says there is nothing to reload).
+        if reloader is None:
+            log.info("SIGHUP: this process has no configuration to reload")
+            return
+        future = loop.run_in_executor(None, reloader.reload)
+        pending.add(future)
+        future.add_done_callback(pending.discard)
+
+    if reloader is not None:
+        reloader.apply_web = web_applier(web_app, web_config)
+    with contextlib.suppress(NotImplementedError, RuntimeError):  # not the main thread (tests)
+        loop.add_signal_handler(signal.SIGHUP, on_hup)
+    runner = make_runner(web_app, limits)
     await runner.setup()
     tls = web_config.tls if web_config is not None else None
     try:

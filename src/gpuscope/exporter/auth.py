@@ -119,13 +119,33 @@ def _peer_sans(request: web.Request) -> set[str]:
     return sans
 
 
+CHECKS_KEY: web.AppKey[_Checks] = web.AppKey("web_checks")
+
+
+class _Checks:
+    """The checks in force; a reload swaps them whole (one attribute assignment, so a request sees old or new)."""
+
+    def __init__(self, config: WebConfig) -> None:
+        self.current = self._build(config)
+
+    @staticmethod
+    def _build(config: WebConfig) -> tuple[WebConfig, BasicAuth | None, _TokenBucket | None]:
+        auth = BasicAuth(config.users) if config.users else None
+        bucket = _TokenBucket(config.rate_limit) if config.rate_limit else None
+        return config, auth, bucket
+
+    def replace(self, config: WebConfig) -> None:
+        self.current = self._build(config)
+
+
 def install(app: web.Application, config: WebConfig) -> BasicAuth | None:
     """Add the web config's checks to ``app`` (a middleware, and a hook that sets headers on every response)."""
-    auth = BasicAuth(config.users) if config.users else None
-    bucket = _TokenBucket(config.rate_limit) if config.rate_limit else None
+    checks_state = _Checks(config)
+    app[CHECKS_KEY] = checks_state
 
     @web.middleware
     async def checks(request: web.Request, handler: Handler) -> web.StreamResponse:
+        config, auth, bucket = checks_state.current
         if bucket is not None and not bucket.allow():
             raise web.HTTPTooManyRequests(text="too many requests\n")
         if config.allowed_sans and not (_peer_sans(request) & config.allowed_sans):
@@ -135,14 +155,19 @@ def install(app: web.Application, config: WebConfig) -> BasicAuth | None:
             and request.path not in config.auth_excluded_paths
             and not await auth.check(request.headers.get("Authorization"))
         ):
-            raise web.HTTPUnauthorized(headers={"WWW-Authenticate": "Basic"}, text="unauthorized\n")
+            # dcgm-exporter (exporter-toolkit) answers with this body.
+            raise web.HTTPUnauthorized(headers={"WWW-Authenticate": "Basic"}, text="Unauthorized\n")
         return await handler(request)
 
     async def set_headers(_request: web.Request, response: web.StreamResponse) -> None:
-        for name, value in config.headers.items():
+        for name, value in checks_state.current[0].headers.items():
             response.headers[name] = value
 
     app.middlewares.append(checks)
-    if config.headers:
-        app.on_response_prepare.append(set_headers)
-    return auth
+    app.on_response_prepare.append(set_headers)
+    return checks_state.current[1]
+
+
+def reconfigure(app: web.Application, config: WebConfig) -> None:
+    """Put a reloaded web config's checks in force (the app was built with ``install``)."""
+    app[CHECKS_KEY].replace(config)

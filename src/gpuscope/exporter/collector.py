@@ -23,6 +23,7 @@ from gpuscope.backends.base import (
     ReadError,
     ReadRequest,
 )
+from gpuscope.exporter.devices import DeviceSelection
 from gpuscope.exporter.snapshot import ErrorKey, GpuDerived, Snapshot
 from gpuscope.exporter.workloads.model import Attribution, WorkloadStatus
 from gpuscope.exporter.workloads.source import WorkloadSource
@@ -82,9 +83,12 @@ class Collector:
         clock: Callable[[], float] = time.time,
         monotonic: Callable[[], float] = time.monotonic,
         workloads: WorkloadSource | None = None,
+        devices: DeviceSelection | None = None,
     ) -> None:
         self.backend = backend
         self.workloads = workloads
+        self.devices = devices or DeviceSelection()
+        self._warned_missing = False
         self.request = build_request(collectors)
         self._xid_window = xid_window_s
         self._clock_window = clock_events_window_s
@@ -108,6 +112,8 @@ class Collector:
         try:
             reading: NodeReading | None = self.backend.collect(self.request)
             error = ""
+            if reading is not None and not self.devices.everything:
+                reading = self._select(reading)
         except BackendUnavailable as exc:
             reading, error = None, str(exc) or "backend unavailable"
         except Exception as exc:  # a backend bug must not take the exporter down
@@ -124,6 +130,18 @@ class Collector:
         with self._lock:
             self.snapshot = self._next(reading, error, duration, workloads)
             return self.snapshot
+
+    def _select(self, reading: NodeReading) -> NodeReading:
+        missing = self.devices.missing(reading)
+        if missing and not self._warned_missing:
+            self._warned_missing = True
+            log.warning("-d/--devices names ids this node does not have: %s (serving the others)", missing)
+        return self.devices.apply(reading)
+
+    def set_collectors(self, collectors: CollectorSet) -> None:
+        """Read what a new field list needs from the next collection on (a reload)."""
+        with self._lock:
+            self.request = build_request(collectors)
 
     def _next(
         self,

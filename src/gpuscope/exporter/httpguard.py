@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 import ssl
 from dataclasses import dataclass
 
@@ -181,11 +182,13 @@ class GuardedSite(web.BaseSite):
         limits: HttpLimits,
         ssl_context: ssl.SSLContext | None = None,
         backlog: int = 512,
+        sock: socket.socket | None = None,
     ) -> None:
         super().__init__(runner, ssl_context=ssl_context, backlog=backlog)
         self._host = host
         self._port = port
         self._limits = limits
+        self._sock = sock  # an inherited listening socket (systemd socket activation): host and port unused
 
     @property
     def name(self) -> str:
@@ -202,6 +205,17 @@ class GuardedSite(web.BaseSite):
         def protocol() -> asyncio.Protocol:
             return _Guard(factory(), limits, loop)
 
+        # A TLS client that never finishes its handshake is a slow client too.
+        handshake = limits.request_timeout_s if self._ssl_context else None
+        if self._sock is not None:
+            self._server = await loop.create_server(
+                protocol,
+                sock=self._sock,
+                ssl=self._ssl_context,
+                backlog=self._backlog,
+                ssl_handshake_timeout=handshake,
+            )
+            return
         self._server = await loop.create_server(
             protocol,
             self._host,
@@ -209,6 +223,5 @@ class GuardedSite(web.BaseSite):
             ssl=self._ssl_context,
             backlog=self._backlog,
             reuse_address=True,
-            # A TLS client that never finishes its handshake is a slow client too.
-            ssl_handshake_timeout=limits.request_timeout_s if self._ssl_context else None,
+            ssl_handshake_timeout=handshake,
         )

@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import threading
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from gpuscope.backends.base import Backend
 from gpuscope.exporter.collector import Collector
@@ -18,6 +19,10 @@ from gpuscope.exporter.render import RenderConfig, render_dcgm
 from gpuscope.exporter.selfmetrics import read_process_stats, render_dynamic, render_self
 from gpuscope.exporter.snapshot import Snapshot
 from gpuscope.exporter.workloads.exposition import render_workload_info
+from gpuscope.fields.collectors import CollectorSet
+
+if TYPE_CHECKING:
+    from gpuscope.exporter.reload import ReloadStatus
 
 FRESHNESS_INTERVALS = 3
 
@@ -57,6 +62,7 @@ class NodeRuntime:
         self.dialect = dialect
         self.process_metrics = process_metrics
         self.busy = False
+        self.reload_status: ReloadStatus | None = None  # set when this process reloads on SIGHUP
         self._publish_lock = threading.Lock()
         self.published = self._render(collector.snapshot)
 
@@ -88,7 +94,10 @@ class NodeRuntime:
         """The exposition for one scrape."""
         pub = self.published
         process = read_process_stats() if self.process_metrics else None
-        tail = render_dynamic(pub.snapshot, now, process).encode()
+        tail_text = render_dynamic(pub.snapshot, now, process)
+        if self.reload_status is not None:
+            tail_text += self.reload_status.render()
+        tail = tail_text.encode()
         if not gzip:
             return pub.static + tail
         prefix, compressor = pub.gzip_parts()
@@ -116,6 +125,13 @@ class NodeRuntime:
         else:
             return 200, json.dumps({"status": "ok", **info})
         return 503, json.dumps({"status": "unhealthy", "reason": reason, **info})
+
+    def reconfigure(self, collectors: CollectorSet) -> None:
+        """Serve a new field list (a reload): read from the next collection on, rendered from now on."""
+        self.collector.set_collectors(collectors)
+        with self._publish_lock:
+            self.render_config = replace(self.render_config, collectors=collectors)
+            self.published = self._render(self.published.snapshot)
 
     def restart(self) -> None:
         """Start over as a restarted exporter process would: the collector's own state (counters, event

@@ -14,6 +14,7 @@ from __future__ import annotations
 import errno
 import html
 import logging
+import socket
 import ssl
 import time
 from collections.abc import Callable, Sequence
@@ -42,6 +43,7 @@ class Listener:
     host: str | None  # None: every interface
     port: int
     runtime: NodeRuntime
+    sock: socket.socket | None = None  # an inherited listening socket (``--web-systemd-socket``)
 
     @property
     def url(self) -> str:
@@ -174,7 +176,9 @@ async def start_site(
     ssl_context: ssl.SSLContext | None = None,
 ) -> web.BaseSite:
     """Bind one listener."""
-    site = GuardedSite(runner, lst.host, lst.port, limits=limits or HttpLimits(), ssl_context=ssl_context)
+    site = GuardedSite(
+        runner, lst.host, lst.port, limits=limits or HttpLimits(), ssl_context=ssl_context, sock=lst.sock
+    )
     try:
         await site.start()
     except OSError as exc:

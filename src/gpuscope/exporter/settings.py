@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from gpuscope.backends.base import Backend
 from gpuscope.exporter.collector import Collector
+from gpuscope.exporter.devices import DeviceSelection
 from gpuscope.exporter.render import RenderConfig
 from gpuscope.exporter.runtime import NodeRuntime
 from gpuscope.exporter.workloads.source import WorkloadSettings, WorkloadSource
@@ -34,6 +35,7 @@ class ExporterSettings:
     xid_window_ms: int = 300000
     clock_events_window_ms: int = 300000
     workloads: WorkloadSettings = field(default_factory=WorkloadSettings)
+    devices: DeviceSelection = field(default_factory=DeviceSelection)
 
 
 def kubelet_timeout(interval_s: float) -> float:
@@ -70,6 +72,7 @@ def make_runtime(
         clock_events_window_s=settings.clock_events_window_ms / 1000.0,
         clock=clock,
         workloads=workloads,
+        devices=settings.devices,
     )
     render = RenderConfig(
         collectors=settings.collectors,

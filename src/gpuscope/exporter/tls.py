@@ -207,3 +207,13 @@ class ServerTls:
             self.reloads += 1
             log.info("TLS certificate files changed: reloaded")
             return fresh
+
+    def adopt(self, other: ServerTls) -> None:
+        """Serve ``other``'s certificates and client checks to new connections (a reload of the web config);
+        the listening context stays this one, as for renewed files."""
+        with self._lock:
+            self.settings = other.settings
+            self._files = other._files
+            self._stamp = other._stamp
+            self._checked = self._monotonic()
+            self._current = other.context

@@ -1,0 +1,99 @@
+"""``-d/--devices``: which GPUs and GPU instances a node serves, in dcgm-exporter's selector syntax.
+
+``f`` (flex, the default): every GPU, and on a MIG GPU its instances. ``g``: GPUs only (MIG instances are left
+out); ``g:0,2-3``: those GPU indices. ``i``: GPU instances only, which needs MIG; ``i:0,2-4``: those GPU-instance
+ids. A range is ``<n>-<n>``; at most one ``:``. A GPU-level value of a MIG parent (temperature, power) is still
+served with ``i``, since it describes the instances' hardware.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from gpuscope.backends.base import NodeReading
+from gpuscope.errors import UsageError
+
+__all__ = ["DeviceSelection", "Selector", "parse_devices"]
+
+_FLAG = "-d/--devices (env DCGM_EXPORTER_DEVICES_STR)"
+_FIX = "write f, g, g:0,1, i or i:0,2-4"
+
+
+class Selector(StrEnum):
+    FLEX = "f"
+    GPUS = "g"
+    INSTANCES = "i"
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceSelection:
+    """A parsed selector: the kind and, if given, the ids (GPU indices for ``g``, GPU-instance ids for ``i``)."""
+
+    kind: Selector = Selector.FLEX
+    ids: frozenset[int] | None = None  # None: all of that kind
+
+    @property
+    def everything(self) -> bool:
+        return self.kind is Selector.FLEX
+
+    def apply(self, reading: NodeReading) -> NodeReading:
+        """The reading restricted to the selected devices (pure)."""
+        if self.kind is Selector.FLEX:
+            return reading
+        gpus = []
+        for gpu in reading.gpus:
+            if self.kind is Selector.GPUS:
+                if self.ids is None or gpu.identity.index in self.ids:
+                    gpus.append(replace(gpu, instances=()))
+            elif gpu.instances:
+                kept = tuple(i for i in gpu.instances if self.ids is None or i.identity.gpu_instance_id in self.ids)
+                if kept:
+                    gpus.append(replace(gpu, instances=kept))
+        return replace(reading, gpus=tuple(gpus))
+
+    def missing(self, reading: NodeReading) -> list[int]:
+        """Ids the selector names that this node does not have (a warning, not an error: GPUs come and go)."""
+        if self.ids is None:
+            return []
+        if self.kind is Selector.GPUS:
+            present = {g.identity.index for g in reading.gpus}
+        else:
+            present = {i.identity.gpu_instance_id for g in reading.gpus for i in g.instances}
+        return sorted(self.ids - present)
+
+
+def parse_devices(text: str, flag: str = _FLAG) -> DeviceSelection:
+    """Parse a selector; a malformed one is a ``UsageError`` naming the flag and the fix."""
+    raw = text.strip()
+    kind_text, sep, rest = raw.partition(":")
+    try:
+        kind = Selector(kind_text)
+    except ValueError:
+        raise UsageError(
+            f"invalid device selector {text!r} for {flag}: {kind_text!r} is not f, g or i; {_FIX}"
+        ) from None
+    if not sep:
+        return DeviceSelection(kind=kind)
+    if kind is Selector.FLEX:
+        raise UsageError(f"invalid device selector {text!r} for {flag}: f takes no ids; {_FIX}")
+    if ":" in rest:
+        raise UsageError(f"invalid device selector {text!r} for {flag}: at most one ':'; {_FIX}")
+    ids: set[int] = set()
+    for part in rest.split(","):
+        ids.update(_ids(part.strip(), text, flag))
+    return DeviceSelection(kind=kind, ids=frozenset(ids))
+
+
+def _ids(part: str, text: str, flag: str) -> range:
+    low, dash, high = part.partition("-")
+    if not low.isdigit() or (dash and not high.isdigit()):
+        raise UsageError(
+            f"invalid device selector {text!r} for {flag}: {part!r} is not an id or a range <n>-<n>; {_FIX}"
+        )
+    first, last = int(low), int(high) if dash else int(low)
+    if last < first:
+        raise UsageError(f"invalid device selector {text!r} for {flag}: range {part!r} runs backwards; {_FIX}")
+    if last - first > 4096:
+        raise UsageError(f"invalid device selector {text!r} for {flag}: range {part!r} is too large; {_FIX}")
+    return range(first, last + 1)

@@ -1,0 +1,113 @@
+"""Reloading the configuration of a running exporter (SIGHUP), as dcgm-exporter does: never an exit.
+
+A reload re-reads the collectors CSV (or the ConfigMap of ``-m``) and the web config file. Everything is read and
+checked first; only when all of it is good does the new configuration replace the old, so a bad file keeps the old
+configuration serving. Each outcome is one log line and the two self-metrics named after Prometheus's own
+(``..._config_last_reload_successful``, ``..._config_last_reload_success_timestamp_seconds``).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from aiohttp import web
+
+from gpuscope.errors import GpuscopeError, UsageError
+from gpuscope.exporter.auth import reconfigure
+from gpuscope.exporter.runtime import NodeRuntime
+from gpuscope.exporter.webconfig import WebConfig
+from gpuscope.fields.collectors import CollectorSet
+
+log = logging.getLogger(__name__)
+
+SUCCESSFUL = "gpuscope_exporter_config_last_reload_successful"
+SUCCESS_TIMESTAMP = "gpuscope_exporter_config_last_reload_success_timestamp_seconds"
+
+
+@dataclass(slots=True)
+class ReloadStatus:
+    """The last reload's outcome; the configuration read at start counts as the first successful one."""
+
+    successful: bool
+    success_at: float
+
+    def render(self) -> str:
+        return (
+            f"# HELP {SUCCESSFUL} Whether the last configuration reload attempt was successful.\n"
+            f"# TYPE {SUCCESSFUL} gauge\n"
+            f"{SUCCESSFUL} {1 if self.successful else 0}\n"
+            f"# HELP {SUCCESS_TIMESTAMP} Timestamp of the last successful configuration reload.\n"
+            f"# TYPE {SUCCESS_TIMESTAMP} gauge\n"
+            f"{SUCCESS_TIMESTAMP} {self.success_at:.3f}\n"
+        )
+
+
+# Applies a checked web config to the running server (None: the file gave no web config).
+WebApplier = Callable[[WebConfig | None], None]
+
+
+def web_applier(app: web.Application, started: WebConfig | None) -> WebApplier:
+    """Put a reloaded web config in force: users, headers, SANs, rate limit and certificates. Turning TLS on or
+    off changes what the listening socket speaks, which only a restart can do."""
+
+    def apply(new: WebConfig | None) -> None:
+        if started is None or new is None:
+            return  # no --web-config-file: nothing was read at start or now
+        if (started.tls is None) != (new.tls is None):
+            raise UsageError(f"{new.path} (--web-config-file): turning TLS on or off needs a restart of the exporter")
+        if started.tls is not None and new.tls is not None:
+            started.tls.adopt(new.tls)
+        reconfigure(app, new)
+
+    return apply
+
+
+class Reloader:
+    """Re-reads and applies the configuration of every node of this process; one reload at a time."""
+
+    def __init__(
+        self,
+        runtimes: Sequence[NodeRuntime],
+        load_collectors: Callable[[], CollectorSet],
+        load_web: Callable[[], WebConfig | None],
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.runtimes = tuple(runtimes)
+        self._load_collectors = load_collectors
+        self._load_web = load_web
+        self._clock = clock
+        self._lock = threading.Lock()
+        self.apply_web: WebApplier | None = None  # set by the server once it runs
+        self.status = ReloadStatus(successful=True, success_at=clock())
+        for runtime in self.runtimes:
+            runtime.reload_status = self.status
+
+    def reload(self) -> bool:
+        """Read, check and apply; False (old configuration kept, one log line) on any problem. Blocking I/O:
+        run it off the event loop."""
+        if not self._lock.acquire(blocking=False):
+            log.info("SIGHUP: a reload is already running; ignored")
+            return False
+        try:
+            try:
+                collectors = self._load_collectors()
+                web = self._load_web()
+                if self.apply_web is not None:
+                    self.apply_web(web)
+            except GpuscopeError as exc:
+                self.status.successful = False
+                log.error("SIGHUP reload failed, keeping the previous configuration: %s", exc)
+                return False
+            for runtime in self.runtimes:
+                runtime.reconfigure(collectors)
+            self.status.successful = True
+            self.status.success_at = self._clock()
+            log.info("SIGHUP: configuration reloaded (%d fields from %s)", len(collectors.metrics), collectors.source)
+            return True
+        finally:
+            self._lock.release()
