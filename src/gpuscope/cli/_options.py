@@ -5,6 +5,7 @@ Names and environment variables are dcgm-exporter's, so Helm charts and GPU Oper
 
 from __future__ import annotations
 
+import logging
 import os
 from typing import TYPE_CHECKING, Annotated
 
@@ -39,6 +40,7 @@ __all__ = [
     "web_config",
     "workload_settings",
 ]
+log = logging.getLogger("gpuscope")
 GPU_ID_TYPES = ("uid", "device-name")
 WORKLOAD_MODES = ("info", "labels", "off")
 HOST_LABELS = ("Hostname", "hostname")
@@ -188,10 +190,15 @@ def exporter_settings(
 
     dialect_value = Dialect(choice(dialect, tuple(d.value for d in Dialect), "--dialect"))
     selection = parse_devices(devices)
-    return ExporterSettings(
-        collectors=load_collectors(collectors, dialect_value)
+    loaded = (
+        load_collectors(collectors, dialect_value)
         if collectors_text is None
-        else parse_collectors(collectors_text[0], collectors_text[1], dialect_value),
+        else parse_collectors(collectors_text[0], collectors_text[1], dialect_value)
+    )
+    for warning in loaded.warnings:
+        log.warning("%s", warning)
+    return ExporterSettings(
+        collectors=loaded,
         devices=selection,
         dialect=dialect_value,
         interval_s=collect_interval / 1000.0,

@@ -26,6 +26,7 @@ __all__ = [
     "BY_NAME",
     "DERIVED",
     "LEGACY_NAMES",
+    "REMOVED_FIELDS",
     "RENAMED_IN_4_9",
     "Dialect",
     "Entity",
@@ -91,6 +92,8 @@ LEGACY_NAMES: Mapping[str, str] = MappingProxyType(
         "dcgm_fi_prof_gr_engine_active": "DCGM_FI_PROF_GR_ENGINE_ACTIVE",
         "dcgm_fi_prof_pipe_tensor_active": "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE",
         "dcgm_fi_prof_dram_active": "DCGM_FI_PROF_DRAM_ACTIVE",
+        "dcgm_fi_prof_sm_active": "DCGM_FI_PROF_SM_ACTIVE",
+        "dcgm_fi_prof_sm_occupancy": "DCGM_FI_PROF_SM_OCCUPANCY",
         "dcgm_power_violation": "DCGM_FI_DEV_POWER_VIOLATION",
         "dcgm_thermal_violation": "DCGM_FI_DEV_THERMAL_VIOLATION",
         "dcgm_sync_boost_violation": "DCGM_FI_DEV_SYNC_BOOST_VIOLATION",
@@ -108,6 +111,18 @@ LEGACY_NAMES: Mapping[str, str] = MappingProxyType(
         "dcgm_nvlink_data_crc_error_count_total": "DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL",
         "dcgm_nvlink_replay_error_count_total": "DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL",
         "dcgm_nvlink_recovery_error_count_total": "DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL",
+    }
+)
+
+
+# Fields DCGM 4.7 removed, by every name a collectors CSV may use -> the field that replaces them. A CSV that lists
+# one still loads (the row is skipped with a deprecation line): dcgm-exporter 4.8.4 refuses to start instead.
+REMOVED_FIELDS: Mapping[str, str] = MappingProxyType(
+    {
+        "DCGM_FI_DEV_PCIE_TX_THROUGHPUT": "DCGM_FI_PROF_PCIE_TX_BYTES",
+        "DCGM_FI_DEV_PCIE_RX_THROUGHPUT": "DCGM_FI_PROF_PCIE_RX_BYTES",
+        "dcgm_pcie_tx_throughput": "DCGM_FI_PROF_PCIE_TX_BYTES",
+        "dcgm_pcie_rx_throughput": "DCGM_FI_PROF_PCIE_RX_BYTES",
     }
 )
 

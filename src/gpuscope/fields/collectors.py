@@ -4,6 +4,10 @@ Grammar (as dcgm-exporter's Go ``encoding/csv`` reader with ``Comment='#'``): on
 columns ``field, Prometheus type, help``; a line starting with ``#`` is a comment; blank lines are skipped;
 RFC 4180 quoting lets a help text contain commas; spaces around a column are trimmed. ``label`` rows become
 labels on every series of the entity instead of metric families.
+
+Leniency where dcgm-exporter is lenient, so the files it ships load: a field listed twice is served once (the
+first row wins, with a warning), and a field DCGM removed is skipped with a line naming its replacement. Those
+lines are returned in ``CollectorSet.warnings``; whoever loads the file logs them.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from importlib import resources
 from pathlib import Path
 
 from gpuscope.errors import SpecError, UsageError
-from gpuscope.fields.catalog import LEGACY_NAMES, Dialect, Field, MetricType, resolve, suggest
+from gpuscope.fields.catalog import LEGACY_NAMES, REMOVED_FIELDS, Dialect, Field, MetricType, resolve, suggest
 
 DEFAULT_COUNTERS_RESOURCE = "default-counters.csv"
 _TYPES = ", ".join(t.value for t in MetricType)
@@ -39,6 +43,7 @@ class CollectorSet:
     source: str
     metrics: tuple[Metric, ...]
     labels: tuple[Metric, ...]
+    warnings: tuple[str, ...] = ()  # "source:line: ..." for rows accepted but not served as written
 
     def field_ids(self) -> frozenset[int]:
         """Every field id a backend must read to serve this set."""
@@ -73,16 +78,28 @@ def parse_collectors(text: str, source: str, dialect: Dialect = Dialect.CLASSIC)
     """Parse collectors CSV text; raises ``SpecError`` naming ``source:line``."""
     metrics: list[Metric] = []
     labels: list[Metric] = []
+    warnings: list[str] = []
     seen: dict[str, int] = {}
     for line, columns in _records(text, source):
+        name = columns[0].strip() if columns else ""
+        if name in REMOVED_FIELDS and len(columns) == 3:
+            warnings.append(
+                f"{source}:{line}: {name} was removed in DCGM 4.7 and is skipped; "
+                f"list {REMOVED_FIELDS[name]} instead"
+            )
+            continue
         metric = _row(columns, source, line, dialect)
         if metric.name in seen:
-            raise SpecError(source, line, f"field {metric.name!r} is already listed on line {seen[metric.name]}")
+            warnings.append(
+                f"{source}:{line}: {metric.name} is already listed on line {seen[metric.name]}; "
+                "served once, as that line says"
+            )
+            continue
         seen[metric.name] = line
         (labels if metric.type is MetricType.LABEL else metrics).append(metric)
     if not metrics:
         raise SpecError(source, None, "no metric rows: list at least one field (see etc/default-counters.csv)")
-    return CollectorSet(source, tuple(metrics), tuple(labels))
+    return CollectorSet(source, tuple(metrics), tuple(labels), tuple(warnings))
 
 
 def _records(text: str, source: str) -> list[tuple[int, list[str]]]:
