@@ -18,10 +18,8 @@ log = logging.getLogger("gpuscope")
 
 # parameter name -> why it has no effect here (logged once at start when set).
 INERT: dict[str, str] = {
-    "switch_devices": "NvSwitch and NvLink switch entities are DCGM entities; the NVML and simulated backends "
-    "serve GPUs only",
-    "cpu_devices": "CPU and CPU-core entities (Grace) are DCGM entities; the NVML and simulated backends serve "
-    "GPUs only",
+    "switch_devices": "gpuscope serves GPU and GPU-instance entities only, not NvSwitches",
+    "cpu_devices": "gpuscope serves GPU and GPU-instance entities only, not CPUs or CPU cores (Grace)",
     "kubernetes_enable_pod_labels": "pod labels come with Kubernetes attribution parity (not built yet); "
     "use --workload-labels labels for pod/namespace/container",
     "kubernetes_enable_pod_uid": "the pod_uid label comes with Kubernetes attribution parity (not built yet)",
@@ -29,8 +27,8 @@ INERT: dict[str, str] = {
     "kubernetes_virtual_gpus": "shared-GPU (time-slicing/MPS) attribution comes with Kubernetes attribution "
     "parity (not built yet); devices are attributed to every pod the kubelet lists",
     "kubernetes_enable_dra": "DRA attribution comes with Kubernetes attribution parity (not built yet)",
-    "enable_dcgm_log": "there is no DCGM library in this process; gpuscope logs to stderr itself",
-    "dcgm_log_level": "there is no DCGM library in this process; use --debug for gpuscope's own detail",
+    "enable_dcgm_log": "gpuscope reports DCGM errors in its own log (stderr); DCGM's own log is not forwarded",
+    "dcgm_log_level": "DCGM's own log is not forwarded; use --debug for gpuscope's detail",
     "dump_enabled": "file dumps of DCGM calls are not implemented; /health and the self-metrics "
     "(gpuscope_exporter_*) carry the exporter's state",
     "dump_directory": "file dumps are not implemented (see --dump-enabled)",

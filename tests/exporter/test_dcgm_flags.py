@@ -1,0 +1,250 @@
+"""Every dcgm-exporter flag and env var is accepted; the implemented ones work; bad values are one line, exit 2."""
+
+from __future__ import annotations
+
+import re
+import socket
+import sys
+from pathlib import Path
+
+import pytest
+
+from gpuscope.cli import main
+from gpuscope.errors import UsageError
+from gpuscope.exporter.devices import DeviceSelection, Selector, parse_devices
+from tests.exporter.conftest import RuntimeFactory
+from tests.support.exporter_process import GPUSCOPE, clean_env, exporter_process
+from tests.support.net import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# dcgm-exporter's CLI (pkg/cmd/app.go of its newest release): long flag, short flag, env var, a value to pass
+# (None: a boolean), and whether gpuscope logs it as accepted without effect.
+DCGM_EXPORTER_FLAGS: list[tuple[str, str | None, str, str | None, bool]] = [
+    ("--collectors", "-f", "DCGM_EXPORTER_COLLECTORS", "<csv>", False),
+    ("--address", "-a", "DCGM_EXPORTER_LISTEN", "<address>", False),
+    ("--collect-interval", "-c", "DCGM_EXPORTER_INTERVAL", "1000", False),
+    ("--kubernetes", "-k", "DCGM_EXPORTER_KUBERNETES", None, False),
+    ("--use-old-namespace", "-o", "DCGM_EXPORTER_USE_OLD_NAMESPACE", None, False),
+    ("--cpu-devices", "-p", "DCGM_EXPORTER_CPU_DEVICES_STR", "g:0", True),
+    ("--configmap-data", "-m", "DCGM_EXPORTER_CONFIGMAP_DATA", "none", False),
+    ("--remote-hostengine-info", "-r", "DCGM_REMOTE_HOSTENGINE_INFO", "nvidia-dcgm:5555", False),
+    ("--kubernetes-enable-pod-labels", None, "DCGM_EXPORTER_KUBERNETES_ENABLE_POD_LABELS", None, True),
+    ("--kubernetes-enable-pod-uid", None, "DCGM_EXPORTER_KUBERNETES_ENABLE_POD_UID", None, True),
+    ("--kubernetes-gpu-id-type", None, "DCGM_EXPORTER_KUBERNETES_GPU_ID_TYPE", "device-name", False),
+    (
+        "--kubernetes-pod-label-allowlist-regex",
+        None,
+        "DCGM_EXPORTER_KUBERNETES_POD_LABEL_ALLOWLIST_REGEX",
+        "^app$",
+        True,
+    ),
+    ("--devices", "-d", "DCGM_EXPORTER_DEVICES_STR", "g:0,1", False),
+    ("--no-hostname", "-n", "DCGM_EXPORTER_NO_HOSTNAME", None, False),
+    ("--switch-devices", "-s", "DCGM_EXPORTER_OTHER_DEVICES_STR", "g", True),
+    ("--fake-gpus", None, "DCGM_EXPORTER_USE_FAKE_GPUS", None, False),
+    ("--web-config-file", None, "DCGM_EXPORTER_WEB_CONFIG_FILE", "<web>", False),
+    ("--xid-count-window-size", "-x", "DCGM_EXPORTER_XID_COUNT_WINDOW_SIZE", "60000", False),
+    ("--replace-blanks-in-model-name", "-rbmn", "DCGM_EXPORTER_REPLACE_BLANKS_IN_MODEL_NAME", None, False),
+    ("--debug", None, "DCGM_EXPORTER_DEBUG", None, False),
+    ("--clock-events-count-window-size", None, "DCGM_EXPORTER_CLOCK_EVENTS_COUNT_WINDOW_SIZE", "60000", False),
+    ("--enable-dcgm-log", None, "DCGM_EXPORTER_ENABLE_DCGM_LOG", None, True),
+    ("--dcgm-log-level", None, "DCGM_EXPORTER_DCGM_LOG_LEVEL", "WARN", True),
+    ("--log-format", None, "DCGM_EXPORTER_LOG_FORMAT", "text", False),
+    ("--pod-resources-kubelet-socket", None, "DCGM_POD_RESOURCES_KUBELET_SOCKET", "<socket>", False),
+    ("--hpc-job-mapping-dir", None, "DCGM_HPC_JOB_MAPPING_DIR", "<hpc>", False),
+    ("--nvidia-resource-names", None, "NVIDIA_RESOURCE_NAMES", "nvidia.com/a100", False),
+    ("--kubernetes-virtual-gpus", None, "KUBERNETES_VIRTUAL_GPUS", None, True),
+    ("--dump-enabled", None, "DCGM_EXPORTER_DUMP_ENABLED", None, True),
+    ("--dump-directory", None, "DCGM_EXPORTER_DUMP_DIRECTORY", "/tmp/dumps", True),
+    ("--dump-retention", None, "DCGM_EXPORTER_DUMP_RETENTION", "48", True),
+    ("--dump-compression", None, "DCGM_EXPORTER_DUMP_COMPRESSION", None, True),
+    ("--kubernetes-enable-dra", None, "KUBERNETES_ENABLE_DRA", None, True),
+    ("--disable-startup-validate", None, "DISABLE_STARTUP_VALIDATE", None, True),
+    ("--enable-gpu-bind-unbind-watch", None, "DCGM_EXPORTER_ENABLE_GPU_BIND_UNBIND_WATCH", None, True),
+    ("--gpu-bind-unbind-poll-interval", None, "DCGM_EXPORTER_GPU_BIND_UNBIND_POLL_INTERVAL", "2s", True),
+    ("--enable-pprof", None, "DCGM_EXPORTER_ENABLE_PPROF", None, False),
+    ("--web-systemd-socket", None, "DCGM_EXPORTER_SYSTEMD_SOCKET", None, False),  # tested with a socket below
+]
+
+
+def _value(placeholder: str, tmp_path: Path, port: int) -> str:
+    if placeholder == "<csv>":
+        path = tmp_path / "fields.csv"
+        path.write_text("DCGM_FI_DEV_GPU_TEMP, gauge, t\nDCGM_FI_DEV_POWER_USAGE, gauge, p\n")
+        return str(path)
+    if placeholder == "<address>":
+        return f"127.0.0.1:{port}"
+    if placeholder == "<web>":
+        path = tmp_path / "web.yml"
+        path.write_text("{}\n")
+        return str(path)
+    if placeholder == "<socket>":
+        return str(tmp_path / "no-kubelet.sock")
+    if placeholder == "<hpc>":
+        (tmp_path / "hpc").mkdir(exist_ok=True)
+        return str(tmp_path / "hpc")
+    return placeholder
+
+
+def _every_flag(tmp_path: Path, port: int) -> tuple[list[str], dict[str, str]]:
+    """All flags but the socket one, as arguments and (the same) as env vars."""
+    argv: list[str] = []
+    env: dict[str, str] = {}
+    for long, _short, var, value, _inert in DCGM_EXPORTER_FLAGS:
+        if long == "--web-systemd-socket":
+            continue
+        if value is None:
+            argv.append(f"{long}=true" if long == "--dump-compression" else long)
+            env[var] = "true"
+        else:
+            real = _value(value, tmp_path, port)
+            argv += [long, real]
+            env[var] = real
+    return argv, env
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("form", ["flags", "env"])
+def test_every_dcgm_exporter_flag_is_accepted_and_the_inert_ones_say_why(tmp_path: Path, form: str) -> None:
+    port = free_port()
+    argv, env = _every_flag(tmp_path, port)
+    command = [*GPUSCOPE, "exporter", *argv] if form == "flags" else [*GPUSCOPE, "exporter"]
+    run_env = clean_env(env if form == "env" else {})
+    with exporter_process(command, f"http://127.0.0.1:{port}", tmp_path, env=run_env) as exporter:
+        metrics = exporter.get("/metrics").text
+        # -f and -d took effect: two fields, GPUs 0 and 1 only; --fake-gpus chose the simulator.
+        assert set(re.findall(r"^(DCGM_FI_\w+)\{", metrics, re.M)) == {
+            "DCGM_FI_DEV_GPU_TEMP",
+            "DCGM_FI_DEV_POWER_USAGE",
+        }
+        assert sorted(set(re.findall(r'^DCGM_FI_DEV_GPU_TEMP\{gpu="(\d+)"', metrics, re.M))) == ["0", "1"]
+        assert "Hostname=" not in metrics  # -n
+        threads = exporter.get("/debug/pprof/goroutine")  # --enable-pprof
+        assert threads.status_code == 200
+        assert "thread " in threads.text
+        log = exporter.log()
+    for long, _short, _var, _val, inert in DCGM_EXPORTER_FLAGS:
+        said = [ln for ln in log.splitlines() if f"{long} is accepted and has no effect" in ln]
+        assert len(said) == (1 if inert else 0), (long, log)
+    assert "-r/--remote-hostengine-info nvidia-dcgm:5555 recorded" in log
+    assert "Traceback" not in log
+
+
+def test_readme_table_lists_every_dcgm_exporter_flag() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    rows = [ln for ln in readme.splitlines() if ln.startswith("| `")]
+    for long, short, var, *_rest in DCGM_EXPORTER_FLAGS:
+        row = next((r for r in rows if f"`{long}`" in r), None)
+        assert row is not None, f"{long} is missing from the README flag table"
+        assert f"`{var}`" in row, f"{long}: env var {var} missing from its README row"
+        if short:
+            assert f"`{short}`" in row, f"{long}: short flag {short} missing from its README row"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("f", DeviceSelection()),
+        ("g", DeviceSelection(kind=Selector.GPUS)),
+        ("i", DeviceSelection(kind=Selector.INSTANCES)),
+        ("g:0,1", DeviceSelection(kind=Selector.GPUS, ids=frozenset({0, 1}))),
+        ("i:0,2-4", DeviceSelection(kind=Selector.INSTANCES, ids=frozenset({0, 2, 3, 4}))),
+        (" g:3 ", DeviceSelection(kind=Selector.GPUS, ids=frozenset({3}))),
+    ],
+)
+def test_device_selector_grammar(text: str, expected: DeviceSelection) -> None:
+    assert parse_devices(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("x", "'x' is not f, g or i"),
+        ("f:0", "f takes no ids"),
+        ("g:0:1", "at most one ':'"),
+        ("g:1-", "'1-' is not an id or a range"),
+        ("g:a", "'a' is not an id or a range"),
+        ("i:4-2", "runs backwards"),
+        ("g:", "'' is not an id or a range"),
+    ],
+)
+def test_malformed_device_selector_names_the_flag_and_the_fix(text: str, why: str) -> None:
+    with pytest.raises(UsageError) as info:
+        parse_devices(text)
+    message = str(info.value)
+    assert message.startswith(f"invalid device selector {text!r} for -d/--devices (env DCGM_EXPORTER_DEVICES_STR)")
+    assert why in message
+    assert message.endswith("write f, g, g:0,1, i or i:0,2-4")
+
+
+def test_gpu_selector_keeps_those_gpus_without_their_instances(make: RuntimeFactory) -> None:
+    runtime, _sim, _clock = make(
+        gpus=4, mig="1g.10gb:7", devices=DeviceSelection(kind=Selector.GPUS, ids=frozenset({1, 3}))
+    )
+    runtime.collect()
+    reading = runtime.published.snapshot.reading
+    assert reading is not None
+    assert [g.identity.index for g in reading.gpus] == [1, 3]
+    assert all(not g.instances for g in reading.gpus)
+
+
+def test_instance_selector_keeps_only_those_instances(make: RuntimeFactory) -> None:
+    runtime, _sim, _clock = make(gpus=2, mig="1g.10gb:7", devices=parse_devices("i:7,9"))
+    runtime.collect()
+    reading = runtime.published.snapshot.reading
+    assert reading is not None
+    assert [g.identity.index for g in reading.gpus] == [0, 1]
+    assert {i.identity.gpu_instance_id for g in reading.gpus for i in g.instances} == {7, 9}
+    assert all(g.instances for g in reading.gpus)
+    body = runtime.body(0.0, gzip=False).decode()
+    assert re.findall(r'GPU_I_ID="(\d+)"', body)  # instance series are still served
+    assert set(re.findall(r'GPU_I_ID="(\d+)"', body)) == {"7", "9"}
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["-d", "q"], "invalid device selector 'q' for -d/--devices"),
+        (["-s", "g:x"], "for -s/--switch-devices"),
+        (["-p", "f:1"], "for -p/--cpu-devices"),
+        (["-m", "no-colon"], "invalid value 'no-colon' for -m/--configmap-data"),
+        (["--dcgm-log-level", "LOUD"], "invalid value 'LOUD' for --dcgm-log-level"),
+        (["--web-systemd-socket"], "--web-systemd-socket (env DCGM_EXPORTER_SYSTEMD_SOCKET): no socket was passed"),
+        (["--fake-gpus", "--backend", "nvml"], "--fake-gpus asks for simulated GPUs"),
+        (["-m", "gpu:metrics"], "-m/--configmap-data (env DCGM_EXPORTER_CONFIGMAP_DATA) gpu:metrics: not running in"),
+    ],
+)
+def test_bad_compat_values_are_one_line_at_start(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for var in ("LISTEN_FDS", "LISTEN_PID", "KUBERNETES_SERVICE_HOST", "KUBERNETES_SERVICE_PORT"):
+        monkeypatch.delenv(var, raising=False)
+    code = main(["exporter", "-a", "127.0.0.1:1", *argv])
+    err = capsys.readouterr().err
+    lines = [ln for ln in err.splitlines() if ln.startswith("gpuscope: error:")]
+    assert len(lines) == 1, err
+    assert message in lines[0]
+    assert code == 2
+    assert "Traceback" not in err
+
+
+@pytest.mark.e2e
+def test_systemd_socket_activation_serves_on_the_passed_socket(tmp_path: Path) -> None:
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    port = listener.getsockname()[1]
+    # As systemd does: the socket is fd 3 of the exporter process, LISTEN_PID is that process.
+    launcher = (
+        "import os, sys; os.dup2(int(sys.argv[1]), 3); os.environ['LISTEN_FDS'] = '1'; "
+        "os.environ['LISTEN_PID'] = str(os.getpid()); os.execv(sys.executable, [sys.executable, *sys.argv[2:]])"
+    )
+    argv = [sys.executable, "-c", launcher, str(listener.fileno()), "-m", "gpuscope", "exporter", "--fake-gpus",
+            "--web-systemd-socket", "-c", "500", "-a", "127.0.0.1:1"]  # fmt: skip
+    try:
+        with exporter_process(argv, f"http://127.0.0.1:{port}", tmp_path, pass_fds=(listener.fileno(),)) as exporter:
+            assert "DCGM_FI_DEV_GPU_TEMP{" in exporter.get("/metrics").text
+            assert f"on http://127.0.0.1:{port}/metrics" in exporter.log()
+    finally:
+        listener.close()

@@ -1,0 +1,96 @@
+"""Run ``gpuscope exporter`` (or its ``dcgm-exporter`` alias) as a real process, as a container would."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.support.net import wait_for
+
+GPUSCOPE = [sys.executable, "-m", "gpuscope"]
+
+
+@dataclass
+class ExporterProcess:
+    proc: subprocess.Popen[bytes]
+    url: str
+    log_path: Path
+
+    def log(self) -> str:
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
+
+    def get(self, path: str, **kwargs: Any) -> httpx.Response:
+        return httpx.get(self.url + path, timeout=10, **kwargs)
+
+    def hup(self) -> None:
+        self.proc.send_signal(signal.SIGHUP)
+
+
+def clean_env(extra: Mapping[str, str] = ()) -> dict[str, str]:  # type: ignore[assignment]
+    """This environment without any dcgm-exporter or gpuscope setting, plus ``extra``."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DCGM_", "GPUSCOPE_", "KUBERNETES_", "NVIDIA_", "LISTEN_"))
+        and k not in ("NODE_NAME", "DISABLE_STARTUP_VALIDATE")
+    }
+    env.update(extra)
+    return env
+
+
+@contextmanager
+def exporter_process(
+    argv: Sequence[str],
+    url: str,
+    workdir: Path,
+    *,
+    env: Mapping[str, str] | None = None,
+    ready_path: str = "/health",
+    timeout: float = 60.0,
+    **popen: Any,
+) -> Iterator[ExporterProcess]:
+    """Start ``argv``, wait until ``url + ready_path`` answers 200 (or the process exits: fail with its log)."""
+    log_path = workdir / f"exporter-{len(list(workdir.glob('exporter-*.log')))}.log"
+    with log_path.open("wb") as log_file:
+        proc = subprocess.Popen(
+            list(argv),
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+            env=clean_env() if env is None else dict(env),
+            **popen,
+        )
+    running = ExporterProcess(proc, url, log_path)
+
+    def ready() -> bool:
+        if proc.poll() is not None:
+            return True  # reported below, at once: no point polling a dead process
+        try:
+            return httpx.get(url + ready_path, timeout=5).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    try:
+        try:
+            wait_for(ready, timeout=timeout, what=f"{url}{ready_path}")
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}\n{running.log()}") from None
+        if proc.poll() is not None:
+            raise AssertionError(f"exporter exited with {proc.returncode}:\n{running.log()}")
+        yield running
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(15)
