@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PYTEST_WORKERS ?= 2
 
-.PHONY: up test quick fmt lint typecheck unit deps binaries assets screenshots bench bench-full clean
+.PHONY: up test quick fmt lint typecheck unit deps binaries assets screenshots bench bench-full clean image
 
 $(STAMP): pyproject.toml scripts/bootstrap-venv
 	scripts/bootstrap-venv $(VENV)
@@ -65,6 +65,19 @@ bench-full: deps binaries
 ## screenshots: L1, L2, L4 and the alerts page of a local stack with a fault injected -> docs/img/*.png
 screenshots: deps binaries
 	$(BIN)/python scripts/screenshots.py docs/img
+
+## image: the exporter's container image (Dockerfile), tagged as the fleet spec's default exporter.image;
+## needs a container builder (docker or podman) with a running daemon; IMAGE=... to tag it otherwise
+VERSION = $(shell sed -n 's/^__version__ = "\(.*\)"/\1/p' src/gpuscope/__init__.py)
+IMAGE ?= ghcr.io/gpuscope/gpuscope:$(VERSION)
+image:
+	@builder=$$(for b in docker podman; do command -v $$b >/dev/null && $$b info >/dev/null 2>&1 && { echo $$b; break; }; done); \
+	if [ -z "$$builder" ]; then \
+		echo "make image: no container builder here (docker or podman with a running daemon); nothing built." \
+		"tests/test_image.py checks the image's contents from the wheel instead."; \
+	else \
+		$$builder build --build-arg VERSION=$(VERSION) --build-arg REVISION=$$(git rev-parse --short HEAD) -t $(IMAGE) . ; \
+	fi
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache console/web/node_modules src/gpuscope/console/static/vendor

@@ -1,0 +1,99 @@
+"""The GPU Operator's and dcgm-exporter's Helm chart's DaemonSets, replayed: their exact args and env through the
+image's entrypoint on simulated GPUs. Each must start, serve the families of its collectors file and pass its
+probes. The manifests are facts in ``fixtures/deployments.yaml``.
+
+How a pod becomes a process here: the image's ENTRYPOINT (the ``dcgm-exporter`` command) is run from this
+environment; files the image ships (``/etc/dcgm-exporter/*.csv``) and files the pod mounts are copies under a
+temporary root, and image paths in args and env are rewritten to them; the metrics port is a free loopback port
+in place of 9400; the kubelet the pod-resources mount leads to is a real gRPC server; ``NODE_NAME`` is a node
+name. No GPU: ``DCGM_EXPORTER_USE_FAKE_GPUS`` would differ from the manifests, so the simulator is chosen the way
+a GPU-less node chooses it (no driver found).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from gpuscope.fields.collectors import parse_collectors
+from tests.support.exporter_process import clean_env, exporter_process
+from tests.support.image import ROOT, image_facts, map_paths
+from tests.support.kubelet import fake_kubelet, pod
+from tests.support.net import free_port
+
+pytestmark = pytest.mark.e2e
+
+FIXTURE = yaml.safe_load((Path(__file__).parent / "fixtures" / "deployments.yaml").read_text(encoding="utf-8"))
+DEPLOYMENTS: dict[str, dict[str, Any]] = FIXTURE["deployments"]
+KUBELET_MOUNT = "/var/lib/kubelet/pod-resources"
+
+
+def entrypoint_command(entrypoint: list[str]) -> list[str]:
+    """The image's ENTRYPOINT, found on this environment's PATH (the project's venv holds the same script)."""
+    found = shutil.which(entrypoint[0], path=str(Path(sys.executable).parent))
+    assert found, f"{entrypoint[0]} is not installed beside {sys.executable}: run make deps"
+    return [found, *entrypoint[1:]]
+
+
+@pytest.mark.parametrize("name", sorted(DEPLOYMENTS))
+def test_deployment_runs_unchanged_and_passes_its_probes(name: str, tmp_path: Path) -> None:
+    spec = DEPLOYMENTS[name]
+    image = image_facts()
+    assert spec["port"] == image.port  # the manifests' container port is the image's
+    mapping = image.realise(tmp_path / "root")
+    for mount, what in spec["mounts"].items():
+        if what.startswith("configmap"):
+            # The Helm chart's ConfigMap holds the chart's field list; its default is the image's default file.
+            local = tmp_path / "root" / mount.lstrip("/")
+            local.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(ROOT / "etc" / "default-counters.csv", local)
+            mapping[mount] = str(local)
+        elif what != "image":
+            assert mount == KUBELET_MOUNT, f"{name}: replay does not know mount {mount}"
+    port = free_port()
+    env: dict[str, str] = {}
+    for key, value in spec["env"].items():
+        if value == "<fieldRef spec.nodeName>":
+            env[key] = "gpu-node-7"
+        elif key == "DCGM_EXPORTER_LISTEN":
+            env[key] = value.replace(f":{spec['port']}", f":{port}")
+        else:
+            env[key] = map_paths(value, mapping)
+    args = [map_paths(a, mapping) for a in spec["args"]]
+    command = [*entrypoint_command(image.entrypoint), *(spec["entrypoint"] or []), *image.cmd, *args]
+
+    collectors_path = env.get("DCGM_EXPORTER_COLLECTORS") or args[args.index("-f") + 1]
+    assert collectors_path.startswith(str(tmp_path)), f"{name}: the collectors file must be one the pod has"
+    expected = parse_collectors(Path(collectors_path).read_text(encoding="utf-8"), collectors_path)
+
+    with fake_kubelet() as kubelet:
+        kubelet.set_pods([pod("team-a", "trainer-0", ("main", "nvidia.com/gpu", ["nvidia0"]))])
+        # The pod-resources mount is where the exporter's default kubelet socket lives: point that default at it.
+        env["DCGM_POD_RESOURCES_KUBELET_SOCKET"] = kubelet.socket_path
+        url = f"http://127.0.0.1:{port}"
+        with exporter_process(command, url, tmp_path, env=clean_env(env)) as exporter:
+            for probe in spec["probes"].values():
+                assert exporter.get(probe["path"]).status_code == 200
+            metrics = exporter.get("/metrics").text
+            log = exporter.log()
+    assert "Traceback" not in log
+    assert "has no effect" not in log or name == "helm-chart-debug-dump"
+    served = set(re.findall(r"^# TYPE (\S+) ", metrics, re.M))
+    # A field the simulated GPU does not have (vGPU licence on bare metal) is absent and says so, as on hardware.
+    unsupported = set(re.findall(r'^gpuscope_exporter_field_unsupported\{.*field="(\w+)"', metrics, re.M))
+    missing = {m.name for m in expected.metrics} - served - unsupported
+    assert len(unsupported) <= 1, unsupported
+    assert not missing, f"{name}: families of {Path(collectors_path).name} not served: {sorted(missing)}"
+    assert re.search(r'^DCGM_FI_DEV_GPU_TEMP\{gpu="0",.*Hostname="gpu-node-7"', metrics, re.M)
+    # -k took effect: the fake kubelet's pod is attributed (gpuscope's default info series).
+    assert re.search(r'^gpuscope_gpu_workload_info\{.*pod="trainer-0"', metrics, re.M), metrics[-3000:]
+    if "DCGM_REMOTE_HOSTENGINE_INFO" in env:
+        assert "-r/--remote-hostengine-info nvidia-dcgm:5555 recorded" in log
+    if name == "helm-chart-debug-dump":
+        assert "--dump-enabled is accepted and has no effect" in log
