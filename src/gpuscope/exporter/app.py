@@ -9,9 +9,12 @@ import signal
 import socket
 from collections.abc import Callable, Sequence
 
+from aiohttp import web
+
 from gpuscope.errors import UsageError
+from gpuscope.exporter.auth import reconfigure
 from gpuscope.exporter.httpguard import HttpLimits
-from gpuscope.exporter.reload import Reloader, web_applier
+from gpuscope.exporter.reload import Reloader, WebApplier
 from gpuscope.exporter.scheduler import Scheduler
 from gpuscope.exporter.server import Extension, Listener, build_app, make_runner, resolver_for, start_sites
 from gpuscope.exporter.webconfig import WebConfig
@@ -29,6 +32,22 @@ def parse_address(text: str, flag: str) -> tuple[str | None, int]:
     if not sep or not port_text.isdigit() or not 0 < int(port_text) < 65536:
         raise UsageError(f"invalid address {text!r} for {flag}: write HOST:PORT, :PORT or [IPv6]:PORT, e.g. ':9400'")
     return (host or None), int(port_text)
+
+
+def web_applier(app: web.Application, started: WebConfig | None) -> WebApplier:
+    """Put a reloaded web config in force: users, headers, SANs, rate limit and certificates. Turning TLS on or
+    off changes what the listening socket speaks, which only a restart can do."""
+
+    def apply(new: WebConfig | None) -> None:
+        if started is None or new is None:
+            return  # no --web-config-file: nothing was read at start or now
+        if (started.tls is None) != (new.tls is None):
+            raise UsageError(f"{new.path} (--web-config-file): turning TLS on or off needs a restart of the exporter")
+        if started.tls is not None and new.tls is not None:
+            started.tls.adopt(new.tls)
+        reconfigure(app, new)
+
+    return apply
 
 
 def local_hostname(node_name: str | None) -> str:

@@ -14,10 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from aiohttp import web
-
-from gpuscope.errors import GpuscopeError, UsageError
-from gpuscope.exporter.auth import reconfigure
+from gpuscope.errors import GpuscopeError
 from gpuscope.exporter.runtime import NodeRuntime
 from gpuscope.exporter.webconfig import WebConfig
 from gpuscope.fields.collectors import CollectorSet
@@ -48,22 +45,6 @@ class ReloadStatus:
 
 # Applies a checked web config to the running server (None: the file gave no web config).
 WebApplier = Callable[[WebConfig | None], None]
-
-
-def web_applier(app: web.Application, started: WebConfig | None) -> WebApplier:
-    """Put a reloaded web config in force: users, headers, SANs, rate limit and certificates. Turning TLS on or
-    off changes what the listening socket speaks, which only a restart can do."""
-
-    def apply(new: WebConfig | None) -> None:
-        if started is None or new is None:
-            return  # no --web-config-file: nothing was read at start or now
-        if (started.tls is None) != (new.tls is None):
-            raise UsageError(f"{new.path} (--web-config-file): turning TLS on or off needs a restart of the exporter")
-        if started.tls is not None and new.tls is not None:
-            started.tls.adopt(new.tls)
-        reconfigure(app, new)
-
-    return apply
 
 
 class Reloader:

@@ -84,8 +84,7 @@ def parse_collectors(text: str, source: str, dialect: Dialect = Dialect.CLASSIC)
         name = columns[0].strip() if columns else ""
         if name in REMOVED_FIELDS and len(columns) == 3:
             warnings.append(
-                f"{source}:{line}: {name} was removed in DCGM 4.7 and is skipped; "
-                f"list {REMOVED_FIELDS[name]} instead"
+                f"{source}:{line}: {name} was removed in DCGM 4.7 and is skipped; list {REMOVED_FIELDS[name]} instead"
             )
             continue
         metric = _row(columns, source, line, dialect)
