@@ -61,6 +61,9 @@ def test_wheel_only_install_runs_the_images_entrypoint(tmp_path: Path) -> None:
     (site / "_project_deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     where = _run(venv / "bin" / "python", "-c", "import gpuscope; print(gpuscope.__file__)", cwd=tmp_path).strip()
     assert where.startswith(str(site)), where  # the wheel's copy, not the source tree
+    # Both commands exist: dcgm-exporter (the image's entrypoint) and gpuscope (the generated DaemonSet's command).
+    assert (venv / "bin" / "dcgm-exporter").is_file()
+    assert (venv / "bin" / "gpuscope").is_file()
 
     # The image's command, with the Helm chart's default arguments, from an empty working directory.
     image = image_facts()

@@ -99,7 +99,8 @@ def daemonset(spec: FleetSpec, cluster: Cluster) -> dict[str, Any]:
     container = {
         "name": "exporter",
         "image": e.image,
-        "args": ["exporter"],
+        # The image's entrypoint is dcgm-exporter's name (for the GPU Operator); name the command outright.
+        "command": ["gpuscope", "exporter"],
         "env": _env(spec),
         "ports": [{"name": "metrics", "containerPort": 9400, "protocol": "TCP"}],
         "resources": {

@@ -181,7 +181,8 @@ class ExporterSettings(_Model):
     host_label: Literal["Hostname", "hostname"] = "Hostname"
     workload_labels: Literal["info", "labels", "off"] = "info"
     dialect: Literal["classic", "4.9"] = "classic"
-    image: str = f"ghcr.io/gpuscope/gpuscope:{__version__}"  # the image of this very release
+    # The image of this very release, as `make image` tags it: build and push it, or set exporter.image.
+    image: str = f"ghcr.io/gpuscope/gpuscope:{__version__}"
     memory_limit_mib: int = Field(128, ge=64, description="DaemonSet memory limit (measured RSS about 50 MiB)")
     drop_labels: tuple[str, ...] = Field(("pod_uid",), description="labels dropped from raw GPU series at scrape")
     web_config_secret: str | None = Field(None, description="Secret holding a web-config.yaml (TLS/basic auth)")
