@@ -87,6 +87,15 @@ class DeviceCalls:
         self._call("nvmlDeviceGetEnforcedPowerLimit")
         return int(self._desc(handle, "enforced_power_limit_mw"))
 
+    def nvmlDeviceGetPowerManagementLimitConstraints(self, handle: Any) -> tuple[int, int]:
+        self._call("nvmlDeviceGetPowerManagementLimitConstraints")
+        low, high = self._desc(handle, "power_limit_constraints_mw")
+        return int(low), int(high)
+
+    def nvmlDeviceGetPowerManagementDefaultLimit(self, handle: Any) -> int:
+        self._call("nvmlDeviceGetPowerManagementDefaultLimit")
+        return int(self._desc(handle, "default_power_limit_mw"))
+
     def nvmlDeviceGetPerformanceState(self, handle: Any) -> int:
         self._call("nvmlDeviceGetPerformanceState")
         return int(self._desc(handle, "pstate"))

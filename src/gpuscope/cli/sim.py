@@ -35,7 +35,7 @@ def sim_command(
     ctx: typer.Context,
     nodes: Annotated[int, typer.Option("--nodes", min=1, help="Number of simulated nodes.")] = 1,
     gpus_per_node: Annotated[int, typer.Option("--gpus-per-node", min=1, max=16, help="GPUs per node.")] = 8,
-    model: Annotated[str, typer.Option("--model", help="GPU model: h100, h200, a100, l40s.")] = "h100",
+    model: Annotated[str, typer.Option("--model", help="GPU model: h100, h200, b200, gb200, a100, l40s.")] = "h100",
     mig_nodes: Annotated[int, typer.Option("--mig-nodes", min=0, help="How many nodes (the first ones) run MIG.")] = 0,
     mig_layout: Annotated[str, typer.Option("--mig-layout", help="MIG layout of MIG nodes, e.g. 1g.10gb:7.")] = "",
     workload: Annotated[str, typer.Option("--workload", help="mixed, idle, training, inference or bursty.")] = "mixed",

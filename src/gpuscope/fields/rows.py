@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from gpuscope.fields.ids import FieldId
 from gpuscope.fields.model import Entity, Field, MetricType, MigScope, ValueKind
+from gpuscope.fields.rows_dcgm4 import DCGM4_FIELDS
 
 
 def _row(
@@ -407,6 +408,7 @@ _EXPORTER_FIELDS: tuple[Field, ...] = (
 
 ALL_FIELDS: tuple[Field, ...] = (
     *_DEVICE_FIELDS,
+    *DCGM4_FIELDS,
     *_NVLINK_LANE_FIELDS,
     *_NVLINK_ENTITY_FIELDS,
     *_PROF_FIELDS,

@@ -42,6 +42,8 @@ class GpuModel:
     shutdown_temp: int
     mig_profiles: tuple[MigProfile, ...] = ()
     encoders: bool = False
+    nvlink5: bool = False  # Blackwell: NVLink5 error counters and bit-error rates
+    fabric: bool = False  # NVLink fabric behind NVSwitches with a fabric state (manager, cluster, clique, health)
 
     def mig_profile(self, name: str) -> MigProfile:
         for profile in self.mig_profiles:
@@ -105,6 +107,62 @@ MODELS: Mapping[str, GpuModel] = MappingProxyType(
                 MigProfile("7g.141gb", 7, 142336),
             ),
         ),
+        "b200": GpuModel(
+            key="b200",
+            name="NVIDIA B200",
+            memory_mib=183359,
+            reserved_mib=716,
+            tdp_w=1000.0,
+            idle_w=140.0,
+            sm_clock_idle=120,
+            sm_clock_max=1965,
+            mem_clock=3996,
+            nvlinks=18,
+            nvlink_mbps_per_link=50000.0,
+            pcie_gen=6,
+            gpm=True,
+            hbm=True,
+            slowdown_temp=87,
+            shutdown_temp=92,
+            mig_profiles=(
+                MigProfile("1g.23gb", 1, 23040),
+                MigProfile("1g.45gb", 1, 45056),
+                MigProfile("2g.45gb", 2, 45056),
+                MigProfile("3g.90gb", 3, 90624),
+                MigProfile("4g.90gb", 4, 90624),
+                MigProfile("7g.180gb", 7, 181760),
+            ),
+            nvlink5=True,
+            fabric=True,
+        ),
+        "gb200": GpuModel(
+            key="gb200",
+            name="NVIDIA GB200",
+            memory_mib=189471,
+            reserved_mib=740,
+            tdp_w=1200.0,
+            idle_w=160.0,
+            sm_clock_idle=120,
+            sm_clock_max=2062,
+            mem_clock=3996,
+            nvlinks=18,
+            nvlink_mbps_per_link=50000.0,
+            pcie_gen=6,
+            gpm=True,
+            hbm=True,
+            slowdown_temp=87,
+            shutdown_temp=92,
+            mig_profiles=(
+                MigProfile("1g.24gb", 1, 24064),
+                MigProfile("1g.47gb", 1, 47104),
+                MigProfile("2g.47gb", 2, 47104),
+                MigProfile("3g.93gb", 3, 94208),
+                MigProfile("4g.93gb", 4, 94208),
+                MigProfile("7g.186gb", 7, 187904),
+            ),
+            nvlink5=True,
+            fabric=True,
+        ),
         "a100": GpuModel(
             key="a100",
             name="NVIDIA A100-SXM4-80GB",
@@ -154,7 +212,7 @@ MODELS: Mapping[str, GpuModel] = MappingProxyType(
 
 
 def model_by_key(key: str) -> GpuModel:
-    """Look up a model by its short key (h100, h200, a100, l40s)."""
+    """Look up a model by its short key (h100, h200, b200, gb200, a100, l40s)."""
     try:
         return MODELS[key.lower()]
     except KeyError:

@@ -25,6 +25,7 @@ from gpuscope.fields.catalog import DERIVED
 from gpuscope.fields.ids import (
     NVDEC_FIELDS,
     NVJPG_FIELDS,
+    NVLINK5_ERROR_FIELDS,
     NVLINK_LANE_FIELDS,
     NVLINK_PROF_LANE_FIELDS,
     NVOFA_FIELDS,
@@ -175,6 +176,10 @@ def _fb_used_ratio(mem: MemoryInfo) -> Value | ReadError:
     return mem.used / usable if mem.total and usable > 0 else ReadError.NO_DATA
 
 
+def _whole_w(raw: int) -> Value:
+    return milliwatts_to_whole_watts(raw)
+
+
 def _call(name: str, *args: int, pick: Pick = _int) -> Call:
     return Call((name, args), pick)
 
@@ -221,6 +226,10 @@ _DEVICE: dict[int, Source] = {
     FieldId.DCGM_FI_DEV_SHUTDOWN_TEMP: _call("temp_threshold", C.TEMPERATURE_THRESHOLD_SHUTDOWN),
     FieldId.DCGM_FI_DEV_POWER_MGMT_LIMIT: _call("power_limit", pick=milliwatts_to_whole_watts),
     FieldId.DCGM_FI_DEV_ENFORCED_POWER_LIMIT: _call("enforced_power_limit", pick=milliwatts_to_whole_watts),
+    FieldId.DCGM_FI_DEV_POWER_MGMT_LIMIT_MIN: _call("power_limit_constraints", pick=lambda r: _whole_w(r[0])),
+    FieldId.DCGM_FI_DEV_POWER_MGMT_LIMIT_MAX: _call("power_limit_constraints", pick=lambda r: _whole_w(r[1])),
+    FieldId.DCGM_FI_DEV_POWER_MGMT_LIMIT_DEF: _call("default_power_limit", pick=milliwatts_to_whole_watts),
+    FieldId.DCGM_FI_DEV_GPU_RECOVERY_ACTION: _fv(C.FI_GET_GPU_RECOVERY_ACTION),
     FieldId.DCGM_FI_DEV_PSTATE: _call("pstate", pick=_pstate),
     FieldId.DCGM_FI_DEV_FAN_SPEED: _call("fan_speed"),
     FieldId.DCGM_FI_DEV_PCIE_REPLAY_COUNTER: _fv(C.FI_PCIE_REPLAY_COUNTER),
@@ -336,3 +345,27 @@ def served_fields() -> frozenset[int]:
 
 # Fields a backend is never asked for: the collector derives them (kept here to document the boundary).
 NOT_BACKEND_FIELDS = frozenset({FieldId.DCGM_FI_DEV_XID_ERRORS, *DERIVED})
+
+# DCGM 4.x fields this backend does not read yet (answered "not supported"), with the NVML call that serves each:
+# fabric state from nvmlDeviceGetGpuFabricInfoV (state, status, clusterUuid, cliqueId, healthMask); the NVLink5
+# counters and BERs from nvmlDeviceGetFieldValues NVML_FI_DEV_NVLINK_COUNT_* (206-215, 219-222), summed over links;
+# C2C from nvmlDeviceGetFieldValues NVML_FI_DEV_C2C_LINK_COUNT/GET_STATUS/GET_MAX_BW (170-172) and
+# NVML_FI_DEV_C2C_LINK_ERROR_INTR/ERROR_REPLAY (231, 232). The DCGM backend and the simulator serve them.
+NOT_READ_YET = frozenset(
+    {
+        FieldId.DCGM_FI_DEV_FABRIC_MANAGER_STATUS,
+        FieldId.DCGM_FI_DEV_FABRIC_MANAGER_ERROR_CODE,
+        FieldId.DCGM_FI_DEV_FABRIC_CLUSTER_UUID,
+        FieldId.DCGM_FI_DEV_FABRIC_CLIQUE_ID,
+        FieldId.DCGM_FI_DEV_FABRIC_HEALTH_MASK,
+        FieldId.DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY,
+        FieldId.DCGM_FI_DEV_C2C_LINK_COUNT,
+        FieldId.DCGM_FI_DEV_C2C_LINK_STATUS,
+        FieldId.DCGM_FI_DEV_C2C_MAX_BANDWIDTH,
+        FieldId.DCGM_FI_DEV_C2C_LINK_ERROR_TOTAL,
+        FieldId.DCGM_FI_DEV_C2C_LINK_REPLAY_ERROR_TOTAL,
+        *NVLINK5_ERROR_FIELDS,
+        FieldId.DCGM_FI_DEV_NVLINK_COUNT_SYMBOL_BER_FLOAT,
+        FieldId.DCGM_FI_DEV_NVLINK_COUNT_EFFECTIVE_BER_FLOAT,
+    }
+)

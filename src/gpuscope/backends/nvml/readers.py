@@ -119,6 +119,8 @@ READERS: Mapping[str, Reader] = MappingProxyType(
         "power_usage": _simple("nvmlDeviceGetPowerUsage"),
         "power_limit": _simple("nvmlDeviceGetPowerManagementLimit"),
         "enforced_power_limit": _simple("nvmlDeviceGetEnforcedPowerLimit"),
+        "power_limit_constraints": _simple("nvmlDeviceGetPowerManagementLimitConstraints"),
+        "default_power_limit": _simple("nvmlDeviceGetPowerManagementDefaultLimit"),
         "pstate": _simple("nvmlDeviceGetPerformanceState"),
         "fan_speed": _simple("nvmlDeviceGetFanSpeed"),
         "utilization": _simple("nvmlDeviceGetUtilizationRates"),

@@ -20,6 +20,8 @@ class FaultKind(StrEnum):
     THERMAL = "thermal"
     ECC_DBE = "ecc-dbe"
     NVLINK_CRC = "nvlink-crc"
+    FABRIC_DEGRADED = "fabric-degraded"
+    NVLINK5_ERRORS = "nvlink5-errors"
     RESTART = "restart"
     SLOW = "slow"
     HOSTENGINE_DOWN = "hostengine-down"

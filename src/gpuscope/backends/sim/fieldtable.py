@@ -15,6 +15,7 @@ from gpuscope.backends.sim.workload import Activity, noise, uniform
 from gpuscope.fields.ids import (
     NVDEC_FIELDS,
     NVJPG_FIELDS,
+    NVLINK5_ERROR_FIELDS,
     NVLINK_LANE_FIELDS,
     NVLINK_PROF_LANE_FIELDS,
     NVOFA_FIELDS,
@@ -75,6 +76,48 @@ def _nvlink_total_prof(tx: bool) -> Getter:
 
 
 _HOPPER_ONLY: Callable[[SimGpu], bool] = lambda g: g.model.gpm  # noqa: E731
+
+
+def _fabric(healthy: Value, degraded: Value) -> Getter:
+    """A fabric-state value: only GPUs behind an NVLink fabric have one; ``fabric-degraded`` switches it."""
+    return lambda g, _a, _i: (degraded if g.fabric_degraded else healthy) if g.model.fabric else None
+
+
+def _nvlink5(n: int) -> Getter:
+    return lambda g, _a, _i: g.counters.nvlink5[n] if g.model.nvlink5 else None
+
+
+def _ber(healthy: float, burst: float) -> Getter:
+    return lambda g, _a, _i: (burst if g.nvlink5_errors else healthy) if g.model.nvlink5 else None
+
+
+def _cluster_uuid(g: SimGpu, _a: Activity, _i: SimInstance | None) -> Value | None:
+    if not g.model.fabric:
+        return None
+    # One NVLink domain per simulated node: every GPU of a node shares the seed.
+    n = int(uniform(g.seed, 0, 71) * (1 << 48))
+    return f"5a1e0c2d-{n >> 32 & 0xFFFF:04x}-4{n >> 20 & 0xFFF:03x}-8{n >> 8 & 0xFFF:03x}-{n & 0xFF:02x}f3b9c27d41"
+
+
+# Fabric health values (see fields/rows_dcgm4.py): manager status 3 = success; summary 1 healthy, 3 limited
+# capacity; mask 2 = "degraded bandwidth: false", 1 = "true".
+_FABRIC_GETTERS: Mapping[int, Getter] = {
+    FieldId.DCGM_FI_DEV_FABRIC_MANAGER_STATUS: _fabric(3, 3),
+    FieldId.DCGM_FI_DEV_FABRIC_MANAGER_ERROR_CODE: _fabric(0, 0),
+    FieldId.DCGM_FI_DEV_FABRIC_CLUSTER_UUID: _cluster_uuid,
+    FieldId.DCGM_FI_DEV_FABRIC_CLIQUE_ID: _fabric(1, 1),
+    FieldId.DCGM_FI_DEV_FABRIC_HEALTH_MASK: _fabric(2, 1),
+    FieldId.DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY: _fabric(1, 3),
+    **{fid: _nvlink5(n) for n, fid in enumerate(NVLINK5_ERROR_FIELDS)},
+    FieldId.DCGM_FI_DEV_NVLINK_COUNT_SYMBOL_BER_FLOAT: _ber(2.5e-15, 4.0e-9),
+    FieldId.DCGM_FI_DEV_NVLINK_COUNT_EFFECTIVE_BER_FLOAT: _ber(0.0, 3.0e-12),
+    # The driver asks for a GPU reset while a double-bit ECC error has rows waiting to be remapped.
+    FieldId.DCGM_FI_DEV_GPU_RECOVERY_ACTION: lambda g, _a, _i: int(g.ecc_dbe),
+    # Power-limit bounds: the board's TDP is its maximum and default; the floor is about 30 % of it.
+    FieldId.DCGM_FI_DEV_POWER_MGMT_LIMIT_MIN: lambda g, _a, _i: float(round(g.model.tdp_w * 0.3)),
+    FieldId.DCGM_FI_DEV_POWER_MGMT_LIMIT_MAX: lambda g, _a, _i: g.model.tdp_w,
+    FieldId.DCGM_FI_DEV_POWER_MGMT_LIMIT_DEF: lambda g, _a, _i: g.model.tdp_w,
+}
 
 # Field -> how to read it from a GPU (or one of its MIG instances); ``None`` from a getter means "not supported".
 DEVICE_GETTERS: Mapping[int, Getter] = MappingProxyType(
@@ -167,6 +210,7 @@ DEVICE_GETTERS: Mapping[int, Getter] = MappingProxyType(
         FieldId.DCGM_FI_DEV_NVLINK_THROUGHPUT_TOTAL: lambda g, _a, _i: (
             int(2 * g.model.nvlinks * g.nvlink_kib_per_s() * 1024) if g.model.nvlinks else None
         ),
+        **_FABRIC_GETTERS,
     }
 )
 

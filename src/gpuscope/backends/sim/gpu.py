@@ -30,9 +30,10 @@ from gpuscope.backends.sim.fieldtable import DEVICE_GETTERS, LINK_GETTERS, MIB, 
 from gpuscope.backends.sim.workload import IDLE, Activity, WorkloadKind, activity, noise, uniform
 from gpuscope.fields.catalog import BY_ID, Entity, MigScope
 from gpuscope.fields.clock_events import ClockEventReason
+from gpuscope.fields.ids import NVLINK5_ERROR_FIELDS
 from gpuscope.hardware.models import GpuModel, MigProfile
 
-_PCIE_BYTES_PER_S = {3: 15.75e9, 4: 31.5e9, 5: 63.0e9}
+_PCIE_BYTES_PER_S = {3: 15.75e9, 4: 31.5e9, 5: 63.0e9, 6: 121.0e9}
 _N_LINK_COUNTERS = 4  # CRC flit, CRC data, replay, recovery
 
 
@@ -47,6 +48,7 @@ class _Counters:
     remap_correctable: int
     remap_uncorrectable: int
     link_errors: list[list[int]] = field(default_factory=list)
+    nvlink5: list[int] = field(default_factory=list)  # NVLink5 error counters, in NVLINK5_ERROR_FIELDS order
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +82,10 @@ def boot_counters(model: GpuModel, seed: int, key: int) -> _Counters:
         remap_correctable=int(uniform(seed, key, 47) * 2),
         remap_uncorrectable=0,
         link_errors=[[0] * _N_LINK_COUNTERS for _ in range(model.nvlinks)],
+        # A few successful link recoveries (index 7, 9) are normal on a long-running NVLink5 fabric.
+        nvlink5=[int(uniform(seed, key, 49) * 3) if n in (7, 9) else 0 for n in range(len(NVLINK5_ERROR_FIELDS))]
+        if model.nvlink5
+        else [],
     )
 
 
@@ -117,6 +123,8 @@ class SimGpu:
         self.thermal: bool = False
         self.ecc_dbe: bool = False
         self.nvlink_crc: bool = False
+        self.fabric_degraded: bool = False
+        self.nvlink5_errors: bool = False
         self.profiling_locked: bool = False
         self.lost: bool = False
         self.counters: _Counters = boot_counters(model, seed, key)
@@ -167,6 +175,8 @@ class SimGpu:
             self._add_dbe(max(1, round(dt / 15.0)))
         if self.nvlink_crc and dt:
             self._add_link_errors(dt)
+        if self.nvlink5_errors and dt:
+            self._add_nvlink5_errors(dt)
         avail = (m.memory_mib - m.reserved_mib) * MIB
         self._now = _Instant(act, power, sm_clock, m.mem_clock, events, int(act.fb_used * avail))
 
@@ -195,6 +205,18 @@ class SimGpu:
             errors[1] += round(dt * 0.5)
             errors[2] += round(dt * 2)
             errors[3] += 1 if uniform(self.seed, self.key, 53, int(self._last_t or 0), link) < 0.2 else 0
+
+    def _add_nvlink5_errors(self, dt: float) -> None:
+        # A burst: packets received with errors and symbol errors climb fast, FEC leaves a few effective errors,
+        # and the links go through recovery now and then (most recoveries succeed).
+        c = self.counters.nvlink5
+        c[2] += round(dt * 40)  # RX errors
+        c[5] += round(dt * 2)  # local link integrity
+        c[10] += round(dt * 900)  # RX symbol errors
+        c[11] += round(dt * 3)  # effective errors
+        recoveries = 1 if uniform(self.seed, self.key, 54, int(self._last_t or 0)) < 0.5 else 0
+        c[9] += recoveries  # recovery events
+        c[7] += recoveries  # of which successful
 
     # --- reads ---------------------------------------------------------------------------------------------
 

@@ -239,12 +239,18 @@ class SimNode:
             return
         if kind is FaultKind.NVLINK_CRC and not gpu.model.nvlinks:
             raise UsageError(f"GPU {gpu.index} ({gpu.model.key}) has no NVLink to inject CRC errors into")
+        if kind is FaultKind.FABRIC_DEGRADED and not gpu.model.fabric:
+            raise UsageError(f"GPU {gpu.index} ({gpu.model.key}) has no NVLink fabric state; use a b200 or gb200")
+        if kind is FaultKind.NVLINK5_ERRORS and not gpu.model.nvlink5:
+            raise UsageError(f"GPU {gpu.index} ({gpu.model.key}) has no NVLink5 counters; use a b200 or gb200")
         attr = {
             FaultKind.FELL_OFF_BUS: "lost",
             FaultKind.PROFILING_LOCK: "profiling_locked",
             FaultKind.THERMAL: "thermal",
             FaultKind.ECC_DBE: "ecc_dbe",
             FaultKind.NVLINK_CRC: "nvlink_crc",
+            FaultKind.FABRIC_DEGRADED: "fabric_degraded",
+            FaultKind.NVLINK5_ERRORS: "nvlink5_errors",
         }[kind]
         was_on = getattr(gpu, attr)
         setattr(gpu, attr, on)
@@ -268,6 +274,7 @@ class SimNode:
             self._hostengine_down = self._hostengine_restarted = self._version_skew = False
             for gpu in self.gpus:
                 gpu.thermal = gpu.ecc_dbe = gpu.nvlink_crc = gpu.profiling_locked = gpu.lost = False
+                gpu.fabric_degraded = gpu.nvlink5_errors = False
 
     def active_faults(self) -> list[dict[str, object]]:
         """The faults now switched on, for ``GET /sim/faults``."""
@@ -288,6 +295,8 @@ class SimNode:
                     (FaultKind.THERMAL, gpu.thermal),
                     (FaultKind.ECC_DBE, gpu.ecc_dbe),
                     (FaultKind.NVLINK_CRC, gpu.nvlink_crc),
+                    (FaultKind.FABRIC_DEGRADED, gpu.fabric_degraded),
+                    (FaultKind.NVLINK5_ERRORS, gpu.nvlink5_errors),
                 ):
                     if on:
                         active.append({"fault": kind.value, "gpu": gpu.index})
