@@ -321,6 +321,54 @@ NVLINK = (
         ),
         quiet_at=("35m", "50m"),
     ),
+    Case(
+        "NVLink5: packets received with errors keep increasing",
+        "GPUNVLinkErrors",
+        (up(), *temps(0), Series("DCGM_FI_DEV_NVLINK_COUNT_RX_ERRORS", gpu_labels(0), grow(0, 40))),
+        fires_by="35m",
+        expected=(identity(0),),
+    ),
+    Case(
+        "near miss: NVLink5 symbol errors before FEC and successful recoveries grow",
+        "GPUNVLinkErrors",
+        (
+            up(),
+            *temps(0),
+            Series("DCGM_FI_DEV_NVLINK_COUNT_RX_SYMBOL_ERRORS", gpu_labels(0), grow(0, 900)),
+            Series("DCGM_FI_DEV_NVLINK_COUNT_LINK_RECOVERY_SUCCESSFUL_EVENTS", gpu_labels(0), grow(0, 1)),
+            Series("DCGM_FI_DEV_NVLINK_COUNT_EFFECTIVE_ERRORS", gpu_labels(0), flat(3)),
+        ),
+        quiet_at=("35m", "50m"),
+    ),
+)
+
+FABRIC = (
+    Case(
+        "fabric health goes to limited capacity",
+        "GPUFabricDegraded",
+        (up(), *temps(0, 1), Series("DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY", gpu_labels(1), change(1, 3))),
+        fires_by="33m",
+        expected=(identity(1),),
+        quiet_at=("29m45s",),
+    ),
+    Case(
+        "fabric manager failed to start",
+        "GPUFabricDegraded",
+        (up(), *temps(0), Series("DCGM_FI_DEV_FABRIC_MANAGER_STATUS", gpu_labels(0), change(2, 4))),
+        fires_by="33m",
+        expected=(identity(0),),
+    ),
+    Case(
+        "near miss: healthy fabric, manager still starting, then up",
+        "GPUFabricDegraded",
+        (
+            up(),
+            *temps(0),
+            Series("DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY", gpu_labels(0), flat(1)),
+            Series("DCGM_FI_DEV_FABRIC_MANAGER_STATUS", gpu_labels(0), change(2, 3)),
+        ),
+        quiet_at=("35m", "50m"),
+    ),
 )
 
 LOWERCASE = RulesConfig(host_label="hostname")
@@ -348,4 +396,4 @@ HOSTNAME_VARIANT = (
     ),
 )
 
-CASES = FELL_OFF_BUS + XID_CRITICAL + DBE + ROW_REMAP + THERMAL + NVLINK + HOSTNAME_VARIANT
+CASES = FELL_OFF_BUS + XID_CRITICAL + DBE + ROW_REMAP + THERMAL + NVLINK + FABRIC + HOSTNAME_VARIANT

@@ -46,6 +46,7 @@ TABLE = {  # the contract, written apart from the rules: alert -> (owner, bound)
     "GPURowRemapFailure": ("infra", "1m"),
     "GPUThermalThrottling": ("infra", "5m"),
     "GPUNVLinkErrors": ("infra", "5m"),
+    "GPUFabricDegraded": ("infra", "5m"),
     "GPUExporterDown": ("platform", "2m"),
     "GPUProfilingMetricsStale": ("platform", "6m"),
     "GPUExporterRestarted": ("platform", "2m"),

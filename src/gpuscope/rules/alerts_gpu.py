@@ -18,7 +18,16 @@ NVLINK_ERROR_FIELDS = (
     "DCGM_FI_DEV_NVLINK_CRC_ERROR_TOTAL",
     "DCGM_FI_DEV_NVLINK_RECOVERY_TOTAL",
     "DCGM_FI_DEV_NVLINK_REPLAY_TOTAL",
+    # NVLink5 (Blackwell): packets received with errors, link integrity, failed recoveries and the errors left after
+    # forward error correction. Symbol errors (before FEC) and successful recoveries are normal and left out.
+    "DCGM_FI_DEV_NVLINK_COUNT_RX_ERRORS",
+    "DCGM_FI_DEV_NVLINK_COUNT_LOCAL_LINK_INTEGRITY_ERRORS",
+    "DCGM_FI_DEV_NVLINK_COUNT_LINK_RECOVERY_FAILED_EVENTS",
+    "DCGM_FI_DEV_NVLINK_COUNT_EFFECTIVE_ERRORS",
 )
+# DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY: 2 unhealthy, 3 limited capacity; DCGM_FI_DEV_FABRIC_MANAGER_STATUS 4: failure.
+FABRIC_UNHEALTHY = (2, 3)
+FABRIC_MANAGER_FAILURE = 4
 THERMAL_EVENTS = 'clock_event=~"sw_thermal|hw_thermal"'
 _GPU_DESC = "GPU {{ $labels.gpu }} ({{ $labels.UUID }}) on {{ $labels.Hostname }} ({{ $labels.instance }})"
 
@@ -301,9 +310,43 @@ def nvlink(q: Promql) -> Alert:
     )
 
 
+def fabric(q: Promql) -> Alert:
+    g = q.gpu_id
+    expr = alternatives(
+        f"max by ({g}) ({q.dcgm('DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY')} == {FABRIC_UNHEALTHY[0]} "
+        f"or {q.dcgm('DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY')} == {FABRIC_UNHEALTHY[1]})",
+        f"max by ({g}) ({q.dcgm('DCGM_FI_DEV_FABRIC_MANAGER_STATUS')} == {FABRIC_MANAGER_FAILURE})",
+    )
+    return Alert(
+        name="GPUFabricDegraded",
+        expr=q.unless_exporter_down(expr),
+        severity="ticket",
+        owner="infra",
+        summary="A GPU's NVLink fabric is unhealthy or running at limited capacity.",
+        description=_desc(q, "reports its NVLink fabric unhealthy or degraded (fabric health summary / manager)."),
+        runbook=Runbook(
+            meaning="The GPU's NVLink fabric (NVSwitch trays, NVLink5 on B200/GB200) lost bandwidth or routes, or the "
+            "fabric manager failed: multi-GPU and multi-node collectives slow down or fail to start.",
+            confirm=(
+                "DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY >= 2",
+                "DCGM_FI_DEV_FABRIC_MANAGER_STATUS == 4",
+                "$ nvidia-smi -q | grep -A8 -i fabric   # on the node: state, status, clique, health",
+            ),
+            actions=(
+                "Several GPUs of one NVLink domain at once point at an NVSwitch tray or the fabric manager "
+                "(`systemctl status nvidia-fabricmanager`, NMX on GB200 racks); one GPU, at its links.",
+                "Check DCGM_FI_DEV_NVLINK_COUNT_* error counters of the affected GPUs (GPUNVLinkErrors).",
+                "Drain the node or rack from multi-node jobs and follow the vendor's fabric recovery procedure.",
+            ),
+        ),
+        bound="5m",
+        for_="2m",
+    )
+
+
 def infra_group(q: Promql) -> Group:
     return Group(
         name="gpuscope-gpu-health.alerts",
-        rules=(fell_off_bus(q), xid_critical(q), dbe(q), row_remap_failure(q), thermal(q), nvlink(q)),
+        rules=(fell_off_bus(q), xid_critical(q), dbe(q), row_remap_failure(q), thermal(q), nvlink(q), fabric(q)),
         file="alerts",
     )
