@@ -66,7 +66,8 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         "Power and energy",
         THERMAL,
-        r"DCGM_FI_DEV_(POWER_USAGE(_INSTANT)?|POWER_MGMT_LIMIT|ENFORCED_POWER_LIMIT|TOTAL_ENERGY_CONSUMPTION)",
+        r"DCGM_FI_DEV_(POWER_USAGE(_INSTANT)?|POWER_MGMT_LIMIT(_MIN|_MAX|_DEF)?|ENFORCED_POWER_LIMIT"
+        r"|TOTAL_ENERGY_CONSUMPTION)",
     ),
     Family("Clocks", THERMAL, r"DCGM_FI_DEV_(MAX_)?(SM|MEM|VIDEO)_CLOCK"),
     Family("Clock event reasons (bitmask)", THERMAL, r"DCGM_FI_DEV_CLOCKS_EVENT_REASONS"),
@@ -97,12 +98,15 @@ FAMILIES: tuple[Family, ...] = (
         r"|DCGM_FI_PROF_NVLINK_(L[0-9]+_)?[TR]X_BYTES(_PER_LINK)?",
     ),
     Family("NVLink errors (totals)", INTERCONNECT, r"DCGM_FI_DEV_NVLINK_[A-Z_]+_TOTAL"),
+    Family("NVLink5 errors and bit-error rates", INTERCONNECT, r"DCGM_FI_DEV_NVLINK_COUNT_[A-Z_]+"),
+    Family("NVLink fabric and C2C", INTERCONNECT, r"DCGM_FI_DEV_(FABRIC|C2C)_[A-Z0-9_]+"),
     Family(
         "Health",
         HEALTH,
         r"DCGM_EXP_(GPU_HEALTH|P2P)_STATUS|DCGM_FI_DEV_VGPU_LICENSE_STATUS",
         mappings=styles.HEALTH,
     ),
+    Family("Recovery the driver asks for", HEALTH, r"DCGM_FI_DEV_GPU_RECOVERY_ACTION", mappings=styles.RECOVERY_ACTION),
 )
 
 

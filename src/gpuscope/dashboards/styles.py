@@ -136,6 +136,15 @@ STATUS_STEPS = Steps(
 
 YES_NO_BAD = (ValueText("0", "no", GREEN), ValueText("1", "yes", RED))
 
+# DCGM_FI_DEV_GPU_RECOVERY_ACTION (NVML's recovery actions) and DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY.
+RECOVERY_ACTION = (
+    ValueText("0", "none", GREEN),
+    ValueText("1", "GPU reset", RED),
+    ValueText("2", "node reboot", RED),
+    ValueText("3", "drain P2P", ORANGE),
+    ValueText("4", "drain and reset", RED),
+)
+
 HEALTH = (
     ValueText("0", "pass", GREEN),
     ValueText("10", "warn", ORANGE),
