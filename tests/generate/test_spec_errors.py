@@ -15,7 +15,7 @@ CASES = [
     (
         fleet(ONE.replace("gpu_model: h100", "gpu_model: b300")),
         "fleet.yaml:7:33: clusters[0].node_groups[0].gpu_model: unknown GPU model 'b300'; choose one of: h100, h200, "
-        "a100, l40s",
+        "b200, gb200, a100, l40s",
     ),
     (
         fleet(ONE.replace("nodes: 2}", "nodes: 2, mig: {layout: '1g.10gb:7', nodes: 3}}")),
