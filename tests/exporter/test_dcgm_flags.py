@@ -142,6 +142,20 @@ def test_readme_table_lists_every_dcgm_exporter_flag() -> None:
             assert f"`{short}`" in row, f"{long}: short flag {short} missing from its README row"
 
 
+def test_dcgm_exporter_boolean_value_form_is_rewritten_for_click() -> None:
+    import typer
+
+    from gpuscope.cli import app
+    from gpuscope.cli._dcgm_flags import normalise_bool_args
+    from gpuscope.cli.exporter import exporter_command_click
+
+    command = exporter_command_click(typer.main.get_command(app))
+    argv = ["--kubernetes=false", "-n=true", "--dump-compression=false", "--debug=TRUE", "-f=x.csv", "--", "-k=1"]
+    assert normalise_bool_args(command, argv) == ["--no-hostname", "--no-dump-compression", "--debug", "-f=x.csv",
+                                                  "--", "-k=1"]  # fmt: skip
+    assert normalise_bool_args(command, ["--kubernetes=maybe"]) == ["--kubernetes=maybe"]  # left for click to refuse
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
