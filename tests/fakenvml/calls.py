@@ -136,6 +136,15 @@ class DeviceCalls:
             )
         return real.c_nvmlMemory_t(total=total, free=total - reserved - used, used=used + reserved)
 
+    def nvmlDeviceGetGpuFabricInfoV(self, handle: Any, info_ref: Any) -> int:
+        self._call("nvmlDeviceGetGpuFabricInfoV")
+        spec = self._desc(handle, "fabric")
+        info = info_ref._obj  # the structure behind ctypes.byref
+        info.clusterUuid[:] = list(bytes.fromhex(spec["cluster_uuid"].replace("-", "")))
+        info.status, info.cliqueId, info.state = spec["status"], spec["clique_id"], spec["state"]
+        info.healthMask, info.healthSummary = spec["health_mask"], spec["health_summary"]
+        return 0
+
     def nvmlDeviceGetGridLicensableFeatures(self, handle: Any) -> Any:
         self._call("nvmlDeviceGetGridLicensableFeatures", "nvmlDeviceGetGridLicensableFeatures_v4")
         spec = self._desc(handle, "vgpu_license")

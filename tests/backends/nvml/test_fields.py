@@ -38,6 +38,15 @@ def _gpm(d: dict[str, Any], metric: int, ratio: bool) -> Value | ReadError:
     return value / 100 if ratio else int(value * MIB)
 
 
+def _fabric(d: dict[str, Any]) -> dict[int, Value | ReadError]:
+    f = d["fabric"]
+    if isinstance(f, str):  # no NVLink fabric behind this board
+        return dict.fromkeys(range(170, 176), NS)
+    # state 3 (completed) with status 0 (success) is DCGM's fabric manager status 3, "success".
+    return {170: 3, 171: f["status"], 172: f["cluster_uuid"], 173: f["clique_id"], 174: f["health_mask"],
+            175: f["health_summary"]}  # fmt: skip
+
+
 def expected_h100(d: dict[str, Any]) -> dict[int, Value | ReadError]:
     mem, nv = d["memory"], d["nvlink"]
     free = mem["total"] - mem["reserved"] - mem["used"]
@@ -70,6 +79,7 @@ def expected_h100(d: dict[str, Any]) -> dict[int, Value | ReadError]:
         162: float(d["power_limit_constraints_mw"][1] // 1000),
         163: float(d["default_power_limit_mw"] // 1000),
         1523: _fi(d, 230),
+        **_fabric(d),
         190: d["pstate"],
         191: NS,
         202: _fi(d, 94),

@@ -39,6 +39,10 @@ FI_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL = 45
 FI_NVLINK_REPLAY_ERROR_COUNT_TOTAL = 52
 FI_NVLINK_RECOVERY_ERROR_COUNT_TOTAL = 59
 FI_GET_GPU_RECOVERY_ACTION = 230
+
+# --- GPU fabric state (nvmlGpuFabricState_t) ---------------------------------------------------------------
+GPU_FABRIC_STATE_NOT_SUPPORTED = 0
+GPU_FABRIC_STATE_COMPLETED = 3
 FI_PERF_POLICY_POWER = 74  # 74..79: power, thermal, sync boost, board limit, low util, reliability (ns)
 FI_MEMORY_TEMP = 82
 FI_TOTAL_ENERGY_CONSUMPTION = 83

@@ -51,6 +51,18 @@ class MemoryInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class FabricInfo:
+    """``nvmlDeviceGetGpuFabricInfoV`` (v3): the GPU's NVLink fabric as the fabric manager set it up."""
+
+    state: int
+    status: int  # an nvmlReturn_t: how the fabric manager's set-up of this GPU ended
+    clique_id: int
+    cluster_uuid: str
+    health_mask: int
+    health_summary: int
+
+
+@dataclass(frozen=True, slots=True)
 class Batched:
     """A field read from one ``nvmlDeviceGetFieldValues`` entry."""
 
@@ -176,6 +188,22 @@ def _fb_used_ratio(mem: MemoryInfo) -> Value | ReadError:
     return mem.used / usable if mem.total and usable > 0 else ReadError.NO_DATA
 
 
+def _fabric(pick: Callable[[FabricInfo], Value | ReadError]) -> Call:
+    def checked(info: FabricInfo) -> Value | ReadError:
+        if info.state == C.GPU_FABRIC_STATE_NOT_SUPPORTED:
+            return ReadError.NOT_SUPPORTED
+        return pick(info)
+
+    return _call("fabric", pick=checked)
+
+
+def fabric_manager_status(info: FabricInfo) -> Value:
+    """DCGM's ``dcgmFabricManagerStatus_t``: NVML's state up to "in progress", then success or failure."""
+    if info.state == C.GPU_FABRIC_STATE_COMPLETED:
+        return 3 if info.status == C.SUCCESS else 4
+    return info.state  # 1 not started, 2 in progress: the same numbers in both enums
+
+
 def _whole_w(raw: int) -> Value:
     return milliwatts_to_whole_watts(raw)
 
@@ -230,6 +258,14 @@ _DEVICE: dict[int, Source] = {
     FieldId.DCGM_FI_DEV_POWER_MGMT_LIMIT_MAX: _call("power_limit_constraints", pick=lambda r: _whole_w(r[1])),
     FieldId.DCGM_FI_DEV_POWER_MGMT_LIMIT_DEF: _call("default_power_limit", pick=milliwatts_to_whole_watts),
     FieldId.DCGM_FI_DEV_GPU_RECOVERY_ACTION: _fv(C.FI_GET_GPU_RECOVERY_ACTION),
+    FieldId.DCGM_FI_DEV_FABRIC_MANAGER_STATUS: _fabric(fabric_manager_status),
+    FieldId.DCGM_FI_DEV_FABRIC_MANAGER_ERROR_CODE: _fabric(
+        lambda f: f.status if f.state == C.GPU_FABRIC_STATE_COMPLETED else ReadError.NO_DATA
+    ),
+    FieldId.DCGM_FI_DEV_FABRIC_CLUSTER_UUID: _fabric(lambda f: f.cluster_uuid),
+    FieldId.DCGM_FI_DEV_FABRIC_CLIQUE_ID: _fabric(lambda f: f.clique_id),
+    FieldId.DCGM_FI_DEV_FABRIC_HEALTH_MASK: _fabric(lambda f: f.health_mask),
+    FieldId.DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY: _fabric(lambda f: f.health_summary),
     FieldId.DCGM_FI_DEV_PSTATE: _call("pstate", pick=_pstate),
     FieldId.DCGM_FI_DEV_FAN_SPEED: _call("fan_speed"),
     FieldId.DCGM_FI_DEV_PCIE_REPLAY_COUNTER: _fv(C.FI_PCIE_REPLAY_COUNTER),
@@ -346,19 +382,12 @@ def served_fields() -> frozenset[int]:
 # Fields a backend is never asked for: the collector derives them (kept here to document the boundary).
 NOT_BACKEND_FIELDS = frozenset({FieldId.DCGM_FI_DEV_XID_ERRORS, *DERIVED})
 
-# DCGM 4.x fields this backend does not read yet (answered "not supported"), with the NVML call that serves each:
-# fabric state from nvmlDeviceGetGpuFabricInfoV (state, status, clusterUuid, cliqueId, healthMask); the NVLink5
-# counters and BERs from nvmlDeviceGetFieldValues NVML_FI_DEV_NVLINK_COUNT_* (206-215, 219-222), summed over links;
-# C2C from nvmlDeviceGetFieldValues NVML_FI_DEV_C2C_LINK_COUNT/GET_STATUS/GET_MAX_BW (170-172) and
-# NVML_FI_DEV_C2C_LINK_ERROR_INTR/ERROR_REPLAY (231, 232). The DCGM backend and the simulator serve them.
+# DCGM 4.x fields this backend does not read yet (answered "not supported"), and the NVML call that serves each:
+# the NVLink5 counters and BERs, nvmlDeviceGetFieldValues NVML_FI_DEV_NVLINK_COUNT_* (206-215, 219-222) summed
+# over links; C2C, NVML_FI_DEV_C2C_LINK_COUNT/GET_STATUS/GET_MAX_BW (170-172) and NVML_FI_DEV_C2C_LINK_ERROR_INTR/
+# ERROR_REPLAY (231, 232). The DCGM backend and the simulator serve them.
 NOT_READ_YET = frozenset(
     {
-        FieldId.DCGM_FI_DEV_FABRIC_MANAGER_STATUS,
-        FieldId.DCGM_FI_DEV_FABRIC_MANAGER_ERROR_CODE,
-        FieldId.DCGM_FI_DEV_FABRIC_CLUSTER_UUID,
-        FieldId.DCGM_FI_DEV_FABRIC_CLIQUE_ID,
-        FieldId.DCGM_FI_DEV_FABRIC_HEALTH_MASK,
-        FieldId.DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY,
         FieldId.DCGM_FI_DEV_C2C_LINK_COUNT,
         FieldId.DCGM_FI_DEV_C2C_LINK_STATUS,
         FieldId.DCGM_FI_DEV_C2C_MAX_BANDWIDTH,

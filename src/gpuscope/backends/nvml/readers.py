@@ -7,7 +7,9 @@ propagate to the caller, which applies the error policy. When the driver lacks a
 
 from __future__ import annotations
 
+import ctypes
 import logging
+import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -15,7 +17,7 @@ from typing import Any
 
 from gpuscope.backends.nvml import constants as C
 from gpuscope.backends.nvml.errors import error_code
-from gpuscope.backends.nvml.fieldmap import MemoryInfo
+from gpuscope.backends.nvml.fieldmap import FabricInfo, MemoryInfo
 
 log = logging.getLogger("gpuscope.backends.nvml")
 
@@ -88,6 +90,20 @@ def read_memory(nvml: Any, handle: Any, _args: tuple[int, ...], fallbacks: Fallb
     return MemoryInfo(int(mem.total), None if reserved is None else int(reserved), int(mem.free), int(mem.used))
 
 
+def read_fabric(nvml: Any, handle: Any, _args: tuple[int, ...], _fb: Fallbacks) -> FabricInfo:
+    # The v3 struct is the first with the health summary; drivers without it answer "not supported".
+    info = nvml.c_nvmlGpuFabricInfo_v3_t()
+    nvml.nvmlDeviceGetGpuFabricInfoV(handle, ctypes.byref(info))
+    return FabricInfo(
+        state=int(info.state),
+        status=int(info.status),
+        clique_id=int(info.cliqueId),
+        cluster_uuid=str(uuid.UUID(bytes=bytes(info.clusterUuid))),
+        health_mask=int(info.healthMask),
+        health_summary=int(info.healthSummary),
+    )
+
+
 def read_temperature(nvml: Any, handle: Any, _args: tuple[int, ...], fallbacks: Fallbacks) -> Any:
     return fallbacks.run(
         nvml,
@@ -129,6 +145,7 @@ READERS: Mapping[str, Reader] = MappingProxyType(
         "pcie_link_gen": _simple("nvmlDeviceGetCurrPcieLinkGeneration"),
         "pcie_link_width": _simple("nvmlDeviceGetCurrPcieLinkWidth"),
         "memory": read_memory,
+        "fabric": read_fabric,
         "vgpu_license": _simple("nvmlDeviceGetGridLicensableFeatures"),
         "nvlink_error_counter": _simple("nvmlDeviceGetNvLinkErrorCounter"),
     }
