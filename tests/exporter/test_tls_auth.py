@@ -66,8 +66,12 @@ def test_tls_serves_metrics_and_refuses_plain_http(pki: Pki, listener: Listener,
         assert "DCGM_FI_DEV_GPU_TEMP{" in c.get(f"{https}/metrics").text
         with pytest.raises(httpx.ConnectError):  # the server's certificate is not from a CA the client trusts
             httpx.get(f"{https}/metrics", timeout=5)
-        with pytest.raises(httpx.TransportError):  # plain HTTP on the TLS port gets no HTTP answer
-            httpx.get(f"http://127.0.0.1:{listener.port}/metrics", timeout=5)
+        # Plain HTTP on the TLS port: a 400 that says what to fix (as Go's server answers), then the TLS port
+        # still serves TLS.
+        plain = httpx.get(f"http://127.0.0.1:{listener.port}/metrics", timeout=5)
+        assert plain.status_code == 400
+        assert plain.text == "Client sent an HTTP request to an HTTPS server.\n"
+        assert c.get(f"{https}/health").status_code == 200
 
 
 def test_mtls_requires_a_client_certificate_from_the_ca(pki: Pki, listener: Listener, https: str) -> None:

@@ -18,9 +18,12 @@ import asyncio
 import logging
 import socket
 import ssl
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from aiohttp import web
+
+from gpuscope.exporter.plainhttp import tls_protocol_factory
 
 log = logging.getLogger(__name__)
 
@@ -207,21 +210,12 @@ class GuardedSite(web.BaseSite):
 
         # A TLS client that never finishes its handshake is a slow client too.
         handshake = limits.request_timeout_s if self._ssl_context else None
+        factory_for_socket: Callable[[], asyncio.BaseProtocol] = protocol
+        if self._ssl_context is not None:  # TLS layered here, so plain HTTP on this port gets a 400 that says so
+            factory_for_socket = tls_protocol_factory(protocol, self._ssl_context, loop, handshake)
         if self._sock is not None:
-            self._server = await loop.create_server(
-                protocol,
-                sock=self._sock,
-                ssl=self._ssl_context,
-                backlog=self._backlog,
-                ssl_handshake_timeout=handshake,
-            )
+            self._server = await loop.create_server(factory_for_socket, sock=self._sock, backlog=self._backlog)
             return
         self._server = await loop.create_server(
-            protocol,
-            self._host,
-            self._port,
-            ssl=self._ssl_context,
-            backlog=self._backlog,
-            reuse_address=True,
-            ssl_handshake_timeout=handshake,
+            factory_for_socket, self._host, self._port, backlog=self._backlog, reuse_address=True
         )
