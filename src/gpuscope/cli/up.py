@@ -100,7 +100,8 @@ def inject_command(
         str,
         typer.Argument(
             help="A simulator fault (xid, fell-off-bus, profiling-lock, thermal, ecc-dbe, "
-            "nvlink-crc, restart, slow, hostengine-down, hostengine-restart, version-skew) or exporter-down, "
+            "nvlink-crc, fabric-degraded, nvlink5-errors, restart, slow, hostengine-down, hostengine-restart, "
+            "version-skew) or exporter-down, "
             "prometheus-down, global-down."
         ),
     ],
