@@ -9,12 +9,22 @@ timeouts; this guard gives the same protection. It wraps aiohttp's protocol obje
   request: of the connection being accepted), else the connection is closed;
 - a request head larger than ``max_head_bytes`` is answered 431, a declared body larger than ``max_body_bytes``
   413, and the connection closed before aiohttp sees the request;
-- a response the client stops reading (the transport's buffer stays full) for ``write_timeout_s`` is abandoned.
+- a response the client stops reading (the transport's buffer stays full) for ``write_timeout_s`` is abandoned;
+- at most ``max_connections`` connections are open at once per listener (TLS handshakes included): more are closed
+  on arrival (plain HTTP gets a 503 first) and counted (``ConnectionStats``, exported as self-metrics).
+
+TLS is terminated here too, not by ``create_server(ssl=...)``: asyncio gives every TLS connection a 256 KiB read
+buffer up front (``SSLProtocol.max_size``), which made a few thousand idle TLS connections cost hundreds of MiB.
+``_TlsConnection`` is asyncio's own TLS protocol with a 16 KiB buffer (one TLS record), the same handshake
+timeout, and admission against the cap before the handshake starts.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ctypes
+import functools
 import logging
 import socket
 import ssl
@@ -23,7 +33,8 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
-from gpuscope.exporter.plainhttp import tls_protocol_factory
+from gpuscope.exporter.plainhttp import TlsOrTellHttp
+from gpuscope.exporter.selfmetrics import ConnectionStats
 
 log = logging.getLogger(__name__)
 
@@ -39,15 +50,85 @@ class HttpLimits:
     keepalive_timeout_s: float = 120.0  # idle keep-alive; longer than any sane scrape interval's gap is not needed
     max_head_bytes: int = 16 * 1024
     max_body_bytes: int = 64 * 1024
+    # Prometheus keeps one connection per target (two for an HA pair); the cap only has to bound memory.
+    max_connections: int = 512
+
+
+_BUSY = (
+    b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 21\r\n"
+    b"Connection: close\r\n\r\ntoo many connections\n"
+)
+
+
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    with contextlib.suppress(OSError, AttributeError):
+        trim: Callable[[int], int] = ctypes.CDLL(None).malloc_trim  # glibc only
+        return trim
+    return None
+
+
+class _Admission:
+    """One listener's connection cap and counts; hands freed memory back after a burst of connections has gone.
+
+    glibc keeps the small blocks that closed connections leave behind; without a trim, an exporter that once held
+    thousands of (hostile) connections would keep their memory for the rest of its life.
+    """
+
+    _BURST = 256  # connections gone since the peak before a trim is worth its cost (a walk of the heap)
+
+    def __init__(self, stats: ConnectionStats, loop: asyncio.AbstractEventLoop) -> None:
+        self.stats = stats
+        self._loop = loop
+        self._peak = 0
+        self._trim: asyncio.TimerHandle | None = None
+
+    def enter(self, *, tls: bool) -> bool:
+        """Count a new connection in; False (and counted as rejected) when the cap is reached."""
+        stats = self.stats
+        if stats.open >= stats.limit:
+            stats.rejected += 1
+            return False
+        stats.open += 1
+        stats.handshaking += tls
+        self._peak = max(self._peak, stats.open)
+        return True
+
+    def established(self) -> None:
+        self.stats.handshaking -= 1
+
+    def leave(self, *, handshaking: bool) -> None:
+        self.stats.open -= 1
+        self.stats.handshaking -= handshaking
+        if self._peak - self.stats.open >= self._BURST and self._trim is None and _malloc_trim() is not None:
+            self._trim = self._loop.call_later(1.0, self._release)
+
+    def _release(self) -> None:
+        self._trim = None
+        self._peak = self.stats.open
+        trim = _malloc_trim()
+        if trim is not None:
+            trim(0)
 
 
 class _Guard(asyncio.Protocol):
     """Wraps one connection's aiohttp protocol; forwards every event, closes the connection when a limit is hit."""
 
-    def __init__(self, inner: asyncio.Protocol, limits: HttpLimits, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(
+        self,
+        inner: asyncio.Protocol,
+        limits: HttpLimits,
+        loop: asyncio.AbstractEventLoop,
+        *,
+        admit: _Admission | None = None,
+        on_made: Callable[[], None] | None = None,
+    ) -> None:
         self._inner = inner
         self._limits = limits
         self._loop = loop
+        self._admit = admit  # plain HTTP: this guard counts the connection against the cap
+        self._admitted = False
+        self._on_made = on_made  # TLS: tells the TLS layer its handshake finished
         self._transport: asyncio.Transport | None = None
         self._read_timer: asyncio.TimerHandle | None = None
         self._write_timer: asyncio.TimerHandle | None = None
@@ -59,6 +140,14 @@ class _Guard(asyncio.Protocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
+        if self._admit is not None:
+            if not self._admit.enter(tls=False):
+                transport.write(_BUSY)
+                transport.close()
+                return
+            self._admitted = True
+        if self._on_made is not None:
+            self._on_made()
         self._transport = transport
         self._arm_read()
         self._inner.connection_made(transport)
@@ -82,6 +171,11 @@ class _Guard(asyncio.Protocol):
         self._inner.resume_writing()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self._admit is not None:
+            if not self._admitted:
+                return  # refused on arrival: aiohttp never saw it
+            self._admit.leave(handshaking=False)
+            self._admitted = False
         self._disarm_read()
         self._cancel_write()
         self._transport = None
@@ -173,8 +267,60 @@ class _Guard(asyncio.Protocol):
             self._transport.close()
 
 
+class _TlsConnection(TlsOrTellHttp):
+    """asyncio's server-side TLS protocol with a small read buffer and admission against the connection cap."""
+
+    max_size = 16 * 1024  # asyncio's default is 256 KiB, allocated for every connection
+
+    def __init__(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        inner: asyncio.Protocol,
+        context: ssl.SSLContext,
+        limits: HttpLimits,
+        admission: _Admission,
+    ) -> None:
+        self._gpuscope_admission = admission
+        self._gpuscope_phase = "new"  # new -> handshake -> established; "refused" when over the cap
+        guard = _Guard(inner, limits, loop, on_made=self._established)
+        super().__init__(
+            loop,
+            guard,
+            context,
+            None,  # type: ignore[arg-type] # no waiter: nobody awaits the handshake, failures only close
+            server_side=True,
+            # A TLS client that never finishes its handshake is a slow client too.
+            ssl_handshake_timeout=limits.request_timeout_s,  # type: ignore[arg-type] # typeshed says int
+            ssl_shutdown_timeout=limits.write_timeout_s,
+        )
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        if not self._gpuscope_admission.enter(tls=True):
+            self._gpuscope_phase = "refused"
+            assert isinstance(transport, asyncio.Transport)
+            transport.abort()  # nothing can be said before a handshake
+            return
+        self._gpuscope_phase = "handshake"
+        super().connection_made(transport)
+
+    def _established(self) -> None:
+        if self._gpuscope_phase == "handshake":
+            self._gpuscope_admission.established()
+            self._gpuscope_phase = "established"
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        phase, self._gpuscope_phase = self._gpuscope_phase, "closed"
+        if phase in ("new", "refused", "closed"):
+            return
+        self._gpuscope_admission.leave(handshaking=phase == "handshake")
+        super().connection_lost(exc)
+
+
 class GuardedSite(web.BaseSite):
-    """A TCP site whose connections go through the guard (aiohttp's ``TCPSite`` plus the protocol wrapper)."""
+    """A TCP site whose connections go through the guard (aiohttp's ``TCPSite`` plus the protocol wrapper).
+
+    ``stats`` counts its connections (the exporter exports them); the site terminates TLS itself.
+    """
 
     def __init__(
         self,
@@ -192,6 +338,7 @@ class GuardedSite(web.BaseSite):
         self._port = port
         self._limits = limits
         self._sock = sock  # an inherited listening socket (systemd socket activation): host and port unused
+        self.stats = ConnectionStats(limit=limits.max_connections)
 
     @property
     def name(self) -> str:
@@ -203,19 +350,18 @@ class GuardedSite(web.BaseSite):
         loop = asyncio.get_running_loop()
         factory = self._runner.server
         assert factory is not None
-        limits = self._limits
+        limits, context = self._limits, self._ssl_context
+        admission = _Admission(self.stats, loop)
 
-        def protocol() -> asyncio.Protocol:
-            return _Guard(factory(), limits, loop)
+        def protocol() -> asyncio.BaseProtocol:
+            if context is None:
+                return _Guard(factory(), limits, loop, admit=admission)
+            return _TlsConnection(loop, factory(), context, limits, admission)
 
-        # A TLS client that never finishes its handshake is a slow client too.
-        handshake = limits.request_timeout_s if self._ssl_context else None
-        factory_for_socket: Callable[[], asyncio.BaseProtocol] = protocol
-        if self._ssl_context is not None:  # TLS layered here, so plain HTTP on this port gets a 400 that says so
-            factory_for_socket = tls_protocol_factory(protocol, self._ssl_context, loop, handshake)
+        # TLS is layered in _TlsConnection (admission, small buffer; plain HTTP on this port gets a 400 that says so).
         if self._sock is not None:
-            self._server = await loop.create_server(factory_for_socket, sock=self._sock, backlog=self._backlog)
+            self._server = await loop.create_server(protocol, sock=self._sock, backlog=self._backlog)
             return
         self._server = await loop.create_server(
-            factory_for_socket, self._host, self._port, backlog=self._backlog, reuse_address=True
+            protocol, self._host, self._port, backlog=self._backlog, reuse_address=True
         )

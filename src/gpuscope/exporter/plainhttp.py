@@ -20,7 +20,9 @@ PLAIN_HTTP_REPLY = (
 )
 
 
-class _TlsOrTellHttp(sslproto.SSLProtocol):
+class TlsOrTellHttp(sslproto.SSLProtocol):
+    """asyncio's server-side TLS protocol that answers plain HTTP with a 400 (httpguard adds the connection cap)."""
+
     def _on_handshake_complete(self, handshake_exc: BaseException | None) -> None:
         raw: Any = self._transport
         if isinstance(handshake_exc, ssl.SSLError) and handshake_exc.reason == "HTTP_REQUEST" and raw is not None:
@@ -40,6 +42,6 @@ def tls_protocol_factory(
         # No waiter: nobody awaits a server-side handshake here (asyncio passes one only to await it itself).
         no_waiter: Any = None
         timeout: Any = handshake_timeout_s
-        return _TlsOrTellHttp(loop, inner(), context, no_waiter, server_side=True, ssl_handshake_timeout=timeout)
+        return TlsOrTellHttp(loop, inner(), context, no_waiter, server_side=True, ssl_handshake_timeout=timeout)
 
     return protocol

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from gpuscope.backends.base import Backend
 from gpuscope.exporter.collector import Collector
 from gpuscope.exporter.render import RenderConfig, render_dcgm
-from gpuscope.exporter.selfmetrics import read_process_stats, render_dynamic, render_self
+from gpuscope.exporter.selfmetrics import ConnectionStats, read_process_stats, render_dynamic, render_self
 from gpuscope.exporter.snapshot import Snapshot
 from gpuscope.exporter.workloads.exposition import render_workload_info
 from gpuscope.fields.collectors import CollectorSet
@@ -63,6 +63,7 @@ class NodeRuntime:
         self.process_metrics = process_metrics
         self.busy = False
         self.reload_status: ReloadStatus | None = None  # set when this process reloads on SIGHUP
+        self.connections: ConnectionStats | None = None  # set by the listener serving this node
         self._publish_lock = threading.Lock()
         self.published = self._render(collector.snapshot)
 
@@ -94,7 +95,7 @@ class NodeRuntime:
         """The exposition for one scrape."""
         pub = self.published
         process = read_process_stats() if self.process_metrics else None
-        tail_text = render_dynamic(pub.snapshot, now, process)
+        tail_text = render_dynamic(pub.snapshot, now, process, self.connections)
         if self.reload_status is not None:
             tail_text += self.reload_status.render()
         tail = tail_text.encode()

@@ -225,8 +225,46 @@ def read_process_stats() -> ProcessStats | None:
     )
 
 
-def render_dynamic(snapshot: Snapshot, now: float, process: ProcessStats | None) -> str:
-    """The per-scrape tail: snapshot age and process figures."""
+@dataclass(slots=True)
+class ConnectionStats:
+    """One listener's connection counts, kept by the HTTP guard on the event loop and read by scrapes."""
+
+    limit: int
+    open: int = 0
+    handshaking: int = 0  # of ``open``: TLS handshakes not finished yet
+    rejected: int = 0  # refused because ``limit`` connections were open
+
+
+def _connection_families(c: ConnectionStats) -> list[str]:
+    return [
+        _family(
+            "gpuscope_exporter_http_connections",
+            "gauge",
+            "Open connections to this listener, by state (tls_handshake: handshake not finished).",
+            [
+                f'gpuscope_exporter_http_connections{{state="tls_handshake"}} {c.handshaking}\n',
+                f'gpuscope_exporter_http_connections{{state="established"}} {c.open - c.handshaking}\n',
+            ],
+        ),
+        _family(
+            "gpuscope_exporter_http_connection_limit",
+            "gauge",
+            "Most connections this listener keeps open at once; more are closed on arrival.",
+            [f"gpuscope_exporter_http_connection_limit {c.limit}\n"],
+        ),
+        _family(
+            "gpuscope_exporter_http_connections_rejected_total",
+            "counter",
+            "Connections closed on arrival because the connection limit was reached.",
+            [f"gpuscope_exporter_http_connections_rejected_total {c.rejected}\n"],
+        ),
+    ]
+
+
+def render_dynamic(
+    snapshot: Snapshot, now: float, process: ProcessStats | None, connections: ConnectionStats | None = None
+) -> str:
+    """The per-scrape tail: snapshot age, process figures and the listener's connection counts."""
     age = snapshot.age(now)
     parts = [
         _family(
@@ -236,6 +274,8 @@ def render_dynamic(snapshot: Snapshot, now: float, process: ProcessStats | None)
             [] if age is None else [f"gpuscope_exporter_snapshot_age_seconds {age:.3f}\n"],
         )
     ]
+    if connections is not None:
+        parts += _connection_families(connections)
     if process is not None:
         p = process
         parts += [
