@@ -63,8 +63,12 @@ def _start(directory: Path, extra: str) -> tuple[subprocess.Popen[bytes], int, s
     return proc, port, ctx
 
 
-async def _get(port: int, ctx: ssl.SSLContext, path: str, auth: tuple[str, str] | None) -> int:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port, ssl=ctx)
+async def _get(
+    port: int, ctx: ssl.SSLContext, path: str, auth: tuple[str, str] | None, source: str = "127.0.0.1"
+) -> int:
+    reader, writer = await asyncio.open_connection(
+        "127.0.0.1", port, ssl=ctx, local_addr=(source, 0), server_hostname="127.0.0.1"
+    )
     header = ""
     if auth is not None:
         header = "Authorization: Basic " + base64.b64encode(f"{auth[0]}:{auth[1]}".encode()).decode() + "\r\n"
@@ -122,31 +126,33 @@ def bench_tls(connections: int) -> None:
 
 def bench_flood(attackers: int, seconds: float) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        proc, port, ctx = _start(Path(tmp), f"basic_auth_users:\n  prometheus: {bcrypt_hash('s3cret')}\n")
+        proc, port, ctx = _start(Path(tmp), f"basic_auth_users:\n  prometheus: {bcrypt_hash('s3cret', 10)}\n")
         try:
 
             async def run() -> tuple[float, float, int]:
                 stop = asyncio.Event()
-                sent = 0
+                sent = 0  # the valid client comes from another loopback address than the attackers
 
                 async def attacker() -> None:
                     nonlocal sent
                     while not stop.is_set():
                         with contextlib.suppress(OSError, ssl.SSLError, ValueError, IndexError):
-                            await asyncio.wait_for(_get(port, ctx, "/metrics", ("prometheus", "wrong")), 2)
+                            guess = ("prometheus", f"wrong-{sent}")  # a new guess each time: no cache helps
+                            await asyncio.wait_for(_get(port, ctx, "/metrics", guess), 0.25)  # then hang up
                             sent += 1
 
                 tasks = [asyncio.create_task(attacker()) for _ in range(attackers)]
                 await asyncio.sleep(1)
                 t0 = time.monotonic()
-                status = await _get(port, ctx, "/metrics", ("prometheus", "s3cret"))
+                status = 0
+                while status != 200:  # a 429 (the queue is full) is retried, as Prometheus's next scrape would
+                    status = await _get(port, ctx, "/metrics", ("prometheus", "s3cret"), source="127.0.0.2")
                 during = time.monotonic() - t0
-                assert status == 200, status
                 await asyncio.sleep(max(0.0, seconds - 1 - during))
                 stop.set()
                 await asyncio.gather(*tasks)
                 t0 = time.monotonic()
-                await _get(port, ctx, "/metrics", ("prometheus", "s3cret"))
+                await _get(port, ctx, "/metrics", ("prometheus", "s3cret"), source="127.0.0.3")
                 return during, time.monotonic() - t0, sent
 
             during, after, sent = asyncio.run(run())
@@ -166,7 +172,7 @@ def main() -> None:
     parser.add_argument("--flood-seconds", type=float, default=8.0)
     parser.add_argument("--only", choices=("tls", "flood"))
     args = parser.parse_args()
-    os.environ.setdefault("PYTHONPATH", str(REPO / "src"))
+    os.environ["PYTHONPATH"] = str(REPO / "src")  # the exporter of this checkout
     if args.only in (None, "tls"):
         bench_tls(args.connections)
     if args.only in (None, "flood"):

@@ -62,8 +62,8 @@ def test_a_second_stack_on_the_same_data_dir_is_refused(tmp_path: Path) -> None:
     state = tmp_path / "stack.json"
     first = StackLock(tmp_path / "lock")
     first.acquire(state)
-    write_state(state, {"pid": 4242})
-    with pytest.raises(EnvironmentProblem, match=r"another `gpuscope up` \(pid 4242\) is running on"):
+    write_state(state, {"pid": os.getpid()})  # a live owner
+    with pytest.raises(EnvironmentProblem, match=rf"another `gpuscope up` \(pid {os.getpid()}\) is running on"):
         StackLock(tmp_path / "lock").acquire(state)
     assert first.held
     first.release()
@@ -101,3 +101,46 @@ def test_children_die_with_a_sigkilled_supervisor(tmp_path: Path, path: str) -> 
         finally:
             if supervisor.poll() is None:
                 supervisor.kill()
+
+
+# A supervisor as `up` runs one: it locks the data directory and starts a child that inherits the lock; the child
+# stops slowly on SIGTERM (as a Prometheus replica flushing remote write does), until the test lets it go.
+_LOCKING_SUPERVISOR = """
+import os, sys, time
+from pathlib import Path
+from gpuscope.runner.process import ManagedProcess
+from gpuscope.runner.state import StackLock, write_state
+data = Path(sys.argv[1])
+lock = StackLock(data / "lock")
+lock.acquire(data / "stack.json")
+write_state(data / "stack.json", {"pid": os.getpid()})
+script = "trap 'while [ ! -e release ]; do sleep 0.05; done; exit 0' TERM; touch trapped; while :; do sleep 0.1; done"
+child = ManagedProcess("replica", ["sh", "-c", script], data / "replica.log", "http://127.0.0.1:1/", cwd=data)
+child.inherit_fds = (lock.fd,)
+child.start()
+print(child.pid, flush=True)
+time.sleep(120)
+"""
+
+
+def test_a_sigkilled_supervisor_keeps_the_data_dir_locked_until_its_children_exit(tmp_path: Path) -> None:
+    with subprocess.Popen([sys.executable, "-c", _LOCKING_SUPERVISOR, str(tmp_path)], stdout=subprocess.PIPE) as sup:
+        try:
+            assert sup.stdout is not None
+            child = int(sup.stdout.readline())
+            wait_for(lambda: (tmp_path / "trapped").exists(), timeout=10, what="the child's SIGTERM trap")
+            sup.send_signal(signal.SIGKILL)
+            sup.wait(10)
+            # The child got SIGTERM with its supervisor's death and is still stopping: a new `up` is refused.
+            with pytest.raises(EnvironmentProblem, match=r"has exited but its child processes still hold"):
+                StackLock(tmp_path / "lock").acquire(tmp_path / "stack.json")
+            assert pid_alive(child)
+            (tmp_path / "release").touch()
+            wait_for(lambda: not pid_alive(child), timeout=10, what="the child to finish stopping")
+            again = StackLock(tmp_path / "lock")
+            again.acquire(tmp_path / "stack.json")  # free once the last holder has exited
+            again.release()
+        finally:
+            if sup.poll() is None:
+                sup.kill()
+            (tmp_path / "release").touch()

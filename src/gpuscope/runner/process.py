@@ -1,8 +1,9 @@
 """One supervised child process: start, readiness, stop, and restart with backoff after a crash.
 
 Children get ``PR_SET_PDEATHSIG`` so they die with the supervisor even if it is killed with SIGKILL: a local
-stack never leaves Prometheus processes behind. A deliberate stop (a simulated outage) is not a crash and is
-not restarted until asked.
+stack never leaves Prometheus processes behind. They also inherit the descriptors in ``inherit_fds`` (the data
+directory's lock), so what the supervisor holds stays held until they have exited too. A deliberate stop (a
+simulated outage) is not a crash and is not restarted until asked.
 """
 
 from __future__ import annotations
@@ -79,6 +80,7 @@ class ManagedProcess:
     log_path: Path
     ready_url: str
     cwd: Path | None = None
+    inherit_fds: tuple[int, ...] = ()
     proc: subprocess.Popen[bytes] | None = field(default=None, repr=False)
     restarts: int = 0
     stopped_on_purpose: bool = False
@@ -100,6 +102,7 @@ class ManagedProcess:
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
                 cwd=self.cwd,
+                pass_fds=self.inherit_fds,
                 preexec_fn=preexec,  # noqa: PLW1509 - None where setpriv does it; else a bare prctl call
             )
         self.stopped_on_purpose = False

@@ -89,6 +89,9 @@ class Stack:
         bundle = generate_bundle(self.plan.spec, self.loaded.collectors, self.loaded.collectors_csv)
         write_bundle(bundle, str(self.paths["bundle"]))
         self.children = build_children(self.plan, self.data_dir, self.paths["bundle"], self.paths["logs"])
+        if self.lock.fd is not None:
+            for child in self.children.values():  # the lock outlives a killed supervisor until its children exit
+                child.inherit_fds = (self.lock.fd,)
 
     def event(self, line: str) -> None:
         self.events.append(f"{time.strftime('%H:%M:%S')} {line}")

@@ -1,7 +1,10 @@
 """The running stack's footprint in its data directory: an exclusive lock and a state file.
 
 ``gpuscope up`` holds an flock on ``<data-dir>/lock`` for its whole life, so a second ``up`` on the same directory
-refuses at once; ``stack.json`` tells ``status``, ``inject`` and ``clear`` where the control API listens.
+refuses at once. Its children inherit the locked file descriptor, and an flock lasts until its last holder closes
+it: a supervisor killed with SIGKILL leaves the directory locked until the last Prometheus it started has exited
+(they stop on their own, with the supervisor), so no second stack can ever share a TSDB directory with a replica
+that is still flushing; ``stack.json`` tells ``status``, ``inject`` and ``clear`` where the control API listens.
 """
 
 from __future__ import annotations
@@ -31,9 +34,15 @@ class StackLock:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             handle.close()
-            pid = read_state(state_path).get("pid", "?") if state_path.exists() else "?"
+            pid = _owner(state_path)
+            if pid is not None and not _alive(pid):
+                raise EnvironmentProblem(
+                    f"the `gpuscope up` (pid {pid}) that ran on {self.path.parent} has exited but its child processes "
+                    f"still hold the directory while they stop: try again in a few seconds, or use another "
+                    f"{_DATA_DIR_FLAG}"
+                ) from None
             raise EnvironmentProblem(
-                f"another `gpuscope up` (pid {pid}) is running on {self.path.parent}: stop it with Ctrl-C, or "
+                f"another `gpuscope up` (pid {pid or '?'}) is running on {self.path.parent}: stop it with Ctrl-C, or "
                 f"start this one with another {_DATA_DIR_FLAG}"
             ) from None
         handle.seek(0)
@@ -41,6 +50,11 @@ class StackLock:
         handle.write(f"{os.getpid()}\n")
         handle.flush()
         self._file = handle
+
+    @property
+    def fd(self) -> int | None:
+        """The locked descriptor, for children to inherit (they then hold the lock as long as they live)."""
+        return self._file.fileno() if self._file is not None else None
 
     @property
     def held(self) -> bool:
@@ -57,6 +71,24 @@ class StackLock:
             fcntl.flock(self._file.fileno(), fcntl.LOCK_UN)
             self._file.close()
             self._file = None
+
+
+def _owner(state_path: Path) -> int | None:
+    try:
+        pid = json.loads(state_path.read_text()).get("pid")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return pid if isinstance(pid, int) and not isinstance(pid, bool) and pid > 0 else None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def write_state(path: Path, state: dict[str, Any]) -> None:
