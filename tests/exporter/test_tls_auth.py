@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import ssl
 from pathlib import Path
@@ -10,6 +11,7 @@ import httpx
 import pytest
 
 from gpuscope.backends.sim import SimNode, SimNodeConfig
+from gpuscope.exporter.auth import MAX_PENDING, PER_CLIENT, BasicAuth, Verdict
 from gpuscope.exporter.server import Listener
 from gpuscope.exporter.settings import ExporterSettings, make_runtime
 from gpuscope.exporter.webconfig import WebConfig, load_web_config
@@ -117,24 +119,70 @@ def test_basic_auth_bcrypt_with_cache(pki: Pki, listener: Listener, https: str) 
         assert ok.headers["X-Frame-Options"] == "deny"
 
 
+def _basic(user: str, password: str) -> str:
+    return httpx.BasicAuth(user, password)._auth_header
+
+
 def test_bcrypt_cache_and_unknown_users() -> None:
-    import asyncio
+    auth = BasicAuth({"prometheus": bcrypt_hash("s3cret", rounds=5).encode()})
+    assert auth.dummy_cost == 5  # unknown users cost what the configured hashes cost: no user-name oracle
 
-    from gpuscope.exporter.auth import BasicAuth
-
-    auth = BasicAuth({"prometheus": bcrypt_hash("s3cret").encode()})
-    header = httpx.BasicAuth("prometheus", "s3cret")._auth_header
-
-    async def run() -> list[bool]:
-        results = [await auth.check(header) for _ in range(5)]
-        results.append(await auth.check(httpx.BasicAuth("prometheus", "wrong")._auth_header))
-        results.append(await auth.check(httpx.BasicAuth("prometheus", "wrong")._auth_header))
-        results.append(await auth.check(httpx.BasicAuth("ghost", "s3cret")._auth_header))
+    async def run() -> list[Verdict]:
+        results = [await auth.check(_basic("prometheus", "s3cret")) for _ in range(5)]
+        results += [await auth.check(_basic("prometheus", "wrong")) for _ in range(2)]
+        results.append(await auth.check(_basic("ghost", "s3cret")))
         return results
 
-    assert asyncio.run(run()) == [True] * 5 + [False] * 3
-    # One bcrypt run for five good checks; wrong passwords are never cached; an unknown user still costs one.
-    assert auth.bcrypt_checks == 1 + 2 + 1
+    assert asyncio.run(run()) == [Verdict.OK] * 5 + [Verdict.DENIED] * 3
+    # One bcrypt run for five good checks, one for a wrong password repeated; an unknown user still costs one.
+    assert auth.bcrypt_checks == 1 + 1 + 1
+
+
+def test_a_wrong_password_flood_cannot_starve_a_valid_login() -> None:
+    auth = BasicAuth({"prometheus": bcrypt_hash("s3cret").encode()})
+    good = _basic("prometheus", "s3cret")
+
+    async def run() -> None:
+        assert await auth.check(good, client="10.0.0.1") is Verdict.OK
+        before = auth.bcrypt_checks
+        # 50 attacker addresses, 4 fresh guesses each, all arriving at once: the queue takes its bound, each address
+        # its share, and the rest are answered "busy" without any bcrypt work.
+        flood = [
+            asyncio.create_task(auth.check(_basic("prometheus", f"guess-{i}"), client=f"10.1.0.{i % 50}"))
+            for i in range(200)
+        ]
+        await asyncio.sleep(0)  # every attempt has been queued or refused; no bcrypt has run yet
+        assert auth.pending == MAX_PENDING
+        assert await auth.check(good, client="10.0.0.1") is Verdict.OK  # answered from the cache, queue full
+        verdicts = await asyncio.gather(*flood)
+        assert verdicts.count(Verdict.DENIED) == MAX_PENDING
+        assert verdicts.count(Verdict.BUSY) == 200 - MAX_PENDING
+        assert auth.bcrypt_checks - before == MAX_PENDING and auth.pending == 0
+        # One address gets its share of the queue, no more; another address still gets in.
+        mine = [asyncio.create_task(auth.check(_basic("prometheus", f"x{i}"), client="10.2.0.1")) for i in range(3)]
+        other = asyncio.create_task(auth.check(_basic("prometheus", "s3cret-new"), client="10.2.0.2"))
+        await asyncio.sleep(0)
+        assert auth.pending == PER_CLIENT + 1
+        assert [v for v in await asyncio.gather(*mine)].count(Verdict.BUSY) == 3 - PER_CLIENT
+        assert await other is Verdict.DENIED
+
+    asyncio.run(run())
+
+
+def test_queued_checks_of_clients_that_hung_up_are_dropped() -> None:
+    auth = BasicAuth({"prometheus": bcrypt_hash("s3cret").encode()})
+
+    async def run() -> list[Verdict]:
+        gone = [
+            asyncio.create_task(auth.check(_basic("prometheus", f"g{i}"), client=f"c{i}", alive=lambda: False))
+            for i in range(20)
+        ]
+        # Two clients sending the same (valid) credential at once share one bcrypt run.
+        pair = [asyncio.create_task(auth.check(_basic("prometheus", "s3cret"), client=c)) for c in ("a", "b")]
+        return await asyncio.gather(*gone, *pair)
+
+    assert asyncio.run(run()) == [Verdict.DENIED] * 20 + [Verdict.OK] * 2
+    assert auth.dropped == 20 and auth.bcrypt_checks == 1
 
 
 def test_rate_limit(pki: Pki, listener: Listener, https: str) -> None:

@@ -86,7 +86,8 @@ class BasicAuth:
         self._verified = _Lru(_CACHE_SIZE)
         self._refused = _Lru(_CACHE_SIZE)
         # Made at start-up, at the configured hashes' cost: an unknown user's check costs what a known one's does.
-        self._dummy = bcrypt.hashpw(b"not a password", bcrypt.gensalt(_cost(list(self._users.values()))))
+        self.dummy_cost = _cost(list(self._users.values()))
+        self._dummy = bcrypt.hashpw(b"not a password", bcrypt.gensalt(self.dummy_cost))
         self._queue: deque[_Pending] = deque()
         self._by_key: dict[bytes, _Pending] = {}
         self._per_client: dict[str, int] = {}
@@ -95,6 +96,11 @@ class BasicAuth:
         self.bcrypt_checks = 0  # how many times bcrypt actually ran (the caches' effect, for tests)
         self.dropped = 0  # queued checks not run because their client had gone
         self.busy = 0  # checks refused because the queue or the client's share of it was full
+
+    @property
+    def pending(self) -> int:
+        """Checks waiting for bcrypt (the one running included)."""
+        return len(self._by_key)
 
     async def check(self, header: str | None, client: str = "", alive: Callable[[], bool] | None = None) -> Verdict:
         credentials = parse_basic(header)
