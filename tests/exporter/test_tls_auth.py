@@ -163,7 +163,7 @@ def test_a_wrong_password_flood_cannot_starve_a_valid_login() -> None:
         other = asyncio.create_task(auth.check(_basic("prometheus", "s3cret-new"), client="10.2.0.2"))
         await asyncio.sleep(0)
         assert auth.pending == PER_CLIENT + 1
-        assert [v for v in await asyncio.gather(*mine)].count(Verdict.BUSY) == 3 - PER_CLIENT
+        assert list(await asyncio.gather(*mine)).count(Verdict.BUSY) == 3 - PER_CLIENT
         assert await other is Verdict.DENIED
 
     asyncio.run(run())

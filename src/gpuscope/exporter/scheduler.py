@@ -3,6 +3,9 @@
 One event-loop task decides when each node is due; collections run on worker threads so a slow or hung backend
 never blocks the HTTP side. A node whose previous collection has not finished is skipped (no pile-up); its
 snapshot simply ages. Workers are daemon threads, so a call wedged inside a driver cannot block process exit.
+
+The pool starts with ``workers`` threads and adds one whenever every thread is taken, up to one per node: a node
+has at most one collection in flight, so hung nodes each hold one thread and healthy ones always find another.
 """
 
 from __future__ import annotations
@@ -21,15 +24,25 @@ log = logging.getLogger(__name__)
 
 
 class WorkerPool:
-    """A fixed set of daemon threads running callables; results are delivered to the event loop."""
+    """Daemon threads running callables: ``workers`` of them, more (up to ``max_workers``) while all are taken."""
 
-    def __init__(self, workers: int, name: str = "collect") -> None:
+    def __init__(self, workers: int, name: str = "collect", max_workers: int | None = None) -> None:
         self._queue: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
-        self._threads = [
-            threading.Thread(target=self._run, name=f"{name}-{n}", daemon=True) for n in range(max(1, workers))
-        ]
-        for thread in self._threads:
-            thread.start()
+        self._name = name
+        self._lock = threading.Lock()
+        self._max = max(1, workers, max_workers or 0)
+        self._threads = 0
+        self._outstanding = 0  # submitted jobs not finished yet
+        for _ in range(max(1, workers)):
+            self._spawn()
+
+    @property
+    def threads(self) -> int:
+        return self._threads
+
+    def _spawn(self) -> None:
+        self._threads += 1
+        threading.Thread(target=self._run, name=f"{self._name}-{self._threads - 1}", daemon=True).start()
 
     def _run(self) -> None:
         while (job := self._queue.get()) is not None:
@@ -37,13 +50,21 @@ class WorkerPool:
                 job()
             except Exception:  # a job's failure is its own business; the worker lives on
                 log.exception("collection job failed")
+            finally:
+                with self._lock:
+                    self._outstanding -= 1
 
     def submit(self, job: Callable[[], None]) -> None:
+        with self._lock:
+            self._outstanding += 1
+            if self._outstanding > self._threads and self._threads < self._max:
+                self._spawn()
         self._queue.put(job)
 
     def close(self) -> None:
-        for _ in self._threads:
-            self._queue.put(None)
+        with self._lock:
+            for _ in range(self._threads):
+                self._queue.put(None)
 
 
 class Scheduler:
@@ -52,7 +73,7 @@ class Scheduler:
     def __init__(self, runtimes: Sequence[NodeRuntime], interval_s: float, workers: int = 1) -> None:
         self.runtimes = list(runtimes)
         self.interval_s = interval_s
-        self.pool = WorkerPool(workers)
+        self.pool = WorkerPool(workers, max_workers=len(self.runtimes))
 
     def _start(self, runtime: NodeRuntime, loop: asyncio.AbstractEventLoop) -> None:
         if runtime.busy:

@@ -90,7 +90,7 @@ class SimNode:
         self,
         config: SimNodeConfig,
         clock: Callable[[], float] = time.time,
-        sleep: Callable[[float], None] = time.sleep,
+        sleep: Callable[[float], None] | None = None,
     ) -> None:
         if config.profiling not in PROFILING_MODES:
             raise UsageError(f"profiling mode {config.profiling!r}: choose one of {', '.join(PROFILING_MODES)}")
@@ -98,9 +98,10 @@ class SimNode:
             raise UsageError(f"workload {config.workload!r}: choose one of {', '.join(WORKLOAD_MIXES)}")
         self.config = config
         self._clock = clock
-        self._sleep = sleep
+        self._sleep = sleep  # None: a wait that clearing the fault ends at once
         self._lock = threading.Lock()
         self._slow_seconds = 0.0
+        self._slow_over = threading.Event()
         self._hostengine_down = False
         self._hostengine_restarted = False
         self._version_skew = False
@@ -134,9 +135,12 @@ class SimNode:
 
     def collect(self, request: ReadRequest) -> NodeReading:
         with self._lock:
-            slow = self._slow_seconds
+            slow, over = self._slow_seconds, self._slow_over
         if slow:
-            self._sleep(slow)
+            if self._sleep is not None:
+                self._sleep(slow)
+            else:
+                over.wait(slow)
         with self._lock:
             self._check_hostengine()
             now = self._clock()
@@ -211,6 +215,8 @@ class SimNode:
         with self._lock:
             if request.fault is FaultKind.SLOW:
                 self._slow_seconds = request.seconds if request.enabled else 0.0
+                if not request.enabled:
+                    self._end_slow()
                 return
             if request.fault is FaultKind.HOSTENGINE_DOWN:
                 self._hostengine_down = request.enabled
@@ -271,10 +277,16 @@ class SimNode:
         """Switch every fault off."""
         with self._lock:
             self._slow_seconds = 0.0
+            self._end_slow()
             self._hostengine_down = self._hostengine_restarted = self._version_skew = False
             for gpu in self.gpus:
                 gpu.thermal = gpu.ecc_dbe = gpu.nvlink_crc = gpu.profiling_locked = gpu.lost = False
                 gpu.fabric_degraded = gpu.nvlink5_errors = False
+
+    def _end_slow(self) -> None:
+        """Wake a read sleeping in a ``slow`` fault (it may have an hour to go); later reads wait afresh."""
+        self._slow_over.set()
+        self._slow_over = threading.Event()
 
     def active_faults(self) -> list[dict[str, object]]:
         """The faults now switched on, for ``GET /sim/faults``."""
