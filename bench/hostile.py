@@ -126,7 +126,8 @@ def bench_tls(connections: int) -> None:
 
 def bench_flood(attackers: int, seconds: float) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        users = f"basic_auth_users:\n  prometheus: {bcrypt_hash('s3cret', 10)}\n  grafana: {bcrypt_hash('s3cret', 10)}\n"
+        hashed = bcrypt_hash("s3cret", 10)
+        users = f"basic_auth_users:\n  prometheus: {hashed}\n  grafana: {hashed}\n"
         proc, port, ctx = _start(Path(tmp), users)
         try:
 
@@ -158,8 +159,8 @@ def bench_flood(attackers: int, seconds: float) -> None:
 
             during, after, sent = asyncio.run(run())
             print(
-                f"flood: {attackers} attackers hanging up after 0.25 s, {seconds:.0f}s ({sent} answered): a first valid "
-                f"login half-way through took {during:.2f}s, another user's first login right after it {after:.2f}s"
+                f"flood: {attackers} attackers hanging up after 0.25 s, {seconds:.0f}s ({sent} answered): a first "
+                f"valid login half-way through took {during:.2f}s, another user's first login right after it {after:.2f}s"
             )
         finally:
             proc.terminate()
