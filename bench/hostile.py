@@ -160,7 +160,7 @@ def bench_flood(attackers: int, seconds: float) -> None:
             during, after, sent = asyncio.run(run())
             print(
                 f"flood: {attackers} attackers hanging up after 0.25 s, {seconds:.0f}s ({sent} answered): a first "
-                f"valid login half-way through took {during:.2f}s, another user's first login right after it {after:.2f}s"
+                f"valid login half-way through took {during:.2f}s, another user's first login just after {after:.2f}s"
             )
         finally:
             proc.terminate()
