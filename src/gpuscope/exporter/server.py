@@ -25,7 +25,7 @@ from aiohttp import web
 from gpuscope import __version__
 from gpuscope.errors import EnvironmentProblem
 from gpuscope.exporter.auth import install
-from gpuscope.exporter.httpguard import GuardedSite, HttpLimits
+from gpuscope.exporter.httpguard import REQUEST_LOG, GuardedSite, HttpLimits
 from gpuscope.exporter.runtime import NodeRuntime
 from gpuscope.exporter.webconfig import WebConfig
 
@@ -74,9 +74,40 @@ def node_for(request: web.Request) -> NodeRuntime:
     return node
 
 
+def accepts_gzip(header: str | None) -> bool:
+    """Whether an ``Accept-Encoding`` value allows gzip: ``gzip`` (or ``x-gzip``, or ``*`` when gzip is not named)
+    with a q-value above 0. ``gzip;q=0`` refuses it; a name merely containing "gzip" is another coding."""
+    if not header:
+        return False
+    named: float | None = None
+    star: float | None = None
+    for element in header.split(",")[:64]:  # a hostile header cannot make this loop long
+        coding, *params = (part.strip() for part in element.split(";"))
+        q = 1.0
+        for param in params:
+            key, _, value = param.partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    q = float(value.strip())
+                except ValueError:
+                    q = -1.0  # a malformed q-value: this element is ignored
+                if not 0.0 <= q <= 1.0:
+                    q = -1.0
+        if q < 0:
+            continue
+        coding = coding.lower()
+        if coding in ("gzip", "x-gzip"):
+            named = q if named is None else max(named, q)
+        elif coding == "*":
+            star = q
+    if named is not None:
+        return named > 0
+    return star is not None and star > 0
+
+
 async def _metrics(request: web.Request) -> web.Response:
     node = node_for(request)
-    gzip = "gzip" in request.headers.get("Accept-Encoding", "")
+    gzip = accepts_gzip(request.headers.get("Accept-Encoding"))
     body = node.body(time.time(), gzip=gzip)
     headers = {"Content-Type": CONTENT_TYPE, "X-Content-Type-Options": "nosniff"}
     if gzip:
@@ -141,9 +172,11 @@ def resolver_for(listeners: Sequence[Listener]) -> Resolver:
 
 
 def make_runner(app: web.Application, limits: HttpLimits) -> web.AppRunner:
-    """aiohttp's own limits set to the guard's, so an oversized head is always the guard's 431."""
+    """aiohttp's own limits set to the guard's, so an oversized head is always the guard's 431; malformed requests
+    are logged as one rate-limited line (``REQUEST_LOG``)."""
     return web.AppRunner(
         app,
+        logger=REQUEST_LOG,
         access_log=None,
         handle_signals=False,
         keepalive_timeout=limits.keepalive_timeout_s,

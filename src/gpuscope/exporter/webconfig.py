@@ -291,6 +291,13 @@ class _Reader:
         headers = {}
         for name, value_node in raw.items():
             value = self.string(value_node, f"{key}.{name}")
+            bad = next((c for c in value if not (" " <= c <= "~" or c == "\t")), None)
+            if bad is not None:  # CR/LF would split the response (every response carries these headers)
+                raise self.error(
+                    value_node,
+                    f"{key}.{name}",
+                    f"invalid character {bad!r} in the value: a header value is one line of printable ASCII",
+                )
             allowed = _HEADERS[name]
             if allowed and value not in allowed:
                 raise self.error(

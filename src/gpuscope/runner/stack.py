@@ -27,8 +27,9 @@ from aiohttp import web
 from gpuscope.backends.sim.faults import FaultRequest, parse_fault_kind
 from gpuscope.bundle import write_bundle
 from gpuscope.errors import EnvironmentProblem, UsageError
+from gpuscope.exporter.httpguard import HttpLimits
 from gpuscope.exporter.scheduler import Scheduler
-from gpuscope.exporter.server import Listener, build_app, resolver_for, start_site
+from gpuscope.exporter.server import Listener, build_app, make_runner, resolver_for, start_site
 from gpuscope.exporter.settings import ExporterSettings
 from gpuscope.fields.catalog import Dialect
 from gpuscope.generate import generate_bundle
@@ -113,9 +114,7 @@ class Stack:
     async def _serve(self, lst: Listener) -> web.AppRunner:
         # One runner per node, so a simulated exporter outage also drops Prometheus's keep-alive connection,
         # as a crashed exporter would, instead of only refusing new ones.
-        runner = web.AppRunner(
-            build_app(resolver_for([lst]), extensions=(FAULT_ROUTES,)), access_log=None, handle_signals=False
-        )
+        runner = make_runner(build_app(resolver_for([lst]), extensions=(FAULT_ROUTES,)), HttpLimits())
         await runner.setup()
         await start_site(runner, lst, "simulated node")
         return runner

@@ -37,7 +37,13 @@ async def _get(request: web.Request) -> web.Response:
 async def _post(request: web.Request) -> web.Response:
     sim = _sim(request)
     try:
-        body = await request.json()
+        raw = await request.read()  # bounded by the server's body limit
+        try:
+            body = json.loads(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise UsageError("the body is not UTF-8 text; send a JSON object") from None
+        except RecursionError:
+            raise UsageError("the body is nested too deeply; send a flat JSON object") from None
         if not isinstance(body, dict):
             raise UsageError('the body must be a JSON object, e.g. {"fault": "thermal", "gpu": 0}')
         apply_fault(node_for(request), parse_fault_request(body))

@@ -1,0 +1,206 @@
+"""Hostile clients on loopback: connection floods (plain and TLS), malformed requests and what they log, hostile
+fault bodies, tricky Accept-Encoding values, and response headers that would split a response."""
+
+from __future__ import annotations
+
+import gzip
+import logging
+import socket
+import ssl
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+
+import httpx
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from gpuscope.backends.sim import SimNode, SimNodeConfig
+from gpuscope.errors import SpecError
+from gpuscope.exporter.httpguard import MALFORMED, HttpLimits
+from gpuscope.exporter.server import Listener, accepts_gzip
+from gpuscope.exporter.settings import ExporterSettings, make_runtime
+from gpuscope.exporter.webconfig import load_web_config
+from gpuscope.fields.collectors import load_collectors
+from gpuscope.hardware.models import model_by_key
+from tests.support.certs import CertAuthority
+from tests.support.exporters import serving
+from tests.support.net import free_port, wait_for
+
+pytestmark = pytest.mark.e2e
+CAP = 4
+LIMITS = HttpLimits(request_timeout_s=1.0, write_timeout_s=1.0, max_connections=CAP)
+
+
+def _listener() -> Listener:
+    sim = SimNode(SimNodeConfig("node-a", model_by_key("h100"), 1))
+    runtime = make_runtime(sim, ExporterSettings(collectors=load_collectors(None), interval_s=0.5), "node-a")
+    return Listener("127.0.0.1", free_port(), runtime)
+
+
+def _self_metrics(text: str) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name.startswith("gpuscope_exporter_http_"):
+                state = sample.labels.get("state")
+                out[sample.name + (f"{{{state}}}" if state else "")] = sample.value
+    return out
+
+
+@pytest.fixture
+def plain() -> Iterator[Listener]:
+    lst = _listener()
+    with serving([lst], 0.5, limits=LIMITS):
+        wait_for(lambda: httpx.get(f"{lst.url}/health").status_code == 200, what="healthy")
+        yield lst
+
+
+def test_connection_cap_on_plain_http_is_exported_and_counted(plain: Listener) -> None:
+    url = plain.url
+    with ExitStack() as held:
+        idle = [held.enter_context(socket.create_connection(("127.0.0.1", plain.port), timeout=10)) for _ in range(CAP)]
+        stats = plain.runtime.connections
+        assert stats is not None
+        wait_for(lambda: stats.open == CAP, what="the idle connections to be counted")
+        with socket.create_connection(("127.0.0.1", plain.port), timeout=10) as extra:
+            reply = extra.recv(4096)  # answered and closed without sending anything
+        assert reply.startswith(b"HTTP/1.1 503 ") and reply.endswith(b"too many connections\n")
+        for sock in idle[:1]:
+            sock.close()
+        wait_for(lambda: stats.open == CAP - 1, what="a closed connection to be released")
+        metrics = _self_metrics(httpx.get(f"{url}/metrics").text)
+    assert metrics["gpuscope_exporter_http_connection_limit"] == CAP
+    assert metrics["gpuscope_exporter_http_connections_rejected_total"] >= 1
+    assert metrics["gpuscope_exporter_http_connections{established}"] == CAP  # the three idle ones and this scrape
+    wait_for(lambda: stats.open == 0, what="every connection to be released")
+
+
+@pytest.fixture(scope="module")
+def pki(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    d = tmp_path_factory.mktemp("pki")
+    ca = CertAuthority(d, "ca")
+    ca.issue("server", server=True, ips=("127.0.0.1",))
+    (d / "web.yml").write_text("tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n")
+    return d / "web.yml", ca.path
+
+
+def test_half_open_tls_connections_are_capped_timed_out_and_released(pki: tuple[Path, Path]) -> None:
+    web, ca = pki
+    lst = _listener()
+    ctx = ssl.create_default_context(cafile=str(ca))
+    with serving([lst], 0.5, limits=LIMITS, web_config=load_web_config(str(web))), ExitStack() as held:
+        stats = lst.runtime.connections
+        assert stats is not None
+        # CAP clients connect and never start their handshake: each holds a slot, counted as a handshake.
+        for _ in range(CAP):
+            held.enter_context(socket.create_connection(("127.0.0.1", lst.port), timeout=10))
+        wait_for(lambda: stats.handshaking == CAP, what="the silent clients to be counted")
+        with (
+            socket.create_connection(("127.0.0.1", lst.port), timeout=10) as extra,
+            pytest.raises((ssl.SSLError, ConnectionError)),
+        ):
+            ctx.wrap_socket(extra, server_hostname="127.0.0.1")  # over the cap: closed before any handshake
+        assert stats.rejected >= 1
+        # The handshake timeout (the request timeout) frees their slots; then a real client gets in.
+        wait_for(lambda: stats.open == 0, what="the silent handshakes to time out")
+        with httpx.Client(verify=ctx, timeout=10) as client:
+            metrics = _self_metrics(client.get(f"https://127.0.0.1:{lst.port}/metrics").text)
+        assert metrics["gpuscope_exporter_http_connections_rejected_total"] >= 1
+        assert metrics["gpuscope_exporter_http_connections{tls_handshake}"] == 0
+    assert stats.open == 0 and stats.handshaking == 0
+
+
+def test_malformed_requests_log_one_bounded_line_each_without_traceback(
+    plain: Listener, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    started = time.monotonic()
+    for n in range(40):
+        with socket.create_connection(("127.0.0.1", plain.port), timeout=10) as sock:
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nContent-Length: %d0x\r\n\r\n" % n)
+            assert sock.recv(4096).startswith(b"HTTP/1.")
+    elapsed = time.monotonic() - started
+    lines = [r for r in caplog.records if r.name.startswith(("gpuscope", "aiohttp")) and r.levelno >= logging.INFO]
+    malformed = [r for r in lines if "malformed request" in r.getMessage()]
+    assert malformed and malformed[0].getMessage().startswith("malformed request from 127.0.0.1: ")
+    assert not [r for r in lines if r.exc_info or "\n" in r.getMessage()]
+    assert len(malformed) <= 10 + elapsed + 1  # a burst of ten, then one a second
+    if len(malformed) < 40:
+        assert MALFORMED.suppressed > 0 or any("more since the last" in r.getMessage() for r in malformed)
+
+
+@pytest.mark.parametrize(
+    ("body", "error"),
+    [
+        (b"\xff\xfe{}", "the body is not UTF-8 text; send a JSON object"),
+        (b"[" * 50_000, "the body is nested too deeply; send a flat JSON object"),
+        (b'"thermal"', "the body must be a JSON object"),
+    ],
+)
+def test_hostile_fault_bodies_are_a_400_with_one_line(plain: Listener, body: bytes, error: str) -> None:
+    reply = httpx.post(f"{plain.url}/sim/faults", content=body, headers={"Content-Type": "application/json"})
+    assert reply.status_code == 400
+    message = reply.json()["error"]
+    assert message.startswith(error) and "\n" not in message
+
+
+@pytest.mark.parametrize(
+    ("header", "gzipped"),
+    [
+        ("gzip", True),
+        ("GZIP, deflate", True),
+        ("deflate, gzip;q=0.5", True),
+        ("gzip;q=0", False),
+        ("gzip; q=0.000", False),
+        ("*", True),
+        ("*;q=0", False),
+        ("*, gzip;q=0", False),
+        ("identity, *;q=0.1", True),
+        ("x-gzip", True),
+        ("notgzip", False),
+        ("gzipped, br", False),
+        ("gzip;q=nan", False),
+        ("gzip;q=2", False),
+        ("", False),
+        (None, False),
+    ],
+)
+def test_accept_encoding_is_parsed_with_q_values(header: str | None, gzipped: bool) -> None:
+    assert accepts_gzip(header) is gzipped
+
+
+def test_metrics_honour_gzip_q_zero(plain: Listener) -> None:
+    url = f"{plain.url}/metrics"
+    refused = httpx.get(url, headers={"Accept-Encoding": "gzip;q=0, identity"})
+    assert "Content-Encoding" not in refused.headers and b"DCGM_FI_DEV_GPU_TEMP" in refused.content
+    with httpx.Client() as client:
+        raw = client.send(client.build_request("GET", url, headers={"Accept-Encoding": "gzip;q=1"}), stream=True)
+        body = (
+            raw.read() if raw.headers.get("Content-Encoding") != "gzip" else gzip.decompress(b"".join(raw.iter_raw()))
+        )
+    assert raw.headers["Content-Encoding"] == "gzip" and b"DCGM_FI_DEV_GPU_TEMP" in body
+
+
+def test_a_header_value_with_cr_lf_is_refused_at_start_up(tmp_path: Path) -> None:
+    web = tmp_path / "web.yml"
+    web.write_text(
+        "http_server_config:\n  headers:\n    Content-Security-Policy: \"default-src 'self'\\r\\nSet-Cookie: a=b\"\n"
+    )
+    with pytest.raises(SpecError) as err:
+        load_web_config(str(web))
+    assert str(err.value) == (
+        f"{web}:3:5: http_server_config.headers.Content-Security-Policy: invalid character '\\r' in the value: "
+        "a header value is one line of printable ASCII"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "gpuscope", "exporter", "--backend", "sim", "--web-config-file", str(web)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2 and done.stderr.strip().count("\n") == 0 and "invalid character '\\r'" in done.stderr
