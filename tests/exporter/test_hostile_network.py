@@ -3,7 +3,6 @@ fault bodies, tricky Accept-Encoding values, and response headers that would spl
 
 from __future__ import annotations
 
-import gzip
 import logging
 import socket
 import ssl
@@ -177,12 +176,8 @@ def test_metrics_honour_gzip_q_zero(plain: Listener) -> None:
     url = f"{plain.url}/metrics"
     refused = httpx.get(url, headers={"Accept-Encoding": "gzip;q=0, identity"})
     assert "Content-Encoding" not in refused.headers and b"DCGM_FI_DEV_GPU_TEMP" in refused.content
-    with httpx.Client() as client:
-        raw = client.send(client.build_request("GET", url, headers={"Accept-Encoding": "gzip;q=1"}), stream=True)
-        body = (
-            raw.read() if raw.headers.get("Content-Encoding") != "gzip" else gzip.decompress(b"".join(raw.iter_raw()))
-        )
-    assert raw.headers["Content-Encoding"] == "gzip" and b"DCGM_FI_DEV_GPU_TEMP" in body
+    accepted = httpx.get(url, headers={"Accept-Encoding": "identity;q=0.5, gzip;q=1"})  # httpx decompresses
+    assert accepted.headers["Content-Encoding"] == "gzip" and b"DCGM_FI_DEV_GPU_TEMP" in accepted.content
 
 
 def test_a_header_value_with_cr_lf_is_refused_at_start_up(tmp_path: Path) -> None:
