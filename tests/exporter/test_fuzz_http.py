@@ -34,15 +34,19 @@ _PATHS = st.one_of(
 _VERSIONS = st.sampled_from([b"HTTP/1.1", b"HTTP/1.0", b"HTTP/2.0", b"HTTP/9.9", b"", b"http/1.1"])
 _NAMES = st.one_of(
     st.sampled_from(
-        [b"Host", b"Content-Length", b"Transfer-Encoding", b"Accept-Encoding", b"Authorization", b"Connection"]
-        + [b"Expect", b"Content-Type", b"Upgrade"]
+        [
+            *(b"Host", b"Content-Length", b"Transfer-Encoding", b"Accept-Encoding", b"Authorization"),
+            *(b"Connection", b"Expect", b"Content-Type", b"Upgrade"),
+        ]
     ),
     st.binary(max_size=20),
 )
 _VALUES = st.one_of(
     st.sampled_from(
-        [b"chunked", b"gzip;q=0", b"gzip;q=nan, *", b"-1", b"99999999999999999999", b"close", b"100-continue"]
-        + [b"Basic !!!", b"Basic " + b"QQ==" * 20, b"application/json", b"websocket", b"0", b"5"]
+        [
+            *(b"chunked", b"gzip;q=0", b"gzip;q=nan, *", b"-1", b"99999999999999999999", b"close", b"100-continue"),
+            *(b"Basic !!!", b"Basic " + b"QQ==" * 20, b"application/json", b"websocket", b"0", b"5"),
+        ]
     ),
     st.binary(max_size=60),
 )
