@@ -81,6 +81,8 @@ class _MalformedRequests(logging.Filter):
         exc = record.exc_info[1] if record.exc_info else None
         if not isinstance(exc, HttpProcessingError | ssl.SSLError | ConnectionError):
             return True
+        if not str(record.msg).startswith("Error handling request"):
+            return True
         now = self._monotonic()
         self._tokens = min(self._burst, self._tokens + (now - self._last) * self._per_s)
         self._last = now
