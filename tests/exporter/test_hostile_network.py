@@ -19,7 +19,8 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from gpuscope.backends.sim import SimNode, SimNodeConfig
 from gpuscope.errors import SpecError
-from gpuscope.exporter.httpguard import MALFORMED, HttpLimits
+from gpuscope.exporter.httpguard import HttpLimits
+from gpuscope.exporter.requestlog import MALFORMED
 from gpuscope.exporter.server import Listener, accepts_gzip
 from gpuscope.exporter.settings import ExporterSettings, make_runtime
 from gpuscope.exporter.webconfig import load_web_config
@@ -199,3 +200,28 @@ def test_a_header_value_with_cr_lf_is_refused_at_start_up(tmp_path: Path) -> Non
         check=False,
     )
     assert done.returncode == 2 and done.stderr.strip().count("\n") == 0 and "invalid character '\\r'" in done.stderr
+
+
+def test_the_malformed_request_log_is_rate_limited_and_says_what_it_left_out() -> None:
+    from aiohttp.http_exceptions import BadHttpMessage
+
+    from gpuscope.exporter.requestlog import MalformedRequests
+
+    now = [0.0]
+    quiet = MalformedRequests(burst=3, per_s=1.0, monotonic=lambda: now[0])
+
+    def record() -> logging.LogRecord:
+        exc = BadHttpMessage("Invalid header token:\n\n  b'\\x00'\n   ^")
+        return logging.LogRecord(
+            "aiohttp.server", logging.ERROR, __file__, 1, "Error handling request from %s", ("10.0.0.9",),
+            (type(exc), exc, None),
+        )  # fmt: skip
+
+    kept = [r for r in (record() for _ in range(10)) if quiet.filter(r)]
+    assert [r.getMessage() for r in kept] == ["malformed request from 10.0.0.9: 'Invalid header token'"] * 3
+    assert all(r.levelno == logging.WARNING and r.exc_info is None for r in kept)
+    now[0] = 1.0
+    later = record()
+    assert quiet.filter(later) and later.getMessage().endswith("(7 more since the last such line)")
+    bug = logging.LogRecord("aiohttp.server", logging.ERROR, __file__, 1, "Error handling request", (), None)
+    assert quiet.filter(bug) and bug.levelno == logging.ERROR  # not a parse error: left as it is

@@ -28,12 +28,10 @@ import functools
 import logging
 import socket
 import ssl
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from aiohttp import web
-from aiohttp.http_exceptions import HttpProcessingError
 
 from gpuscope.exporter.plainhttp import TlsOrTellHttp
 from gpuscope.exporter.selfmetrics import ConnectionStats
@@ -60,49 +58,6 @@ _BUSY = (
     b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 21\r\n"
     b"Connection: close\r\n\r\ntoo many connections\n"
 )
-
-
-class _MalformedRequests(logging.Filter):
-    """aiohttp logs every request it cannot parse as an ERROR with a traceback: ~600 bytes of log for a 20-byte
-    request, before any authentication. This turns each into one WARNING line and lets at most ``burst`` through,
-    then one a second, saying how many were left out meanwhile. Handler errors (our bugs) keep their traceback.
-    """
-
-    def __init__(self, burst: int = 10, per_s: float = 1.0, monotonic: Callable[[], float] = time.monotonic) -> None:
-        super().__init__()
-        self._burst = float(burst)
-        self._per_s = per_s
-        self._tokens = float(burst)
-        self._monotonic = monotonic
-        self._last = monotonic()
-        self.suppressed = 0
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        exc = record.exc_info[1] if record.exc_info else None
-        if not isinstance(exc, HttpProcessingError | ssl.SSLError | ConnectionError):
-            return True
-        if not str(record.msg).startswith("Error handling request"):
-            return True
-        now = self._monotonic()
-        self._tokens = min(self._burst, self._tokens + (now - self._last) * self._per_s)
-        self._last = now
-        if self._tokens < 1.0:
-            self.suppressed += 1
-            return False
-        self._tokens -= 1.0
-        reason = (getattr(exc, "message", "") or str(exc) or type(exc).__name__).strip().splitlines()[0]
-        peer = record.args[0] if isinstance(record.args, tuple) and record.args else "?"
-        more = f" ({self.suppressed} more since the last such line)" if self.suppressed else ""
-        record.msg, record.args = "malformed request from %s: %s%s", (peer, ascii(reason.rstrip(":"))[:120], more)
-        record.levelno, record.levelname = logging.WARNING, "WARNING"
-        record.exc_info = record.exc_text = None
-        self.suppressed = 0
-        return True
-
-
-REQUEST_LOG = logging.getLogger("gpuscope.exporter.http")
-MALFORMED = _MalformedRequests()
-REQUEST_LOG.addFilter(MALFORMED)
 
 
 @functools.cache

@@ -25,7 +25,8 @@ from aiohttp import web
 from gpuscope import __version__
 from gpuscope.errors import EnvironmentProblem
 from gpuscope.exporter.auth import install
-from gpuscope.exporter.httpguard import REQUEST_LOG, GuardedSite, HttpLimits
+from gpuscope.exporter.httpguard import GuardedSite, HttpLimits
+from gpuscope.exporter.requestlog import REQUEST_LOG
 from gpuscope.exporter.runtime import NodeRuntime
 from gpuscope.exporter.webconfig import WebConfig
 
