@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
+from gpuscope.runner.state import StackLock
 from tests.support.net import wait_for
 from tests.support.upstack import UpStack, cli, notified, pid_alive, running_stack
 
@@ -293,6 +294,26 @@ def test_a_crashed_child_is_reported_and_restarted(stack: UpStack) -> None:
     assert after["pid"] != before["pid"]
     assert any("pushgateway exited with code" in e for e in stack.status()["events"])
     wait_for(lambda: httpx.get(f"{stack.url('pushgateway')}/-/ready", timeout=2).status_code == 200, what="ready")
+
+
+def test_a_sigkilled_supervisor_keeps_the_data_dir_until_its_children_have_exited(stack: UpStack) -> None:
+    components = {c["name"]: c["pid"] for c in stack.status()["components"] if c["running"]}
+    slow = components["pushgateway"]
+    os.kill(slow, signal.SIGSTOP)  # a child that is slow to stop (a replica flushing remote write, say)
+    try:
+        stack.proc.send_signal(signal.SIGKILL)
+        stack.proc.wait(30)
+        # The other children stop with their supervisor; the stopped one still holds the data directory's lock.
+        second = cli("up", "--fast", "--no-tui", "--data-dir", str(stack.data_dir), timeout=60)
+        assert second.returncode == 2, second.stdout + second.stderr
+        assert "has exited but its child processes still hold the directory" in second.stderr
+        assert pid_alive(slow)
+    finally:
+        os.kill(slow, signal.SIGCONT)  # its pending SIGTERM (from the supervisor's death) now stops it
+    wait_for(lambda: not any(pid_alive(p) for p in components.values()), timeout=60, what="every child to exit")
+    lock = StackLock(stack.data_dir / "lock")
+    lock.acquire(stack.data_dir / "stack.json")  # free once the last child has gone
+    lock.release()
 
 
 def test_ctrl_c_leaves_no_process_behind(stack: UpStack) -> None:
