@@ -71,6 +71,28 @@ def spawn_argv(argv: Sequence[str]) -> tuple[list[str], Callable[[], None] | Non
     return list(argv), die_with_parent
 
 
+def _wait_until_exec_past(proc: subprocess.Popen[bytes], wrapper: str, timeout: float = 5.0) -> None:
+    """Return once the child runs its own program, no longer ``wrapper`` (setpriv).
+
+    Popen returns when setpriv has been exec'd, before setpriv has set the death signal and exec'd the real
+    program: a supervisor killed in that window would leave the child running for good. setpriv sets the signal
+    before its exec, so a child whose executable is no longer setpriv is armed. Bounded: a child that exits, or a
+    system without /proc, ends the wait.
+    """
+    exe = Path(f"/proc/{proc.pid}/exe")
+    wrapper_path = os.path.realpath(wrapper)
+    deadline = time.monotonic() + timeout
+    delay = 0.0005
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            if os.readlink(exe) != wrapper_path:
+                return
+        except OSError:
+            return
+        time.sleep(delay)
+        delay = min(delay * 2, 0.02)
+
+
 @dataclass
 class ManagedProcess:
     """A child such as ``prometheus-a@gpu-a``; ``ready_url`` answers 200 once it serves."""
@@ -105,6 +127,8 @@ class ManagedProcess:
                 pass_fds=self.inherit_fds,
                 preexec_fn=preexec,  # noqa: PLW1509 - None where setpriv does it; else a bare prctl call
             )
+        if preexec is None and argv[0] != self.argv[0]:
+            _wait_until_exec_past(self.proc, argv[0])
         self.stopped_on_purpose = False
 
     def running(self) -> bool:
