@@ -16,6 +16,7 @@ import csv
 import io
 from dataclasses import dataclass
 from importlib import resources
+
 from gpuscope.errors import SpecError, UsageError
 from gpuscope.fields.catalog import LEGACY_NAMES, REMOVED_FIELDS, Dialect, Field, MetricType, resolve, suggest
 from gpuscope.inputs import MissingFile, read_text

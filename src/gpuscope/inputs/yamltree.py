@@ -11,6 +11,8 @@ the plain string, sequence and mapping ones.
 
 from __future__ import annotations
 
+from typing import Any
+
 import yaml
 
 from gpuscope.errors import SpecError
@@ -34,7 +36,8 @@ def compose(text: str, source: str) -> yaml.Node | None:
     except yaml.reader.ReaderError as exc:  # a control character: located by position, not by a mark
         line = text.count("\n", 0, exc.position) + 1
         col = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
-        raise SpecError(source, line, f"invalid YAML: control character {chr(exc.character)!r} is not allowed", col) from None
+        message = f"invalid YAML: control character {chr(exc.character)!r} is not allowed"
+        raise SpecError(source, line, message, col) from None
     except yaml.YAMLError as exc:
         raise SpecError(source, None, f"invalid YAML: {' '.join(str(exc).split())}") from None
     finally:
@@ -50,11 +53,11 @@ class _BoundedLoader(yaml.SafeLoader):
         self.expanded = 0  # nodes so far, each alias counted as the size of what it stands for
         self.sizes: dict[int, int] = {}  # id(node) -> its expanded size, once complete
 
-    def refuse(self, mark: yaml.Mark, message: str) -> SpecError:
+    def refuse(self, mark: Any, message: str) -> SpecError:
         return SpecError(self.source, mark.line + 1, message, mark.column + 1)
 
-    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node | None:
-        event = self.peek_event()
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+        event = self.peek_event()  # type: ignore[no-untyped-call]
         if isinstance(event, yaml.AliasEvent):
             node = super().compose_node(parent, index)
             assert node is not None  # an alias always names a node, or the composer raised
@@ -80,7 +83,7 @@ class _BoundedLoader(yaml.SafeLoader):
             self.sizes[id(node)] = self.expanded - before
         return node
 
-    def compose_mapping_node(self, anchor: str | None) -> yaml.MappingNode:
+    def compose_mapping_node(self, anchor: Any) -> yaml.MappingNode:
         node = super().compose_mapping_node(anchor)
         for key, _value in node.value:
             if not isinstance(key, yaml.ScalarNode):
@@ -89,7 +92,7 @@ class _BoundedLoader(yaml.SafeLoader):
                 raise self.refuse(key.start_mark, "merge keys (<<) are not supported: write the keys out")
         return node
 
-    def count(self, nodes: int, mark: yaml.Mark) -> None:
+    def count(self, nodes: int, mark: Any) -> None:
         self.expanded += nodes
         if self.expanded > MAX_NODES:
             raise self.refuse(

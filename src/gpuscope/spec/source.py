@@ -38,7 +38,7 @@ class _PositionedData:
                 if key in result:
                     line, col = key_node.start_mark.line + 1, key_node.start_mark.column + 1
                     raise _Duplicate(line, col, str(key))
-                if not isinstance(key, str | int | float | bool) and key is not None:
+                if not isinstance(key, str | int):
                     line, col = key_node.start_mark.line + 1, key_node.start_mark.column + 1
                     raise _BadScalar(line, col, f"key {key_node.value!r} must be a name, not a {type(key).__name__}")
                 self.positions[(*path, key)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
