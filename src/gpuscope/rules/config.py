@@ -30,7 +30,7 @@ _DURATION = r"^[0-9]+[smhd]$"
 class Thresholds(BaseModel):
     """When hardware and workload alerts fire."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)  # true is not a number
 
     idle_activity_ratio: float = Field(0.05, gt=0, lt=1, description="allocated GPU counts as idle below this")
     idle_for: str = Field("50m", pattern=_DURATION, description="how long an allocated GPU stays idle before alerting")
