@@ -23,6 +23,7 @@ from pydantic import (
 
 from gpuscope import __version__
 from gpuscope.errors import UsageError
+from gpuscope.escaping import header_value, template_free
 from gpuscope.hardware.models import MODELS, parse_mig_layout
 from gpuscope.rules import RulesConfig
 from gpuscope.rules.config import Thresholds
@@ -64,6 +65,18 @@ Number = Annotated[float, Field(allow_inf_nan=False), Strict()]
 DnsName = Annotated[str, _check(_NAME_RE, "a lowercase DNS label (a-z, 0-9 and '-', at most 63 characters)")]
 Address = Annotated[str, _check(_ADDRESS_RE, "host:port")]
 Url = Annotated[str, _check(re.compile(r"^https?://\S+$"), "an http:// or https:// URL")]
+# A Mimir tenant id travels in the X-Scope-OrgID header of every remote write.
+TenantId = Annotated[
+    str,
+    _check(re.compile(r"^[A-Za-z0-9!\-_.*'()]{1,150}$"), "a Mimir tenant id (letters, digits, !-_.*'())"),
+    AfterValidator(header_value),
+]
+LabelName = Annotated[str, _check(re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$"), "a Prometheus label name")]
+LabelValue = Annotated[
+    str, _check(re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?$"), "a Kubernetes label value")
+]
+Image = Annotated[str, _check(re.compile(r"^[^\s\x00-\x1f\x7f]+$"), "a container image reference")]
+TemplateFree = Annotated[str, AfterValidator(lambda value: template_free(value, "value"))]
 
 
 class _Model(BaseModel):
@@ -131,7 +144,7 @@ class Cluster(_Model):
     region: str = "default"
     kind: Literal["kubernetes", "baremetal"] = "kubernetes"
     namespace: DnsName = "gpu-monitoring"
-    tenant: str | None = Field(None, description="Mimir tenant (X-Scope-OrgID); default: the cluster name")
+    tenant: TenantId | None = Field(None, description="Mimir tenant (X-Scope-OrgID); default: the cluster name")
     node_groups: tuple[NodeGroup, ...] = Field(min_length=1)
     pod_restarts_per_hour: Number = Field(0.0, ge=0, le=1e6, description="expected GPU pod churn, for the budget")
     endpoints: Endpoints = Endpoints()
@@ -197,9 +210,7 @@ class Receivers(_Model):
 
 
 class Tenant(_Model):
-    name: Annotated[
-        str, _check(re.compile(r"^[A-Za-z0-9!\-_.*'()]{1,150}$"), "a Mimir tenant id (letters, digits, !-_.*'())")
-    ]
+    name: TenantId
     clusters: tuple[str, ...] = Field(min_length=1)
     max_series: Count | None = Field(
         None, gt=0, le=10**12, description="per-tenant series limit (default: from the budget)"
@@ -212,11 +223,11 @@ class ExporterSettings(_Model):
     workload_labels: Literal["info", "labels", "off"] = "info"
     dialect: Literal["classic", "4.9"] = "classic"
     # The image of this very release, as `make image` tags it: build and push it, or set exporter.image.
-    image: str = f"ghcr.io/gpuscope/gpuscope:{__version__}"
+    image: Image = f"ghcr.io/gpuscope/gpuscope:{__version__}"
     memory_limit_mib: Count = Field(
         128, ge=64, le=1024 * 1024, description="DaemonSet memory limit (measured RSS about 50 MiB)"
     )
-    drop_labels: tuple[str, ...] = Field(("pod_uid",), description="labels dropped from raw GPU series at scrape")
+    drop_labels: tuple[LabelName, ...] = Field(("pod_uid",), description="labels dropped from raw GPU series at scrape")
     web_config_secret: str | None = Field(None, description="Secret holding a web-config.yaml (TLS/basic auth)")
     backend: Literal["nvml", "dcgm"] = Field("nvml", description="read GPUs through NVML, or through DCGM")
     dcgm_hostengine: Literal["embedded", "standalone"] = Field(
@@ -258,8 +269,8 @@ class FleetSpec(_Model):
     budget: Budget = Budget()
     budgeted_models: tuple[str, ...] = Field((), description="modelName values; default: the node groups' models")
     thresholds: Thresholds = Thresholds()
-    runbook_base_url: str = "runbooks"
-    kube_prometheus_release: str | None = Field(None, description="kube-prometheus-stack release label to carry")
+    runbook_base_url: TemplateFree = "runbooks"
+    kube_prometheus_release: LabelValue | None = Field(None, description="kube-prometheus-stack release label to carry")
     speedup: Count = Field(1, ge=1, le=60, description="compress rule time windows (demos and tests only)")
 
     @field_validator("clusters")
