@@ -6,6 +6,15 @@ a hang or unbounded memory.
 """
 
 from gpuscope.inputs.files import MAX_CONFIG_BYTES, MAX_SECRET_BYTES, MissingFile, read_text
-from gpuscope.inputs.yamltree import MAX_DEPTH, MAX_NODES, compose
+from gpuscope.inputs.yamltree import MAX_DEPTH, MAX_NODES, compose, load
 
-__all__ = ["MAX_CONFIG_BYTES", "MAX_DEPTH", "MAX_NODES", "MAX_SECRET_BYTES", "MissingFile", "compose", "read_text"]
+__all__ = [
+    "MAX_CONFIG_BYTES",
+    "MAX_DEPTH",
+    "MAX_NODES",
+    "MAX_SECRET_BYTES",
+    "MissingFile",
+    "compose",
+    "load",
+    "read_text",
+]

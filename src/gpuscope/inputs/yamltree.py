@@ -23,6 +23,17 @@ _MERGE = "tag:yaml.org,2002:merge"
 _TAGS = frozenset({"!", "tag:yaml.org,2002:str", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"})
 
 
+def load(text: str, source: str) -> Any:
+    """The plain data of the YAML document in ``text``, as ``yaml.safe_load`` gives it, within the same bounds."""
+    node = compose(text, source)
+    if node is None:
+        return None
+    try:
+        return yaml.SafeLoader("").construct_document(node)
+    except (yaml.YAMLError, ValueError, OverflowError) as exc:  # an implicit date like 2026-13-45
+        raise SpecError(source, None, f"invalid YAML: {str(exc).split(';')[0]}") from None
+
+
 def compose(text: str, source: str) -> yaml.Node | None:
     """The node tree of the single YAML document in ``text`` (None when empty); ``SpecError`` at ``source``."""
     loader: _BoundedLoader | None = None
