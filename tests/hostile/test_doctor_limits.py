@@ -118,3 +118,9 @@ def test_json_of_the_wrong_shape_is_one_line(body: bytes, fragment: str) -> None
     with hostile(lambda path, handler: json_answer(body, path, handler)) as url:
         done = doctor_cli("--prometheus", url, "--timeout", "20", timeout=60)
     assert_cannot_audit(done, f"--prometheus {url}", fragment)
+
+
+@pytest.mark.parametrize("flag", ["--ca-file", "--bearer-token-file", "--fleet"])
+def test_a_device_given_as_a_file_is_refused_before_any_request(flag: str) -> None:
+    done = doctor_cli("--prometheus", "http://127.0.0.1:1", flag, "/dev/zero", "--timeout", "5", timeout=60)
+    assert_cannot_audit(done, flag, "/dev/zero", "not a regular file")

@@ -141,3 +141,9 @@ def test_text_that_is_not_utf8_names_the_line(tmp_path: Path) -> None:
     spec.write_bytes(b"name: a\nregion: caf\xe9\n")
     with pytest.raises(UsageError, match=r"fleet\.yaml': line 2 is not UTF-8 text"):
         load_fleet(str(spec))
+
+
+def test_exporter_numbers_are_bounded_on_the_command_line() -> None:
+    assert_one_line_error(gpuscope("exporter", "-c", "99999999999999999999999"), "--collect-interval", "3600000")
+    assert_one_line_error(gpuscope("sim", "-c", "99999999999999999999999"), "--collect-interval", "3600000")
+    assert_one_line_error(gpuscope("exporter", "-x", "99999999999999999999"), "--xid-count-window-size")

@@ -76,6 +76,13 @@ def _read_secret(path: str, flag: str) -> str:
 def _tls(access: Access) -> ssl.SSLContext | bool:
     if access.insecure_skip_verify:
         return False
+    for flag, path in (
+        ("--ca-file", access.ca_file),
+        ("--cert-file", access.cert_file),
+        ("--key-file", access.key_file),
+    ):
+        if path is not None:
+            _read_secret(path, flag)  # a device or huge file is refused before OpenSSL reads it
     try:
         context = ssl.create_default_context(cafile=access.ca_file)
     except (OSError, ssl.SSLError) as exc:
