@@ -78,7 +78,7 @@ def declared_huge(path: str, handler: socketserver.StreamRequestHandler) -> None
 
 
 def redirect_loop(path: str, handler: socketserver.StreamRequestHandler) -> None:
-    _send(handler, f"HTTP/1.1 302 Found\r\nLocation: {path}\r\nContent-Length: 0")
+    _send(handler, f"HTTP/1.1 302 Found\r\nLocation: {path}\r\nContent-Length: 0\r\nConnection: close")
 
 
 def test_a_dripping_body_ends_at_the_deadline() -> None:
