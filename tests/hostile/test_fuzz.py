@@ -24,7 +24,7 @@ from tests.generate.specs import ONE, fleet
 pytestmark = pytest.mark.timeout(120)
 
 FUZZ = settings(
-    max_examples=150,
+    max_examples=500,
     deadline=None,
     derandomize=True,
     database=None,

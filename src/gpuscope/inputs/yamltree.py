@@ -20,6 +20,8 @@ from gpuscope.errors import SpecError
 MAX_DEPTH = 64  # mappings and sequences inside each other; a fleet spec needs about 6
 MAX_NODES = 100_000  # nodes after alias expansion; a 1,000-cluster fleet spec has about 20,000
 _MERGE = "tag:yaml.org,2002:merge"
+_VALUE = "tag:yaml.org,2002:value"  # YAML 1.1 resolves a plain "=" to it; no constructor knows it: a string
+_STR = "tag:yaml.org,2002:str"
 _TAGS = frozenset({"!", "tag:yaml.org,2002:str", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"})
 
 
@@ -31,7 +33,15 @@ def load(text: str, source: str) -> Any:
     try:
         return yaml.SafeLoader("").construct_document(node)
     except (yaml.YAMLError, ValueError, OverflowError) as exc:  # an implicit date like 2026-13-45
-        raise SpecError(source, None, f"invalid YAML: {str(exc).split(';')[0]}") from None
+        raise SpecError(source, None, f"invalid YAML: {one_line(exc)}") from None
+
+
+def one_line(exc: BaseException) -> str:
+    """The first line (and first clause) of an exception's message: PyYAML's point at the text with ^ below."""
+    if isinstance(exc, yaml.MarkedYAMLError) and exc.problem:
+        return exc.problem
+    lines = str(exc).strip().splitlines()
+    return lines[0].split(";")[0] if lines else type(exc).__name__
 
 
 def compose(text: str, source: str) -> yaml.Node | None:
@@ -50,7 +60,7 @@ def compose(text: str, source: str) -> yaml.Node | None:
         message = f"invalid YAML: control character {chr(exc.character)!r} is not allowed"
         raise SpecError(source, line, message, col) from None
     except yaml.YAMLError as exc:
-        raise SpecError(source, None, f"invalid YAML: {' '.join(str(exc).split())}") from None
+        raise SpecError(source, None, f"invalid YAML: {one_line(exc)}") from None
     finally:
         if loader is not None:
             loader.dispose()
@@ -92,6 +102,8 @@ class _BoundedLoader(yaml.SafeLoader):
             self.depth -= 1
         if node is not None:
             self.sizes[id(node)] = self.expanded - before
+            if isinstance(node, yaml.ScalarNode) and node.tag == _VALUE:
+                node.tag = _STR
         return node
 
     def compose_mapping_node(self, anchor: Any) -> yaml.MappingNode:

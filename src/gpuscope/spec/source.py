@@ -16,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 
 from gpuscope.errors import SpecError, UsageError
 from gpuscope.inputs import MissingFile, compose, read_text
+from gpuscope.inputs.yamltree import one_line
 
 Model = TypeVar("Model", bound=BaseModel)
 Loc = tuple[str | int, ...]
@@ -50,7 +51,7 @@ class _PositionedData:
             return _scalar(node)
         except (yaml.YAMLError, ValueError, OverflowError) as exc:  # 2026-13-45, an int of 5,000 digits
             line, col = node.start_mark.line + 1, node.start_mark.column + 1
-            raise _BadScalar(line, col, f"cannot read {node.value[:40]!r}: {str(exc).split(';')[0]}") from None
+            raise _BadScalar(line, col, f"cannot read {node.value[:40]!r}: {one_line(exc)}") from None
 
     def where(self, loc: Loc) -> tuple[int, int] | None:
         # The deepest known prefix: a missing key is reported at its parent mapping.
