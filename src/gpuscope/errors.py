@@ -20,6 +20,17 @@ class GpuscopeError(Exception):
 
     exit_code = 1
 
+    def __str__(self) -> str:
+        # One line whatever the message quotes: a key or value from a hostile file may hold line breaks.
+        return one_line(super().__str__())
+
+
+def one_line(text: str) -> str:
+    """``text`` with line breaks and other control characters written as escapes (``\\n``)."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+
 
 class UsageError(GpuscopeError):
     """The user asked for something invalid; the message says what and how to fix it."""

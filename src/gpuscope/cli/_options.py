@@ -61,7 +61,8 @@ CollectInterval = Annotated[
         "--collect-interval",
         envvar="DCGM_EXPORTER_INTERVAL",
         min=100,
-        help="Collection interval in milliseconds.",
+        max=3_600_000,  # an hour: beyond it the snapshot is stale to every scrape, and the health check waits on it
+        help="Collection interval in milliseconds (100 to 3600000).",
     ),
 ]
 DialectName = Annotated[

@@ -71,7 +71,8 @@ def exporter_command(
             "--xid-count-window-size",
             envvar="DCGM_EXPORTER_XID_COUNT_WINDOW_SIZE",
             min=1000,
-            help="Window of DCGM_EXP_XID_ERRORS_COUNT in milliseconds.",
+            max=7 * 86_400_000,  # a week of events is what a counter window can usefully hold
+            help="Window of DCGM_EXP_XID_ERRORS_COUNT in milliseconds (1000 to a week).",
         ),
     ] = 300000,
     clock_events_count_window_size: Annotated[
@@ -80,7 +81,8 @@ def exporter_command(
             "--clock-events-count-window-size",
             envvar="DCGM_EXPORTER_CLOCK_EVENTS_COUNT_WINDOW_SIZE",
             min=1000,
-            help="Window of DCGM_EXP_CLOCK_EVENTS_COUNT in milliseconds.",
+            max=7 * 86_400_000,  # a week of events is what a counter window can usefully hold
+            help="Window of DCGM_EXP_CLOCK_EVENTS_COUNT in milliseconds (1000 to a week).",
         ),
     ] = 300000,
     replace_blanks_in_model_name: Annotated[

@@ -32,11 +32,14 @@ def _config(path: str | None):  # type: ignore[no-untyped-def]
 
 
 def _write(directory: str, files: dict[str, str]) -> None:
+    from gpuscope.bundle import inside
+
     out = Path(directory)
     try:
         out.mkdir(parents=True, exist_ok=True)
+        root = out.resolve()
         for name, text in sorted(files.items()):
-            (out / name).write_text(text, encoding="utf-8")
+            inside(root, name, "the rule files").write_text(text, encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"cannot write to {directory!r} (-o/--output): {exc.strerror or exc}") from None
     for name in sorted(files):

@@ -29,6 +29,7 @@ def up_command(
     """Run simulated GPU nodes, a Prometheus HA pair per cluster, a global store, Alertmanager and Pushgateway."""
     from gpuscope.runner.binaries import find_binary
     from gpuscope.runner.plan import builtin_spec_text, plan_stack
+    from gpuscope.runner.state import data_directory
     from gpuscope.runner.up import run_up
     from gpuscope.spec.load import load_fleet, parse_fleet
 
@@ -36,7 +37,7 @@ def up_command(
         find_binary(tool)  # say what to install before anything starts
     loaded = load_fleet(fleet) if fleet else parse_fleet(builtin_spec_text(), "<built-in fleet>", Path.cwd())
     tui = not no_tui and sys.stdout.isatty()
-    directory = Path(data_dir).resolve()
+    directory = data_directory(data_dir)
     if tui:
         typer.echo(f"gpuscope up: starting the local stack in {directory} (logs in {directory / 'logs'}) ...")
         directory.mkdir(parents=True, exist_ok=True)
@@ -56,10 +57,9 @@ def up_command(
 
 def _control(data_dir: str) -> str:
     from gpuscope.runner.plan import data_paths
-    from gpuscope.runner.state import read_state
+    from gpuscope.runner.state import control_url
 
-    state = read_state(data_paths(Path(data_dir).resolve())["state"])
-    return str(state["urls"]["control"])
+    return control_url(data_paths(Path(data_dir).resolve())["state"])
 
 
 def _call(method: str, url: str, **kwargs: Any) -> Any:
@@ -71,7 +71,10 @@ def _call(method: str, url: str, **kwargs: Any) -> Any:
         raise EnvironmentProblem(
             f"the stack's control API at {url} does not answer ({exc}); is `gpuscope up` running?"
         ) from None
-    body = response.json()
+    try:
+        body = response.json()
+    except ValueError:
+        raise EnvironmentProblem(f"{url} is not the stack's control API (its answer is not JSON)") from None
     if response.status_code == 400:
         raise UsageError(str(body.get("error")))
     return body

@@ -14,10 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from gpuscope.console.timerange import DEFAULT_SCRAPE_MS, parse_duration_ms
 from gpuscope.errors import UsageError
+from gpuscope.inputs import load, read_text
 
 log = logging.getLogger(__name__)
 
@@ -62,11 +61,11 @@ def load_dashboards(bundle: Path) -> Dashboards:
         )
     for path in paths:
         try:
-            model = json.loads(path.read_text(encoding="utf-8"))
+            model = json.loads(read_text(str(path), "dashboard"))
             if not isinstance(model, dict) or not isinstance(model.get("panels"), list):
                 raise ValueError("not a Grafana dashboard model (no panels list)")
             uid = str(model.get("uid") or path.stem)
-        except (OSError, ValueError) as exc:
+        except (UsageError, ValueError, RecursionError) as exc:  # bounded reads; RecursionError: JSON nested deep
             problems.append(f"{path}: {exc}")
             continue
         by_uid[uid] = model
@@ -79,10 +78,10 @@ def load_dashboards(bundle: Path) -> Dashboards:
 def _scrape_ms(path: Path) -> int:
     """The default data source's ``timeInterval``, or Grafana's default of 15s."""
     try:
-        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        doc = load(read_text(str(path), "data source file"), str(path))
         sources = doc.get("datasources", []) if isinstance(doc, dict) else []
         default = next((s for s in sources if s.get("isDefault")), sources[0] if sources else {})
         text = (default.get("jsonData") or {}).get("timeInterval")
         return parse_duration_ms(str(text)) if text else DEFAULT_SCRAPE_MS
-    except (OSError, yaml.YAMLError, AttributeError, UsageError):
+    except (AttributeError, UsageError):  # UsageError: unreadable, too big or hostile YAML (SpecError)
         return DEFAULT_SCRAPE_MS

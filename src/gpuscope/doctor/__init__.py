@@ -19,6 +19,7 @@ from gpuscope.doctor.fetch import Endpoints, observe
 from gpuscope.doctor.model import CheckResult, Report, Section, Status
 from gpuscope.doctor.timing import Timing, default_window
 from gpuscope.errors import AuditError, UsageError
+from gpuscope.inputs import MissingFile, read_text
 from gpuscope.spec.load import LoadedSpec, parse_fleet
 
 __all__ = ["CHECKS", "Access", "CheckResult", "Endpoints", "Report", "Section", "Status", "audit"]
@@ -28,9 +29,11 @@ def _fleet(path: str | None) -> LoadedSpec | None:
     if path is None:
         return None
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise AuditError(f"cannot read --fleet {path!r}: {exc.strerror or exc}") from None
+        text = read_text(path, "--fleet")
+    except MissingFile:
+        raise AuditError(f"cannot read --fleet {path!r}: No such file or directory") from None
+    except UsageError as exc:
+        raise AuditError(str(exc)) from None
     try:
         return parse_fleet(text, path, Path(path).parent)
     except UsageError as exc:  # could not audit: exit 3, not 2 (2 means checks failed)

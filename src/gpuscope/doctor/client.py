@@ -1,27 +1,34 @@
 """The doctor's HTTP client for Prometheus-compatible and Alertmanager APIs: auth, TLS, one deadline for the audit.
 
-Every call is read-only (GET) and bounded by the audit's deadline (``--timeout``), so a slow or hung server ends
-the audit in time instead of hanging it. Failures are sorted by what the user can do about them:
+Every call is read-only (GET) and bounded by the audit's deadline (``--timeout``), body included: the request runs
+on a daemon thread that the caller stops waiting for when the deadline passes, so a server dripping one byte a
+second ends the audit in time instead of hanging it. Every body is read up to a size cap (after decompression),
+so a huge or endless answer is one line, not gigabytes. Failures are sorted by what the user can do about them:
 
 - the endpoint is down (refused, timed out, 5xx): ``EndpointDown``, which a check may report as its finding
   (replica B being down is what the HA check is for);
-- doctor cannot talk to it as configured (TLS, 401/403, a URL that is not that API): ``AuditError``, one line
-  naming the flag and the fix.
+- doctor cannot talk to it as configured (TLS, 401/403, a URL that is not that API, a redirect loop, an answer too
+  big or of the wrong shape): ``AuditError``, one line naming the flag and the fix.
 """
 
 from __future__ import annotations
 
+import json
 import ssl
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import httpx
 
 from gpuscope.doctor.model import Sample, Vector
-from gpuscope.errors import AuditError
+from gpuscope.errors import AuditError, UsageError
+from gpuscope.inputs.files import MAX_SECRET_BYTES, read_text
+
+# The largest API answer an audit reads: /api/v1/targets of a 5,000-node cluster is about 10 MiB.
+MAX_BODY_BYTES = 32 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,14 +68,21 @@ class Deadline:
 
 def _read_secret(path: str, flag: str) -> str:
     try:
-        return Path(path).read_text(encoding="utf-8").strip()
-    except OSError as exc:
-        raise AuditError(f"cannot read {flag} {path!r}: {exc.strerror or exc}") from None
+        return read_text(path, flag, MAX_SECRET_BYTES).strip()
+    except UsageError as exc:
+        raise AuditError(str(exc)) from None
 
 
 def _tls(access: Access) -> ssl.SSLContext | bool:
     if access.insecure_skip_verify:
         return False
+    for flag, path in (
+        ("--ca-file", access.ca_file),
+        ("--cert-file", access.cert_file),
+        ("--key-file", access.key_file),
+    ):
+        if path is not None:
+            _read_secret(path, flag)  # a device or huge file is refused before OpenSSL reads it
     try:
         context = ssl.create_default_context(cafile=access.ca_file)
     except (OSError, ssl.SSLError) as exc:
@@ -134,19 +148,72 @@ class Api:
         """GET ``path`` and decode JSON; raise ``EndpointDown`` or ``AuditError`` as described above."""
         left = self.deadline.remaining()
         if left <= 0:
-            raise EndpointDown(f"no answer within --timeout {self.deadline.seconds:g}s")
+            raise EndpointDown(self._late())
+        outcome: list[tuple[httpx.Response, bytes] | BaseException] = []
+        worker = threading.Thread(
+            target=self._fetch_into, args=(outcome, path, params, left), name=f"doctor {self.flag}", daemon=True
+        )
+        worker.start()
+        worker.join(left)
+        if not outcome:  # still reading when the deadline passed: left behind, it ends with its read timeout
+            raise EndpointDown(self._late())
+        result = outcome[0]
+        if isinstance(result, BaseException):
+            raise result
+        return self._decode(path, *result)
+
+    def _late(self) -> str:
+        return f"no answer within --timeout {self.deadline.seconds:g}s"
+
+    def _fetch_into(
+        self, outcome: list[Any], path: str, params: Mapping[str, str | list[str]] | None, left: float
+    ) -> None:
         try:
-            response = self.client.get(f"{self.url}{path}", params=params, timeout=left)
+            outcome.append(self._fetch(path, params, left))
+        except BaseException as exc:  # handed to the waiting caller, which raises it on its own thread
+            outcome.append(exc)
+
+    def _fetch(
+        self, path: str, params: Mapping[str, str | list[str]] | None, left: float
+    ) -> tuple[httpx.Response, bytes]:
+        try:
+            with self.client.stream("GET", f"{self.url}{path}", params=params, timeout=left) as response:
+                declared = response.headers.get("content-length", "")
+                if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+                    raise AuditError(self._too_big(path))
+                chunks: list[bytes] = []
+                size = 0
+                for chunk in response.iter_bytes():  # decompressed: a gzip bomb meets the same cap
+                    size += len(chunk)
+                    if size > MAX_BODY_BYTES:
+                        raise AuditError(self._too_big(path))
+                    if self.deadline.remaining() <= 0:
+                        raise EndpointDown(self._late())
+                    chunks.append(chunk)
+                return response, b"".join(chunks)
         except httpx.TimeoutException:
-            raise EndpointDown(f"no answer within --timeout {self.deadline.seconds:g}s") from None
+            raise EndpointDown(self._late()) from None
         except (httpx.InvalidURL, httpx.UnsupportedProtocol) as exc:
             raise AuditError(f"{self.where()}: not a valid URL ({exc}); pass e.g. http://prometheus:9090") from None
+        except httpx.TooManyRedirects:
+            raise AuditError(
+                f"{self.where()}: GET {path} redirects in a loop; pass the URL the API really answers on"
+            ) from None
+        except httpx.DecodingError as exc:
+            raise AuditError(f"{self.where()}: GET {path} sent a body that cannot be decoded ({exc})") from None
         except httpx.TransportError as exc:
             tls = _ssl_error(exc)
             if tls is not None:
                 raise AuditError(self._tls_message(tls)) from None
             raise EndpointDown(f"cannot connect ({exc})") from None
-        return self._decode(path, response)
+        except httpx.HTTPError as exc:
+            raise EndpointDown(f"request failed ({exc})") from None
+
+    def _too_big(self, path: str) -> str:
+        return (
+            f"{self.where()}: GET {path} answered more than {MAX_BODY_BYTES // (1024 * 1024)} MiB; "
+            f"is it {self.what}? Pass the base URL of the {self.kind}"
+        )
 
     def _tls_message(self, exc: ssl.SSLError) -> str:
         reason = getattr(exc, "verify_message", None) or exc.reason or str(exc)
@@ -156,8 +223,9 @@ class Api:
             fix = "check the scheme (https:// for a TLS endpoint, http:// otherwise) and --cert-file/--key-file"
         return f"{self.where()}: TLS handshake failed ({reason}): {fix}"
 
-    def _decode(self, path: str, response: httpx.Response) -> Any:
+    def _decode(self, path: str, response: httpx.Response, content: bytes) -> Any:
         status = response.status_code
+        text = content.decode("utf-8", errors="replace")
         if status == httpx.codes.UNAUTHORIZED:
             raise AuditError(
                 f"{self.where()} answered 401 Unauthorized: pass --basic-auth-user and --basic-auth-password-file, "
@@ -166,23 +234,23 @@ class Api:
         if status == httpx.codes.FORBIDDEN:
             raise AuditError(f"{self.where()} answered 403 Forbidden: these credentials may not read {path}")
         if status >= httpx.codes.INTERNAL_SERVER_ERROR:
-            raise EndpointDown(f"answered {status} {response.reason_phrase}: {_first_line(response.text)}")
+            raise EndpointDown(f"answered {status} {response.reason_phrase}: {_first_line(text)}")
         try:
-            body = response.json()
-        except ValueError:
+            body = json.loads(content)
+        except (ValueError, RecursionError):  # RecursionError: JSON nested thousands deep
             body = None
         if not isinstance(body, dict) and not isinstance(body, list):
-            raise AuditError(self._not_api(path, response))
+            raise AuditError(self._not_api(path, status, text))
         if status in (httpx.codes.BAD_REQUEST, httpx.codes.UNPROCESSABLE_ENTITY) and isinstance(body, dict):
-            raise QueryFailed(str(body.get("error") or _first_line(response.text)))
+            raise QueryFailed(str(body.get("error") or _first_line(text)))
         if status != httpx.codes.OK:
-            raise AuditError(self._not_api(path, response))
+            raise AuditError(self._not_api(path, status, text))
         return body
 
-    def _not_api(self, path: str, response: httpx.Response) -> str:
+    def _not_api(self, path: str, status: int, text: str) -> str:
         return (
-            f"{self.where()} is not {self.what}: GET {path} answered {response.status_code} "
-            f"{_first_line(response.text)!r}; pass the base URL of the {self.kind}, e.g. http://host:port"
+            f"{self.where()} is not {self.what}: GET {path} answered {status} "
+            f"{_first_line(text)!r}; pass the base URL of the {self.kind}, e.g. http://host:port"
         )
 
     @property
@@ -205,10 +273,13 @@ class Api:
     def query(self, expr: str, at: float) -> Vector:
         """An instant query at ``at``: the samples of a vector (a scalar becomes one sample without labels)."""
         data = self.prometheus("/api/v1/query", {"query": expr, "time": f"{at:.3f}"})
-        kind, result = data.get("resultType"), data.get("result")
-        if kind == "scalar":
-            return (Sample({}, float(result[1])),)
-        if kind != "vector" or not isinstance(result, list):
-            raise QueryFailed(f"expected an instant vector, got {kind}")
-        samples = [Sample(dict(r["metric"]), float(r["value"][1])) for r in result]
+        try:
+            kind, result = data.get("resultType"), data.get("result")
+            if kind == "scalar":
+                return (Sample({}, float(result[1])),)
+            if kind != "vector" or not isinstance(result, list):
+                raise QueryFailed(f"expected an instant vector, got {kind}")
+            samples = [Sample({str(k): str(v) for k, v in r["metric"].items()}, float(r["value"][1])) for r in result]
+        except (AttributeError, KeyError, IndexError, TypeError, ValueError) as exc:
+            raise QueryFailed(f"the answer is not a query result ({type(exc).__name__}: {exc})") from None
         return tuple(sorted(samples, key=lambda s: sorted(s.labels.items())))

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from gpuscope.doctor.model import Vector
 from gpuscope.errors import AuditError
+from gpuscope.escaping import promql_string
 from gpuscope.fields.catalog import RENAMED_IN_4_9
 from gpuscope.generate.prometheus import EXPORTER_JOB
 from gpuscope.rules import RulesConfig
@@ -108,7 +109,7 @@ def selector(jobs: Iterable[str]) -> str:
     """``job="x"`` for one job, ``job=~"x|y"`` for several."""
     names = sorted(set(jobs))
     if len(names) == 1:
-        return f'job="{names[0]}"'
+        return f"job={promql_string(names[0])}"
     return f'job=~"{regex_of(tuple(names))}"'
 
 

@@ -81,6 +81,14 @@ def _version(api: Api) -> str:
     return str(data["version"])
 
 
+# What reading a JSON answer of the wrong shape raises (a list where an object belongs, a string for a number).
+_SHAPE_ERRORS = (AttributeError, KeyError, IndexError, TypeError, ValueError)
+
+
+def _shape(api: Api, exc: Exception) -> str:
+    return f"{api.where()}: an answer has an unexpected shape ({type(exc).__name__}: {exc}); is it {api.what}?"
+
+
 def _peer_probe(api: Api, probe: Callable[[Api], dict[str, Any]]) -> Peer:
     try:
         return Peer(api.url, facts=probe(api))
@@ -88,6 +96,8 @@ def _peer_probe(api: Api, probe: Callable[[Api], dict[str, Any]]) -> Peer:
         return Peer(api.url, error=str(exc))
     except QueryFailed as exc:
         return Peer(api.url, error=f"query failed: {exc}")
+    except _SHAPE_ERRORS as exc:
+        return Peer(api.url, error=_shape(api, exc))
 
 
 def _probe_replica(api: Api) -> dict[str, Any]:
@@ -147,56 +157,82 @@ def observe(
             version = _version(prom)
         except EndpointDown as exc:
             raise AuditError(f"{prom.where()}: {exc}; is Prometheus running there?") from None
-        apis = _peer_apis(endpoints, client, deadline)
-        first, peers = _round_one(prom, apis, timing, pool)
-        loaded = parse_config(first["config"])
-        detected = detect(
-            {name: first[name] for name in detection_queries(timing.window)},
-            first["labels"],
-            loaded.external_labels,
-            url=prom.url,
-            window=timing.window,
-            preferred_host_label=fleet_host_label,
-        )
-        config = rules_config(detected, base)
-        expected = expectation(detected.cluster)
-        q = Promql(config)
-        queries = audit_queries(q, detected, timing)
-        second = _Round(pool)
-        for name, expr in queries.items():
-            second.add(name, partial(prom.query, expr, timing.now))
-        second.add("series", lambda: _gpu_series(prom, q, timing))
-        if "replica_b" in peers:
-            peers["replica_b"] = _queried(apis["replica_b"], peers["replica_b"], replica_queries(q), timing.now, pool)
-        if "global" in peers:
-            peers["global"] = _queried(
-                apis["global"], peers["global"], global_queries(q, detected.cluster), timing.now, pool
+        try:
+            return _observe(
+                prom,
+                apis=_peer_apis(endpoints, client, deadline),
+                pool=pool,
+                version=version,
+                base=base,
+                expectation=expectation,
+                fleet_host_label=fleet_host_label,
+                timing=timing,
             )
-        results = second.results()
-        series = results.pop("series")
-        for value in (series, *results.values()):
-            if isinstance(value, EndpointDown):
-                _must(prom, value)
-        return Observations(
-            url=prom.url,
-            version=version,
-            timing=timing,
-            detected=detected,
-            config=config,
-            expectation=expected,
-            queries=queries,
-            results=results,
-            targets=parse_targets(first["targets"], detected.exporter_jobs),
-            rules=parse_rules(first["rules"]),
-            alertmanagers=tuple(sorted(a["url"] for a in first["alertmanagers"].get("activeAlertmanagers", []))),
-            corruption_count=int(first["runtime"].get("corruptionCount", 0)),
-            head_series=int((first["tsdb"].get("headStats") or {}).get("numSeries", 0)),
-            loaded=LoadedConfig(loaded.external_labels, loaded.remote_write),
-            gpu_series=series,
-            replica_b=peers.get("replica_b"),
-            alertmanager=peers.get("alertmanager"),
-            global_store=peers.get("global"),
+        except _SHAPE_ERRORS as exc:
+            raise AuditError(_shape(prom, exc)) from None
+
+
+def _observe(
+    prom: Api,
+    *,
+    apis: dict[str, Api],
+    pool: ThreadPoolExecutor,
+    version: str,
+    base: RulesConfig,
+    expectation: Callable[[str | None], Expectation],
+    fleet_host_label: str | None,
+    timing: Timing,
+) -> Observations:
+    """Both rounds of the audit, once the audited Prometheus has answered as one."""
+    first, peers = _round_one(prom, apis, timing, pool)
+    loaded = parse_config(first["config"])
+    detected = detect(
+        {name: first[name] for name in detection_queries(timing.window)},
+        first["labels"],
+        loaded.external_labels,
+        url=prom.url,
+        window=timing.window,
+        preferred_host_label=fleet_host_label,
+    )
+    config = rules_config(detected, base)
+    expected = expectation(detected.cluster)
+    q = Promql(config)
+    queries = audit_queries(q, detected, timing)
+    second = _Round(pool)
+    for name, expr in queries.items():
+        second.add(name, partial(prom.query, expr, timing.now))
+    second.add("series", lambda: _gpu_series(prom, q, timing))
+    if "replica_b" in peers:
+        peers["replica_b"] = _queried(apis["replica_b"], peers["replica_b"], replica_queries(q), timing.now, pool)
+    if "global" in peers:
+        peers["global"] = _queried(
+            apis["global"], peers["global"], global_queries(q, detected.cluster), timing.now, pool
         )
+    results = second.results()
+    series = results.pop("series")
+    for value in (series, *results.values()):
+        if isinstance(value, EndpointDown):
+            _must(prom, value)
+    return Observations(
+        url=prom.url,
+        version=version,
+        timing=timing,
+        detected=detected,
+        config=config,
+        expectation=expected,
+        queries=queries,
+        results=results,
+        targets=parse_targets(first["targets"], detected.exporter_jobs),
+        rules=parse_rules(first["rules"]),
+        alertmanagers=tuple(sorted(a["url"] for a in first["alertmanagers"].get("activeAlertmanagers", []))),
+        corruption_count=int(first["runtime"].get("corruptionCount", 0)),
+        head_series=int((first["tsdb"].get("headStats") or {}).get("numSeries", 0)),
+        loaded=LoadedConfig(loaded.external_labels, loaded.remote_write),
+        gpu_series=series,
+        replica_b=peers.get("replica_b"),
+        alertmanager=peers.get("alertmanager"),
+        global_store=peers.get("global"),
+    )
 
 
 def _peer_apis(endpoints: Endpoints, client: httpx.Client, deadline: Deadline) -> dict[str, Api]:

@@ -10,13 +10,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
-
 from gpuscope.doctor.client import QueryFailed
 from gpuscope.doctor.detect import TEMP, Detected
 from gpuscope.doctor.expect import Expectation
 from gpuscope.doctor.model import Evidence, Vector
 from gpuscope.doctor.timing import Timing
+from gpuscope.errors import SpecError
+from gpuscope.inputs import load
 from gpuscope.rules import RulesConfig
 from gpuscope.rules.promql import Promql
 from gpuscope.rules.timescale import to_seconds
@@ -186,9 +186,11 @@ def parse_rules(data: Mapping[str, Any]) -> tuple[Rule, ...]:
 
 def parse_config(data: Mapping[str, Any]) -> LoadedConfig:
     """External labels and remote_write queues from ``/api/v1/status/config`` (the YAML Prometheus loaded)."""
-    try:
-        config = yaml.safe_load(data.get("yaml", "")) or {}
-    except yaml.YAMLError:
+    try:  # the server's YAML is input like any other: bounded, no alias bombs
+        config = load(str(data.get("yaml", "")), "/api/v1/status/config") or {}
+    except SpecError:
+        config = {}
+    if not isinstance(config, dict):
         config = {}
     external = (config.get("global") or {}).get("external_labels") or {}
     queues = tuple(str(rw.get("name") or rw.get("url", "")) for rw in config.get("remote_write") or [])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from gpuscope.doctor.detect import HOST_LABELS, TEMP, Detected
 from gpuscope.doctor.timing import GROWTH_HORIZON_S, Timing, duration
+from gpuscope.escaping import promql_string_content
 from gpuscope.rules import alerts
 from gpuscope.rules.alerts_pipeline import restarts
 from gpuscope.rules.promql import Promql
@@ -31,7 +32,7 @@ _SENT = "prometheus_remote_storage_queue_highest_sent_timestamp_seconds"
 
 
 def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    return promql_string_content(value)
 
 
 def alert_queries(q: Promql) -> dict[str, str]:

@@ -22,6 +22,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from gpuscope.errors import UsageError
+from gpuscope.inputs.files import MAX_SECRET_BYTES, MissingFile, read_bytes
+
 log = logging.getLogger(__name__)
 
 
@@ -119,11 +122,12 @@ def _load_pair(ctx: ssl.SSLContext, cert: Pem, key: Pem) -> None:
 def _read(pem: Pem, key: str) -> str:
     if pem.path is None:
         return pem.text or ""
-    try:
-        with open(pem.path, encoding="utf-8", errors="replace") as f:
-            return f.read()
-    except OSError as exc:
-        raise TlsError(key, f"cannot read {pem.path}: {exc.strerror or exc}") from None
+    try:  # bounded, regular files only: /dev/zero as a certificate must not read forever
+        return read_bytes(pem.path, "file", MAX_SECRET_BYTES).decode("utf-8", errors="replace")
+    except MissingFile:
+        raise TlsError(key, f"cannot read {pem.path}: No such file or directory") from None
+    except UsageError as exc:
+        raise TlsError(key, str(exc).replace(f"file {pem.path!r}", pem.path, 1)) from None
 
 
 def _where(pem: Pem) -> str:
@@ -138,6 +142,7 @@ def _load_ca(ctx: ssl.SSLContext, ca: Pem) -> None:
     name = "client_ca_file" if ca.path else "client_ca"
     try:
         if ca.path is not None:
+            _read(ca, name)  # a device or huge file is refused before OpenSSL reads it
             ctx.load_verify_locations(cafile=ca.path)
         else:
             ctx.load_verify_locations(cadata=ca.text)

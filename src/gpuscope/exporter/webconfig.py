@@ -28,6 +28,7 @@ import yaml
 
 from gpuscope.errors import SpecError, UsageError
 from gpuscope.exporter.tls import TLS_VERSIONS, ClientAuth, Pem, ServerTls, TlsError, TlsSettings
+from gpuscope.inputs import MissingFile, compose, read_text
 
 log = logging.getLogger(__name__)
 
@@ -85,12 +86,11 @@ class WebConfig:
 def load_web_config(path: str) -> WebConfig:
     """Read and check the whole file, certificates included; raises ``SpecError``/``UsageError``."""
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as exc:
-        raise UsageError(f"cannot read web config file {path} (--web-config-file): {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"web config file {path} (--web-config-file) is not UTF-8 text") from None
+        text = read_text(path, "web config file")
+    except MissingFile:
+        raise UsageError(f"cannot read web config file {path} (--web-config-file): No such file or directory") from None
+    except UsageError as exc:
+        raise UsageError(f"{exc} (--web-config-file)") from None
     return _Reader(path).config(text)
 
 
@@ -105,13 +105,7 @@ class _Reader:
         return SpecError(self.path, mark.line + 1, f"{key}: {message}" if key else message, mark.column + 1)
 
     def config(self, text: str) -> WebConfig:
-        try:
-            root = yaml.compose(text, Loader=yaml.SafeLoader)
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            problem = getattr(exc, "problem", None) or str(exc)
-            line, col = (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
-            raise SpecError(self.path, line, f"invalid YAML: {problem}", col) from None
+        root = compose(text, self.path)  # bounded: aliases, depth, merge and complex keys refused, located
         if root is None or (root.tag == _NULL):
             return WebConfig(path=self.path)  # an empty file: plain HTTP, no auth, as exporter-toolkit
         top = self.mapping(root, "", _TOP)

@@ -16,10 +16,10 @@ import csv
 import io
 from dataclasses import dataclass
 from importlib import resources
-from pathlib import Path
 
 from gpuscope.errors import SpecError, UsageError
 from gpuscope.fields.catalog import LEGACY_NAMES, REMOVED_FIELDS, Dialect, Field, MetricType, resolve, suggest
+from gpuscope.inputs import MissingFile, read_text
 
 DEFAULT_COUNTERS_RESOURCE = "default-counters.csv"
 _TYPES = ", ".join(t.value for t in MetricType)
@@ -63,15 +63,17 @@ def load_collectors(
     """Read and parse a collectors file; ``None`` means the built-in default list. ``where`` names the setting."""
     if path is None:
         return parse_collectors(default_counters_text(), "<built-in default-counters.csv>", dialect)
+    return parse_collectors(read_collectors_text(path, where), path, dialect)
+
+
+def read_collectors_text(path: str, where: str) -> str:
+    """The text of a collectors file: a regular file, size-limited, UTF-8 (a byte-order mark is dropped)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
+        return read_text(path, "collectors file")
+    except MissingFile:
         raise UsageError(
             f"collectors file {path!r} does not exist ({where}); leave it out to use the built-in default list"
         ) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read collectors file {path!r}: {exc}") from None
-    return parse_collectors(text, path, dialect)
 
 
 def parse_collectors(text: str, source: str, dialect: Dialect = Dialect.CLASSIC) -> CollectorSet:
@@ -102,7 +104,9 @@ def parse_collectors(text: str, source: str, dialect: Dialect = Dialect.CLASSIC)
 
 
 def _records(text: str, source: str) -> list[tuple[int, list[str]]]:
-    # Blank out comment lines rather than dropping them, so csv's line numbers stay the file's.
+    # Blank out comment lines rather than dropping them, so csv's line numbers stay the file's. A byte-order mark
+    # (Excel's "CSV UTF-8") is not part of the first field's name.
+    text = text.removeprefix("\ufeff")
     kept = "\n".join("" if ln.startswith("#") else ln for ln in text.splitlines())
     reader = csv.reader(io.StringIO(kept), strict=True, skipinitialspace=True)
     records: list[tuple[int, list[str]]] = []

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpuscope.escaping import go_template_text
 from gpuscope.rules.timescale import scale
 from gpuscope.spec.fleet import FleetSpec, Receiver
 
@@ -37,7 +38,7 @@ def _integrations(receiver: Receiver, severity: str) -> dict[str, Any]:
         out["slack_configs"] = [
             {
                 "api_url_file": receiver.slack.api_url_file,
-                "channel": receiver.slack.channel,
+                "channel": go_template_text(receiver.slack.channel),  # Alertmanager expands templates here
                 "send_resolved": True,
                 "title": "[{{ .Status | toUpper }}] {{ .CommonLabels.alertname }} ({{ .CommonLabels.cluster }})",
                 "text": "{{ range .Alerts }}{{ .Annotations.description }}\n{{ .Annotations.runbook_url }}\n{{ end }}",

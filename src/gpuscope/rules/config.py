@@ -11,6 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from gpuscope.escaping import template_free
 from gpuscope.fields.xid import CRITICAL_XIDS
 
 DEFAULT_MODELS = (
@@ -30,7 +31,7 @@ _DURATION = r"^[0-9]+[smhd]$"
 class Thresholds(BaseModel):
     """When hardware and workload alerts fire."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)  # true is not a number
 
     idle_activity_ratio: float = Field(0.05, gt=0, lt=1, description="allocated GPU counts as idle below this")
     idle_for: str = Field("50m", pattern=_DURATION, description="how long an allocated GPU stays idle before alerting")
@@ -75,6 +76,11 @@ class RulesConfig(BaseModel):
         if set(value) == {79}:
             raise ValueError("list at least one XID besides 79 (XID 79 always pages as GPUFellOffBus)")
         return tuple(sorted(set(value)))
+
+    @field_validator("runbook_base_url")
+    @classmethod
+    def _runbooks(cls, value: str) -> str:
+        return template_free(value, "runbook_base_url")  # it goes into every alert's annotations, a template
 
     @field_validator("budgeted_models")
     @classmethod

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gpuscope.escaping import promql_alternation
 from gpuscope.fields.catalog import BY_NAME, RENAMED_IN_4_9
 from gpuscope.rules.config import RulesConfig
 
@@ -87,10 +88,5 @@ def alternatives(*exprs: str) -> str:
 
 
 def regex_of(values: tuple[str, ...] | tuple[int, ...]) -> str:
-    """An anchored PromQL regex alternation of literal values."""
-    return "|".join(_escape_regex(str(v)) for v in values)
-
-
-def _escape_regex(value: str) -> str:
-    special = set(r"\.^$|?*+()[]{}")
-    return "".join("\\\\" + ch if ch in special else ch for ch in value)
+    """An anchored PromQL regex alternation of literal values, escaped to sit between a string's double quotes."""
+    return promql_alternation(values)

@@ -86,7 +86,8 @@ class Stack:
         if reset:
             for entry in self.data_dir.iterdir():
                 if entry != self.paths["lock"]:
-                    shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
+                    # a link is removed as a link: --reset never deletes what a link in the directory points at
+                    shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
         bundle = generate_bundle(self.plan.spec, self.loaded.collectors, self.loaded.collectors_csv)
         write_bundle(bundle, str(self.paths["bundle"]))
         self.children = build_children(self.plan, self.data_dir, self.paths["bundle"], self.paths["logs"])

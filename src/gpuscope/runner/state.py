@@ -15,9 +15,11 @@ import os
 from pathlib import Path
 from typing import IO, Any
 
-from gpuscope.errors import EnvironmentProblem
+from gpuscope.errors import EnvironmentProblem, UsageError
+from gpuscope.inputs import MAX_SECRET_BYTES, MissingFile, read_text
 
 _DATA_DIR_FLAG = "--data-dir"
+_RESTART = "stop `gpuscope up` and start it again, which rewrites it"
 
 
 class StackLock:
@@ -75,8 +77,8 @@ class StackLock:
 
 def _owner(state_path: Path) -> int | None:
     try:
-        pid = json.loads(state_path.read_text()).get("pid")
-    except (OSError, ValueError, AttributeError):
+        pid = read_state(state_path).get("pid")
+    except EnvironmentProblem:
         return None
     return pid if isinstance(pid, int) and not isinstance(pid, bool) and pid > 0 else None
 
@@ -91,6 +93,19 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def data_directory(path: str) -> Path:
+    """``--data-dir`` resolved; a path that exists and is not a directory is one clear error, before anything starts."""
+    directory = Path(path).resolve()
+    if directory.exists() and not directory.is_dir():
+        raise UsageError(f"{_DATA_DIR_FLAG} {path!r} is not a directory; pass a directory (it is created if missing)")
+    for parent in directory.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise UsageError(f"{_DATA_DIR_FLAG} {path!r}: {parent} is a file, not a directory")
+            break
+    return directory
+
+
 def write_state(path: Path, state: dict[str, Any]) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(state, indent=2, sort_keys=True) + "\n")
@@ -99,12 +114,25 @@ def write_state(path: Path, state: dict[str, Any]) -> None:
 
 def read_state(path: Path) -> dict[str, Any]:
     try:
-        data: dict[str, Any] = json.loads(path.read_text())
-    except FileNotFoundError:
+        data = json.loads(read_text(str(path), "the stack's state file", MAX_SECRET_BYTES))
+    except MissingFile:
         raise EnvironmentProblem(
             f"no `gpuscope up` is running on {path.parent} (no {path.name}); start one with `gpuscope up`, or pass "
             f"the {_DATA_DIR_FLAG} it uses"
         ) from None
-    except (OSError, ValueError) as exc:
-        raise EnvironmentProblem(f"cannot read {path}: {exc}") from None
+    except UsageError as exc:
+        raise EnvironmentProblem(str(exc)) from None
+    except (ValueError, RecursionError) as exc:
+        raise EnvironmentProblem(f"{path} is damaged ({exc}); {_RESTART}") from None
+    if not isinstance(data, dict):
+        raise EnvironmentProblem(f"{path} is damaged (not a JSON object); {_RESTART}")
     return data
+
+
+def control_url(path: Path) -> str:
+    """The running stack's control API, from its state file; a damaged file is one clear error."""
+    urls = read_state(path).get("urls")
+    control = urls.get("control") if isinstance(urls, dict) else None
+    if not isinstance(control, str) or not control.startswith("http://"):
+        raise EnvironmentProblem(f"{path} is damaged (no urls.control URL); {_RESTART}")
+    return control

@@ -10,15 +10,31 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    Strict,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from gpuscope import __version__
 from gpuscope.errors import UsageError
+from gpuscope.escaping import header_value, template_free
 from gpuscope.hardware.models import MODELS, parse_mig_layout
 from gpuscope.rules import RulesConfig
 from gpuscope.rules.config import Thresholds
 
-_DURATION_RE = re.compile(r"^([0-9]+(ms|s|m|h|d|w|y))+$")
+# Prometheus's own duration grammar: each unit at most once, largest first.
+_DURATION_RE = re.compile(r"^(?=[0-9])([0-9]+y)?([0-9]+w)?([0-9]+d)?([0-9]+h)?([0-9]+m)?([0-9]+s)?([0-9]+ms)?$")
+# The bounds of every number: beyond them a spec is a typo or an attack, and generating from it would take minutes
+# and gigabytes (one scrape target per node) or give files Prometheus refuses.
+MAX_NODES_PER_GROUP = 50_000
+MAX_FLEET_NODES = 200_000
+MAX_DURATION_S = 100 * 365 * 86400  # Prometheus durations overflow at about 292 years; a century is plenty
 _NAME_RE = re.compile(r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$")
 _ADDRESS_RE = re.compile(r"^[A-Za-z0-9.\-\[\]:]+:[0-9]{1,5}$")
 
@@ -32,10 +48,35 @@ def _check(pattern: re.Pattern[str], what: str) -> AfterValidator:
     return AfterValidator(validate)
 
 
-Duration = Annotated[str, _check(_DURATION_RE, "a Prometheus duration like 15s, 5m, 6h or 15d")]
+def _positive_duration(value: str) -> str:
+    if not 0 < _seconds(value) <= MAX_DURATION_S:
+        raise ValueError(f"{value!r} is not between 1ms and 100y")
+    return value
+
+
+Duration = Annotated[
+    str,
+    _check(_DURATION_RE, "a Prometheus duration like 15s, 5m, 6h or 15d"),
+    AfterValidator(_positive_duration),
+]
+# Whole numbers only: YAML's true/false and 2.5 are refused (pydantic's lax mode would read true as 1).
+Count = Annotated[int, Strict()]
+Number = Annotated[float, Field(allow_inf_nan=False), Strict()]
 DnsName = Annotated[str, _check(_NAME_RE, "a lowercase DNS label (a-z, 0-9 and '-', at most 63 characters)")]
 Address = Annotated[str, _check(_ADDRESS_RE, "host:port")]
 Url = Annotated[str, _check(re.compile(r"^https?://\S+$"), "an http:// or https:// URL")]
+# A Mimir tenant id travels in the X-Scope-OrgID header of every remote write.
+TenantId = Annotated[
+    str,
+    _check(re.compile(r"^[A-Za-z0-9!\-_.*'()]{1,150}$"), "a Mimir tenant id (letters, digits, !-_.*'())"),
+    AfterValidator(header_value),
+]
+LabelName = Annotated[str, _check(re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$"), "a Prometheus label name")]
+LabelValue = Annotated[
+    str, _check(re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?$"), "a Kubernetes label value")
+]
+Image = Annotated[str, _check(re.compile(r"^[^\s\x00-\x1f\x7f]+$"), "a container image reference")]
+TemplateFree = Annotated[str, AfterValidator(lambda value: template_free(value, "value"))]
 
 
 class _Model(BaseModel):
@@ -46,14 +87,14 @@ class MigSpec(_Model):
     """MIG on some nodes of a group: the layout of every GPU on those nodes."""
 
     layout: str = Field(description="e.g. '1g.10gb:7' or '3g.40gb,4g.40gb'")
-    nodes: int = Field(ge=1, description="how many nodes of the group run this layout")
+    nodes: Count = Field(ge=1, le=MAX_NODES_PER_GROUP, description="how many nodes of the group run this layout")
 
 
 class NodeGroup(_Model):
     name: DnsName
     gpu_model: str = Field(description="h100, h200, a100 or l40s")
-    gpus_per_node: int = Field(8, ge=1, le=16)
-    nodes: int = Field(ge=1)
+    gpus_per_node: Count = Field(8, ge=1, le=16)
+    nodes: Count = Field(ge=1, le=MAX_NODES_PER_GROUP)
     mig: MigSpec | None = None
     hosts: tuple[Address, ...] = Field((), description="bare metal: exporter targets host:port (else generated)")
 
@@ -94,8 +135,8 @@ class Endpoints(_Model):
     prometheus_b: Address = "prometheus-b:9090"
     alertmanagers: tuple[Address, ...] = ("alertmanager-0:9093", "alertmanager-1:9093")
     pushgateway: Address = "pushgateway:9091"
-    exporter_port: int = Field(9400, ge=1, le=65535)
-    node_exporter_port: int = Field(9100, ge=1, le=65535)
+    exporter_port: Count = Field(9400, ge=1, le=65535)
+    node_exporter_port: Count = Field(9100, ge=1, le=65535)
 
 
 class Cluster(_Model):
@@ -103,9 +144,9 @@ class Cluster(_Model):
     region: str = "default"
     kind: Literal["kubernetes", "baremetal"] = "kubernetes"
     namespace: DnsName = "gpu-monitoring"
-    tenant: str | None = Field(None, description="Mimir tenant (X-Scope-OrgID); default: the cluster name")
+    tenant: TenantId | None = Field(None, description="Mimir tenant (X-Scope-OrgID); default: the cluster name")
     node_groups: tuple[NodeGroup, ...] = Field(min_length=1)
-    pod_restarts_per_hour: float = Field(0.0, ge=0, description="expected GPU pod churn, for the budget")
+    pod_restarts_per_hour: Number = Field(0.0, ge=0, le=1e6, description="expected GPU pod churn, for the budget")
     endpoints: Endpoints = Endpoints()
 
     @property
@@ -169,11 +210,11 @@ class Receivers(_Model):
 
 
 class Tenant(_Model):
-    name: Annotated[
-        str, _check(re.compile(r"^[A-Za-z0-9!\-_.*'()]{1,150}$"), "a Mimir tenant id (letters, digits, !-_.*'())")
-    ]
+    name: TenantId
     clusters: tuple[str, ...] = Field(min_length=1)
-    max_series: int | None = Field(None, gt=0, description="per-tenant series limit (default: from the budget)")
+    max_series: Count | None = Field(
+        None, gt=0, le=10**12, description="per-tenant series limit (default: from the budget)"
+    )
 
 
 class ExporterSettings(_Model):
@@ -182,9 +223,11 @@ class ExporterSettings(_Model):
     workload_labels: Literal["info", "labels", "off"] = "info"
     dialect: Literal["classic", "4.9"] = "classic"
     # The image of this very release, as `make image` tags it: build and push it, or set exporter.image.
-    image: str = f"ghcr.io/gpuscope/gpuscope:{__version__}"
-    memory_limit_mib: int = Field(128, ge=64, description="DaemonSet memory limit (measured RSS about 50 MiB)")
-    drop_labels: tuple[str, ...] = Field(("pod_uid",), description="labels dropped from raw GPU series at scrape")
+    image: Image = f"ghcr.io/gpuscope/gpuscope:{__version__}"
+    memory_limit_mib: Count = Field(
+        128, ge=64, le=1024 * 1024, description="DaemonSet memory limit (measured RSS about 50 MiB)"
+    )
+    drop_labels: tuple[LabelName, ...] = Field(("pod_uid",), description="labels dropped from raw GPU series at scrape")
     web_config_secret: str | None = Field(None, description="Secret holding a web-config.yaml (TLS/basic auth)")
     backend: Literal["nvml", "dcgm"] = Field("nvml", description="read GPUs through NVML, or through DCGM")
     dcgm_hostengine: Literal["embedded", "standalone"] = Field(
@@ -196,13 +239,17 @@ class ExporterSettings(_Model):
 class Budget(_Model):
     """The cardinality budget (head series ~ GPUs x metrics x labels) per Prometheus replica, and its estimate."""
 
-    head_series: int = Field(2_000_000, gt=0)
-    node_exporter_series_per_node: int = Field(1000, ge=0)
+    head_series: Count = Field(2_000_000, gt=0, le=10**12)
+    node_exporter_series_per_node: Count = Field(1000, ge=0, le=10**7)
     # Both defaults are measured (bench/fleet_ingest.py, docs/benchmarks.md), not folklore: Prometheus 2.42 held
     # 1.07M head series in 6.0 GiB RSS (~5.8 kB each: the ~3 kB of head data plus Go's GC headroom), and
     # remote-write 1.0 carried 58 bytes per sample because every sample travels with its whole label set.
-    bytes_per_head_series: int = Field(6144, gt=0, description="Prometheus RSS per head series, GC headroom included")
-    remote_write_bytes_per_sample: float = Field(60.0, gt=0, description="remote-write wire bytes per sample")
+    bytes_per_head_series: Count = Field(
+        6144, gt=0, le=10**7, description="Prometheus RSS per head series, GC headroom included"
+    )
+    remote_write_bytes_per_sample: Number = Field(
+        60.0, gt=0, le=10**6, description="remote-write wire bytes per sample"
+    )
 
 
 class FleetSpec(_Model):
@@ -222,9 +269,9 @@ class FleetSpec(_Model):
     budget: Budget = Budget()
     budgeted_models: tuple[str, ...] = Field((), description="modelName values; default: the node groups' models")
     thresholds: Thresholds = Thresholds()
-    runbook_base_url: str = "runbooks"
-    kube_prometheus_release: str | None = Field(None, description="kube-prometheus-stack release label to carry")
-    speedup: int = Field(1, ge=1, le=60, description="compress rule time windows (demos and tests only)")
+    runbook_base_url: TemplateFree = "runbooks"
+    kube_prometheus_release: LabelValue | None = Field(None, description="kube-prometheus-stack release label to carry")
+    speedup: Count = Field(1, ge=1, le=60, description="compress rule time windows (demos and tests only)")
 
     @field_validator("clusters")
     @classmethod
@@ -233,6 +280,14 @@ class FleetSpec(_Model):
         dupes = sorted({n for n in names if names.count(n) > 1})
         if dupes:
             raise ValueError(f"cluster names must be unique; repeated: {', '.join(dupes)}")
+        return clusters
+
+    @field_validator("clusters")
+    @classmethod
+    def _fleet_size(cls, clusters: tuple[Cluster, ...]) -> tuple[Cluster, ...]:
+        total = sum(c.nodes for c in clusters)
+        if total > MAX_FLEET_NODES:
+            raise ValueError(f"the fleet has {total} nodes, more than the {MAX_FLEET_NODES} one spec may describe")
         return clusters
 
     @field_validator("scrape_timeout")

@@ -7,7 +7,7 @@ from importlib import resources
 from pathlib import Path
 
 from gpuscope.fields.catalog import Dialect
-from gpuscope.fields.collectors import CollectorSet, default_counters_text, load_collectors
+from gpuscope.fields.collectors import CollectorSet, default_counters_text, parse_collectors, read_collectors_text
 from gpuscope.spec.fleet import FleetSpec
 from gpuscope.spec.source import load_yaml_model, parse_yaml_model
 
@@ -36,7 +36,8 @@ def parse_fleet(text: str, source: str, base: Path) -> LoadedSpec:
 def _with_collectors(spec: FleetSpec, base: Path) -> LoadedSpec:
     dialect = Dialect(spec.exporter.dialect)
     if spec.exporter.collectors is None:
-        return LoadedSpec(spec, load_collectors(None, dialect), default_counters_text())
-    csv_path = base / spec.exporter.collectors
-    collectors = load_collectors(str(csv_path), dialect, "exporter.collectors in the fleet spec")
-    return LoadedSpec(spec, collectors, csv_path.read_text(encoding="utf-8"))
+        text = default_counters_text()
+        return LoadedSpec(spec, parse_collectors(text, "<built-in default-counters.csv>", dialect), text)
+    csv_path = str(base / spec.exporter.collectors)
+    text = read_collectors_text(csv_path, "exporter.collectors in the fleet spec")
+    return LoadedSpec(spec, parse_collectors(text, csv_path, dialect), text)

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any, TypeVar
 
 import yaml
 from pydantic import BaseModel, ValidationError
 
 from gpuscope.errors import SpecError, UsageError
+from gpuscope.inputs import MissingFile, compose, read_text
+from gpuscope.inputs.yamltree import one_line
 
 Model = TypeVar("Model", bound=BaseModel)
 Loc = tuple[str | int, ...]
@@ -38,12 +39,19 @@ class _PositionedData:
                 if key in result:
                     line, col = key_node.start_mark.line + 1, key_node.start_mark.column + 1
                     raise _Duplicate(line, col, str(key))
+                if not isinstance(key, str | int):
+                    line, col = key_node.start_mark.line + 1, key_node.start_mark.column + 1
+                    raise _BadScalar(line, col, f"key {key_node.value!r} must be a name, not a {type(key).__name__}")
                 self.positions[(*path, key)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
                 result[key] = self.build(value_node, (*path, key))
             return result
         if isinstance(node, yaml.SequenceNode):
             return [self.build(item, (*path, i)) for i, item in enumerate(node.value)]
-        return _scalar(node)
+        try:
+            return _scalar(node)
+        except (yaml.YAMLError, ValueError, OverflowError) as exc:  # 2026-13-45, an int of 5,000 digits
+            line, col = node.start_mark.line + 1, node.start_mark.column + 1
+            raise _BadScalar(line, col, f"cannot read {node.value[:40]!r}: {one_line(exc)}") from None
 
     def where(self, loc: Loc) -> tuple[int, int] | None:
         # The deepest known prefix: a missing key is reported at its parent mapping.
@@ -56,6 +64,11 @@ class _PositionedData:
 class _Duplicate(Exception):
     def __init__(self, line: int, col: int, key: str) -> None:
         self.line, self.col, self.key = line, col, key
+
+
+class _BadScalar(Exception):
+    def __init__(self, line: int, col: int, message: str) -> None:
+        self.line, self.col, self.message = line, col, message
 
 
 def _scalar(node: yaml.Node) -> Any:
@@ -74,29 +87,23 @@ def format_loc(loc: Loc) -> str:
 def load_yaml_model(path: str, model: type[Model], flag: str = "") -> Model:
     """Read ``path`` and validate it as ``model``; every problem is a ``SpecError`` at file:line:col."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
+        text = read_text(path, "file")
+    except MissingFile:
         hint = f" ({flag})" if flag else ""
         raise UsageError(f"file {path!r} does not exist{hint}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read {path!r}: {exc}") from None
     return parse_yaml_model(text, path, model)
 
 
 def parse_yaml_model(text: str, source: str, model: type[Model]) -> Model:
     """Validate YAML text as ``model``, reporting errors as ``source:line:col: message``."""
-    try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        line = mark.line + 1 if mark else None
-        col = mark.column + 1 if mark else None
-        raise SpecError(source, line, f"invalid YAML: {exc.problem}", col) from None
+    node = compose(text, source)  # bounded: aliases, depth, merge and complex keys refused with a location
     data_builder = _PositionedData()
     try:
         data = data_builder.build(node) if node is not None else {}
     except _Duplicate as dup:
         raise SpecError(source, dup.line, f"key {dup.key!r} appears twice in the same mapping", dup.col) from None
+    except _BadScalar as bad:
+        raise SpecError(source, bad.line, bad.message, bad.col) from None
     if not isinstance(data, Mapping):
         raise SpecError(source, 1, f"expected a mapping of settings at the top, got {type(data).__name__}", 1)
     try:
