@@ -56,11 +56,23 @@ def go_template_text(value: str) -> str:
     return value.replace(_TEMPLATE_OPEN, '{{ "{{" }}')
 
 
+def first_non_header_char(value: str) -> str | None:
+    """The first character that cannot stand in an HTTP header value, or None."""
+    return next((c for c in value if not (" " <= c <= "~" or c == "\t")), None)
+
+
 def header_value(value: str) -> str:
-    """``value`` if it can be an HTTP header value as it is; ``ValueError`` naming the character otherwise."""
-    for ch in value:
-        if (ord(ch) < 0x20 and ch != "\t") or ord(ch) == 0x7F:
-            raise ValueError(f"{value!r} cannot be an HTTP header value: it contains {ch!r}")
+    """``value`` if it can be an HTTP header value as it is; ``ValueError`` naming the character otherwise.
+
+    One line of printable ASCII (tab allowed): CR/LF would split the response or request, and bytes past ASCII
+    are read differently by different HTTP stacks.
+    """
+    bad = first_non_header_char(value)
+    if bad is not None:
+        raise ValueError(
+            f"{value!r} cannot be an HTTP header value: it contains {bad!r} (a header value is one line of printable "
+            "ASCII)"
+        )
     if value != value.strip():
         raise ValueError(f"{value!r} cannot be an HTTP header value: it starts or ends with white space")
     return value

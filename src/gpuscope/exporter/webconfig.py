@@ -27,6 +27,7 @@ from types import MappingProxyType
 import yaml
 
 from gpuscope.errors import SpecError, UsageError
+from gpuscope.escaping import first_non_header_char
 from gpuscope.exporter.tls import TLS_VERSIONS, ClientAuth, Pem, ServerTls, TlsError, TlsSettings
 from gpuscope.inputs import MissingFile, compose, read_text
 
@@ -285,7 +286,7 @@ class _Reader:
         headers = {}
         for name, value_node in raw.items():
             value = self.string(value_node, f"{key}.{name}")
-            bad = next((c for c in value if not (" " <= c <= "~" or c == "\t")), None)
+            bad = first_non_header_char(value)
             if bad is not None:  # CR/LF would split the response (every response carries these headers)
                 raise self.error(
                     value_node,
