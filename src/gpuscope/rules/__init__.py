@@ -12,6 +12,7 @@ from gpuscope.rules.alerts_pipeline import pipeline_group
 from gpuscope.rules.alerts_prometheus import prometheus_group
 from gpuscope.rules.alerts_workload import workload_group
 from gpuscope.rules.config import RulesConfig, Thresholds
+from gpuscope.rules.efficiency_chargeback import chargeback_groups
 from gpuscope.rules.model import Alert, Group, Recording
 from gpuscope.rules.promql import Promql
 from gpuscope.rules.recording import COLD_TIER_REGEX, recording_groups
@@ -36,7 +37,7 @@ __all__ = [
 
 def build_groups(config: RulesConfig) -> tuple[Group, ...]:
     q = Promql(config)
-    groups = (*recording_groups(q), infra_group(q), pipeline_group(q), prometheus_group(q), workload_group(q))
+    groups = (*recording_groups(q), *chargeback_groups(q), infra_group(q), pipeline_group(q), prometheus_group(q), workload_group(q))
     return compress(groups, config.speedup)
 
 

@@ -1,0 +1,195 @@
+"""Running the report's queries against Prometheus and turning the answers into one ``Report`` (the I/O edge).
+
+The tier is chosen by the range: up to ``raw_max_days`` the raw exporter series at 5 m steps (incidents and
+per-pod tables need them), beyond it the 1 h chargeback rollups. Bad input is a ``UsageError`` (exit 2) raised
+before anything is written: no data in the range, a group-by label no series carries, a price for a model the
+fleet does not have.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Literal
+
+from gpuscope.errors import UsageError
+from gpuscope.report import compute
+from gpuscope.report.prom import PromClient, Sample
+from gpuscope.report.queries import GROUP_BYS, ROLLUP_GROUP_BYS, Queries, Tier, group_label
+from gpuscope.rules.config import RulesConfig
+
+STEPS: dict[Tier, int] = {"raw": 300, "rollup": 3600}
+MAX_POINTS = 11_000  # Prometheus refuses range queries with more points per series
+
+
+@dataclass(frozen=True, slots=True)
+class ReportRequest:
+    start: float
+    end: float
+    group_by: str = "namespace"
+    kwh_price: float | None = None
+    hour_costs: tuple[tuple[str, float], ...] = ()
+    tier: Literal["auto", "raw", "rollup"] = "auto"
+    raw_max_days: float = 15.0
+    team_label: str = "team"
+    idle_ratio: float = 0.05
+    idle_min_seconds: float = 3600.0
+    config: RulesConfig = field(default_factory=RulesConfig)
+
+
+@dataclass(frozen=True, slots=True)
+class QueryRecord:
+    name: str
+    expr: str
+    kind: str  # "range" or "instant"
+    how: str  # how the number is derived from the answer
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    start: float
+    end: float
+    step: int
+    tier: Tier
+    group_by: str
+    group_label: str
+    rows: tuple[compute.GroupRow, ...]
+    capacity_by_model: dict[str, float]
+    allocated: dict[float, float]
+    capacity: dict[float, float]
+    fleet_activity: dict[float, float]
+    distribution: dict[str, int]
+    prof_gpus: int
+    units: int
+    incidents: tuple[compute.Incident, ...] | None
+    forecast: compute.Forecast | None
+    kwh_price: float | None
+    hour_costs: dict[str, float]
+    queries: tuple[QueryRecord, ...]
+    query_count: int = 0
+    bytes_fetched: int = 0
+
+
+def choose_tier(request: ReportRequest) -> Tier:
+    if request.tier != "auto":
+        return request.tier
+    return "raw" if request.end - request.start <= request.raw_max_days * compute.DAY else "rollup"
+
+
+def validate(request: ReportRequest) -> Tier:
+    if not math.isfinite(request.start) or not math.isfinite(request.end) or request.end <= request.start:
+        raise UsageError("--from must be before --to (e.g. --from 2026-11-01 --to 2026-12-01)")
+    if request.group_by not in GROUP_BYS:
+        raise UsageError(f"--group-by {request.group_by!r}: choose one of {', '.join(GROUP_BYS)}")
+    tier = choose_tier(request)
+    if tier == "rollup" and request.group_by not in ROLLUP_GROUP_BYS:
+        raise UsageError(
+            f"--group-by {request.group_by}: the 1 h rollups carry {', '.join(ROLLUP_GROUP_BYS)} only (no pod); "
+            f"use a range of at most {request.raw_max_days:g} days or --tier raw"
+        )
+    if (request.end - request.start) / STEPS[tier] > MAX_POINTS:
+        days = MAX_POINTS * STEPS[tier] / compute.DAY
+        raise UsageError(f"--from/--to: at most {days:.0f} days in one report on the {tier} tier")
+    for model, price in request.hour_costs:
+        if not math.isfinite(price) or price < 0:
+            raise UsageError(f"--gpu-hour-cost {model}={price}: give a price of zero or more")
+    if request.kwh_price is not None and (not math.isfinite(request.kwh_price) or request.kwh_price < 0):
+        raise UsageError(f"--price-per-kwh {request.kwh_price}: give a price of zero or more")
+    return tier
+
+
+def collect(client: PromClient, request: ReportRequest) -> Report:
+    tier = validate(request)
+    step = STEPS[tier]
+    start = math.floor(request.start / step) * step
+    end = math.floor(request.end / step) * step
+    if end <= start:
+        raise UsageError(f"--from/--to: the range is shorter than one {step}s step of the {tier} tier")
+    label = group_label(request.group_by, request.config, request.team_label)
+    q = Queries(config=request.config, tier=tier, group_label=label, step=step, team_label=request.team_label)
+    records: list[QueryRecord] = []
+
+    def ranged(name: str, expr: str, how: str) -> list[Sample]:
+        records.append(QueryRecord(name=name, expr=expr, kind=f"range, step {step}s", how=how))
+        return client.range(expr, start + step, end, step)
+
+    def instant(name: str, expr: str, how: str) -> list[Sample]:
+        records.append(QueryRecord(name=name, expr=expr, kind=f"instant at --to ({end:.0f})", how=how))
+        return client.instant(expr, end)
+
+    hours = f"sum of values x {step}s / 3600"
+    capacity = ranged("GPUs in the fleet", q.capacity(), "per step, summed over models; the latest is capacity")
+    held = ranged("GPU-hours held", q.held(), hours)
+    if not capacity or not held:
+        what = "GPU series" if not capacity else "GPU allocations (gpuscope_gpu_workload_info)"
+        source = "raw exporter series" if tier == "raw" else "1 h chargeback rollups"
+        raise UsageError(f"--from/--to: no {what} between {start:.0f} and {end:.0f} in the {source}; pick a range with data")
+    keys = (label, "modelName")
+    held_t = compute.totals(held, keys)
+    if all(g == "" for g, _ in held_t):
+        raise UsageError(
+            f"--group-by {request.group_by}: no allocation carries the label {label!r}"
+            + (" (set --team-label to the pod label naming teams)" if request.group_by == "team" else "")
+        )
+    models = {m for labels, _ in capacity for m in [labels.get("modelName", "")] if m}
+    for model, _ in request.hour_costs:
+        if model not in models:
+            raise UsageError(f"--gpu-hour-cost {model}=...: the fleet has no {model!r}; it has {', '.join(sorted(models))}")
+    active = ranged("active GPU-hours", q.active(), hours + " (activity-weighted)")
+    power = ranged("energy", q.power(), f"sum of watts x {step}s / 3.6e6 = kWh")
+    jobs: dict[tuple[str, str], float] = {}
+    if tier == "raw":
+        top = ranged("top jobs (GPU-hours per pod)", q.top_jobs(), hours)
+        jobs = compute.totals(top, (label, request.config.pod_label))
+    fleet_act = ranged("fleet utilization", q.fleet_activity(), "mean over GPUs at each step")
+    seconds = int(end - start)
+    per_gpu = instant(
+        "utilization distribution", q.per_gpu_activity(seconds), "each GPU's mean over the range, bucketed"
+    )
+    prof = instant("GPUs with profiling counters", q.prof_coverage(), "count")
+    found_incidents: tuple[compute.Incident, ...] | None = None
+    if tier == "raw":
+        c = request.config
+        zombies = ranged("zombie GPU memory", q.zombies(), "runs of consecutive steps")
+        idle = ranged("allocated-but-idle", q.idle_allocations(request.idle_ratio), "runs of at least 1 h")
+        found_incidents = tuple(
+            compute.incidents(zombies, step, "zombie memory", (c.host_label, c.uuid_label), 2 * step)
+            + compute.incidents(
+                idle, step, "allocated but idle", (c.namespace_label, c.pod_label, c.uuid_label), request.idle_min_seconds
+            )
+        )
+    allocated = compute.by_time(held)
+    capacity_t = compute.by_time(capacity)
+    last = max(capacity_t) if capacity_t else end
+    capacity_by_model = {labels.get("modelName", ""): dict(values).get(last, 0.0) for labels, values in capacity}
+    return Report(
+        start=start,
+        end=end,
+        step=step,
+        tier=tier,
+        group_by=request.group_by,
+        group_label=label,
+        rows=compute.group_rows(
+            held_t,
+            compute.totals(active, keys),
+            compute.totals(power, keys),
+            jobs,
+            step,
+            dict(request.hour_costs),
+            request.kwh_price,
+        ),
+        capacity_by_model=capacity_by_model,
+        allocated=allocated,
+        capacity=capacity_t,
+        fleet_activity=compute.by_time(fleet_act),
+        distribution=compute.distribution(v for _, values in per_gpu for _, v in values),
+        prof_gpus=int(sum(v for _, values in prof for _, v in values)),
+        units=len(per_gpu),
+        incidents=found_incidents,
+        forecast=compute.forecast(allocated, capacity_t.get(last, 0.0)),
+        kwh_price=request.kwh_price,
+        hour_costs=dict(request.hour_costs),
+        queries=tuple(records),
+        query_count=client.queries,
+        bytes_fetched=client.bytes_fetched,
+    )

@@ -1,0 +1,202 @@
+"""The report as one self-contained HTML page (pure): inline CSS, plots as inline SVG, no scripts, no network.
+
+Plots use matplotlib's SVG backend: static, vector (crisp when printed), embeddable as text, deterministic with a
+fixed hash salt, and no JavaScript runtime to ship or to fetch when the file is opened offline.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+from datetime import UTC, datetime
+
+import matplotlib
+
+matplotlib.use("svg")
+import matplotlib.pyplot as plt  # noqa: E402 - the backend is chosen before pyplot loads
+
+from gpuscope.report.collect import Report  # noqa: E402
+from gpuscope.report.compute import DAY  # noqa: E402
+
+matplotlib.rcParams["svg.hashsalt"] = "gpuscope-report"
+matplotlib.rcParams["svg.fonttype"] = "none"
+
+_CSS = """
+body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#1c2530}
+h1{margin-bottom:0}h2{border-bottom:1px solid #ccd;padding-bottom:.2em;margin-top:1.6em}
+table{border-collapse:collapse;width:100%;font-size:.9em}th,td{padding:.3em .6em;border-bottom:1px solid #e3e6ea}
+th{text-align:left;background:#f3f5f7}td.n{text-align:right;font-variant-numeric:tabular-nums}
+.meta{color:#56606b}.cards{display:flex;gap:1em;flex-wrap:wrap}.card{border:1px solid #dde;border-radius:6px;
+padding:.6em 1em;min-width:10em}.card b{display:block;font-size:1.5em}pre{background:#f6f8fa;padding:.6em;
+white-space:pre-wrap;font-size:.8em}.plots{display:flex;gap:1em;flex-wrap:wrap}.plots svg{max-width:540px;height:auto}
+"""
+
+
+def _date(t: float) -> str:
+    return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M")
+
+
+def _day(t: float) -> str:
+    return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d")
+
+
+def _svg(fig: plt.Figure) -> str:
+    buffer = io.StringIO()
+    fig.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
+    plt.close(fig)
+    text = buffer.getvalue()
+    return text[text.index("<svg") :]
+
+
+def _line_plot(series: dict[str, dict[float, float]], title: str, ylabel: str) -> str:
+    fig, ax = plt.subplots(figsize=(6.4, 3.0))
+    for name, points in series.items():
+        xs = [(t - min(points)) / DAY for t in points] if points else []
+        ax.plot(xs, list(points.values()), label=name, linewidth=1.2)
+    ax.set_title(title)
+    ax.set_xlabel("days since start")
+    ax.set_ylabel(ylabel)
+    ax.grid(alpha=0.3)
+    if len(series) > 1:
+        ax.legend(fontsize=8)
+    return _svg(fig)
+
+
+def _bars(labels: list[str], values: list[float], title: str, ylabel: str) -> str:
+    fig, ax = plt.subplots(figsize=(5.0, 3.0))
+    ax.bar(labels, values, color=["#c0392b", "#e67e22", "#27ae60"][: len(values)] or None)
+    ax.set_title(title)
+    ax.set_ylabel(ylabel)
+    return _svg(fig)
+
+
+def _efficiency_plot(report: Report) -> str:
+    rows = report.rows[:12]
+    fig, ax = plt.subplots(figsize=(6.4, 0.4 * len(rows) + 1.2))
+    names = [r.group or "(none)" for r in rows][::-1]
+    ax.barh(names, [r.gpu_hours_held for r in rows][::-1], color="#d5dbe1", label="held")
+    ax.barh(names, [r.active_gpu_hours for r in rows][::-1], color="#2e86c1", label="active")
+    ax.set_xlabel("GPU-hours")
+    ax.set_title(f"GPU-hours held vs active, by {report.group_by}")
+    ax.legend(fontsize=8)
+    return _svg(fig)
+
+
+def _money(value: float | None) -> str:
+    return "—" if value is None else f"{value:,.2f}"
+
+
+def _group_table(report: Report) -> str:
+    head = (
+        f"<tr><th>{html.escape(report.group_by)}</th><th>GPU-h held</th><th>active GPU-h</th><th>efficiency</th>"
+        "<th>idle GPU-h</th><th>idle cost</th><th>kWh</th><th>energy cost</th><th>top jobs (GPU-h)</th></tr>"
+    )
+    body = []
+    for r in report.rows:
+        jobs = ", ".join(f"{html.escape(j)} ({h:,.0f})" for j, h in r.top_jobs) or "—"
+        body.append(
+            f"<tr><td>{html.escape(r.group or '(none)')}</td><td class=n>{r.gpu_hours_held:,.1f}</td>"
+            f"<td class=n>{r.active_gpu_hours:,.1f}</td><td class=n>{r.efficiency:.1%}</td>"
+            f"<td class=n>{r.idle_gpu_hours:,.1f}</td><td class=n>{_money(r.idle_cost)}</td>"
+            f"<td class=n>{r.energy_kwh:,.1f}</td><td class=n>{_money(r.energy_cost)}</td><td>{jobs}</td></tr>"
+        )
+    return f"<table>{head}{''.join(body)}</table>"
+
+
+def _incidents(report: Report) -> str:
+    if report.incidents is None:
+        return "<p>Incidents need the raw tier (per-GPU series); this range was read from the 1 h rollups.</p>"
+    if not report.incidents:
+        return "<p>None in this range.</p>"
+    rows = "".join(
+        f"<tr><td>{html.escape(i.kind)}</td><td>{html.escape(i.subject)}</td><td>{_date(i.start)}</td>"
+        f"<td class=n>{(i.end - i.start) / 3600:.1f} h</td><td>{html.escape(i.detail)}</td></tr>"
+        for i in report.incidents
+    )
+    return f"<table><tr><th>kind</th><th>where</th><th>from</th><th>lasting</th><th>detail</th></tr>{rows}</table>"
+
+
+def _forecast(report: Report) -> str:
+    f = report.forecast
+    if f is None:
+        return "<p>Too few days in the range to fit a trend (three or more are needed).</p>"
+    trend = f"{f.slope_per_day:+.2f} ± {f.slope_stderr:.2f} GPUs/day (fitted to {f.days_fitted} daily means)"
+    if f.full_at is None:
+        when = "not at the current trend (allocation is not growing)"
+    else:
+        high = "never (the trend may be flat)" if f.full_high is None else _day(f.full_high)
+        low = _day(f.full_low) if f.full_low is not None else "?"
+        when = f"<b>{_day(f.full_at)}</b> (95% interval {low} – {high})"
+    return (
+        f"<p>Allocation trend: {trend}. Allocated now: {f.latest:,.0f} of {f.capacity:,.0f} GPUs. "
+        f"Fully allocated: {when}.</p>"
+    )
+
+
+def _appendix(report: Report) -> str:
+    parts = []
+    for n, q in enumerate(report.queries, 1):
+        parts.append(
+            f"<h3>{n}. {html.escape(q.name)}</h3><p class=meta>{html.escape(q.kind)}; {html.escape(q.how)}</p>"
+            f"<pre>{html.escape(q.expr)}</pre>"
+        )
+    return "".join(parts)
+
+
+def render_html(report: Report) -> str:
+    tier = (
+        "raw exporter series (5 m steps)" if report.tier == "raw" else "the cold tier's 1 h chargeback rollups"
+    )
+    total_held = sum(r.gpu_hours_held for r in report.rows)
+    total_active = sum(r.active_gpu_hours for r in report.rows)
+    total_kwh = sum(r.energy_kwh for r in report.rows)
+    idle_costs = [r.idle_cost for r in report.rows if r.idle_cost is not None]
+    d = report.distribution
+    fallback = report.units - report.prof_gpus
+    source = (
+        f"Activity is SM active (profiling counters) for {report.prof_gpus} GPUs"
+        + (f"; NVML utilization (coarse fallback) for {fallback}" if fallback > 0 else "")
+        + "."
+    )
+    cards = [
+        ("GPU-hours held", f"{total_held:,.0f}"),
+        ("active GPU-hours", f"{total_active:,.0f}"),
+        ("efficiency", f"{total_active / total_held:.1%}" if total_held else "—"),
+        ("energy", f"{total_kwh:,.0f} kWh"),
+    ]
+    if idle_costs:
+        cards.append(("idle cost", f"{sum(idle_costs):,.2f}"))
+    plots = [
+        _line_plot({"fleet mean activity": report.fleet_activity}, "Fleet utilization", "activity (ratio)"),
+        _bars(list(d), [float(v) for v in d.values()], "GPUs by mean SM activity", "GPUs"),
+    ]
+    capacity = _line_plot(
+        {"allocated": report.allocated, "capacity": report.capacity}, "Allocation and capacity", "GPUs"
+    )
+    return "".join(
+        [
+            "<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>gpuscope report</title>",
+            f"<style>{_CSS}</style></head><body>",
+            "<h1>GPU efficiency and chargeback</h1>",
+            f"<p class=meta>{_date(report.start)} – {_date(report.end)} UTC · read from {tier} · "
+            f"grouped by {html.escape(report.group_by)} (label <code>{html.escape(report.group_label)}</code>) · "
+            f"{report.query_count} queries, {report.bytes_fetched:,} bytes</p>",
+            "<div class=cards>",
+            *(f"<div class=card>{html.escape(k)}<b>{html.escape(v)}</b></div>" for k, v in cards),
+            "</div>",
+            "<h2>Fleet utilization</h2>",
+            f"<p>{source} Below 10%: {d['<10%']} · 10–50%: {d['10-50%']} · above 50%: {d['>50%']}.</p>",
+            f"<div class=plots>{''.join(plots)}</div>",
+            f"<h2>By {html.escape(report.group_by)}</h2>",
+            _efficiency_plot(report) if report.rows else "",
+            _group_table(report),
+            "<h2>Incidents: zombie GPU memory and allocated-but-idle GPUs</h2>",
+            _incidents(report),
+            "<h2>Capacity</h2>",
+            _forecast(report),
+            capacity,
+            "<h2>Appendix: the PromQL behind every number</h2>",
+            _appendix(report),
+            "</body></html>\n",
+        ]
+    )

@@ -1,0 +1,61 @@
+"""The report's tables as JSON or CSV (deterministic: sorted keys, fixed column order)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import asdict
+from typing import Any
+
+from gpuscope.report.collect import Report
+
+COLUMNS = (
+    "group",
+    "gpu_hours_held",
+    "active_gpu_hours",
+    "efficiency",
+    "idle_gpu_hours",
+    "idle_cost",
+    "energy_kwh",
+    "energy_cost",
+    "top_jobs",
+)
+
+
+def to_json(report: Report) -> str:
+    body: dict[str, Any] = {
+        "range": {"start": report.start, "end": report.end, "step_seconds": report.step, "tier": report.tier},
+        "group_by": report.group_by,
+        "groups": [asdict(r) for r in report.rows],
+        "capacity_by_model": report.capacity_by_model,
+        "distribution": report.distribution,
+        "activity_source": {"profiling": report.prof_gpus, "gpus": report.units},
+        "incidents": None if report.incidents is None else [asdict(i) for i in report.incidents],
+        "forecast": None if report.forecast is None else asdict(report.forecast),
+        "prices": {"per_kwh": report.kwh_price, "per_gpu_hour": report.hour_costs},
+        "queries": [asdict(q) for q in report.queries],
+    }
+    return json.dumps(body, indent=2, sort_keys=True) + "\n"
+
+
+def to_csv(report: Report) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for r in report.rows:
+        jobs = ";".join(f"{name}={hours:.2f}" for name, hours in r.top_jobs)
+        writer.writerow(
+            [
+                r.group,
+                f"{r.gpu_hours_held:.3f}",
+                f"{r.active_gpu_hours:.3f}",
+                f"{r.efficiency:.4f}",
+                f"{r.idle_gpu_hours:.3f}",
+                "" if r.idle_cost is None else f"{r.idle_cost:.2f}",
+                f"{r.energy_kwh:.3f}",
+                "" if r.energy_cost is None else f"{r.energy_cost:.2f}",
+                jobs,
+            ]
+        )
+    return out.getvalue()
