@@ -62,7 +62,11 @@ class Fleet:
         if gpu.node == 0:
             return ("ml-train", "vision", f"train-{gpu.index // 4}")
         if gpu.node == 1:
-            return ("serving", "serving", f"infer-{gpu.index}") if gpu.index < 4 else ("research", "research", "notebook-0")
+            return (
+                ("serving", "serving", f"infer-{gpu.index}")
+                if gpu.index < 4
+                else ("research", "research", "notebook-0")
+            )
         if gpu.index < 7 and t >= self.start + gpu.index * GROWTH_EVERY_DAYS * DAY:
             return ("growth", "growth", f"grow-{gpu.index}")
         return None
@@ -145,7 +149,9 @@ class Fleet:
         lines.append("# TYPE DCGM_FI_DEV_GPU_UTIL gauge")
         for gpu in GPUS:
             if not gpu.prof:
-                lines.extend(f"DCGM_FI_DEV_GPU_UTIL{{{base(gpu)}}} {100 * self.activity(gpu, t):.4f} {t}" for t in times)
+                lines.extend(
+                    f"DCGM_FI_DEV_GPU_UTIL{{{base(gpu)}}} {100 * self.activity(gpu, t):.4f} {t}" for t in times
+                )
         lines.append("# TYPE DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION gauge")
         for gpu in GPUS:
             counter = 5e9
@@ -155,6 +161,9 @@ class Fleet:
         lines.append("# TYPE DCGM_FI_DEV_FB_USED gauge")
         zombie = GPUS[-1]
         lines.extend(f"DCGM_FI_DEV_FB_USED{{{base(zombie)}}} {self.zombie_mib(zombie, t):.0f} {t}" for t in times)
+        self._info(lines, times)
+
+    def _info(self, lines: list[str], times: list[int]) -> None:
         lines.append("# TYPE gpuscope_gpu_workload_info gauge")
         for gpu in GPUS:
             series: dict[tuple[str, str, str], list[int]] = defaultdict(list)
@@ -194,5 +203,8 @@ class Fleet:
         lines.extend(f'{GPUS_1H}{{cluster="{CLUSTER}",modelName="{MODEL}"}} {len(GPUS)} {h}' for h in hours)
         lines.append(f"# TYPE {GPU_ACTIVITY_1H} gauge")
         for gpu in GPUS:
-            labels = f'cluster="{CLUSTER}",instance="10.0.0.{gpu.node}:9400",gpu="{gpu.index}",UUID="{gpu.uuid}",modelName="{MODEL}"'
+            labels = (
+                f'cluster="{CLUSTER}",instance="10.0.0.{gpu.node}:9400",gpu="{gpu.index}",UUID="{gpu.uuid}",'
+                f'modelName="{MODEL}"'
+            )
             lines.extend(f"{GPU_ACTIVITY_1H}{{{labels}}} {per_gpu[gpu][h]:.6f} {h}" for h in hours)

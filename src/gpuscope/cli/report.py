@@ -34,7 +34,9 @@ def parse_time(value: str, flag: str, now: float) -> float:
     try:
         parsed = datetime.fromisoformat(text)
     except ValueError:
-        raise UsageError(f"{flag} {value!r}: give an ISO date (2026-11-01, 2026-11-01T12:00Z), Unix seconds or now-7d") from None
+        raise UsageError(
+            f"{flag} {value!r}: give an ISO date (2026-11-01, 2026-11-01T12:00Z), Unix seconds or now-7d"
+        ) from None
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=UTC)
     return parsed.timestamp()
@@ -64,11 +66,16 @@ def report_command(
     group_by: Annotated[str, typer.Option("--group-by", help="namespace, team, job (pod) or cluster.")] = "namespace",
     kwh_price: Annotated[float | None, typer.Option("--price-per-kwh", help="Energy price per kWh.")] = None,
     gpu_hour_cost: Annotated[
-        list[str] | None, typer.Option("--gpu-hour-cost", help="MODEL=PRICE per GPU-hour (repeatable); prices idle time.")
+        list[str] | None,
+        typer.Option("--gpu-hour-cost", help="MODEL=PRICE per GPU-hour (repeatable); prices idle time."),
     ] = None,
-    tier: Annotated[str, typer.Option("--tier", help="auto (raw up to --raw-max-days, else rollups), raw or rollup.")] = "auto",
+    tier: Annotated[
+        str, typer.Option("--tier", help="auto (raw up to --raw-max-days, else rollups), raw or rollup.")
+    ] = "auto",
     raw_max_days: Annotated[float, typer.Option("--raw-max-days", help="Longest range read from raw series.")] = 15.0,
-    team_label: Annotated[str, typer.Option("--team-label", help="Pod label naming a team (--group-by team).")] = "team",
+    team_label: Annotated[
+        str, typer.Option("--team-label", help="Pod label naming a team (--group-by team).")
+    ] = "team",
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds allowed per Prometheus query.")] = 60.0,
 ) -> None:
     """Who uses the GPUs they hold, what it costs, and when the fleet runs out: one report over a time range."""

@@ -123,9 +123,11 @@ def collect(client: PromClient, request: ReportRequest) -> Report:
     if not capacity or not held:
         what = "GPU series" if not capacity else "GPU allocations (gpuscope_gpu_workload_info)"
         source = "raw exporter series" if tier == "raw" else "1 h chargeback rollups"
-        raise UsageError(f"--from/--to: no {what} between {start:.0f} and {end:.0f} in the {source}; pick a range with data")
+        raise UsageError(
+            f"--from/--to: no {what} between {start:.0f} and {end:.0f} in the {source}; pick a range with data"
+        )
     keys = (label, "modelName")
-    held_t = compute.totals(held, keys)
+    held_t = compute.totals(held, *keys)
     if all(g == "" for g, _ in held_t):
         raise UsageError(
             f"--group-by {request.group_by}: no allocation carries the label {label!r}"
@@ -134,13 +136,15 @@ def collect(client: PromClient, request: ReportRequest) -> Report:
     models = {m for labels, _ in capacity for m in [labels.get("modelName", "")] if m}
     for model, _ in request.hour_costs:
         if model not in models:
-            raise UsageError(f"--gpu-hour-cost {model}=...: the fleet has no {model!r}; it has {', '.join(sorted(models))}")
+            raise UsageError(
+                f"--gpu-hour-cost {model}=...: the fleet has no {model!r}; it has {', '.join(sorted(models))}"
+            )
     active = ranged("active GPU-hours", q.active(), hours + " (activity-weighted)")
     power = ranged("energy", q.power(), f"sum of watts x {step}s / 3.6e6 = kWh")
     jobs: dict[tuple[str, str], float] = {}
     if tier == "raw":
         top = ranged("top jobs (GPU-hours per pod)", q.top_jobs(), hours)
-        jobs = compute.totals(top, (label, request.config.pod_label))
+        jobs = compute.totals(top, label, request.config.pod_label)
     fleet_act = ranged("fleet utilization", q.fleet_activity(), "mean over GPUs at each step")
     seconds = int(end - start)
     per_gpu = instant(
@@ -155,7 +159,11 @@ def collect(client: PromClient, request: ReportRequest) -> Report:
         found_incidents = tuple(
             compute.incidents(zombies, step, "zombie memory", (c.host_label, c.uuid_label), 2 * step)
             + compute.incidents(
-                idle, step, "allocated but idle", (c.namespace_label, c.pod_label, c.uuid_label), request.idle_min_seconds
+                idle,
+                step,
+                "allocated but idle",
+                (c.namespace_label, c.pod_label, c.uuid_label),
+                request.idle_min_seconds,
             )
         )
     allocated = compute.by_time(held)
@@ -171,8 +179,8 @@ def collect(client: PromClient, request: ReportRequest) -> Report:
         group_label=label,
         rows=compute.group_rows(
             held_t,
-            compute.totals(active, keys),
-            compute.totals(power, keys),
+            compute.totals(active, *keys),
+            compute.totals(power, *keys),
             jobs,
             step,
             dict(request.hour_costs),

@@ -55,11 +55,11 @@ class Forecast:
     days_fitted: int
 
 
-def totals(series: Iterable[Sample], keys: tuple[str, ...]) -> dict[tuple[str, ...], float]:
-    """Sum of every series' values, by the values of ``keys`` (absent label -> "")."""
-    out: dict[tuple[str, ...], float] = defaultdict(float)
+def totals(series: Iterable[Sample], first: str, second: str) -> dict[tuple[str, str], float]:
+    """Sum of every series' values, by the values of two labels (absent label -> "")."""
+    out: dict[tuple[str, str], float] = defaultdict(float)
     for labels, values in series:
-        out[tuple(labels.get(k, "") for k in keys)] += sum(v for _, v in values if math.isfinite(v))
+        out[(labels.get(first, ""), labels.get(second, ""))] += sum(v for _, v in values if math.isfinite(v))
     return dict(out)
 
 
@@ -119,7 +119,9 @@ def distribution(means: Iterable[float]) -> dict[str, int]:
     return out
 
 
-def incidents(series: Iterable[Sample], step: int, kind: str, subject_keys: tuple[str, ...], min_seconds: float) -> list[Incident]:
+def incidents(
+    series: Iterable[Sample], step: int, kind: str, subject_keys: tuple[str, ...], min_seconds: float
+) -> list[Incident]:
     """Runs of consecutive steps in which a series exists, lasting at least ``min_seconds``."""
     out = []
     for labels, values in series:

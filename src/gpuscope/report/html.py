@@ -13,10 +13,11 @@ from datetime import UTC, datetime
 import matplotlib
 
 matplotlib.use("svg")
-import matplotlib.pyplot as plt  # noqa: E402 - the backend is chosen before pyplot loads
+import matplotlib.pyplot as plt
+from matplotlib.figure import Figure
 
-from gpuscope.report.collect import Report  # noqa: E402
-from gpuscope.report.compute import DAY  # noqa: E402
+from gpuscope.report.collect import Report
+from gpuscope.report.compute import DAY
 
 matplotlib.rcParams["svg.hashsalt"] = "gpuscope-report"
 matplotlib.rcParams["svg.fonttype"] = "none"
@@ -40,7 +41,7 @@ def _day(t: float) -> str:
     return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d")
 
 
-def _svg(fig: plt.Figure) -> str:
+def _svg(fig: Figure) -> str:
     buffer = io.StringIO()
     fig.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
     plt.close(fig)
@@ -126,7 +127,7 @@ def _forecast(report: Report) -> str:
     else:
         high = "never (the trend may be flat)" if f.full_high is None else _day(f.full_high)
         low = _day(f.full_low) if f.full_low is not None else "?"
-        when = f"<b>{_day(f.full_at)}</b> (95% interval {low} – {high})"
+        when = f"<b>{_day(f.full_at)}</b> (95% interval {low} &ndash; {high})"
     return (
         f"<p>Allocation trend: {trend}. Allocated now: {f.latest:,.0f} of {f.capacity:,.0f} GPUs. "
         f"Fully allocated: {when}.</p>"
@@ -144,9 +145,7 @@ def _appendix(report: Report) -> str:
 
 
 def render_html(report: Report) -> str:
-    tier = (
-        "raw exporter series (5 m steps)" if report.tier == "raw" else "the cold tier's 1 h chargeback rollups"
-    )
+    tier = "raw exporter series (5 m steps)" if report.tier == "raw" else "the cold tier's 1 h chargeback rollups"
     total_held = sum(r.gpu_hours_held for r in report.rows)
     total_active = sum(r.active_gpu_hours for r in report.rows)
     total_kwh = sum(r.energy_kwh for r in report.rows)
@@ -178,14 +177,14 @@ def render_html(report: Report) -> str:
             "<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>gpuscope report</title>",
             f"<style>{_CSS}</style></head><body>",
             "<h1>GPU efficiency and chargeback</h1>",
-            f"<p class=meta>{_date(report.start)} – {_date(report.end)} UTC · read from {tier} · "
+            f"<p class=meta>{_date(report.start)} &ndash; {_date(report.end)} UTC · read from {tier} · "
             f"grouped by {html.escape(report.group_by)} (label <code>{html.escape(report.group_label)}</code>) · "
             f"{report.query_count} queries, {report.bytes_fetched:,} bytes</p>",
             "<div class=cards>",
             *(f"<div class=card>{html.escape(k)}<b>{html.escape(v)}</b></div>" for k, v in cards),
             "</div>",
             "<h2>Fleet utilization</h2>",
-            f"<p>{source} Below 10%: {d['<10%']} · 10–50%: {d['10-50%']} · above 50%: {d['>50%']}.</p>",
+            f"<p>{source} Below 10%: {d['<10%']} · 10&ndash;50%: {d['10-50%']} · above 50%: {d['>50%']}.</p>",
             f"<div class=plots>{''.join(plots)}</div>",
             f"<h2>By {html.escape(report.group_by)}</h2>",
             _efficiency_plot(report) if report.rows else "",

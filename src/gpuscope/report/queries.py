@@ -61,10 +61,7 @@ class Queries:
         if self.tier == "rollup":
             return f"sum by ({g}, modelName) ({ACTIVE_1H})"
         act = activity_source(self.q, self._window(1))
-        return (
-            f"sum by ({g}, modelName) (\n{self._alloc(g)}\n"
-            f"* on ({c.uuid_label}, GPU_I_ID) group_left ()\n({act})\n)"
-        )
+        return f"sum by ({g}, modelName) (\n{self._alloc(g)}\n* on ({c.uuid_label}, GPU_I_ID) group_left ()\n({act})\n)"
 
     def power(self) -> str:
         """Watts drawn by held GPUs, from the energy counter; times the step, the energy of each interval."""

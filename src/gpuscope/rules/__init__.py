@@ -37,7 +37,14 @@ __all__ = [
 
 def build_groups(config: RulesConfig) -> tuple[Group, ...]:
     q = Promql(config)
-    groups = (*recording_groups(q), *chargeback_groups(q), infra_group(q), pipeline_group(q), prometheus_group(q), workload_group(q))
+    groups = (
+        *recording_groups(q),
+        *chargeback_groups(q),
+        infra_group(q),
+        pipeline_group(q),
+        prometheus_group(q),
+        workload_group(q),
+    )
     return compress(groups, config.speedup)
 
 

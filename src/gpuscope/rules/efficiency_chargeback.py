@@ -80,10 +80,11 @@ def chargeback_groups(q: Promql, team_label: str = TEAM_LABEL) -> tuple[Group, G
             cold=True,
         ),
     )
-    hour = tuple(
-        Recording(record=long, expr=f"avg_over_time({short}[1h])", cold=True)
-        for short, long in ((HELD_5M, HELD_1H), (ACTIVE_5M, ACTIVE_1H), (POWER_5M, POWER_1H), (GPUS_5M, GPUS_1H))
-    ) + (
+    hour = (
+        *(
+            Recording(record=long, expr=f"avg_over_time({short}[1h])", cold=True)
+            for short, long in ((HELD_5M, HELD_1H), (ACTIVE_5M, ACTIVE_1H), (POWER_5M, POWER_1H), (GPUS_5M, GPUS_1H))
+        ),
         Recording(
             record=GPU_ACTIVITY_1H,
             expr=f"avg by ({q.gpu_keys}) (avg_over_time(gpu:activity:avg_rollup5m[1h]))",
