@@ -1,0 +1,79 @@
+"""The chargeback rollups evaluated by promtool on a held, half-busy GPU at 300 W next to a busy GPU nobody holds."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import yaml
+
+from gpuscope.rules import RulesConfig, build_groups, cold_tier_records
+from gpuscope.rules.efficiency_chargeback import ACTIVE_5M, GPUS_5M, HELD_5M, POWER_5M, chargeback_groups
+from gpuscope.rules.promql import Promql
+from gpuscope.rules.render import group_dict
+from gpuscope.runner.binaries import find_binary
+
+GPU_A = 'job="dcgm-exporter",cluster="c1",UUID="GPU-a",gpu="0",Hostname="h1",modelName="NVIDIA H200"'
+GPU_B = 'job="dcgm-exporter",cluster="c1",UUID="GPU-b",gpu="1",Hostname="h1",modelName="NVIDIA H200"'
+GROUP = 'cluster="c1",modelName="NVIDIA H200",namespace="ml",team="vision"'
+
+
+def test_rollups_count_held_active_and_watts(tmp_path: Path) -> None:
+    config = RulesConfig()
+    groups = [group_dict(config, g) for g in chargeback_groups(Promql(config))]
+    (tmp_path / "rules.yaml").write_text(yaml.safe_dump({"groups": groups}))
+    info = f'gpuscope_gpu_workload_info{{{GPU_A},namespace="ml",pod="train-0",container="main",team="vision"}}'
+    tests = {
+        "rule_files": ["rules.yaml"],
+        "evaluation_interval": "1m",
+        "tests": [
+            {
+                "interval": "1m",
+                "input_series": [
+                    {"series": info, "values": "1x40"},
+                    {"series": f"DCGM_FI_DEV_GPU_TEMP{{{GPU_A}}}", "values": "40x40"},
+                    {"series": f"DCGM_FI_DEV_GPU_TEMP{{{GPU_B}}}", "values": "40x40"},
+                    {"series": f"DCGM_FI_PROF_SM_ACTIVE{{{GPU_A}}}", "values": "0.5x40"},
+                    {"series": f"DCGM_FI_PROF_SM_ACTIVE{{{GPU_B}}}", "values": "0.9x40"},
+                    # 300 W is 18,000 J (18e6 mJ) a minute.
+                    {"series": f"DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{{{GPU_A}}}", "values": "0+18000000x40"},
+                    {"series": f"DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{{{GPU_B}}}", "values": "0+36000000x40"},
+                ],
+                "promql_expr_test": [
+                    {
+                        "expr": HELD_5M,
+                        "eval_time": "30m",
+                        "exp_samples": [{"labels": f"{HELD_5M}{{{GROUP}}}", "value": 1}],
+                    },
+                    {
+                        "expr": ACTIVE_5M,
+                        "eval_time": "30m",
+                        "exp_samples": [{"labels": f"{ACTIVE_5M}{{{GROUP}}}", "value": 0.5}],
+                    },
+                    {
+                        "expr": POWER_5M,
+                        "eval_time": "30m",
+                        "exp_samples": [{"labels": f"{POWER_5M}{{{GROUP}}}", "value": 300}],
+                    },
+                    {
+                        "expr": GPUS_5M,
+                        "eval_time": "30m",
+                        "exp_samples": [{"labels": f'{GPUS_5M}{{cluster="c1",modelName="NVIDIA H200"}}', "value": 2}],
+                    },
+                ],
+            }
+        ],
+    }
+    (tmp_path / "test.yaml").write_text(yaml.safe_dump(tests))
+    result = subprocess.run(
+        [find_binary("promtool"), "test", "rules", "test.yaml"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_rollups_are_generated_and_go_to_the_cold_tier() -> None:
+    config = RulesConfig()
+    names = {g.name for g in build_groups(config)}
+    assert {"gpuscope-chargeback-5m.rules", "gpuscope-chargeback-1h.rules"} <= names
+    cold = set(cold_tier_records(config))
+    assert {HELD_5M, ACTIVE_5M, POWER_5M, GPUS_5M, "chargeback:gpus_held:avg_rollup1h"} <= cold
