@@ -35,7 +35,7 @@ CONFIGS = {
     "off": RulesConfig(workload_labels="off", cluster_label="region_cluster"),
     "speedup": RulesConfig(speedup=15, thresholds=Thresholds(nvlink_errors_per_5m=3)),
 }
-KEYS = ("l1-fleet", "l2-cluster", "l3-node", "l4-gpu", "l5-workload", "pipeline")
+KEYS = ("l1-fleet", "l2-cluster", "l3-node", "l4-gpu", "l5-workload", "pipeline", "efficiency")
 VALUES = {
     "cluster": "gpu-a",
     "node": "node-1",
@@ -210,6 +210,7 @@ def test_drill_down_links() -> None:
     assert {uid["l3-node"], uid["l4-gpu"], uid["l5-workload"]} <= targets_of("l2-cluster")
     assert uid["l4-gpu"] in targets_of("l3-node")
     assert uid["l4-gpu"] in targets_of("l5-workload")
+    assert uid["efficiency"] in targets_of("l1-fleet") and uid["efficiency"] in targets_of("l5-workload")
     node_link = next(
         link["url"]
         for p in models["l2-cluster.json"]["panels"]

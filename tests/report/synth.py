@@ -41,7 +41,7 @@ class Gpu:
 
     @property
     def prof(self) -> bool:
-        return self.node != 1  # node 1's exporter has no profiling counters
+        return self.node % 3 != 1  # node 1's exporter (and every third after it) has no profiling counters
 
 
 GPUS = tuple(Gpu(node=n, index=i) for n in range(3) for i in range(8))
@@ -52,6 +52,11 @@ class Fleet:
     start: int  # first step of the history
     end: int  # last step (aligned to a day)
     raw_days: int
+    nodes: int = 3  # more nodes repeat the three nodes' pattern, each trio its own namespaces (for the bench)
+
+    @property
+    def gpus(self) -> tuple[Gpu, ...]:
+        return tuple(Gpu(node=n, index=i) for n in range(self.nodes) for i in range(8))
 
     @property
     def raw_start(self) -> int:
@@ -90,7 +95,7 @@ class Fleet:
 
     def zombie_mib(self, gpu: Gpu, t: int) -> float:
         begin = self.end - 2 * DAY + 2 * HOUR
-        return ZOMBIE_MIB if (gpu.node, gpu.index) == (2, 7) and begin < t <= begin + 4 * HOUR else 0.0
+        return ZOMBIE_MIB if (gpu.node, gpu.index) == (self.nodes - 1, 7) and begin < t <= begin + 4 * HOUR else 0.0
 
     def steps(self, after: int, until: int) -> range:
         """Sample times in ``(after, until]``."""
@@ -103,7 +108,7 @@ class Fleet:
         index = {"namespace": 0, "team": 1, "job": 2}[group]
         out: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
         for t in self.steps(after, until):
-            for gpu in GPUS:
+            for gpu in self.gpus:
                 held = self.holder(gpu, t)
                 if held is None:
                     continue
@@ -140,32 +145,32 @@ class Fleet:
             )
 
         lines.append("# TYPE DCGM_FI_DEV_GPU_TEMP gauge")
-        for gpu in GPUS:
+        for gpu in self.gpus:
             lines.extend(f"DCGM_FI_DEV_GPU_TEMP{{{base(gpu)}}} 40 {t}" for t in times)
         lines.append("# TYPE DCGM_FI_PROF_SM_ACTIVE gauge")
-        for gpu in GPUS:
+        for gpu in self.gpus:
             if gpu.prof:
                 lines.extend(f"DCGM_FI_PROF_SM_ACTIVE{{{base(gpu)}}} {self.activity(gpu, t):.6f} {t}" for t in times)
         lines.append("# TYPE DCGM_FI_DEV_GPU_UTIL gauge")
-        for gpu in GPUS:
+        for gpu in self.gpus:
             if not gpu.prof:
                 lines.extend(
                     f"DCGM_FI_DEV_GPU_UTIL{{{base(gpu)}}} {100 * self.activity(gpu, t):.4f} {t}" for t in times
                 )
         lines.append("# TYPE DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION gauge")
-        for gpu in GPUS:
+        for gpu in self.gpus:
             counter = 5e9
             for t in times:
                 counter += self.watts(gpu, t) * STEP * 1000  # mJ over the step ending at t
                 lines.append(f"DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{{{base(gpu)}}} {counter:.0f} {t}")
         lines.append("# TYPE DCGM_FI_DEV_FB_USED gauge")
-        zombie = GPUS[-1]
+        zombie = self.gpus[-1]
         lines.extend(f"DCGM_FI_DEV_FB_USED{{{base(zombie)}}} {self.zombie_mib(zombie, t):.0f} {t}" for t in times)
         self._info(lines, times)
 
     def _info(self, lines: list[str], times: list[int]) -> None:
         lines.append("# TYPE gpuscope_gpu_workload_info gauge")
-        for gpu in GPUS:
+        for gpu in self.gpus:
             series: dict[tuple[str, str, str], list[int]] = defaultdict(list)
             for t in times:
                 held = self.holder(gpu, t)
@@ -183,7 +188,7 @@ class Fleet:
         held: dict[tuple[str, str], dict[int, list[float]]] = defaultdict(lambda: defaultdict(lambda: [0.0, 0.0, 0.0]))
         per_gpu: dict[Gpu, dict[int, float]] = defaultdict(dict)
         for h in hours:
-            for gpu in GPUS:
+            for gpu in self.gpus:
                 acts = []
                 for t in self.steps(h - HOUR, h):
                     acts.append(self.activity(gpu, t))
@@ -200,9 +205,9 @@ class Fleet:
                 labels = f'cluster="{CLUSTER}",modelName="{MODEL}",namespace="{ns}",team="{team}"'
                 lines.extend(f"{name}{{{labels}}} {values[h][col]:.6f} {h}" for h in hours if h in values)
         lines.append(f"# TYPE {GPUS_1H} gauge")
-        lines.extend(f'{GPUS_1H}{{cluster="{CLUSTER}",modelName="{MODEL}"}} {len(GPUS)} {h}' for h in hours)
+        lines.extend(f'{GPUS_1H}{{cluster="{CLUSTER}",modelName="{MODEL}"}} {len(self.gpus)} {h}' for h in hours)
         lines.append(f"# TYPE {GPU_ACTIVITY_1H} gauge")
-        for gpu in GPUS:
+        for gpu in self.gpus:
             labels = (
                 f'cluster="{CLUSTER}",instance="10.0.0.{gpu.node}:9400",gpu="{gpu.index}",UUID="{gpu.uuid}",'
                 f'modelName="{MODEL}"'

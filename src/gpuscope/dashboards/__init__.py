@@ -6,6 +6,7 @@ bytes.
 
     L1 Fleet ──> L2 Cluster ──> L3 Node ──> L4 GPU
                     └────────> L5 Workload ──┘          Pipeline (the five hops, one page)
+    L1, L5 ──> Efficiency (GPUs held vs used, per namespace and team)
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from gpuscope.bundle import to_yaml
 from gpuscope.dashboards import linter, provisioning, sdk
 from gpuscope.dashboards.cluster import cluster_dashboard
 from gpuscope.dashboards.defaults import finalize
+from gpuscope.dashboards.efficiency import efficiency_dashboard
 from gpuscope.dashboards.fleet import fleet_dashboard
 from gpuscope.dashboards.gpu import gpu_dashboard
 from gpuscope.dashboards.model import Dashboard
@@ -46,6 +48,7 @@ def dashboards(options: Options) -> tuple[Dashboard, ...]:
         gpu_dashboard(q),
         workload_dashboard(q),
         pipeline_dashboard(q),
+        efficiency_dashboard(q),
     )
 
 

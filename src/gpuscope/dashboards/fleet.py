@@ -189,5 +189,5 @@ def fleet_dashboard(q: Q) -> Dashboard:
         "federating Prometheus).",
         variables=(variables.cluster(q),),
         rows=(_totals(q), Row("Clusters", (_clusters_table(q),)), _gpus(q), _activity(q), _alerts(q)),
-        drills_to=("l2-cluster",),
+        drills_to=("l2-cluster", "efficiency"),
     )

@@ -134,5 +134,5 @@ def workload_dashboard(q: Q) -> Dashboard:
         "through the Pushgateway.",
         variables=(variables.cluster(q), *pod_vars, variables.job_id(q)),
         rows=(*((pods,) if pods else ()), _jobs(q)),
-        drills_to=("l4-gpu",),
+        drills_to=("l4-gpu", "efficiency"),
     )

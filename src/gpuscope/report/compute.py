@@ -150,7 +150,7 @@ def forecast(allocated: Mapping[float, float], capacity: float) -> Forecast | No
     """
     days: dict[int, list[float]] = defaultdict(list)
     for t, v in allocated.items():
-        days[int(t // DAY)].append(v)
+        days[int((t - 1) // DAY)].append(v)  # the value at t stands for the step ending at t
     points = [(d + 0.5, sum(vs) / len(vs)) for d, vs in sorted(days.items()) if len(vs) > 0]
     n = len(points)
     if n < 3:
