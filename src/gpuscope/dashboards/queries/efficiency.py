@@ -9,7 +9,11 @@ from gpuscope.rules.efficiency_chargeback import ACTIVE_5M, GPUS_5M, HELD_5M, PO
 
 
 def _by(q: Q, record: str, by: str) -> str:
-    return f"sum by ({by}) (max by ({q.cluster}, {by}, modelName) ({q.rec(record, q.in_cluster)}))"
+    expr = f"sum by ({by}) (max by ({q.cluster}, {by}, modelName) ({q.rec(record, q.in_cluster)}))"
+    if by == TEAM_LABEL:
+        # The team is a pod label the exporter's allowlist may not carry: GPUs without one still show, named so.
+        return f'label_replace({expr}, "{by}", "(no {by} label)", "{by}", "")'
+    return expr
 
 
 def held(q: Q, by: str) -> Query:
