@@ -151,6 +151,9 @@ def test_html_is_self_contained_and_names_its_tier_and_queries(prom: Prometheus,
         (("--from", str(END - DAY), "--to", str(END), "--group-by", "team", "--team-label", "squad"), "squad"),
         (("--from", str(END - DAY), "--to", str(END), "--gpu-hour-cost", "NVIDIA B200=9"), "has no 'NVIDIA B200'"),
         (("--from", str(END), "--to", str(END - DAY)), "--from must be before --to"),
+        (("--from", "last tuesday"), "--from 'last tuesday'"),
+        (("--from", str(END - DAY), "--to", str(END), "--gpu-hour-cost", "2.5"), "write MODEL=PRICE"),
+        (("--from", str(END - 30 * DAY), "--to", str(END), "--group-by", "job"), "carry namespace, team, cluster only"),
     ],
 )
 def test_bad_input_is_one_line_exit_2_and_no_file(
