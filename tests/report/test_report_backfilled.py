@@ -136,7 +136,7 @@ def test_three_weeks_read_the_rollups_and_forecast_the_growth(prom: Prometheus, 
 def test_html_is_self_contained_and_names_its_tier_and_queries(prom: Prometheus, tmp_path: Path) -> None:
     code, text = report(prom, tmp_path, "--from", str(END - 2 * DAY), "--to", str(END), fmt="html")
     assert code == 0 and isinstance(text, str)
-    assert "read from raw exporter series" in text
+    assert "read from raw exporter series (300 s steps)" in text
     assert text.count("<svg") >= 4
     # Nothing to fetch when it is opened: no scripts, stylesheets, images or fonts by reference.
     assert not re.search(r"<script|<link|<img|<iframe|(src|href)=\"(?!#)|url\((?!#)", text)

@@ -13,8 +13,8 @@ import typer
 from gpuscope.cli._app import app
 from gpuscope.errors import UsageError
 
-_RELATIVE = re.compile(r"^now(?:-(\d+)([mhd]))?$")
-_UNIT = {"m": 60, "h": 3600, "d": 86400}
+_RELATIVE = re.compile(r"^now(?:-(\d+)([smhd]))?$")
+_UNIT = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
 def parse_time(value: str, flag: str, now: float) -> float:
@@ -77,6 +77,7 @@ def report_command(
         str, typer.Option("--team-label", help="Pod label naming a team (--group-by team).")
     ] = "team",
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds allowed per Prometheus query.")] = 60.0,
+    step: Annotated[int, typer.Option("--step", help="Raw tier step in seconds (shorter for minutes of data).")] = 300,
 ) -> None:
     """Who uses the GPUs they hold, what it costs, and when the fleet runs out: one report over a time range."""
     from gpuscope.report.collect import ReportRequest, collect
@@ -101,6 +102,7 @@ def report_command(
         tier=tier,  # type: ignore[arg-type]
         raw_max_days=raw_max_days,
         team_label=team_label,
+        raw_step=step,
     )
     client = PromClient(url=prometheus, timeout=timeout)
     try:

@@ -34,6 +34,7 @@ class ReportRequest:
     team_label: str = "team"
     idle_ratio: float = 0.05
     idle_min_seconds: float = 3600.0
+    raw_step: int = STEPS["raw"]  # shorter on a local stack with minutes of history
     config: RulesConfig = field(default_factory=RulesConfig)
 
 
@@ -62,6 +63,7 @@ class Report:
     prof_gpus: int
     units: int
     incidents: tuple[compute.Incident, ...] | None
+    attributed: bool  # whether any allocation (workload info) series exists in the range
     forecast: compute.Forecast | None
     kwh_price: float | None
     hour_costs: dict[str, float]
@@ -76,6 +78,10 @@ def choose_tier(request: ReportRequest) -> Tier:
     return "raw" if request.end - request.start <= request.raw_max_days * compute.DAY else "rollup"
 
 
+def step_of(request: ReportRequest, tier: Tier) -> int:
+    return request.raw_step if tier == "raw" else STEPS["rollup"]
+
+
 def validate(request: ReportRequest) -> Tier:
     if not math.isfinite(request.start) or not math.isfinite(request.end) or request.end <= request.start:
         raise UsageError("--from must be before --to (e.g. --from 2026-11-01 --to 2026-12-01)")
@@ -87,8 +93,10 @@ def validate(request: ReportRequest) -> Tier:
             f"--group-by {request.group_by}: the 1 h rollups carry {', '.join(ROLLUP_GROUP_BYS)} only (no pod); "
             f"use a range of at most {request.raw_max_days:g} days or --tier raw"
         )
-    if (request.end - request.start) / STEPS[tier] > MAX_POINTS:
-        days = MAX_POINTS * STEPS[tier] / compute.DAY
+    if not 1 <= request.raw_step <= STEPS["rollup"]:
+        raise UsageError(f"--step {request.raw_step}: give seconds between 1 and 3600 (the raw tier's step)")
+    if (request.end - request.start) / step_of(request, tier) > MAX_POINTS:
+        days = MAX_POINTS * step_of(request, tier) / compute.DAY
         raise UsageError(f"--from/--to: at most {days:.0f} days in one report on the {tier} tier")
     for model, price in request.hour_costs:
         if not math.isfinite(price) or price < 0:
@@ -100,7 +108,7 @@ def validate(request: ReportRequest) -> Tier:
 
 def collect(client: PromClient, request: ReportRequest) -> Report:
     tier = validate(request)
-    step = STEPS[tier]
+    step = step_of(request, tier)
     start = math.floor(request.start / step) * step
     end = math.floor(request.end / step) * step
     if end <= start:
@@ -120,15 +128,15 @@ def collect(client: PromClient, request: ReportRequest) -> Report:
     hours = f"sum of values x {step}s / 3600"
     capacity = ranged("GPUs in the fleet", q.capacity(), "per step, summed over models; the latest is capacity")
     held = ranged("GPU-hours held", q.held(), hours)
-    if not capacity or not held:
-        what = "GPU series" if not capacity else "GPU allocations (gpuscope_gpu_workload_info)"
+    if not capacity:
         source = "raw exporter series" if tier == "raw" else "1 h chargeback rollups"
         raise UsageError(
-            f"--from/--to: no {what} between {start:.0f} and {end:.0f} in the {source}; pick a range with data"
+            f"--from/--to: no GPU series between {start:.0f} and {end:.0f} in the {source}; pick a range with data"
         )
     keys = (label, "modelName")
     held_t = compute.totals(held, *keys)
-    if all(g == "" for g, _ in held_t):
+    # No allocations at all (no attribution configured) still gives the fleet figures; the tables are empty.
+    if held_t and all(g == "" for g, _ in held_t):
         raise UsageError(
             f"--group-by {request.group_by}: no allocation carries the label {label!r}"
             + (" (set --team-label to the pod label naming teams)" if request.group_by == "team" else "")
@@ -152,7 +160,8 @@ def collect(client: PromClient, request: ReportRequest) -> Report:
     )
     prof = instant("GPUs with profiling counters", q.prof_coverage(), "count")
     found_incidents: tuple[compute.Incident, ...] | None = None
-    if tier == "raw":
+    # Zombie memory means "in use on a GPU nobody holds": without any attribution every busy GPU would be one.
+    if tier == "raw" and held:
         c = request.config
         zombies = ranged("zombie GPU memory", q.zombies(), "runs of consecutive steps")
         idle = ranged("allocated-but-idle", q.idle_allocations(request.idle_ratio), "runs of at least 1 h")
@@ -166,8 +175,9 @@ def collect(client: PromClient, request: ReportRequest) -> Report:
                 request.idle_min_seconds,
             )
         )
-    allocated = compute.by_time(held)
     capacity_t = compute.by_time(capacity)
+    held_by_time = compute.by_time(held)
+    allocated = {t: held_by_time.get(t, 0.0) for t in sorted(set(capacity_t) | set(held_by_time))}
     last = max(capacity_t) if capacity_t else end
     capacity_by_model = {labels.get("modelName", ""): dict(values).get(last, 0.0) for labels, values in capacity}
     return Report(
@@ -194,6 +204,7 @@ def collect(client: PromClient, request: ReportRequest) -> Report:
         prof_gpus=int(sum(v for _, values in prof for _, v in values)),
         units=len(per_gpu),
         incidents=found_incidents,
+        attributed=bool(held),
         forecast=compute.forecast(allocated, capacity_t.get(last, 0.0)),
         kwh_price=request.kwh_price,
         hour_costs=dict(request.hour_costs),

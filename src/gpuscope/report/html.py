@@ -88,6 +88,11 @@ def _money(value: float | None) -> str:
 
 
 def _group_table(report: Report) -> str:
+    if not report.rows:
+        return (
+            "<p>No allocations in this range: no <code>gpuscope_gpu_workload_info</code> series, so nothing is held "
+            "by anyone. Run the exporter with workload attribution (<code>--workload-labels info</code>).</p>"
+        )
     head = (
         f"<tr><th>{html.escape(report.group_by)}</th><th>GPU-h held</th><th>active GPU-h</th><th>efficiency</th>"
         "<th>idle GPU-h</th><th>idle cost</th><th>kWh</th><th>energy cost</th><th>top jobs (GPU-h)</th></tr>"
@@ -105,6 +110,8 @@ def _group_table(report: Report) -> str:
 
 
 def _incidents(report: Report) -> str:
+    if report.incidents is None and not report.attributed:
+        return "<p>Incidents need workload attribution: no <code>gpuscope_gpu_workload_info</code> in this range.</p>"
     if report.incidents is None:
         return "<p>Incidents need the raw tier (per-GPU series); this range was read from the 1 h rollups.</p>"
     if not report.incidents:
@@ -145,7 +152,11 @@ def _appendix(report: Report) -> str:
 
 
 def render_html(report: Report) -> str:
-    tier = "raw exporter series (5 m steps)" if report.tier == "raw" else "the cold tier's 1 h chargeback rollups"
+    tier = (
+        f"raw exporter series ({report.step} s steps)"
+        if report.tier == "raw"
+        else "the cold tier's 1 h chargeback rollups"
+    )
     total_held = sum(r.gpu_hours_held for r in report.rows)
     total_active = sum(r.active_gpu_hours for r in report.rows)
     total_kwh = sum(r.energy_kwh for r in report.rows)
@@ -154,7 +165,7 @@ def render_html(report: Report) -> str:
     fallback = report.units - report.prof_gpus
     source = (
         f"Activity is SM active (profiling counters) for {report.prof_gpus} GPUs"
-        + (f"; NVML utilization (coarse fallback) for {fallback}" if fallback > 0 else "")
+        + (f"; graphics-engine active or NVML utilization (coarser fallbacks) for {fallback}" if fallback > 0 else "")
         + "."
     )
     cards = [

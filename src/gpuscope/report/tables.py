@@ -31,6 +31,7 @@ def to_json(report: Report) -> str:
         "capacity_by_model": report.capacity_by_model,
         "distribution": report.distribution,
         "activity_source": {"profiling": report.prof_gpus, "gpus": report.units},
+        "attributed": report.attributed,
         "incidents": None if report.incidents is None else [asdict(i) for i in report.incidents],
         "forecast": None if report.forecast is None else asdict(report.forecast),
         "prices": {"per_kwh": report.kwh_price, "per_gpu_hour": report.hour_costs},
