@@ -146,7 +146,7 @@ def forecast(allocated: Mapping[float, float], capacity: float) -> Forecast | No
 
     The interval comes from the data: the slope's standard error (residual scatter of the daily means around the
     line) gives slopes of +-1.96 SE, and each crosses capacity on its own date. A slope not clearly above zero
-    gives no date (the interval is open-ended).
+    leaves the interval's far end open (``full_high`` None); a slope at or below zero gives no date at all.
     """
     days: dict[int, list[float]] = defaultdict(list)
     for t, v in allocated.items():
