@@ -1,4 +1,5 @@
-"""The chargeback rollups evaluated by promtool on a held, half-busy GPU at 300 W next to a busy GPU nobody holds."""
+"""The chargeback rollups evaluated by promtool: a held, half-busy GPU at 300 W next to a busy GPU nobody holds,
+and a 600 W MIG GPU whose two slices are held by two namespaces (each slice counts once, each gets half the watts)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ from gpuscope.runner.binaries import find_binary
 
 GPU_A = 'job="dcgm-exporter",cluster="c1",UUID="GPU-a",gpu="0",Hostname="h1",modelName="NVIDIA H200"'
 GPU_B = 'job="dcgm-exporter",cluster="c1",UUID="GPU-b",gpu="1",Hostname="h1",modelName="NVIDIA H200"'
+GPU_M = 'job="dcgm-exporter",cluster="c1",UUID="GPU-m",gpu="2",Hostname="h1",modelName="NVIDIA H200"'
 GROUP = 'cluster="c1",modelName="NVIDIA H200",namespace="ml",team="vision"'
+MIG_GROUP = 'cluster="c1",modelName="NVIDIA H200",namespace="infer",team="serving"'
 
 
 def test_rollups_count_held_active_and_watts(tmp_path: Path) -> None:
@@ -31,6 +34,20 @@ def test_rollups_count_held_active_and_watts(tmp_path: Path) -> None:
                 "interval": "1m",
                 "input_series": [
                     {"series": info, "values": "1x40"},
+                    *(
+                        {
+                            "series": f'gpuscope_gpu_workload_info{{{GPU_M},GPU_I_ID="{gi}",namespace="{ns}",'
+                            f'pod="p{gi}",container="main",team="{team}"}}',
+                            "values": "1x40",
+                        }
+                        for gi, ns, team in ((1, "ml", "vision"), (2, "infer", "serving"))
+                    ),
+                    {"series": f"DCGM_FI_DEV_GPU_TEMP{{{GPU_M}}}", "values": "40x40"},
+                    *(
+                        {"series": f'DCGM_FI_PROF_SM_ACTIVE{{{GPU_M},GPU_I_ID="{gi}"}}', "values": f"{act}x40"}
+                        for gi, act in ((1, 0.25), (2, 0.75))
+                    ),
+                    {"series": f"DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{{{GPU_M}}}", "values": "0+36000000x40"},
                     {"series": f"DCGM_FI_DEV_GPU_TEMP{{{GPU_A}}}", "values": "40x40"},
                     {"series": f"DCGM_FI_DEV_GPU_TEMP{{{GPU_B}}}", "values": "40x40"},
                     {"series": f"DCGM_FI_PROF_SM_ACTIVE{{{GPU_A}}}", "values": "0.5x40"},
@@ -43,22 +60,31 @@ def test_rollups_count_held_active_and_watts(tmp_path: Path) -> None:
                     {
                         "expr": HELD_5M,
                         "eval_time": "30m",
-                        "exp_samples": [{"labels": f"{HELD_5M}{{{GROUP}}}", "value": 1}],
+                        "exp_samples": [
+                            {"labels": f"{HELD_5M}{{{GROUP}}}", "value": 2},
+                            {"labels": f"{HELD_5M}{{{MIG_GROUP}}}", "value": 1},
+                        ],
                     },
                     {
                         "expr": ACTIVE_5M,
                         "eval_time": "30m",
-                        "exp_samples": [{"labels": f"{ACTIVE_5M}{{{GROUP}}}", "value": 0.5}],
+                        "exp_samples": [
+                            {"labels": f"{ACTIVE_5M}{{{GROUP}}}", "value": 0.75},
+                            {"labels": f"{ACTIVE_5M}{{{MIG_GROUP}}}", "value": 0.75},
+                        ],
                     },
                     {
                         "expr": POWER_5M,
                         "eval_time": "30m",
-                        "exp_samples": [{"labels": f"{POWER_5M}{{{GROUP}}}", "value": 300}],
+                        "exp_samples": [
+                            {"labels": f"{POWER_5M}{{{GROUP}}}", "value": 600},
+                            {"labels": f"{POWER_5M}{{{MIG_GROUP}}}", "value": 300},
+                        ],
                     },
                     {
                         "expr": GPUS_5M,
                         "eval_time": "30m",
-                        "exp_samples": [{"labels": f'{GPUS_5M}{{cluster="c1",modelName="NVIDIA H200"}}', "value": 2}],
+                        "exp_samples": [{"labels": f'{GPUS_5M}{{cluster="c1",modelName="NVIDIA H200"}}', "value": 3}],
                     },
                 ],
             }

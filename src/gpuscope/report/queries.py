@@ -22,6 +22,7 @@ from gpuscope.rules.efficiency_chargeback import (
     activity_source,
     allocation_with_model,
     energy_watts,
+    power_shares,
 )
 from gpuscope.rules.promql import Promql
 
@@ -65,11 +66,11 @@ class Queries:
 
     def power(self) -> str:
         """Watts drawn by held GPUs, from the energy counter; times the step, the energy of each interval."""
-        g, c = self.group_label, self.config
+        g = self.group_label
         if self.tier == "rollup":
             return f"sum by ({g}, modelName) ({POWER_1H})"
         watts = energy_watts(self.q, self._window(2))
-        return f"sum by ({g}, modelName) (\n{self._alloc(g)}\n* on ({c.uuid_label}) group_left ()\n({watts})\n)"
+        return f"sum by ({g}, modelName) (\n{power_shares(self.q, self._alloc(g), watts)}\n)"
 
     def capacity(self) -> str:
         """GPUs reporting (the fleet's capacity), by model."""

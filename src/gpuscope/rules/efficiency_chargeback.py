@@ -44,6 +44,16 @@ def energy_watts(q: Promql, window: str) -> str:
     return q.base(field, f"max by ({c.uuid_label}) (rate({q.dcgm(field)}[{window}]))")
 
 
+def power_shares(q: Promql, alloc: str, watts: str) -> str:
+    """Each holder's share of its GPU's power: the energy counter is per GPU, so a MIG GPU's (or a time-sliced
+    GPU's) watts are split evenly among the slices and pods holding it, never counted once per holder."""
+    uuid = q.config.uuid_label
+    return (
+        f"(\n{alloc}\n)\n/ on ({uuid}) group_left ()\ncount by ({uuid}) (\n{alloc}\n)\n"
+        f"* on ({uuid}) group_left ()\n({watts})"
+    )
+
+
 def allocation_with_model(q: Promql, by: str, team_label: str = TEAM_LABEL) -> str:
     """One series of value 1 per held GPU or MIG instance, labelled ``by`` and with the GPU's model."""
     c = q.config
@@ -70,7 +80,7 @@ def chargeback_groups(q: Promql, team_label: str = TEAM_LABEL) -> tuple[Group, G
         ),
         Recording(
             record=POWER_5M,
-            expr=f"sum by ({keys}) (\n{alloc}\n* on ({uuid}) group_left ()\n({energy_watts(q, '10m')})\n)",
+            expr=f"sum by ({keys}) (\n{power_shares(q, alloc, energy_watts(q, '10m'))}\n)",
             cold=True,
         ),
         Recording(
