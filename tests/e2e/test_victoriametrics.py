@@ -24,7 +24,9 @@ import httpx
 import pytest
 import yaml
 
+from gpuscope.doctor import Access, Endpoints, Status, audit
 from gpuscope.rules import COLD_TIER_REGEX
+from gpuscope.runner.plan import FAST_SPEEDUP
 from tests.support.net import wait_for
 from tests.support.upstack import UpStack, cli, running_stack
 
@@ -234,6 +236,18 @@ class TestHaPairIntoTheStore:
         for expr in exprs:
             concrete = expr.replace("$__rate_interval", "10s")
             assert wait_for(lambda e=concrete: stack.query("global", e), timeout=30, what=concrete)
+
+    def test_doctor_reads_the_stores_own_ingestion_and_dedup(self, stack: UpStack) -> None:
+        endpoints = Endpoints(stack.url("prometheus-a@gpu-a"), global_store=stack.url("global"))
+
+        def global_path() -> Any:
+            report = audit(endpoints, Access(timeout_s=20), speedup=FAST_SPEEDUP)
+            found = next(r for r in report.results if r.id == "global-path")
+            return found if found.status is Status.PASS else None
+
+        found = wait_for(global_path, timeout=60, interval=1, what="doctor's global-path check to pass")
+        assert "VictoriaMetrics" in found.summary and "-dedup.minScrapeInterval=1s" in found.summary, found.summary
+        assert "stores the HA pair once" in found.summary
 
 
 def test_the_cold_tier_carries_only_the_rollups_the_budget_counts(tmp_path: Path) -> None:
