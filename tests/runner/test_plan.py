@@ -5,11 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import yaml
+from rich.console import Console
 
 from gpuscope.bundle import write_bundle
 from gpuscope.generate import generate_bundle
 from gpuscope.runner.children import build_children
 from gpuscope.runner.plan import builtin_spec_text, plan_stack
+from gpuscope.runner.view import render
 from gpuscope.spec.load import LoadedSpec, parse_fleet
 from tests.generate.specs import ONE, fleet
 
@@ -86,3 +88,11 @@ def test_victoriametrics_runs_on_loopback_with_the_bundle_flags(tmp_path: Path) 
     assert f"-datasource.url=http://127.0.0.1:{plan.global_port}" in vmalert
     assert f"-notifier.url=http://127.0.0.1:{plan.alertmanager_port}" in vmalert
     assert f"-httpListenAddr=127.0.0.1:{plan.vmalert_port}" in vmalert
+
+
+def test_the_live_view_names_the_global_store() -> None:
+    plan = plan_stack(_load(fleet(ONE, "long_term_store: mimir\n")).spec, fast=True)
+    console = Console(width=160, record=True)
+    console.print(render({"global_store": plan.global_name, "urls": plan.urls()}))
+    text = console.export_text()
+    assert "global store" in text and "Prometheus remote-write receiver (a stand-in for Mimir)" in text
