@@ -226,7 +226,7 @@ def _intervals(stamps: list[float]) -> set[int]:
 
 def test_global_store_outage_drains_without_a_gap(stack: UpStack) -> None:
     labels = 'job="dcgm-exporter",Hostname="gpu-b-a100-00",gpu="0"'
-    in_replica = f"DCGM_FI_DEV_GPU_TEMP{{{labels}}}"  # cluster and __replica__ are external labels
+    in_replica = f"DCGM_FI_DEV_GPU_TEMP{{{labels}}}"  # cluster and replica are external labels
     # The built-in store is VictoriaMetrics: the HA pair is one series there (the replica label dropped on
     # ingestion), one sample per 1 s interval (k-1, k] from either replica.
     in_global = f'DCGM_FI_DEV_GPU_TEMP{{{labels},cluster="gpu-b"}}'
