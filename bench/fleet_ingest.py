@@ -8,7 +8,11 @@ the rollups-only cold tier to a second Prometheus standing in for Mimir). After 
 - samples/s ingested (head appends, and the scraped part of them), scrape duration p50/p99 over every scrape of
   the window, CPU and RSS of the sim and of Prometheus from /proc;
 - head series against ``gpuscope budget``'s prediction for the same fleet spec;
-- samples scraped against samples remote-written, and remote_write bytes/s.
+- samples scraped against samples remote-written, and remote_write bytes/s;
+- the long-term store with ``cold_tier: full``: the same Prometheus also remote-writes every sample to
+  VictoriaMetrics (the Debian package's single node, run with the flags ``gpuscope generate`` writes for the
+  ``victoriametrics`` topology) and to a second Prometheus remote-write receiver, the stand-in the local stack uses
+  for Mimir; for each, side by side in the same run: ingest rate, CPU, RSS, and bytes per sample on disk.
 
 Baselines: the back-of-envelope figures (~53k samples/s for 1,000 nodes; a 20x write reduction from rollups)
 and ``gpuscope budget``'s prediction; the fair comparison for the write reduction is writing every sample (the
@@ -27,6 +31,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import yaml
 
 from common import (
     GPUSCOPE,
@@ -47,7 +53,11 @@ from common import (
     wait_ready,
     wait_sim_healthy,
 )
+from gpuscope.generate.victoriametrics import relabel_config, single_node_args
 from gpuscope.rules import COLD_TIER_REGEX
+from gpuscope.runner.binaries import find_binary
+from gpuscope.runner.children import with_flags
+from gpuscope.spec.load import load_fleet
 
 FIELDS_CSV = REPO / "bench" / "fields-100.csv"
 BASE_ADDRESS = (127, 210)  # 127.210.0.1 ...: clear of `gpuscope up` (127.20+) and the tests' random blocks
@@ -127,6 +137,36 @@ def _pending_rollup_series(prom: Prom) -> tuple[int, dict[str, int]]:
     return pending, per_group
 
 
+# The extra remote_write queues of the store comparison: every sample, no write_relabel_configs.
+FULL_QUEUES = {"full-victoriametrics": "vm", "full-stand-in": "stand_in"}
+
+
+def _add_full_queues(config: Path, vm_url: str, stand_in_url: str) -> None:
+    data = yaml.safe_load(config.read_text())
+    queue = dict(data["remote_write"][0]["queue_config"])
+    data["remote_write"] += [
+        {"name": name, "url": url, "queue_config": queue, "metadata_config": {"send": False}}
+        for name, url in (("full-victoriametrics", vm_url), ("full-stand-in", stand_in_url))
+    ]
+    config.write_text(yaml.safe_dump(data, sort_keys=False))
+
+
+def victoria_metrics_cmd(spec: Path, data: Path, port: int) -> list[str]:
+    """The single node with the generated flags (15 s dedup, replica label dropped), on loopback in ``data``."""
+    loaded = load_fleet(str(spec)).spec.model_copy(update={"long_term_store": "victoriametrics"})
+    relabel = data.parent / "relabel.yml"
+    relabel.write_text(yaml.safe_dump(relabel_config()))
+    args = with_flags(
+        single_node_args(loaded),
+        {"-storageDataPath": str(data), "-httpListenAddr": f"127.0.0.1:{port}", "-relabelConfig": str(relabel)},
+    )
+    return [find_binary("victoria-metrics"), *args]
+
+
+def du_bytes(path: Path) -> int:
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+
+
 def _scrape_durations(prom: Prom, window_s: int) -> list[float]:
     result = prom.query(f'scrape_duration_seconds{{job="dcgm-exporter"}}[{window_s}s]')
     return [float(v) for series in result for _, v in series["values"]]
@@ -141,10 +181,18 @@ def measure(cfg: IngestConfig, workdir: Path) -> dict[str, Any]:
     recv_dir.mkdir(parents=True)
     (recv_dir / "prometheus.yml").write_text("global: {scrape_interval: 1m}\n")
     receiver = Prom(f"http://127.0.0.1:{recv_port}")
+    full_dir, vm_dir = workdir / "stand-in", workdir / "victoria-metrics"
+    full_dir.mkdir()
+    vm_dir.mkdir()
+    (full_dir / "prometheus.yml").write_text("global: {scrape_interval: 1m}\n")
+    full_port, vm_port = free_port(), free_port()
+    stand_in, vm = Prom(f"http://127.0.0.1:{full_port}"), Prom(f"http://127.0.0.1:{vm_port}")
     spec = workdir / "fleet.yaml"
     spec.write_text(spec_yaml(hosts, prom_port, receiver.url))
     budget = json.loads(gpuscope("budget", str(spec), "--json"))["clusters"][0]
     gpuscope("generate", str(spec), "-o", str(workdir / "bundle"))
+    config = workdir / "bundle" / "clusters" / "bench" / "prometheus-a.yml"
+    _add_full_queues(config, f"{vm.url}/api/v1/write", f"{stand_in.url}/api/v1/write")
     a, b = BASE_ADDRESS
     sim_cmd = [
         *GPUSCOPE,
@@ -170,14 +218,23 @@ def measure(cfg: IngestConfig, workdir: Path) -> dict[str, Any]:
             recv_dir / "log",
             "receiver",
         ) as recv_proc,
+        child(
+            prometheus_cmd(
+                full_dir / "prometheus.yml", full_dir / "data", full_port, "--web.enable-remote-write-receiver"
+            ),
+            full_dir / "log",
+            "stand-in",
+        ) as full_proc,
+        child(victoria_metrics_cmd(spec, vm_dir / "data", vm_port), vm_dir / "log", "victoria-metrics") as vm_proc,
         child(sim_cmd, workdir / "sim.log", "gpuscope sim") as sim_proc,
     ):
         wait_ready(receiver, recv_proc, recv_dir / "log")
+        wait_ready(stand_in, full_proc, full_dir / "log")
+        wait_ready(vm, vm_proc, vm_dir / "log")
         started = time.monotonic()
 
         wait_sim_healthy(sim_proc, workdir / "sim.log", hosts, 300, f"{cfg.nodes} simulated nodes healthy")
         out["sim_ready_s"] = time.monotonic() - started
-        config = workdir / "bundle" / "clusters" / "bench" / "prometheus-a.yml"
         plog = workdir / "prometheus.log"
         with child(prometheus_cmd(config, workdir / "data", prom_port), plog, "prometheus") as prom_proc:
             prom = Prom(f"http://127.0.0.1:{prom_port}")
@@ -188,26 +245,50 @@ def measure(cfg: IngestConfig, workdir: Path) -> dict[str, Any]:
                 what=f"all {cfg.nodes} exporter targets up",
             )
             time.sleep(cfg.warmup_s)
-            out |= _window(cfg, prom, ProcWatch(sim_proc.pid), ProcWatch(prom_proc.pid), sim_proc, workdir)
+            stores = {"vm": (vm, ProcWatch(vm_proc.pid)), "stand_in": (stand_in, ProcWatch(full_proc.pid))}
+            out |= _window(cfg, prom, ProcWatch(sim_proc.pid), ProcWatch(prom_proc.pid), sim_proc, workdir, stores)
+            out["stores"] = _stores_after(prom, stores, vm_dir / "data", full_dir / "data")
             out["receiver_rss_mib"] = ProcWatch(recv_proc.pid).rss_mib()
             out["receiver_series"] = receiver.own_metric("prometheus_tsdb_head_series")
     out["budget"] = budget
     return out
 
 
+VM_PARTS = ("storage/small", "storage/big")
+STORE_INGESTED = {
+    "vm": ("vm_rows_inserted_total", {"type": "promremotewrite"}),
+    "stand_in": ("prometheus_tsdb_head_samples_appended_total", {}),
+}
+
+
+def _ingested(key: str, store: Prom) -> float:
+    name, labels = STORE_INGESTED[key]
+    return store.own_metric(name, **labels)
+
+
 def _window(
-    cfg: IngestConfig, prom: Prom, sim: ProcWatch, pw: ProcWatch, sim_proc: Any, workdir: Path
+    cfg: IngestConfig,
+    prom: Prom,
+    sim: ProcWatch,
+    pw: ProcWatch,
+    sim_proc: Any,
+    workdir: Path,
+    stores: dict[str, tuple[Prom, ProcWatch]],
 ) -> dict[str, Any]:
-    """The measurement window: counters read directly from Prometheus's /metrics at both ends."""
+    """The measurement window: counters read directly from Prometheus's (and the stores') /metrics at both ends."""
     counters = (
         "prometheus_tsdb_head_samples_appended_total",
         "prometheus_remote_storage_samples_total",
         "prometheus_remote_storage_bytes_total",
     )
     load0 = load_average()
-    before = {c: prom.own_metric(c) for c in counters}
+    rollups = {"remote_name": "long-term-store"}  # the cold-tier queue, not the store comparison's
+    before = {c: prom.own_metric(c, **(rollups if "remote" in c else {})) for c in counters}
+    stored_before = {k: _ingested(k, s) for k, (s, _) in stores.items()}
     sim.start_window()
     pw.start_window()
+    for _, watch in stores.values():
+        watch.start_window()
     t0 = time.monotonic()
     rss_sim: list[float] = []
     rss_prom: list[float] = []
@@ -217,7 +298,16 @@ def _window(
         rss_prom.append(pw.rss_mib())
         time.sleep(min(10.0, cfg.window_s - elapsed))
     elapsed = time.monotonic() - t0
-    after = {c: prom.own_metric(c) for c in counters}
+    after = {c: prom.own_metric(c, **(rollups if "remote" in c else {})) for c in counters}
+    store_stats = {
+        k: {
+            "ingested_per_s": (_ingested(k, s) - stored_before[k]) / elapsed,
+            "cpu_pct": watch.cpu_percent(),
+            "rss_mib": watch.rss_mib(),
+            "peak_mib": watch.peak_rss_mib(),
+        }
+        for k, (s, watch) in stores.items()
+    }
     out: dict[str, Any] = {
         "sim_cpu_pct": sim.cpu_percent(),
         "prom_cpu_pct": pw.cpu_percent(),
@@ -227,6 +317,7 @@ def _window(
         "prom_peak_mib": pw.peak_rss_mib(),
         "load": f"{load0} at start, {load_average()} at end",
         "elapsed_s": elapsed,
+        "store_window": store_stats,
     }
     delta = {c: after[c] - before[c] for c in counters}
     out["appended_per_s"] = delta[counters[0]] / elapsed
@@ -250,6 +341,84 @@ def _window(
     out["targets_down"] = prom.scalar('count(up{job="dcgm-exporter"} == 0)') or 0
     out["rule_eval_failures"] = prom.own_metric("prometheus_rule_evaluation_failures_total")
     return out
+
+
+def _stores_after(prom: Prom, stores: dict[str, tuple[Prom, ProcWatch]], vm_data: Path, stand_in_data: Path) -> Any:
+    """Samples each store received since start and the bytes its data directory holds for them."""
+    sent = {
+        key: prom.own_metric("prometheus_remote_storage_samples_total", remote_name=name)
+        for name, key in FULL_QUEUES.items()
+    }
+    vm, _ = stores["vm"]
+    stand_in, _ = stores["stand_in"]
+    return {
+        "vm": {
+            "sent": sent["vm"],
+            "received": _ingested("vm", vm),
+            "disk_bytes": du_bytes(vm_data),
+            # its own accounting: the sample parts (compressed) over the rows they hold, and the index apart
+            "sample_bytes": sum(vm.own_metric("vm_data_size_bytes", type=t) for t in VM_PARTS),
+            "sample_rows": sum(vm.own_metric("vm_rows", type=t) for t in VM_PARTS),
+            "index_bytes": vm.own_metric("vm_data_size_bytes", type="indexdb"),
+            "series": vm.scalar('count({__name__!=""})') or 0,
+        },
+        "stand_in": {
+            "sent": sent["stand_in"],
+            "received": _ingested("stand_in", stand_in),
+            "disk_bytes": du_bytes(stand_in_data),
+            "series": stand_in.own_metric("prometheus_tsdb_head_series"),
+        },
+    }
+
+
+def _store_section(cfg: IngestConfig, r: dict[str, Any], command: str) -> Section:
+    section = Section(
+        f"Long-term store, cold_tier: full: VictoriaMetrics beside the Prometheus receiver stand-in, {cfg.nodes:,} "
+        "nodes",
+        command,
+        "Same run, same Prometheus: besides the rollups queue it remote-writes every sample twice, to "
+        "VictoriaMetrics 1.79 (Debian's single node, run with the generated `victoriametrics` flags: "
+        "-dedup.minScrapeInterval=15s, the replica label dropped, -retentionPeriod, self-scrape) and to a "
+        "Prometheus 2.42 with --web.enable-remote-write-receiver (the stand-in for Mimir). CPU in % of one core. "
+        "Bytes per sample on disk: the data directory's size over the samples received since start (neither has "
+        "compacted a long-lived block yet: VictoriaMetrics merges its parts continuously, Prometheus keeps the "
+        "WAL and head chunks until its first 2 h block). A short run holds few samples per series, so the "
+        "per-series index weighs more than it does once series are long-lived; the sample data alone is shown too.",
+        ("measurement", "VictoriaMetrics", "Prometheus receiver (stand-in)"),
+    )
+    w, after = r["store_window"], r["stores"]
+    vm, si = after["vm"], after["stand_in"]
+    section.rows += [
+        (
+            "samples ingested/s over the window",
+            f"{w['vm']['ingested_per_s']:,.0f}",
+            f"{w['stand_in']['ingested_per_s']:,.0f}",
+        ),
+        ("CPU", f"{w['vm']['cpu_pct']:.0f}% of a core", f"{w['stand_in']['cpu_pct']:.0f}% of a core"),
+        (
+            "RSS at the end (peak)",
+            f"{w['vm']['rss_mib']:,.0f} MiB ({w['vm']['peak_mib']:,.0f})",
+            f"{w['stand_in']['rss_mib']:,.0f} MiB ({w['stand_in']['peak_mib']:,.0f})",
+        ),
+        (
+            "bytes per sample on disk (data dir / samples received)",
+            f"{vm['disk_bytes'] / max(1, vm['received']):.2f} B",
+            f"{si['disk_bytes'] / max(1, si['received']):.2f} B (WAL + head chunks)",
+        ),
+        (
+            "of which: sample data per sample, index per series",
+            f"{vm['sample_bytes'] / max(1, vm['sample_rows']):.2f} B/sample, "
+            f"{vm['index_bytes'] / max(1, vm['series']):.0f} B/series",
+            "not separable before the first 2 h block",
+        ),
+        (
+            "samples received since start / sent by the queue",
+            f"{vm['received']:,.0f} / {vm['sent']:,.0f}",
+            f"{si['received']:,.0f} / {si['sent']:,.0f}",
+        ),
+        ("series held", f"{vm['series']:,.0f}", f"{si['series']:,.0f}"),
+    ]
+    return section
 
 
 def sections(cfg: IngestConfig, r: dict[str, Any], command: str) -> list[Section]:
@@ -316,7 +485,7 @@ def sections(cfg: IngestConfig, r: dict[str, Any], command: str) -> list[Section
         if r["pending_rollups"]
         else "Every rule group, the 5 m rollups included, had been evaluated when head series were read."
     )
-    return [ingest, _cold_section(cfg, r, command)]
+    return [ingest, _cold_section(cfg, r, command), _store_section(cfg, r, command)]
 
 
 def _cold_section(cfg: IngestConfig, r: dict[str, Any], command: str) -> Section:

@@ -63,7 +63,25 @@ CASES = [
     (f"clusters:\n{ONE}", "fleet.yaml:1:1: missing required key 'name'"),
     (
         fleet(ONE, "long_term_store: cortex"),
-        "fleet.yaml:16:18: long_term_store: Input should be 'auto', 'federation', 'thanos' or 'mimir' (got 'cortex')",
+        "fleet.yaml:16:18: long_term_store: Input should be 'auto', 'federation', 'thanos', 'mimir' or "
+        "'victoriametrics' (got 'cortex')",
+    ),
+    (
+        fleet(ONE, "long_term_store: victoriametrics\ntenants: [{name: t1, clusters: [gpu-a]}]"),
+        "fleet.yaml:17:10: tenants: tenants are Mimir-only (X-Scope-OrgID limits); remove tenants: for "
+        "long_term_store: victoriametrics, or choose long_term_store: mimir",
+    ),
+    (
+        fleet(
+            ONE.replace("kind: baremetal", "kind: baremetal\n    tenant: research"), "long_term_store: victoriametrics"
+        ),
+        "fleet.yaml:17:18: long_term_store: clusters[0] (gpu-a) sets tenant: 'research', a Mimir-only setting; remove "
+        "it (VictoriaMetrics keeps clusters apart by their cluster label) or choose long_term_store: mimir",
+    ),
+    (
+        fleet(ONE, "long_term_store: victoriametrics\nvictoriametrics: {cluster: {vmstorage: 1}}"),
+        "fleet.yaml:17:28: victoriametrics.cluster: replication_factor 2 needs at least 2 vmstorage nodes "
+        "(vmstorage is 1)",
     ),
 ]
 

@@ -5,9 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import yaml
+from rich.console import Console
 
+from gpuscope.bundle import write_bundle
 from gpuscope.generate import generate_bundle
+from gpuscope.runner.children import build_children
 from gpuscope.runner.plan import builtin_spec_text, plan_stack
+from gpuscope.runner.view import render
 from gpuscope.spec.load import LoadedSpec, parse_fleet
 from tests.generate.specs import ONE, fleet
 
@@ -26,9 +30,10 @@ def test_builtin_fleet_is_two_clusters_with_a_mig_node() -> None:
         ("gpu-b", "a100", 8, False),
         ("gpu-b", "a100", 8, False),
     ]
-    assert plan.global_kind == "receiver"
+    assert plan.global_kind == "victoriametrics" and "real store" in plan.global_name
     ports = [*plan.prometheus.values(), plan.global_port, plan.alertmanager_port, plan.pushgateway_port]
-    assert len(set(ports)) == len(ports) == 7
+    ports.append(plan.vmalert_port)
+    assert len(set(ports)) == len(ports) == 8
     assert len({n.target for n in plan.nodes}) == 6  # one address per node, so targets stay distinct
 
 
@@ -61,3 +66,33 @@ def test_fast_compresses_time_and_thanos_falls_back_to_federation() -> None:
         for plan in (slow, fast)
     }
     assert "for: 5m" in rules[False] and "for: 5m" not in rules[True] and "for: 20s" in rules[True]
+
+
+def test_a_mimir_spec_keeps_the_receiver_stand_in_named_as_such() -> None:
+    plan = plan_stack(_load(fleet(ONE, "long_term_store: mimir\n")).spec, fast=True)
+    assert plan.global_kind == "receiver" and plan.vmalert_port is None and "vmalert" not in plan.urls()
+    assert plan.global_name == "Prometheus remote-write receiver (a stand-in for Mimir)"
+
+
+def test_victoriametrics_runs_on_loopback_with_the_bundle_flags(tmp_path: Path) -> None:
+    loaded = _load(fleet(ONE, "long_term_store: victoriametrics\nvictoriametrics: {cluster: {vmstorage: 3}}\n"))
+    plan = plan_stack(loaded.spec, fast=True)
+    bundle = generate_bundle(plan.spec, loaded.collectors, loaded.collectors_csv)
+    write_bundle(bundle, str(tmp_path / "bundle"))
+    children = build_children(plan, tmp_path, tmp_path / "bundle", tmp_path / "logs")
+    server, vmalert = (list(children[n].argv[1:]) for n in ("global", "vmalert"))
+    # a cluster version in the spec runs as one node locally; the bundle's flags, moved to loopback and the data dir
+    assert f"-httpListenAddr=127.0.0.1:{plan.global_port}" in server and "-dedup.minScrapeInterval=1s" in server
+    assert f"-storageDataPath={tmp_path / 'global' / 'victoria-metrics'}" in server
+    assert f"-relabelConfig={tmp_path / 'bundle' / 'global' / 'victoriametrics' / 'relabel.yml'}" in server
+    assert f"-datasource.url=http://127.0.0.1:{plan.global_port}" in vmalert
+    assert f"-notifier.url=http://127.0.0.1:{plan.alertmanager_port}" in vmalert
+    assert f"-httpListenAddr=127.0.0.1:{plan.vmalert_port}" in vmalert
+
+
+def test_the_live_view_names_the_global_store() -> None:
+    plan = plan_stack(_load(fleet(ONE, "long_term_store: mimir\n")).spec, fast=True)
+    console = Console(width=160, record=True)
+    console.print(render({"global_store": plan.global_name, "urls": plan.urls()}))
+    text = console.export_text()
+    assert "global store" in text and "Prometheus remote-write receiver (a stand-in for Mimir)" in text

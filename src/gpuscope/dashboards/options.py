@@ -24,6 +24,7 @@ class Options:
     fields: frozenset[str]  # classic catalog names the collectors CSV exports (metrics and label fields)
     scrape_timeout_s: float = 10.0
     remote_write: bool = False
+    store: str = "federation"  # the long-term store of the chosen topology (the Pipeline page's last row)
     expected_gpus: tuple[tuple[str, int], ...] = ()  # (cluster, GPUs in the spec)
     recorded: frozenset[str] = frozenset()  # every recording rule the rules define
 
@@ -55,7 +56,8 @@ def options_for(spec: FleetSpec, collectors: CollectorSet, store: str) -> Option
         rules=config,
         fields=collected_fields(collectors),
         scrape_timeout_s=seconds(spec.scrape_timeout),
-        remote_write=store == "mimir",
+        remote_write=store in ("mimir", "victoriametrics"),
+        store=store,
         expected_gpus=tuple((c.name, c.gpus) for c in spec.clusters),
         recorded=recorded_names(config),
     )

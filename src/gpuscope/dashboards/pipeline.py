@@ -1,5 +1,6 @@
 """Pipeline: the telemetry path (docs/architecture.md) on one page, one row per hop, each panel coloured where the
-platform alert about that hop fires. The long-term-store row is there when Prometheus remote-writes (Mimir)."""
+platform alert about that hop fires. The last row is the long-term store of the chosen topology: remote_write
+(Mimir, VictoriaMetrics, with the store's own ingestion and dedup), the federation scrape, or the Thanos sidecar."""
 
 from __future__ import annotations
 
@@ -133,35 +134,98 @@ def _prometheus(q: Q) -> Row:
     )
 
 
-def _long_term(q: Q) -> Row | None:
-    if not q.options.remote_write:
-        return None
-    return Row(
-        "Prometheus → long-term store",
-        (
-            _ts(
-                "remote_write lag",
-                (p.remote_write_lag(q),),
-                "s",
-                styles.remote_write_lag(q.options),
-                "Newest sample appended minus newest sent (PrometheusRemoteWriteBehind).",
+def _remote_write(q: Q) -> tuple[Panel, ...]:
+    return (
+        _ts(
+            "remote_write lag",
+            (p.remote_write_lag(q),),
+            "s",
+            styles.remote_write_lag(q.options),
+            "Newest sample appended minus newest sent (PrometheusRemoteWriteBehind).",
+        ),
+        _ts(
+            "Samples pending",
+            (p.remote_write(q, "prometheus_remote_storage_samples_pending"),),
+            "short",
+        ),
+        _ts(
+            "Samples failed/s and shards",
+            (
+                p.remote_write(q, "prometheus_remote_storage_samples_failed_total", rate=True, suffix=" failed/s"),
+                p.remote_write(q, "prometheus_remote_storage_shards", suffix=" shards"),
+                p.remote_write(q, "prometheus_remote_storage_shards_desired", suffix=" shards desired"),
             ),
-            _ts(
-                "Samples pending",
-                (p.remote_write(q, "prometheus_remote_storage_samples_pending"),),
-                "short",
-            ),
-            _ts(
-                "Samples failed/s and shards",
-                (
-                    p.remote_write(q, "prometheus_remote_storage_samples_failed_total", rate=True, suffix=" failed/s"),
-                    p.remote_write(q, "prometheus_remote_storage_shards", suffix=" shards"),
-                    p.remote_write(q, "prometheus_remote_storage_shards_desired", suffix=" shards desired"),
-                ),
-                "short",
-            ),
+            "short",
         ),
     )
+
+
+def _victoriametrics(q: Q) -> tuple[Panel, ...]:
+    return (
+        _ts(
+            "VictoriaMetrics: rows ingested/s",
+            (p.vm_rows_inserted(q),),
+            "short",
+            description="Both replicas' samples, before deduplication: about twice one replica's rate.",
+        ),
+        _ts(
+            "VictoriaMetrics: samples deduplicated/s",
+            (p.vm_deduplicated(q),),
+            "short",
+            description="The HA pair's second copy, dropped (-dedup.minScrapeInterval) at merge or at query time.",
+        ),
+        _ts(
+            "VictoriaMetrics: rows ignored/s",
+            (p.vm_ignored(q),),
+            "short",
+            styles.any_is_bad(),
+            "Samples outside the retention window or from the future: lost.",
+        ),
+        _ts("VictoriaMetrics: new series/s", (p.vm_new_series(q),), "short"),
+        _ts("VictoriaMetrics: bytes per sample on disk", (p.vm_bytes_per_sample(q),), "decbytes"),
+    )
+
+
+def _long_term(q: Q) -> Row | None:
+    store = q.options.store
+    if store == "mimir":
+        return Row("Prometheus → long-term store (Mimir)", _remote_write(q))
+    if store == "victoriametrics":
+        return Row("Prometheus → long-term store (VictoriaMetrics)", (*_remote_write(q), *_victoriametrics(q)))
+    if store == "thanos":
+        return Row(
+            "Prometheus → long-term store (Thanos sidecar)",
+            (
+                _ts("2 h blocks cut in range", (p.prometheus_blocks(q),), "short"),
+                _ts(
+                    "Blocks uploaded in range",
+                    (p.thanos_sidecar(q, "thanos_shipper_uploads_total"),),
+                    "short",
+                    description="Each replica's sidecar ships every block to object storage.",
+                ),
+                _ts(
+                    "Block upload failures in range",
+                    (p.thanos_sidecar(q, "thanos_shipper_upload_failures_total"),),
+                    "short",
+                    styles.any_is_bad(),
+                ),
+            ),
+        )
+    if store == "federation":
+        return Row(
+            "Clusters → global Prometheus (federation)",
+            (
+                _ts("Federation targets up", (p.federation(q, "up"),), "none", styles.up()),
+                _ts(
+                    "Federation scrape duration",
+                    (p.federation(q, "scrape_duration_seconds"),),
+                    "s",
+                    description="The global Prometheus's /federate scrape of each replica (timeout 50 s).",
+                ),
+                _ts("Rollup samples per federation scrape", (p.federation(q, "scrape_samples_scraped"),), "short"),
+            ),
+        )
+    return None
 
 
 def pipeline_dashboard(q: Q) -> Dashboard:

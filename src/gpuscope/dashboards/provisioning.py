@@ -1,9 +1,9 @@
 """Grafana provisioning files: a file provider for the dashboards and the Prometheus data sources to pick from.
 
 Dashboards choose their data source through the ``datasource`` variable, so one set of dashboards serves the
-global view (the default data source: Thanos Query, Mimir or the federating Prometheus, per the chosen store, at
-the URL and with the headers the store generator gives) and each cluster's own Prometheus (replica A; the Phase 1
-floor works on it alone).
+global view (the default data source: Thanos Query, Mimir, VictoriaMetrics (single node or vmselect) or the
+federating Prometheus, per the chosen store, at the URL and with the headers the store generator gives) and each
+cluster's own Prometheus (replica A; the Phase 1 floor works on it alone).
 """
 
 from __future__ import annotations
@@ -40,7 +40,9 @@ def _global(spec: FleetSpec, store: str, url: str, headers: tuple[tuple[str, str
     """The default data source: the global view of the chosen store, at the address its generated config sets."""
     kind = {"mimir": "Mimir", "thanos": "Thanos"}.get(store, "Prometheus")
     json_data: dict[str, Any] = {"httpMethod": "POST", "timeInterval": spec.scrape_interval, "prometheusType": kind}
-    if kind == "Prometheus":
+    # VictoriaMetrics answers Grafana's Prometheus data source (MetricsQL is a superset of PromQL) but is no
+    # Prometheus 2.42: no version, so Grafana does not assume one's API details.
+    if kind == "Prometheus" and store != "victoriametrics":
         json_data["prometheusVersion"] = "2.42.0"
     source: dict[str, Any] = {
         "name": f"{spec.name} global ({store})",

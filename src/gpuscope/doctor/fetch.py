@@ -19,8 +19,8 @@ import httpx
 from gpuscope.doctor.client import Access, Api, Deadline, EndpointDown, QueryFailed, make_client
 from gpuscope.doctor.detect import TEMP, TEMP_4_9, detect, detection_queries, rules_config
 from gpuscope.doctor.expect import Expectation
+from gpuscope.doctor.longterm import STORE_RATE_S, store_queries
 from gpuscope.doctor.observations import (
-    LoadedConfig,
     Observations,
     Peer,
     parse_config,
@@ -28,7 +28,7 @@ from gpuscope.doctor.observations import (
     parse_targets,
 )
 from gpuscope.doctor.queries import audit_queries, global_queries, replica_queries
-from gpuscope.doctor.timing import Timing
+from gpuscope.doctor.timing import Timing, duration
 from gpuscope.errors import AuditError
 from gpuscope.rules import RulesConfig
 from gpuscope.rules.promql import Promql
@@ -205,9 +205,16 @@ def _observe(
     if "replica_b" in peers:
         peers["replica_b"] = _queried(apis["replica_b"], peers["replica_b"], replica_queries(q), timing.now, pool)
     if "global" in peers:
-        peers["global"] = _queried(
-            apis["global"], peers["global"], global_queries(q, detected.cluster), timing.now, pool
-        )
+        asked = {
+            **global_queries(q, detected.cluster),
+            **store_queries(
+                config.cluster_label,
+                detected.cluster,
+                loaded.replica_label(config.cluster_label),
+                duration(timing.scaled(STORE_RATE_S)),
+            ),
+        }
+        peers["global"] = _queried(apis["global"], peers["global"], asked, timing.now, pool)
     results = second.results()
     series = results.pop("series")
     for value in (series, *results.values()):
@@ -227,7 +234,7 @@ def _observe(
         alertmanagers=tuple(sorted(a["url"] for a in first["alertmanagers"].get("activeAlertmanagers", []))),
         corruption_count=int(first["runtime"].get("corruptionCount", 0)),
         head_series=int((first["tsdb"].get("headStats") or {}).get("numSeries", 0)),
-        loaded=LoadedConfig(loaded.external_labels, loaded.remote_write),
+        loaded=loaded,
         gpu_series=series,
         replica_b=peers.get("replica_b"),
         alertmanager=peers.get("alertmanager"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from gpuscope.doctor.longterm import victoriametrics
 from gpuscope.doctor.model import Evidence, Finding, Status
 from gpuscope.doctor.observations import Observations, Peer, listed, number
 from gpuscope.doctor.queries import ROLLUP
@@ -321,7 +322,7 @@ def global_path(o: Observations) -> Finding:
         )
     if store is None:
         return Finding(Status.PASS, f"remote_write to {', '.join(queues)} keeps up", tuple(sending))
-    return _global_data(o, store, sending)
+    return victoriametrics(o, store, _global_data(o, store, sending))
 
 
 def _global_data(o: Observations, store: Peer, sending: list[Evidence]) -> Finding:

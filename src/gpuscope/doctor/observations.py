@@ -6,6 +6,7 @@ are pure functions of an ``Observations`` and can be read without knowing the HT
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,6 +21,7 @@ from gpuscope.inputs import load
 from gpuscope.rules import RulesConfig
 from gpuscope.rules.promql import Promql
 from gpuscope.rules.timescale import to_seconds
+from gpuscope.spec.fleet import seconds
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +48,11 @@ class LoadedConfig:
 
     external_labels: Mapping[str, str]
     remote_write: tuple[str, ...]  # each queue's name (or URL)
+    scrape_interval_s: float = 0.0  # global.scrape_interval (0: unknown)
+
+    def replica_label(self, cluster_label: str) -> str | None:
+        """The external label that tells the HA pair apart (``replica``, ``__replica__``...), if any."""
+        return next((k for k in sorted(self.external_labels) if k != cluster_label and "replica" in k), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,4 +201,9 @@ def parse_config(data: Mapping[str, Any]) -> LoadedConfig:
         config = {}
     external = (config.get("global") or {}).get("external_labels") or {}
     queues = tuple(str(rw.get("name") or rw.get("url", "")) for rw in config.get("remote_write") or [])
-    return LoadedConfig({str(k): str(v) for k, v in external.items()}, queues)
+    interval = str((config.get("global") or {}).get("scrape_interval") or "")
+    return LoadedConfig(
+        external_labels={str(k): str(v) for k, v in external.items()},
+        remote_write=queues,
+        scrape_interval_s=seconds(interval) if re.fullmatch(r"([0-9]+(ms|s|m|h|d|w|y))+", interval) else 0.0,
+    )

@@ -20,6 +20,7 @@ from gpuscope.generate.budget import BudgetReport, compute_budget
 from gpuscope.generate.prometheus import choose_store, prometheus_config, targets_files
 from gpuscope.generate.readme import bundle_readme
 from gpuscope.generate.storage import federation_files, global_query, mimir_files, thanos_files
+from gpuscope.generate.victoriametrics import victoriametrics_files
 from gpuscope.rules import render_rule_files, runbooks
 from gpuscope.spec.fleet import FleetSpec
 
@@ -50,6 +51,8 @@ def generate_bundle(spec: FleetSpec, collectors: CollectorSet, collectors_csv: s
         files.update(federation_files(spec, rule_files["gpuscope-fleet.yaml"]))
     elif store == "thanos":
         files.update(thanos_files(spec))
+    elif store == "victoriametrics":
+        files.update(victoriametrics_files(spec, rule_files["gpuscope-fleet.yaml"]))
     else:
         files.update(mimir_files(spec, budget))
     query = global_query(spec, store)

@@ -125,6 +125,10 @@ class _RecordingCounts:
     per_node: int  # node:* rules: one series per node
     other: int  # cluster-wide rules: a handful of series each
     cold: int  # rules kept in the cold tier (fleet rules included)
+    # The cold-tier rollups by what they scale with: what a rollups-only cold tier stores per cluster.
+    cold_per_gpu: int = 0
+    cold_per_node: int = 0
+    cold_other: int = 0  # one series per GPU model at most (cluster totals, counts by model)
 
     @property
     def cluster_rules(self) -> int:
@@ -133,6 +137,7 @@ class _RecordingCounts:
 
 def _recording_counts(spec: FleetSpec) -> _RecordingCounts:
     per_gpu = per_node = other = cold = 0
+    cold_by = {"gpu": 0, "node": 0, "other": 0}
     for group in build_groups(spec.rules_config()):
         for rule in group.rules:
             if not isinstance(rule, Recording):
@@ -142,11 +147,23 @@ def _recording_counts(spec: FleetSpec) -> _RecordingCounts:
                 continue
             if rule.record.startswith(("gpu:", "workload:")):
                 per_gpu += 1
+                kind = "gpu"
             elif rule.record.startswith("node:"):
                 per_node += 1
+                kind = "node"
             else:
                 other += 1
-    return _RecordingCounts(per_gpu=per_gpu, per_node=per_node, other=other, cold=cold)
+                kind = "other"
+            cold_by[kind] += rule.cold
+    return _RecordingCounts(
+        per_gpu=per_gpu,
+        per_node=per_node,
+        other=other,
+        cold=cold,
+        cold_per_gpu=cold_by["gpu"],
+        cold_per_node=cold_by["node"],
+        cold_other=cold_by["other"],
+    )
 
 
 def _recording_series(counts: _RecordingCounts, cluster: Cluster, gpu_entities: int) -> int:
@@ -210,7 +227,8 @@ def _cluster_budget(
     head = exporter_total + workload_total + node_exporter + scrape + recording + PROMETHEUS_SELF_SERIES
     samples = head / seconds(spec.scrape_interval)
     cold = spec.retention.cold_tier == "rollups"
-    rollup_series = math.ceil(recording * counts.cold / max(1, counts.cluster_rules))
+    models = len({g.gpu_model for g in cluster.node_groups})
+    rollup_series = counts.cold_per_gpu * entities + counts.cold_per_node * cluster.nodes + counts.cold_other * models
     rw_samples = rollup_series / seconds(spec.retention.rollup_resolution) if cold else samples
     ratio = head / spec.budget.head_series
     budget = ClusterBudget(

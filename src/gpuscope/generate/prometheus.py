@@ -3,8 +3,8 @@
 Scrape jobs: the GPU exporters (``job="dcgm-exporter"``), node-exporter, the Pushgateway (``honor_labels``) and
 Prometheus itself (each replica scrapes both, so either can see its peer down). Limits come from the budget,
 external labels identify the cluster and replica, the replica label is dropped before alerts leave so
-Alertmanager deduplicates the pair, and remote_write (Mimir) keeps only the cold-tier rollups when the cold tier
-is rollups-only.
+Alertmanager deduplicates the pair, and remote_write (Mimir, VictoriaMetrics) keeps only the cold-tier rollups
+when the cold tier is rollups-only.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from gpuscope.generate import victoriametrics as vm
 from gpuscope.generate.budget import ClusterBudget
 from gpuscope.rules import COLD_TIER_REGEX
 from gpuscope.spec.fleet import Cluster, FleetSpec
@@ -34,9 +35,13 @@ def choose_store(spec: FleetSpec) -> tuple[str, str]:
     return "thanos", f"{n} clusters with Prometheus everywhere: Thanos adds long-term storage with minimal change"
 
 
+REMOTE_WRITE_STORES = ("mimir", "victoriametrics")
+THANOS_SIDECAR = "localhost:10902"
+
+
 def replica_label(store: str) -> str:
-    """Mimir's HA tracker reads ``__replica__``; Thanos and federation use a plain ``replica`` label."""
-    return "__replica__" if store == "mimir" else "replica"
+    """Mimir's HA tracker reads ``__replica__``; Thanos, VictoriaMetrics and federation a plain ``replica``."""
+    return "__replica__" if store == "mimir" else vm.REPLICA_LABEL
 
 
 def _host_targets(cluster: Cluster, port: int) -> list[str]:
@@ -80,15 +85,18 @@ def _queue_config(samples_per_second: float) -> dict[str, Any]:
     return {"capacity": per_send * 5, "max_shards": shards, "min_shards": 1, "max_samples_per_send": per_send}
 
 
-def _remote_write(spec: FleetSpec, cluster: Cluster, budget: ClusterBudget) -> list[dict[str, Any]]:
-    entry: dict[str, Any] = {
-        "name": "long-term-store",
-        "url": spec.remote_write_url,
-        "headers": {"X-Scope-OrgID": cluster.tenant or _tenant_of(spec, cluster)},
+def _remote_write(spec: FleetSpec, cluster: Cluster, budget: ClusterBudget, store: str) -> list[dict[str, Any]]:
+    entry: dict[str, Any] = {"name": "long-term-store"}
+    if store == "victoriametrics":
+        entry["url"] = vm.write_url(spec)
+    else:
+        entry["url"] = spec.remote_write_url
+        entry["headers"] = {"X-Scope-OrgID": cluster.tenant or _tenant_of(spec, cluster)}
+    entry |= {
         "queue_config": _queue_config(budget.remote_write_samples_per_second),
         "metadata_config": {"send": False},
     }
-    if spec.remote_write_token_file:
+    if spec.remote_write_token_file and store == "mimir":
         entry["authorization"] = {"type": "Bearer", "credentials_file": spec.remote_write_token_file}
     if spec.retention.cold_tier == "rollups":
         entry["write_relabel_configs"] = [
@@ -142,8 +150,13 @@ def prometheus_config(
             },
         ],
     }
-    if store == "mimir":
-        config["remote_write"] = _remote_write(spec, cluster, budget)
+    if store == "thanos":
+        # The sidecar beside each replica (its --http-address): block uploads on the Pipeline dashboard.
+        config["scrape_configs"].append(
+            {"job_name": "thanos-sidecar", "static_configs": [{"targets": [THANOS_SIDECAR]}]}
+        )
+    if store in REMOTE_WRITE_STORES:
+        config["remote_write"] = _remote_write(spec, cluster, budget, store)
     return config
 
 

@@ -100,6 +100,61 @@ def budget_markdown(report: BudgetReport) -> str:
     return "\n".join(lines + groups + notes) + "\n"
 
 
+# The architecture's decision matrix (what `long_term_store: auto` follows), plus VictoriaMetrics, which auto never
+# picks: it is a choice of operations, not of fleet shape.
+STORE_MATRIX = (
+    ("federation", "fewer than 5 clusters", "no new infrastructure; the global view holds rollups and the floor only"),
+    ("thanos", "5 to 10 clusters, Prometheus everywhere", "object storage; sidecar, querier and compactor to run"),
+    ("mimir", "more than 10 clusters, or tenants", "per-tenant limits and isolation; the most components to run"),
+    (
+        "victoriametrics",
+        "one platform team, no tenants; up to about a million samples/s on one node",
+        "one binary and vmalert; the HA pair stored once (dedup); the cluster version (vmstorage/vminsert/vmselect) "
+        "beyond one node",
+    ),
+)
+
+
+def store_matrix(chosen: str) -> list[str]:
+    lines = ["| store | pick it when | what it costs and gives |", "|---|---|---|"]
+    for store, when, cost in STORE_MATRIX:
+        name = f"**{store}** (chosen)" if store == chosen else store
+        lines.append(f"| {name} | {when} | {cost} |")
+    return lines
+
+
+def _victoriametrics(spec: FleetSpec) -> list[str]:
+    if spec.victoriametrics.cluster is None:
+        run = [
+            "VictoriaMetrics: run the single-node server with `global/victoriametrics/single-node.args` (copy "
+            "`relabel.yml` to the path it names) and vmalert with `global/victoriametrics/vmalert.args` (the fleet "
+            "rules at `global/rules/gpuscope-fleet.yaml`):",
+            "",
+            "```sh",
+            "victoria-metrics $(cat global/victoriametrics/single-node.args)",
+            "vmalert $(cat global/victoriametrics/vmalert.args)",
+            "```",
+        ]
+    else:
+        run = [
+            "VictoriaMetrics cluster version: plain vmstorage (StatefulSet), vminsert and vmselect (Deployments) and "
+            "vmalert objects, no operator needed:",
+            "",
+            "```sh",
+            "kubectl apply -k global/victoriametrics/cluster",
+            "```",
+        ]
+    return [
+        *run,
+        "",
+        "Both replicas of each cluster remote-write every sample; the store drops their `replica` label on "
+        "ingestion and keeps one sample per scrape interval (`-dedup.minScrapeInterval`), so the pair is stored "
+        "once and either replica alone leaves no gap. Tenants are Mimir's: VictoriaMetrics keeps clusters apart "
+        "by their `cluster` label.",
+        "",
+    ]
+
+
 def bundle_readme(spec: FleetSpec, report: BudgetReport, store: str, reason: str, paths: list[str]) -> str:
     present = [(p, d) for p, d in _DESCRIPTIONS if any(x.startswith(p) for x in paths)]
     k8s = [c.name for c in spec.clusters if c.kind == "kubernetes"]
@@ -116,6 +171,8 @@ def bundle_readme(spec: FleetSpec, report: BudgetReport, store: str, reason: str
         f"## Long-term store: {store}",
         "",
         f"Chosen because {reason}.",
+        "",
+        *store_matrix(store),
         "",
         "## Apply",
         "",
@@ -170,5 +227,7 @@ def bundle_readme(spec: FleetSpec, report: BudgetReport, store: str, reason: str
             f"as its runtime overrides. {federation}",
             "",
         ]
+    if store == "victoriametrics":
+        lines += _victoriametrics(spec)
     lines += ["## Budget", "", budget_markdown(report)]
     return "\n".join(lines)

@@ -1,5 +1,7 @@
 """The long-term store of the chosen topology (docs/architecture.md, "Long-term store"): federation, Thanos or Mimir.
 
+VictoriaMetrics, the fourth topology, has its own module (``generate.victoriametrics``).
+
 - federation: a global Prometheus scraping each cluster's ``/federate`` for the rollups, plus the Phase 1
   floor signals (exporter ``up`` and GPU temperature) so the global store can answer "is every GPU reporting".
 - thanos: sidecar, query and compactor arguments and an object-store config; Prometheus needs 2 h blocks. Every
@@ -66,12 +68,15 @@ def _mimir_query_url(push_url: str) -> str:
 
 
 def global_query(spec: FleetSpec, store: str) -> GlobalQuery:
-    """The global data source of the chosen topology: federation's Prometheus, Thanos Query or Mimir."""
+    """The global data source of the chosen topology: federation's Prometheus, Thanos Query, Mimir or
+    VictoriaMetrics."""
     if store == "mimir":
         tenants = TENANT_SEPARATOR.join(mimir_tenants(spec))
         return GlobalQuery(url=_mimir_query_url(spec.remote_write_url), headers=(("X-Scope-OrgID", tenants),))
     if store == "thanos":
         return GlobalQuery(url=f"http://{THANOS_QUERY_HOST}:{THANOS_HTTP_PORT}")
+    if store == "victoriametrics":
+        return GlobalQuery(url=spec.victoriametrics.query_url)  # the single node, or vmselect
     return GlobalQuery(url=f"http://{spec.global_endpoint}")
 
 

@@ -1,4 +1,4 @@
-"""Finding the Prometheus-family binaries: Debian's package names first, upstream names second."""
+"""Finding the Prometheus-family and VictoriaMetrics binaries: Debian's package names first, upstream second."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ BINARIES: Mapping[str, tuple[tuple[str, ...], str]] = MappingProxyType(
         "alertmanager": (("prometheus-alertmanager", "alertmanager"), "prometheus-alertmanager"),
         "amtool": (("amtool",), "prometheus-alertmanager"),
         "pushgateway": (("prometheus-pushgateway", "pushgateway"), "prometheus-pushgateway"),
+        "victoria-metrics": (("victoria-metrics", "victoria-metrics-prod"), "victoria-metrics"),
+        "vmalert": (("vmalert", "vmalert-prod"), "victoria-metrics"),
     }
 )
 

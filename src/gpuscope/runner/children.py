@@ -1,4 +1,8 @@
-"""The local stack's child processes, built from the plan and the generated bundle."""
+"""The local stack's child processes, built from the plan and the generated bundle.
+
+VictoriaMetrics and vmalert run with the bundle's own argument files, only their paths and listen addresses
+moved to the data directory and loopback: the local stack proves the generated flags on the real binaries.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ import yaml
 from gpuscope.runner.binaries import find_binary
 from gpuscope.runner.plan import LocalPlan
 from gpuscope.runner.process import ManagedProcess
+from gpuscope.spec.fleet import seconds
 
 
 def _prometheus(name: str, config: Path, data: Path, port: int, logs: Path, *extra: str) -> ManagedProcess:
@@ -34,6 +39,66 @@ def receiver_config(path: Path, port: int, interval: str) -> Path:
     return path
 
 
+def read_args(path: Path) -> list[str]:
+    return [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def with_flags(args: list[str], overrides: dict[str, str | None]) -> list[str]:
+    """``-name=value`` arguments with some values replaced (in place) or added; ``None`` is a bare boolean flag."""
+    out, seen = [], set()
+    for arg in args:
+        name = arg.split("=", 1)[0]
+        if name in overrides:
+            value = overrides[name]
+            out.append(name if value is None else f"{name}={value}")
+            seen.add(name)
+        else:
+            out.append(arg)
+    out += [n if v is None else f"{n}={v}" for n, v in overrides.items() if n not in seen]
+    return out
+
+
+def _victoriametrics(
+    plan: LocalPlan, vmalert_port: int, data_dir: Path, bundle: Path, logs: Path
+) -> dict[str, ManagedProcess]:
+    vm_dir = bundle / "global" / "victoriametrics"
+    interval = seconds(plan.spec.scrape_interval)
+    server = with_flags(
+        read_args(vm_dir / "single-node.args"),
+        {
+            "-storageDataPath": str(data_dir / "global" / "victoria-metrics"),
+            "-httpListenAddr": f"127.0.0.1:{plan.global_port}",
+            "-relabelConfig": str(vm_dir / "relabel.yml"),
+            # Queries see samples this soon after they arrive (default 30 s, for clients that push late); the
+            # live view and the drills read the last few scrape intervals.
+            "-search.latencyOffset": f"{max(1, round(2 * interval))}s",
+            # Replicas backfill after an outage of the store: a cached query result would hide what arrived.
+            "-search.disableCache": None,
+        },
+    )
+    vmalert = with_flags(
+        read_args(vm_dir / "vmalert.args"),
+        {
+            "-rule": str(bundle / "global" / "rules" / "gpuscope-fleet.yaml"),
+            "-httpListenAddr": f"127.0.0.1:{vmalert_port}",
+        },
+    )
+    return {
+        "global": ManagedProcess(
+            "global",
+            [find_binary("victoria-metrics"), *server],
+            logs / "global.log",
+            f"http://127.0.0.1:{plan.global_port}/-/ready",
+        ),
+        "vmalert": ManagedProcess(
+            "vmalert",
+            [find_binary("vmalert"), *vmalert],
+            logs / "vmalert.log",
+            f"http://127.0.0.1:{vmalert_port}/-/ready",
+        ),
+    }
+
+
 def build_children(plan: LocalPlan, data_dir: Path, bundle: Path, logs: Path) -> dict[str, ManagedProcess]:
     children: dict[str, ManagedProcess] = {}
     for (cluster, replica), port in sorted(plan.prometheus.items()):
@@ -48,7 +113,9 @@ def build_children(plan: LocalPlan, data_dir: Path, bundle: Path, logs: Path) ->
             # A stopped global store must not hold a replica's shutdown for the default minute.
             "--storage.remote.flush-deadline=10s",
         )
-    if plan.global_kind == "receiver":
+    if plan.global_kind == "victoriametrics" and plan.vmalert_port is not None:
+        children.update(_victoriametrics(plan, plan.vmalert_port, data_dir, bundle, logs))
+    elif plan.global_kind == "receiver":
         config = receiver_config(data_dir / "global" / "receiver.yml", plan.global_port, plan.spec.scrape_interval)
         children["global"] = _prometheus(
             "global",

@@ -3,8 +3,9 @@
 The spec keeps what describes the fleet (clusters, node groups, GPU models, MIG layouts, retention, the
 exporter's naming, thresholds) and loses what points at production: endpoints become loopback ports, exporter
 targets become simulated nodes on 127.x.y.z, every alert receiver becomes the local webhook recorder (a demo must
-never page anyone), and the long-term store becomes a Prometheus remote-write receiver standing in for Mimir, or
-a federating Prometheus. ``--fast`` scrapes every second and compresses rule and alerting time 15x.
+never page anyone), and the long-term store is the real one for ``victoriametrics`` (the single-node server and
+vmalert), a Prometheus remote-write receiver standing in for Mimir, or a federating Prometheus (Thanos cannot run
+here). ``--fast`` scrapes every second and compresses rule and alerting time 15x.
 """
 
 from __future__ import annotations
@@ -20,12 +21,29 @@ from gpuscope.backends.sim.node import SimNodeConfig
 from gpuscope.generate.prometheus import choose_store
 from gpuscope.hardware.models import MODELS, parse_mig_layout
 from gpuscope.simulator.fleet import FleetNode
-from gpuscope.spec.fleet import Cluster, Endpoints, FleetSpec, NodeGroup, Receiver, Receivers, Webhook, seconds
+from gpuscope.spec.fleet import (
+    Cluster,
+    Endpoints,
+    FleetSpec,
+    NodeGroup,
+    Receiver,
+    Receivers,
+    VictoriaMetrics,
+    Webhook,
+    seconds,
+)
 
 log = logging.getLogger(__name__)
 
 FAST_SPEEDUP = 15
 OWNERS = ("infra", "platform", "workload")
+
+# What runs as the global store locally, per chosen store, and how the live view names it.
+GLOBAL_KINDS = {
+    "victoriametrics": "VictoriaMetrics single-node + vmalert (the real store)",
+    "receiver": "Prometheus remote-write receiver (a stand-in for Mimir)",
+    "federation": "Prometheus federating the clusters' rollups",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,12 +63,17 @@ class LocalPlan:
     nodes: tuple[LocalNode, ...]
     prometheus: dict[tuple[str, str], int]  # (cluster, replica) -> port
     global_port: int
-    global_kind: str  # "receiver" (remote write, standing in for Mimir) or "federation"
+    global_kind: str  # a key of GLOBAL_KINDS
     alertmanager_port: int
     pushgateway_port: int
     control_port: int
     fast: bool
     console_port: int = 0
+    vmalert_port: int | None = None  # with victoriametrics
+
+    @property
+    def global_name(self) -> str:
+        return GLOBAL_KINDS[self.global_kind]
 
     @property
     def interval_s(self) -> float:
@@ -63,6 +86,8 @@ class LocalPlan:
         out["pushgateway"] = f"http://127.0.0.1:{self.pushgateway_port}"
         out["control"] = f"http://127.0.0.1:{self.control_port}"
         out["console"] = f"http://127.0.0.1:{self.console_port}"
+        if self.vmalert_port is not None:
+            out["vmalert"] = f"http://127.0.0.1:{self.vmalert_port}"
         return out
 
     def nodes_of(self, cluster: str) -> list[LocalNode]:
@@ -83,12 +108,13 @@ def free_port() -> int:
 def plan_stack(spec: FleetSpec, *, fast: bool, port: Callable[[], int] = free_port) -> LocalPlan:
     """Assign ports and simulated nodes, and rewrite the spec to point at them."""
     store, _ = choose_store(spec)
-    global_kind = "receiver" if store == "mimir" else "federation"
+    global_kind = {"mimir": "receiver", "victoriametrics": "victoriametrics"}.get(store, "federation")
     if store == "thanos":
         log.warning("Thanos cannot run locally: the global store is a Prometheus federating the clusters' rollups")
     exporter_port = port()
     prom = {(c.name, r): port() for c in spec.clusters for r in ("a", "b")}
     global_port, am_port, pg_port, control_port = port(), port(), port(), port()
+    vmalert_port = port() if global_kind == "victoriametrics" else None
     nodes: list[LocalNode] = []
     clusters = []
     for ci, cluster in enumerate(spec.clusters):
@@ -110,10 +136,15 @@ def plan_stack(spec: FleetSpec, *, fast: bool, port: Callable[[], int] = free_po
         "clusters": tuple(clusters),
         "receivers": Receivers(**hook),
         "global_endpoint": f"127.0.0.1:{global_port}",
-        "long_term_store": "mimir" if global_kind == "receiver" else "federation",
+        "long_term_store": {"receiver": "mimir"}.get(global_kind, global_kind),
         "remote_write_url": f"http://127.0.0.1:{global_port}/api/v1/write",
         "remote_write_token_file": None,
     }
+    if vmalert_port is not None:
+        # The single node on loopback (a cluster version in the spec runs as one node here).
+        update["victoriametrics"] = VictoriaMetrics(
+            endpoint=f"127.0.0.1:{global_port}", vmalert=f"127.0.0.1:{vmalert_port}"
+        )
     if fast:
         update |= {
             "scrape_interval": "1s",
@@ -123,7 +154,17 @@ def plan_stack(spec: FleetSpec, *, fast: bool, port: Callable[[], int] = free_po
         }
     local = spec.model_copy(update=update)
     return LocalPlan(
-        local, tuple(nodes), prom, global_port, global_kind, am_port, pg_port, control_port, fast, console_port=port()
+        spec=local,
+        nodes=tuple(nodes),
+        prometheus=prom,
+        global_port=global_port,
+        global_kind=global_kind,
+        alertmanager_port=am_port,
+        pushgateway_port=pg_port,
+        control_port=control_port,
+        fast=fast,
+        console_port=port(),
+        vmalert_port=vmalert_port,
     )
 
 

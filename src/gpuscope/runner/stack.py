@@ -163,6 +163,7 @@ class Stack:
         return {
             **self.status,
             "urls": self.plan.urls(),
+            "global_store": self.plan.global_name,
             "data_dir": str(self.data_dir),
             "fast": self.plan.fast,
             "uptime_seconds": round(time.time() - self.started, 1),

@@ -86,6 +86,9 @@ async def gather(plan: LocalPlan, client: httpx.AsyncClient, notifications: int)
     by_replica = dict(zip(replica_keys, replicas, strict=True))
     q = _promql(plan)
     temp, uuid = q.dcgm("DCGM_FI_DEV_GPU_TEMP"), q.config.uuid_label
+    if plan.spec.retention.cold_tier == "rollups":
+        # Only the cold-tier rollups reach the global store; their GPU temperature stands for "reporting" there.
+        temp = "gpu:temperature_celsius:max_rollup5m"
     global_gpus = await _query(client, urls["global"], f"count by (cluster) (count by (cluster, {uuid}) ({temp}))")
     global_up = await _query(client, urls["global"], f"count by (cluster) (count by (cluster, instance) ({q.up} == 1))")
     alerts = await _api(client, f"{urls['alertmanager']}/api/v2/alerts?active=true&silenced=false&inhibited=false")

@@ -61,6 +61,8 @@ def render(status: dict[str, Any]) -> Group:
         if not c["ok"]:
             floor_text.append(f"\n  ✗ {c['name']}: {c['detail']}")
     urls = Table.grid(padding=(0, 2))
+    if status.get("global_store"):
+        urls.add_row("global store", status["global_store"])
     for name, url in sorted(status.get("urls", {}).items()):
         urls.add_row(name, url)
     events = Text("\n".join(status.get("events", [])[-6:]))

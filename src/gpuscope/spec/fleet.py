@@ -252,6 +252,53 @@ class Budget(_Model):
     )
 
 
+VMINSERT_PORT, VMSELECT_PORT = 8480, 8481  # the cluster version's default HTTP ports
+VM_TENANT = "0"  # the cluster version's default account: tenancy is Mimir's here (see FleetSpec._store)
+
+
+class VmCluster(_Model):
+    """The cluster version for fleets that outgrow one node: vmstorage shards, vminsert and vmselect in front."""
+
+    namespace: DnsName = "victoria-metrics"
+    vmstorage: int = Field(3, ge=1, description="vmstorage StatefulSet replicas (the shards)")
+    vminsert: int = Field(2, ge=1)
+    vmselect: int = Field(2, ge=1)
+    replication_factor: int = Field(2, ge=1, description="copies of every sample across vmstorage nodes")
+    storage_gib: int = Field(100, ge=1, description="persistent volume per vmstorage node")
+    image_tag: str = "v1.79.5-cluster"
+
+    @model_validator(mode="after")
+    def _copies(self) -> VmCluster:
+        if self.replication_factor > self.vmstorage:
+            raise ValueError(
+                f"replication_factor {self.replication_factor} needs at least {self.replication_factor} vmstorage "
+                f"nodes (vmstorage is {self.vmstorage})"
+            )
+        return self
+
+
+class VictoriaMetrics(_Model):
+    """Where the ``victoriametrics`` long-term store and its vmalert listen; ``cluster`` for the cluster version."""
+
+    endpoint: Address = Field("victoria-metrics:8428", description="single-node server (remote write and PromQL)")
+    vmalert: Address = Field("vmalert:8880", description="vmalert evaluating the fleet-level rules")
+    cluster: VmCluster | None = Field(None, description="run vmstorage/vminsert/vmselect instead of one node")
+
+    @property
+    def insert_base(self) -> str:
+        """Where data is written: the single node, or vminsert's Prometheus path for the default tenant."""
+        if self.cluster is None:
+            return f"http://{self.endpoint}"
+        return f"http://vminsert.{self.cluster.namespace}.svc:{VMINSERT_PORT}/insert/{VM_TENANT}/prometheus"
+
+    @property
+    def query_url(self) -> str:
+        """The Prometheus-compatible query API: the single node, or vmselect for the default tenant."""
+        if self.cluster is None:
+            return f"http://{self.endpoint}"
+        return f"http://vmselect.{self.cluster.namespace}.svc:{VMSELECT_PORT}/select/{VM_TENANT}/prometheus"
+
+
 class FleetSpec(_Model):
     name: DnsName
     clusters: tuple[Cluster, ...] = Field(min_length=1)
@@ -259,11 +306,12 @@ class FleetSpec(_Model):
     scrape_timeout: Duration = "10s"
     evaluation_interval: Duration = "15s"
     retention: Retention = Retention()
-    long_term_store: Literal["auto", "federation", "thanos", "mimir"] = "auto"
+    long_term_store: Literal["auto", "federation", "thanos", "mimir", "victoriametrics"] = "auto"
     global_endpoint: Address = "global-prometheus:9090"
     remote_write_url: Url = Field("https://mimir.example.com/api/v1/push", description="Mimir's distributor push URL")
     remote_write_token_file: str | None = "/etc/prometheus/secrets/remote-write-token"
     tenants: tuple[Tenant, ...] = ()
+    victoriametrics: VictoriaMetrics = VictoriaMetrics()
     receivers: Receivers
     exporter: ExporterSettings = ExporterSettings()
     budget: Budget = Budget()
@@ -298,9 +346,28 @@ class FleetSpec(_Model):
             raise ValueError(f"{timeout} is longer than scrape_interval ({interval})")
         return timeout
 
+    @field_validator("long_term_store")
+    @classmethod
+    def _store(cls, store: str, info: ValidationInfo) -> str:
+        # Tenancy is Mimir's (X-Scope-OrgID); the single-node VictoriaMetrics has none and would ignore it.
+        if store == "victoriametrics":
+            for i, cluster in enumerate(info.data.get("clusters", ())):
+                if cluster.tenant is not None:
+                    raise ValueError(
+                        f"clusters[{i}] ({cluster.name}) sets tenant: {cluster.tenant!r}, a Mimir-only setting; "
+                        "remove it (VictoriaMetrics keeps clusters apart by their cluster label) or choose "
+                        "long_term_store: mimir"
+                    )
+        return store
+
     @field_validator("tenants")
     @classmethod
     def _tenants(cls, tenants: tuple[Tenant, ...], info: ValidationInfo) -> tuple[Tenant, ...]:
+        if tenants and info.data.get("long_term_store") == "victoriametrics":
+            raise ValueError(
+                "tenants are Mimir-only (X-Scope-OrgID limits); remove tenants: for long_term_store: "
+                "victoriametrics, or choose long_term_store: mimir"
+            )
         names = {c.name for c in info.data.get("clusters", ())}
         for tenant in tenants:
             unknown = sorted(set(tenant.clusters) - names)

@@ -3,7 +3,9 @@
 GPU → NVML (backend up, lost GPUs, failed collections), NVML → DCGM (profiling counters held by another tool),
 DCGM → exporter (snapshot age, collection time, restarts), exporter → Prometheus (targets up, scrape duration
 against the timeout, samples per scrape), Prometheus itself (samples/s, head series, churn, rule evaluation),
-and Prometheus → long-term store (remote_write lag, pending and failed samples, shards).
+and Prometheus → long-term store (remote_write lag, pending and failed samples, shards; per store: the
+federation scrape of each cluster, the Thanos sidecar's block uploads, VictoriaMetrics' own ingestion, dedup and
+bytes per sample).
 """
 
 from __future__ import annotations
@@ -127,3 +129,44 @@ def remote_write(q: Q, metric: str, rate: bool = False, suffix: str = "") -> Que
     sel = q.prom(metric, q.in_cluster)
     expr = f"rate({sel}[$__rate_interval])" if rate else sel
     return Query(_by_target(q, expr, "sum"), f"{_target_legend(q)}{suffix}")
+
+
+def federation(q: Q, metric: str) -> Query:
+    """The global Prometheus's scrape of each cluster's ``/federate`` (its jobs are ``federate-<cluster>``)."""
+    return Query(f'max by (job, instance) ({metric}{{job=~"federate-.+"}})', "{{job}} {{instance}}")
+
+
+def thanos_sidecar(q: Q, metric: str) -> Query:
+    """The sidecar next to each replica, scraped by that replica as ``job="thanos-sidecar"``."""
+    sel = f'{metric}{{job="thanos-sidecar",{q.in_cluster}}}'
+    return Query(_by_target(q, f"increase({sel}[$__range])", "sum"), _target_legend(q))
+
+
+def prometheus_blocks(q: Q) -> Query:
+    """2 h blocks cut by each replica: what the sidecar has to upload."""
+    sel = q.prom("prometheus_tsdb_compactions_total", q.in_cluster)
+    return Query(_by_target(q, f"increase({sel}[$__range])", "sum"), _target_legend(q))
+
+
+# VictoriaMetrics' own metrics: the single node scrapes itself (-selfScrapeInterval); in the cluster version
+# vminsert and vmstorage serve the same names. No cluster label: they describe the store, not a cluster.
+def vm_rows_inserted(q: Q) -> Query:
+    return Query(
+        'sum by (type) (rate(vm_rows_inserted_total{type="promremotewrite"}[$__rate_interval]))', "rows/s {{type}}"
+    )
+
+
+def vm_deduplicated(q: Q) -> Query:
+    return Query("sum by (type) (rate(vm_deduplicated_samples_total[$__rate_interval]))", "deduplicated/s {{type}}")
+
+
+def vm_ignored(q: Q) -> Query:
+    return Query("sum by (reason) (rate(vm_rows_ignored_total[$__rate_interval]))", "ignored/s {{reason}}")
+
+
+def vm_new_series(q: Q) -> Query:
+    return Query("sum(rate(vm_new_timeseries_created_total[$__rate_interval]))", "new series/s")
+
+
+def vm_bytes_per_sample(q: Q) -> Query:
+    return Query('sum(vm_data_size_bytes{type=~"storage/.+"}) / sum(vm_rows{type=~"storage/.+"})', "bytes per sample")
