@@ -1,6 +1,7 @@
 """Every link of a generated bundle reaches a listener a generated component has, with the headers it needs.
 
-For each topology (federation, Thanos, Mimir with one and with several tenants, bare metal and Kubernetes
+For each topology (federation, Thanos, Mimir with one and with several tenants, VictoriaMetrics single-node and
+cluster version, bare metal and Kubernetes
 clusters), the Grafana data sources, each Prometheus's remote_write and Alertmanagers, the global Prometheus's
 federation targets and Thanos Query's store endpoints are checked against what the bundle itself starts
 (``tests/support/bundle_links.py``). A bundle with one link broken on purpose must fail the same check.
@@ -35,6 +36,8 @@ TOPOLOGIES = {
     "mimir, one tenant per cluster": "long_term_store: mimir",
     "mimir, declared tenants": "tenants: [{name: team-a, clusters: [gpu-a]}, {name: team-k, clusters: [gpu-k]}]",
     "mimir, one tenant": "long_term_store: mimir\ntenants: [{name: all, clusters: [gpu-a, gpu-k]}]",
+    "victoriametrics, single node": "long_term_store: victoriametrics",
+    "victoriametrics, cluster version": "long_term_store: victoriametrics\nvictoriametrics: {cluster: {vmstorage: 3}}",
 }
 
 
@@ -109,6 +112,23 @@ BREAKS: dict[str, tuple[str, Callable[[Files], dict[str, str]], str]] = {
             f, "global/thanos/query.args", "gpu-a-prometheus-a-sidecar:10901", "gpu-a-prometheus-a-sidecar:10902"
         ),
         "gpu-a-prometheus-a-sidecar:10902 names no generated listener",
+    ),
+    "victoriametrics: vmalert notifies an Alertmanager nobody runs": (
+        "long_term_store: victoriametrics",
+        lambda f: replace_in(
+            f,
+            "global/victoriametrics/vmalert.args",
+            "-notifier.url=http://alertmanager-1:9093",
+            "-notifier.url=http://am:9093",
+        ),
+        "global/victoriametrics/vmalert.args: -notifier.url: http://am:9093 names no generated listener",
+    ),
+    "victoriametrics cluster: the data source misses vmselect's tenant path": (
+        "long_term_store: victoriametrics\nvictoriametrics: {cluster: {vmstorage: 3}}",
+        lambda f: replace_in(
+            f, "grafana/provisioning/datasources/prometheus.yaml", "svc:8481/select/0/prometheus", "svc:8481"
+        ),
+        "misses the API path prefix /select/0/prometheus",
     ),
 }
 

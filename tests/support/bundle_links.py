@@ -146,11 +146,59 @@ def mimir_listeners(files: Files, spec: FleetSpec) -> list[Listener]:
     ]
 
 
+def _vm_args(files: Files, path: str) -> dict[str, list[str]]:
+    """``-flag=value`` lines of a VictoriaMetrics args file, or a Kubernetes object's container args."""
+    out: dict[str, list[str]] = {}
+    if path.endswith(".args"):
+        lines = files.get(path, "").splitlines()
+    else:
+        pod = ((_yaml(files, path) or {}).get("spec", {}).get("template", {})).get("spec", {})
+        lines = [arg for container in pod.get("containers", []) for arg in container.get("args", [])]
+    for line in lines:
+        if line.startswith("-") and "=" in line:
+            name, value = line[1:].split("=", 1)
+            out.setdefault(name, []).append(value)
+    return out
+
+
+VM_CLUSTER = "global/victoriametrics/cluster"
+
+
+def victoriametrics_listeners(files: Files, spec: FleetSpec) -> list[Listener]:
+    vm = spec.victoriametrics
+    out = []
+    # As for Thanos: only an address the generated flags set counts.
+    for bind in _vm_args(files, "global/victoriametrics/single-node.args").get("httpListenAddr", []):
+        out.append(
+            Listener(
+                component="VictoriaMetrics",
+                address=f"{vm.endpoint.rsplit(':', 1)[0]}:{_port_of(bind)}",
+                serves=frozenset({"promql", "remote_write"}),
+            )
+        )
+    if vm.cluster is not None:
+        for name, serves, prefix in (
+            ("vminsert", "remote_write", "/insert/0/prometheus"),
+            ("vmselect", "promql", "/select/0/prometheus"),
+        ):
+            for bind in _vm_args(files, f"{VM_CLUSTER}/{name}-deployment.yaml").get("httpListenAddr", []):
+                out.append(
+                    Listener(
+                        component=name,
+                        address=f"{name}.{vm.cluster.namespace}.svc:{_port_of(bind)}",
+                        serves=frozenset({serves}),
+                        path_prefix=prefix,
+                    )
+                )
+    return out
+
+
 LISTENER_SOURCES: list[Callable[[Files, FleetSpec], list[Listener]]] = [
     prometheus_listeners,
     federation_listeners,
     thanos_listeners,
     mimir_listeners,
+    victoriametrics_listeners,
 ]
 
 # --- links ------------------------------------------------------------------------------------------------
@@ -218,11 +266,30 @@ def thanos_links(files: Files, spec: FleetSpec) -> list[Link]:
     ]
 
 
+def vmalert_links(files: Files, spec: FleetSpec) -> list[Link]:
+    path = "global/victoriametrics/vmalert.args"
+    if spec.victoriametrics.cluster is not None:
+        path = f"{VM_CLUSTER}/vmalert-deployment.yaml"
+    args = _vm_args(files, path)
+    flags = (
+        ("datasource.url", "promql"),
+        ("remoteRead.url", "promql"),
+        ("remoteWrite.url", "remote_write"),
+        ("notifier.url", "alertmanager"),
+    )
+    return [
+        Link(source=f"{path}: -{flag}", target=url, protocol=protocol)
+        for flag, protocol in flags
+        for url in args.get(flag, [])
+    ]
+
+
 LINK_SOURCES: list[Callable[[Files, FleetSpec], list[Link]]] = [
     grafana_links,
     prometheus_links,
     federation_links,
     thanos_links,
+    vmalert_links,
 ]
 
 # --- the check ----------------------------------------------------------------------------------------------
