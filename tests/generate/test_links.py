@@ -1,9 +1,9 @@
 """Every link of a generated bundle reaches a listener a generated component has, with the headers it needs.
 
 For each topology (federation, Thanos, Mimir with one and with several tenants, VictoriaMetrics single-node and
-cluster version, bare metal and Kubernetes
-clusters), the Grafana data sources, each Prometheus's remote_write and Alertmanagers, the global Prometheus's
-federation targets and Thanos Query's store endpoints are checked against what the bundle itself starts
+cluster version; bare metal and Kubernetes clusters), the Grafana data sources, each Prometheus's remote_write and
+Alertmanagers, the global Prometheus's federation targets, Thanos Query's store endpoints and vmalert's data
+source, remote read/write and notifiers are checked against what the bundle itself starts
 (``tests/support/bundle_links.py``). A bundle with one link broken on purpose must fail the same check.
 """
 
