@@ -15,13 +15,14 @@ import threading
 import time
 from collections.abc import Callable
 
-from gpuscope.backends.base import BackendUnavailable, NodeReading, ReadRequest
+from gpuscope.backends.base import NodeReading, ReadRequest
 from gpuscope.backends.dcgm import structs as S
 from gpuscope.backends.dcgm.connection import Calls, EngineGone, Target
 from gpuscope.backends.dcgm.deadline import CallTimedOut, Deadline
 from gpuscope.backends.dcgm.library import DcgmError, Library, LibraryMissing, load
 from gpuscope.backends.dcgm.session import Session
 from gpuscope.backends.dcgm.watches import Timing
+from gpuscope.backends.retry import Backoff
 
 log = logging.getLogger("gpuscope.backends.dcgm")
 
@@ -46,15 +47,11 @@ class DcgmBackend:
         self._library_path = library_path
         self._timing = timing or Timing()
         self._call_timeout_s = call_timeout_s
-        self._retry_initial = retry_initial_s
-        self._retry_max = retry_max_s
         self._monotonic = monotonic
         self._lock = threading.Lock()
         self._calls: Calls | None = None
         self._session: Session | None = None
-        self._retry_delay = retry_initial_s
-        self._next_attempt = float("-inf")
-        self._reason = ""
+        self._backoff = Backoff(what="DCGM", log=log, initial_s=retry_initial_s, max_s=retry_max_s, monotonic=monotonic)
 
     def collect(self, request: ReadRequest) -> NodeReading:
         with self._lock:
@@ -63,11 +60,11 @@ class DcgmBackend:
                 return session.read(request)
             except EngineGone as exc:
                 self._teardown()
-                raise self._unavailable(f"lost {self.target.describe}: {exc}") from None
+                raise self._backoff.failed(f"lost {self.target.describe}: {exc}") from None
             except (CallTimedOut, DcgmError) as exc:
                 # Setting up watches failed for a reason that is not the engine's absence: start afresh.
                 self._teardown()
-                raise self._unavailable(f"{self.target.describe} failed: {exc}") from None
+                raise self._backoff.failed(f"{self.target.describe} failed: {exc}") from None
 
     def close(self) -> None:
         with self._lock:
@@ -85,46 +82,35 @@ class DcgmBackend:
             try:
                 lib = Library(load(self._library_path))
             except LibraryMissing as exc:
-                raise self._unavailable(str(exc)) from None
+                raise self._backoff.failed(str(exc)) from None
             calls = Calls(lib, Deadline(self._call_timeout_s))
             try:
                 calls.run("dcgmInit", lib.init)
             except (EngineGone, CallTimedOut, DcgmError) as exc:
                 calls.deadline.close()
-                raise self._unavailable(f"dcgmInit failed: {exc}") from None
+                raise self._backoff.failed(f"dcgmInit failed: {exc}") from None
             self._calls = calls
         return self._calls
 
     def _ensure_session(self) -> Session:
         if self._session is not None:
             return self._session
-        if self._monotonic() < self._next_attempt:
-            raise BackendUnavailable(self._reason)
+        self._backoff.check()
         calls = self._ensure_calls()
         session = Session(calls, self.target, self._timing)
         try:
             session.open()
         except (EngineGone, CallTimedOut, DcgmError) as exc:
             session.close()
-            raise self._unavailable(_reason(exc, self.target)) from None
+            raise self._backoff.failed(_reason(exc, self.target)) from None
         self._session = session
-        self._retry_delay = self._retry_initial
-        self._reason = ""
+        self._backoff.succeeded()
         return session
 
     def _teardown(self) -> None:
         if self._session is not None:
             self._session.close()
             self._session = None
-
-    def _unavailable(self, reason: str) -> BackendUnavailable:
-        delay = self._retry_delay
-        self._next_attempt = self._monotonic() + delay
-        self._retry_delay = min(delay * 2, self._retry_max)
-        level = logging.WARNING if reason != self._reason else logging.DEBUG
-        log.log(level, "DCGM unavailable: %s; retrying in %gs", reason, delay)
-        self._reason = reason
-        return BackendUnavailable(reason)
 
 
 def _reason(exc: Exception, target: Target) -> str:

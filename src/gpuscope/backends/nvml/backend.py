@@ -15,11 +15,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from gpuscope.backends.base import BackendUnavailable, NodeReading, ReadRequest
+from gpuscope.backends.base import NodeReading, ReadRequest
 from gpuscope.backends.nvml.device import Context
 from gpuscope.backends.nvml.errors import NvmlGone, error_code, init_failure_reason
 from gpuscope.backends.nvml.events import EventWatcher
 from gpuscope.backends.nvml.session import Session, Timing, describe_gpus, shutdown
+from gpuscope.backends.retry import Backoff
 from gpuscope.fields.ids import FieldId
 
 log = logging.getLogger("gpuscope.backends.nvml")
@@ -55,15 +56,11 @@ class NvmlBackend:
         self._clock = clock
         self._monotonic = monotonic
         self._timing = timing or Timing()
-        self._retry_initial = retry_initial_s
-        self._retry_max = retry_max_s
         self._event_timeout_ms = event_timeout_ms
         self._watch_events = watch_events
         self._lock = threading.Lock()
         self._session: Session | None = None
-        self._retry_delay = retry_initial_s
-        self._next_attempt = float("-inf")
-        self._reason = ""
+        self._backoff = Backoff(what="NVML", log=log, initial_s=retry_initial_s, max_s=retry_max_s, monotonic=monotonic)
 
     def collect(self, request: ReadRequest) -> NodeReading:
         with self._lock:
@@ -72,7 +69,7 @@ class NvmlBackend:
                 return session.read(request)
             except NvmlGone as exc:
                 self._teardown()
-                raise self._unavailable(str(exc)) from None
+                raise self._backoff.failed(str(exc)) from None
 
     def close(self) -> None:
         # A collection wedged inside the driver holds the lock forever; exit without nvmlShutdown then.
@@ -89,26 +86,24 @@ class NvmlBackend:
     def _ensure_session(self) -> Session:
         if self._session is not None:
             return self._session
-        if self._monotonic() < self._next_attempt:
-            raise BackendUnavailable(self._reason)
+        self._backoff.check()
         try:
             nvml = self._nvml if self._nvml is not None else load_pynvml()
         except ImportError:
-            raise self._unavailable("the nvidia-ml-py package is not installed (pip install nvidia-ml-py)") from None
+            raise self._backoff.failed("the nvidia-ml-py package is not installed (pip install nvidia-ml-py)") from None
         self._nvml = nvml
         try:
             nvml.nvmlInit()
         except nvml.NVMLError as exc:
-            raise self._unavailable(init_failure_reason(error_code(exc))) from None
+            raise self._backoff.failed(init_failure_reason(error_code(exc))) from None
         session = self._open_session(nvml)
         self._session = session
-        self._retry_delay = self._retry_initial
+        self._backoff.succeeded()
         log.info(
             "NVML ready: driver %s, %s",
             session.system.get(FieldId.DCGM_FI_DRIVER_VERSION, "unknown"),
             describe_gpus(session.readers) if session.readers else "no GPU opened yet",
         )
-        self._reason = ""
         return session
 
     def _open_session(self, nvml: Any) -> Session:
@@ -128,7 +123,7 @@ class NvmlBackend:
         except NvmlGone as exc:
             session.close()
             shutdown(nvml)
-            raise self._unavailable(str(exc)) from None
+            raise self._backoff.failed(str(exc)) from None
         return session
 
     def _teardown(self) -> None:
@@ -136,13 +131,3 @@ class NvmlBackend:
             self._session.close()
             self._session = None
             shutdown(self._nvml)
-
-    def _unavailable(self, reason: str) -> BackendUnavailable:
-        """Schedule the next ``nvmlInit`` (exponential backoff) and say why NVML cannot be used."""
-        delay = self._retry_delay
-        self._next_attempt = self._monotonic() + delay
-        self._retry_delay = min(delay * 2, self._retry_max)
-        level = logging.WARNING if reason != self._reason else logging.DEBUG
-        log.log(level, "NVML unavailable: %s; retrying in %gs", reason, delay)
-        self._reason = reason
-        return BackendUnavailable(reason)
