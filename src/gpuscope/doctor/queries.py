@@ -9,7 +9,7 @@ its look-back window rather than an alert's: "restarted in the last hour", "had 
 from __future__ import annotations
 
 from gpuscope.doctor.detect import HOST_LABELS, TEMP, Detected
-from gpuscope.doctor.timing import GROWTH_HORIZON_S, Timing, duration
+from gpuscope.doctor.timing import GROWTH_HORIZON_S, HOUR_S, Timing, duration
 from gpuscope.escaping import promql_string_content
 from gpuscope.rules import alerts
 from gpuscope.rules.alerts_pipeline import restarts
@@ -107,7 +107,8 @@ def failure_queries(q: Promql, d: Detected, t: Timing) -> dict[str, str]:
             continue
         only, r = f'instance="{_quote(p.instance)}"', duration(usable)
         out[f"churn.{p.instance}"] = (
-            f"rate({q.prom(created, only)}[{r}]) * 3600 / max_over_time({q.prom(head, only)}[{r}])"
+            # per production hour, as the churn alert counts it: a sped-up stack's hour is shorter
+            f"rate({q.prom(created, only)}[{r}]) * {t.scaled(HOUR_S):g} / max_over_time({q.prom(head, only)}[{r}])"
         )
         out[f"growth.{p.instance}"] = f"predict_linear({q.prom(head, only)}[{r}], {round(t.scaled(GROWTH_HORIZON_S))})"
     return out
