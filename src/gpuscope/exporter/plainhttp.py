@@ -1,6 +1,6 @@
 """Plain HTTP sent to the TLS port gets a 400 that says so, as Go's server answers, instead of a dropped connection.
 
-The TLS layer is asyncio's own (``SSLProtocol``, what ``create_server(ssl=...)`` builds per connection), built here
+The TLS layer is asyncio's own (``SSLProtocol``, what ``create_server(ssl=...)`` builds per connection), subclassed here
 so that a failed handshake can be looked at first: OpenSSL names the case of HTTP bytes where a ClientHello should
 be (reason ``HTTP_REQUEST``), and the person who pointed a scrape at ``http://`` learns what to fix. Everything
 else (real TLS clients, other handshake failures) goes exactly the way asyncio's path goes.
@@ -8,10 +8,8 @@ else (real TLS clients, other handshake failures) goes exactly the way asyncio's
 
 from __future__ import annotations
 
-import asyncio
 import ssl
 from asyncio import sslproto
-from collections.abc import Callable
 from typing import Any
 
 PLAIN_HTTP_REPLY = (
@@ -28,20 +26,3 @@ class TlsOrTellHttp(sslproto.SSLProtocol):
         if isinstance(handshake_exc, ssl.SSLError) and handshake_exc.reason == "HTTP_REQUEST" and raw is not None:
             raw.write(PLAIN_HTTP_REPLY)  # a short reply to an empty buffer is sent at once, before the close
         super()._on_handshake_complete(handshake_exc)
-
-
-def tls_protocol_factory(
-    inner: Callable[[], asyncio.Protocol],
-    context: ssl.SSLContext,
-    loop: asyncio.AbstractEventLoop,
-    handshake_timeout_s: float | None,
-) -> Callable[[], asyncio.BaseProtocol]:
-    """Per accepted connection: TLS over the raw socket, ``inner`` over TLS (what ``create_server(ssl=)`` does)."""
-
-    def protocol() -> asyncio.BaseProtocol:
-        # No waiter: nobody awaits a server-side handshake here (asyncio passes one only to await it itself).
-        no_waiter: Any = None
-        timeout: Any = handshake_timeout_s
-        return TlsOrTellHttp(loop, inner(), context, no_waiter, server_side=True, ssl_handshake_timeout=timeout)
-
-    return protocol
