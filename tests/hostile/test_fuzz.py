@@ -1,6 +1,7 @@
-"""Property tests: random and hostile text given to the collectors CSV parser, the fleet-spec loader and the
-web-config loader either parses or raises one of our error types, one line each; never another exception, a
-hang (pytest-timeout) or a blow-up (the YAML budget; the bombs are among the generated inputs).
+"""Property tests: random and hostile text given to the collectors CSV parser, the fleet-spec loader, the
+web-config loader and the flag parsers (``-d`` device selectors, ``-m`` ConfigMap references, the report's times
+and prices) either parses or raises one of our error types, one line each; never another exception, a hang
+(pytest-timeout) or a blow-up (the YAML budget; the bombs are among the generated inputs).
 
 Deterministic for CI: ``derandomize`` picks the same examples every run and no example database is kept.
 """
@@ -15,7 +16,10 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gpuscope.cli.report import parse_costs, parse_time
 from gpuscope.errors import UsageError
+from gpuscope.exporter.configmap import parse_configmap_ref
+from gpuscope.exporter.devices import parse_devices
 from gpuscope.exporter.webconfig import load_web_config
 from gpuscope.fields.collectors import parse_collectors
 from gpuscope.spec.load import parse_fleet
@@ -77,6 +81,7 @@ def _yaml_documents() -> st.SearchStrategy[str]:
 
 def _assert_one_line(exc: UsageError) -> None:
     assert str(exc) and "\n" not in str(exc), repr(str(exc))
+    assert len(str(exc)) < 2000, "a long input is not echoed whole"
 
 
 @FUZZ
@@ -125,3 +130,51 @@ def test_the_web_config_loader_never_raises_anything_else(text: str) -> None:
             load_web_config(str(path))
         except UsageError as exc:
             _assert_one_line(exc)
+
+
+SELECTOR_TOKENS = st.sampled_from(
+    ["f", "g", "i", ":", ",", "-", "0", "7", "4096", "9" * 12, "9" * 5000, "\u00b2", "\u0663", " ", "\x00", "\n"]
+)  # digits Python's int() refuses (superscripts, over 4,300 of them) as well as ones it takes (Arabic-Indic)
+
+
+@FUZZ
+@given(st.one_of(st.text(max_size=200), st.lists(SELECTOR_TOKENS, max_size=40).map("".join)))
+def test_the_device_selector_never_raises_anything_else(text: str) -> None:
+    try:
+        selection = parse_devices(text)
+    except UsageError as exc:
+        _assert_one_line(exc)
+    else:
+        assert selection.ids is None or len(selection.ids) <= 4097
+
+
+@FUZZ
+@given(
+    st.one_of(
+        st.text(max_size=300),
+        st.lists(st.sampled_from(["gpu-operator", ":", "none", "a", "-", ".", "A"]), max_size=30).map("".join),
+    )
+)
+def test_the_configmap_reference_never_raises_anything_else(text: str) -> None:
+    try:
+        parse_configmap_ref(text)
+    except UsageError as exc:
+        _assert_one_line(exc)
+
+
+TIME_TOKENS = st.sampled_from(
+    ["now", "-", "7", "d", "h", "9" * 5000, "1e999", "nan", "inf", "2026-11-01", "T12:00", "Z", "+05:00", "\u00b2", "="]
+)
+
+
+@FUZZ
+@given(st.one_of(st.text(max_size=100), st.lists(TIME_TOKENS, max_size=12).map("".join)))
+def test_report_times_and_prices_never_raise_anything_else(text: str) -> None:
+    try:
+        parse_time(text, "--from", 1.7e9)
+    except UsageError as exc:
+        _assert_one_line(exc)
+    try:
+        parse_costs([text, f"NVIDIA H100 80GB HBM3={text}"])
+    except UsageError as exc:
+        _assert_one_line(exc)

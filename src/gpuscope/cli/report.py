@@ -13,7 +13,7 @@ import typer
 from gpuscope.cli._app import app
 from gpuscope.errors import UsageError
 
-_RELATIVE = re.compile(r"^now(?:-(\d+)([smhd]))?$")
+_RELATIVE = re.compile(r"^now(?:-([0-9]{1,12})([smhd]))?$")  # ASCII digits, few: int() refuses 4,300+
 _UNIT = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
@@ -35,7 +35,7 @@ def parse_time(value: str, flag: str, now: float) -> float:
         parsed = datetime.fromisoformat(text)
     except ValueError:
         raise UsageError(
-            f"{flag} {value!r}: give an ISO date (2026-11-01, 2026-11-01T12:00Z), Unix seconds or now-7d"
+            f"{flag} {value!r:.80}: give an ISO date (2026-11-01, 2026-11-01T12:00Z), Unix seconds or now-7d"
         ) from None
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=UTC)
@@ -51,7 +51,7 @@ def parse_costs(values: list[str]) -> tuple[tuple[str, float], ...]:
         except ValueError:
             amount = math.nan
         if not sep or not model or not math.isfinite(amount):
-            raise UsageError(f"--gpu-hour-cost {value!r}: write MODEL=PRICE, e.g. 'NVIDIA H100 80GB HBM3=2.50'")
+            raise UsageError(f"--gpu-hour-cost {value!r:.80}: write MODEL=PRICE, e.g. 'NVIDIA H100 80GB HBM3=2.50'")
         out[model] = amount
     return tuple(sorted(out.items()))
 

@@ -46,7 +46,7 @@ def parse_configmap_ref(text: str) -> ConfigMapRef | None:
     for part in (namespace, name):
         if not sep or not part or not set(part) <= _DNS_LABEL or len(part) > 253:
             raise UsageError(
-                f"invalid value {text!r} for {FLAG}: write NAMESPACE:NAME of the ConfigMap "
+                f"invalid value {text!r:.80} for {FLAG}: write NAMESPACE:NAME of the ConfigMap "
                 "(lower-case DNS names), e.g. gpu-operator:dcgm-metrics, or none"
             )
     return ConfigMapRef(namespace, name)

@@ -8,6 +8,7 @@ served with ``i``, since it describes the instances' hardware.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
@@ -63,6 +64,12 @@ class DeviceSelection:
         return sorted(self.ids - present)
 
 
+# ASCII digits only, and few of them: ``str.isdigit`` accepts "²", which int() refuses, and int() refuses
+# strings of over 4,300 digits; neither may end as a traceback.
+_ID = re.compile(r"[0-9]{1,9}")
+_MAX_IDS = 4097  # a range of 0-4096 is the largest one accepted
+
+
 def parse_devices(text: str, flag: str = _FLAG) -> DeviceSelection:
     """Parse a selector; a malformed one is a ``UsageError`` naming the flag and the fix."""
     raw = text.strip()
@@ -71,29 +78,31 @@ def parse_devices(text: str, flag: str = _FLAG) -> DeviceSelection:
         kind = Selector(kind_text)
     except ValueError:
         raise UsageError(
-            f"invalid device selector {text!r} for {flag}: {kind_text!r} is not f, g or i; {_FIX}"
+            f"invalid device selector {text!r:.80} for {flag}: {kind_text!r:.40} is not f, g or i; {_FIX}"
         ) from None
     if not sep:
         return DeviceSelection(kind=kind)
     if kind is Selector.FLEX:
-        raise UsageError(f"invalid device selector {text!r} for {flag}: f takes no ids; {_FIX}")
+        raise UsageError(f"invalid device selector {text!r:.80} for {flag}: f takes no ids; {_FIX}")
     if ":" in rest:
-        raise UsageError(f"invalid device selector {text!r} for {flag}: at most one ':'; {_FIX}")
+        raise UsageError(f"invalid device selector {text!r:.80} for {flag}: at most one ':'; {_FIX}")
     ids: set[int] = set()
     for part in rest.split(","):
         ids.update(_ids(part.strip(), text, flag))
+        if len(ids) > _MAX_IDS:  # many ranges in one long flag must not build an unbounded set
+            raise UsageError(f"invalid device selector {text!r:.80} for {flag}: more than {_MAX_IDS} ids; {_FIX}")
     return DeviceSelection(kind=kind, ids=frozenset(ids))
 
 
 def _ids(part: str, text: str, flag: str) -> range:
     low, dash, high = part.partition("-")
-    if not low.isdigit() or (dash and not high.isdigit()):
+    if not _ID.fullmatch(low) or (dash and not _ID.fullmatch(high)):
         raise UsageError(
-            f"invalid device selector {text!r} for {flag}: {part!r} is not an id or a range <n>-<n>; {_FIX}"
+            f"invalid device selector {text!r:.80} for {flag}: {part!r:.40} is not an id or a range <n>-<n>; {_FIX}"
         )
     first, last = int(low), int(high) if dash else int(low)
     if last < first:
-        raise UsageError(f"invalid device selector {text!r} for {flag}: range {part!r} runs backwards; {_FIX}")
-    if last - first > 4096:
-        raise UsageError(f"invalid device selector {text!r} for {flag}: range {part!r} is too large; {_FIX}")
+        raise UsageError(f"invalid device selector {text!r:.80} for {flag}: range {part!r:.40} runs backwards; {_FIX}")
+    if last - first >= _MAX_IDS:
+        raise UsageError(f"invalid device selector {text!r:.80} for {flag}: range {part!r:.40} is too large; {_FIX}")
     return range(first, last + 1)
