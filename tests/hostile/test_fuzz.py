@@ -1,7 +1,8 @@
 """Property tests: random and hostile text given to the collectors CSV parser, the fleet-spec loader, the
-web-config loader and the flag parsers (``-d`` device selectors, ``-m`` ConfigMap references, the report's times
-and prices) either parses or raises one of our error types, one line each; never another exception, a hang
-(pytest-timeout) or a blow-up (the YAML budget; the bombs are among the generated inputs).
+web-config loader and the flag and request parsers (``-d`` device selectors, ``-m`` ConfigMap references, the
+report's times and prices, the console's time ranges) either parses or raises one of our error types, one line
+each; never another exception, a hang (pytest-timeout) or a blow-up (the YAML budget; the bombs are among the
+generated inputs).
 
 Deterministic for CI: ``derandomize`` picks the same examples every run and no example database is kept.
 """
@@ -17,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gpuscope.cli.report import parse_costs, parse_time
+from gpuscope.console.timerange import parse_duration_ms, parse_range
 from gpuscope.errors import UsageError
 from gpuscope.exporter.configmap import parse_configmap_ref
 from gpuscope.exporter.devices import parse_devices
@@ -178,3 +180,13 @@ def test_report_times_and_prices_never_raise_anything_else(text: str) -> None:
         parse_costs([text, f"NVIDIA H100 80GB HBM3={text}"])
     except UsageError as exc:
         _assert_one_line(exc)
+
+
+@FUZZ
+@given(st.one_of(st.text(max_size=100), st.lists(TIME_TOKENS, max_size=12).map("".join)))
+def test_console_time_ranges_never_raise_anything_else(text: str) -> None:
+    for run in (lambda: parse_range(text, "now", 1_700_000_000_000), lambda: parse_duration_ms(text)):
+        try:
+            run()
+        except UsageError as exc:
+            _assert_one_line(exc)

@@ -26,8 +26,10 @@ UNIT_MS = {
     "M": 2_592_000_000,  # Grafana's relative month: 30 days
     "y": 31_536_000_000,
 }
-_RELATIVE = re.compile(r"^now(?:-(\d+)(ms|s|m|h|d|w|M|y))?$")
-_DURATION = re.compile(r"^(\d+(?:\.\d+)?)(ms|s|m|h|d|w|M|y)$")
+# ASCII digits and few of them: a browser's request can carry anything, and int() refuses "²" and 4,300+ digits.
+_RELATIVE = re.compile(r"^now(?:-([0-9]{1,12})(ms|s|m|h|d|w|M|y))?$")
+_DURATION = re.compile(r"^([0-9]{1,12}(?:\.[0-9]{1,9})?)(ms|s|m|h|d|w|M|y)$")
+_EPOCH_MS = re.compile(r"^[0-9]{1,15}$")  # up to the year 33658: more is no time a Prometheus has
 # Prometheus refuses more points per series than this; Grafana raises the step to stay under it.
 MAX_POINTS = 11_000
 DEFAULT_SCRAPE_MS = 15_000
@@ -89,11 +91,11 @@ class Intervals:
 def parse_time(text: str, now_ms: int) -> int:
     """``now``, ``now-15m`` or epoch milliseconds -> epoch milliseconds."""
     text = text.strip()
-    if text.isdigit():
+    if _EPOCH_MS.match(text):
         return int(text)
     match = _RELATIVE.match(text)
     if match is None:
-        raise UsageError(f"time {text!r}: expected now, now-<number><s|m|h|d|w|M|y> or epoch milliseconds")
+        raise UsageError(f"time {text!r:.80}: expected now, now-<number><s|m|h|d|w|M|y> or epoch milliseconds")
     amount, unit = match.groups()
     return now_ms - (int(amount) * UNIT_MS[unit] if amount else 0)
 
@@ -101,7 +103,7 @@ def parse_time(text: str, now_ms: int) -> int:
 def parse_range(from_text: str, to_text: str, now_ms: int) -> TimeRange:
     start, end = parse_time(from_text, now_ms), parse_time(to_text, now_ms)
     if start >= end:
-        raise UsageError(f"time range {from_text} to {to_text}: the start must be before the end")
+        raise UsageError(f"time range {from_text:.40} to {to_text:.40}: the start must be before the end")
     return TimeRange(from_ms=start, to_ms=end)
 
 
@@ -109,7 +111,7 @@ def parse_duration_ms(text: str) -> int:
     """``15s``, ``1m``, ``500ms`` -> milliseconds."""
     match = _DURATION.match(text.strip())
     if match is None:
-        raise UsageError(f"duration {text!r}: expected a number and a unit (ms, s, m, h, d, w, M, y), e.g. 15s")
+        raise UsageError(f"duration {text!r:.80}: expected a number and a unit (ms, s, m, h, d, w, M, y), e.g. 15s")
     return round(float(match.group(1)) * UNIT_MS[match.group(2)])
 
 
