@@ -8,11 +8,20 @@ from pathlib import Path
 
 import pytest
 
+from gpuscope.fields import companion
 from gpuscope.fields.catalog import BY_NAME
 from gpuscope.jobs import metrics as job_metrics
 from gpuscope.rules import COLD_TIER_REGEX, RulesConfig, alerts, build_groups, cold_tier_records, runbooks
 from gpuscope.rules.model import Recording
-from tests.rules import cases_gpu, cases_pipeline, cases_prometheus, cases_recording, cases_workload, cases_xid
+from tests.rules import (
+    cases_gpu,
+    cases_host,
+    cases_pipeline,
+    cases_prometheus,
+    cases_recording,
+    cases_workload,
+    cases_xid,
+)
 from tests.rules.harness import Case, ExprCase, alert_test, expr_test, group_by_config, run_suite, steps, write_rules
 from tests.support.prom import binary
 
@@ -23,6 +32,7 @@ AREAS: dict[str, tuple[Case | ExprCase, ...]] = {
     "pipeline": cases_pipeline.CASES,
     "prometheus": cases_prometheus.CASES,
     "workload": cases_workload.CASES,
+    "host": cases_host.CASES,
     "recording": (*cases_recording.EXPRS, *cases_recording.JOB_EXPRS, cases_recording.FLEET),
 }
 ALERT_CASES: tuple[Case, ...] = tuple(c for cases in AREAS.values() for c in cases if isinstance(c, Case))
@@ -62,6 +72,17 @@ TABLE = {  # the contract, written apart from the rules: alert -> (owner, bound)
     "PrometheusRemoteWriteDesiredShards": ("platform", "as mixin"),
     "GPUAllocatedButIdle": ("workload", "1h"),
     "PushgatewayJobStale": ("workload", "as configured"),
+    "GPUHostCPUSaturated": ("workload", "20m"),
+    "GPUHostIOWaitHigh": ("infra", "20m"),
+    "GPUHostMemoryPressure": ("workload", "7m"),
+    "GPUHostFilesystemFull": ("infra", "7m"),
+    "GPUHostInfiniBandPortDown": ("infra", "3m"),
+    "GPUHostInfiniBandErrors": ("infra", "2m"),
+    "GPUHostNetworkErrors": ("infra", "2m"),
+    "GPUNodeAllocatableShort": ("infra", "15m"),
+    "GPURequestsNearAllocatable": ("platform", "35m"),
+    "GPUPodCPUThrottled": ("workload", "20m"),
+    "GPUPodMemoryNearLimit": ("workload", "12m"),
 }
 
 
@@ -167,5 +188,10 @@ def test_rules_name_only_known_metrics(variant: str) -> None:
     for group in groups:
         for rule in group.rules:
             for name in re.findall(r"([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{|\[)", rule.expr):
-                known = name in BY_NAME or name in recorded or name in _SELF | _JOB or _PROM_OWN.match(name)
+                known = (
+                    name in BY_NAME
+                    or name in recorded
+                    or name in _SELF | _JOB | companion.BY_NAME.keys()
+                    or _PROM_OWN.match(name)
+                )
                 assert known, f"{getattr(rule, 'record', getattr(rule, 'name', '?'))} uses unknown metric {name}"

@@ -8,6 +8,7 @@ the recorded series meant for the long-term store's cold tier (the compiler keep
 from __future__ import annotations
 
 from gpuscope.rules.alerts_gpu import infra_group
+from gpuscope.rules.alerts_host import host_group, host_recordings
 from gpuscope.rules.alerts_pipeline import pipeline_group
 from gpuscope.rules.alerts_prometheus import prometheus_group
 from gpuscope.rules.alerts_workload import workload_group
@@ -44,6 +45,8 @@ def build_groups(config: RulesConfig) -> tuple[Group, ...]:
         pipeline_group(q),
         prometheus_group(q),
         workload_group(q),
+        host_recordings(q),
+        host_group(q),
     )
     return compress(groups, config.speedup)
 

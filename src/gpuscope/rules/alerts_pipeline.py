@@ -3,6 +3,7 @@ engine down, version skew), unbudgeted models."""
 
 from __future__ import annotations
 
+from gpuscope.rules.alerts_host import with_kube_restarts
 from gpuscope.rules.model import Alert, Group, Runbook
 from gpuscope.rules.promql import Promql, alternatives, regex_of
 
@@ -92,7 +93,7 @@ def restarts(q: Promql, window: str) -> str:
 def exporter_restarted(q: Promql) -> Alert:
     return Alert(
         name="GPUExporterRestarted",
-        expr=restarts(q, "10m"),
+        expr=with_kube_restarts(q, restarts(q, "10m"), "10m"),  # kube-state-metrics too, one alert per restart
         severity="ticket",
         owner="platform",
         summary="A GPU exporter restarted.",

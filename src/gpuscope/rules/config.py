@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from gpuscope.escaping import template_free
 from gpuscope.fields.xid import CRITICAL_XIDS
+from gpuscope.rules.host_config import HostSignals
 
 DEFAULT_MODELS = (
     "NVIDIA H100 80GB HBM3",
@@ -66,6 +67,7 @@ class RulesConfig(BaseModel):
     head_series_warn_ratio: float = Field(0.8, gt=0, lt=1)
     runbook_base_url: str = "docs/runbooks"
     thresholds: Thresholds = Thresholds()
+    host: HostSignals = HostSignals()  # node-exporter, kube-state-metrics, cAdvisor (rules/alerts_host.py)
     speedup: int = Field(1, ge=1, le=60, description="divide every rule duration by this (demos/tests; 1 = real time)")
 
     @field_validator("critical_xids")
