@@ -17,6 +17,7 @@ from gpuscope.fields.collectors import CollectorSet
 from gpuscope.generate import kubernetes as k8s
 from gpuscope.generate.alertmanager import alertmanager_config
 from gpuscope.generate.budget import BudgetReport, compute_budget
+from gpuscope.generate.host_scrape import host_service_monitors, host_targets_files
 from gpuscope.generate.prometheus import choose_store, prometheus_config, targets_files
 from gpuscope.generate.readme import bundle_readme
 from gpuscope.generate.storage import federation_files, global_query, mimir_files, thanos_files
@@ -42,7 +43,7 @@ def generate_bundle(spec: FleetSpec, collectors: CollectorSet, collectors_csv: s
             )
         for name in ("gpuscope-recording.yaml", "gpuscope-alerts.yaml"):
             files[f"{base}/rules/{name}"] = rule_files[name]
-        for path, content in targets_files(cluster).items():
+        for path, content in {**targets_files(cluster), **host_targets_files(spec, cluster)}.items():
             files[f"{base}/{path}"] = content
         if cluster.kind == "kubernetes":
             files.update(_kubernetes(spec, cluster, by_name[cluster.name], rule_files, collectors_csv))
@@ -78,5 +79,6 @@ def _kubernetes(spec: FleetSpec, cluster: Any, budget: Any, rule_files: dict[str
         f"{base}/service.yaml": k8s.service(spec, cluster),
         f"{base}/servicemonitor.yaml": k8s.service_monitor(spec, cluster, budget),
         f"{base}/prometheusrule.yaml": k8s.prometheus_rule(spec, cluster, groups),
+        f"{base}/servicemonitors-host.yaml": host_service_monitors(spec, cluster),
         f"{base}/kustomization.yaml": k8s.kustomization(cluster),
     }

@@ -18,6 +18,7 @@ from gpuscope.backends.sim.node import SimNode, SimNodeConfig
 from gpuscope.exporter.settings import ExporterSettings, make_runtime
 from gpuscope.fields.catalog import Dialect
 from gpuscope.fields.collectors import CollectorSet
+from gpuscope.generate.host_scrape import host_series
 from gpuscope.hardware.models import MODELS, parse_mig_layout
 from gpuscope.rules import build_groups
 from gpuscope.rules.model import Recording
@@ -59,6 +60,8 @@ class ClusterBudget:
     remote_write_bytes_per_second: float
     sample_limit_per_exporter: int
     verdict: str
+    kube_state_metrics_series: int = 0  # generate/host_scrape.py host_series
+    cadvisor_series: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,10 +224,13 @@ def _cluster_budget(
         workload_total += workload
         instances = len(group.mig.layout.split(",")) if group.mig else 1
         entities += group.gpus_per_node * (group.nodes - mig_nodes + mig_nodes * instances)
-    node_exporter = spec.budget.node_exporter_series_per_node * cluster.nodes
-    scrape = SCRAPE_SERIES_PER_TARGET * (2 * cluster.nodes + 3)
+    node_exporter = spec.budget.node_exporter_series_per_node * cluster.nodes if spec.host_signals.node_exporter else 0
+    ksm, cadvisor, host_targets = host_series(spec, cluster)
+    scrape = SCRAPE_SERIES_PER_TARGET * (2 * cluster.nodes + 3 + host_targets)
     recording = _recording_series(counts, cluster, entities)
-    head = exporter_total + workload_total + node_exporter + scrape + recording + PROMETHEUS_SELF_SERIES
+    head = (
+        exporter_total + workload_total + node_exporter + ksm + cadvisor + scrape + recording + PROMETHEUS_SELF_SERIES
+    )
     samples = head / seconds(spec.scrape_interval)
     cold = spec.retention.cold_tier == "rollups"
     models = len({g.gpu_model for g in cluster.node_groups})
@@ -248,6 +254,8 @@ def _cluster_budget(
         remote_write_bytes_per_second=rw_samples * spec.budget.remote_write_bytes_per_sample,
         sample_limit_per_exporter=max(100, math.ceil(biggest_node * 1.5 / 100) * 100),
         verdict="over budget" if ratio > 1 else "warn (over 80%)" if ratio > 0.8 else "ok",
+        kube_state_metrics_series=ksm,
+        cadvisor_series=cadvisor,
     )
     return budget, groups, rollup_series if cold else head
 

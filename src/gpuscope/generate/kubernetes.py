@@ -227,6 +227,7 @@ MANIFEST_FILES = (
     "service.yaml",
     "servicemonitor.yaml",
     "prometheusrule.yaml",
+    "servicemonitors-host.yaml",  # generate/host_scrape.py
 )
 
 

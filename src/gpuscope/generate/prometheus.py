@@ -14,6 +14,7 @@ from typing import Any
 
 from gpuscope.generate import victoriametrics as vm
 from gpuscope.generate.budget import ClusterBudget
+from gpuscope.generate.host_scrape import host_scrape_jobs
 from gpuscope.rules import COLD_TIER_REGEX
 from gpuscope.spec.fleet import Cluster, FleetSpec
 
@@ -44,17 +45,6 @@ def replica_label(store: str) -> str:
     return "__replica__" if store == "mimir" else vm.REPLICA_LABEL
 
 
-def _host_targets(cluster: Cluster, port: int) -> list[str]:
-    targets = []
-    for group in cluster.node_groups:
-        if group.hosts:
-            hosts = [h.rsplit(":", 1)[0] for h in group.hosts]
-        else:
-            hosts = [f"{cluster.name}-{group.name}-{i:04d}" for i in range(group.nodes)]
-        targets += [f"{h}:{port}" for h in hosts]
-    return targets
-
-
 def _exporter_targets(cluster: Cluster) -> list[str]:
     targets = []
     for group in cluster.node_groups:
@@ -67,13 +57,9 @@ def _exporter_targets(cluster: Cluster) -> list[str]:
 
 
 def targets_files(cluster: Cluster) -> dict[str, list[dict[str, Any]]]:
-    """file_sd JSON for the exporters and node-exporters (edit or regenerate from your inventory)."""
-    return {
-        "targets/dcgm-exporter.json": [{"targets": _exporter_targets(cluster), "labels": {}}],
-        "targets/node-exporter.json": [
-            {"targets": _host_targets(cluster, cluster.endpoints.node_exporter_port), "labels": {}}
-        ],
-    }
+    """file_sd JSON for the exporters (edit or regenerate from your inventory); node-exporter and cAdvisor
+    targets: ``generate/host_scrape.py``."""
+    return {"targets/dcgm-exporter.json": [{"targets": _exporter_targets(cluster), "labels": {}}]}
 
 
 def _queue_config(samples_per_second: float) -> dict[str, Any]:
@@ -142,7 +128,7 @@ def prometheus_config(
         },
         "scrape_configs": [
             dcgm_job,
-            {"job_name": "node-exporter", "file_sd_configs": [{"files": ["targets/node-exporter.json"]}]},
+            *host_scrape_jobs(spec, cluster),  # node-exporter, kube-state-metrics, cAdvisor
             {"job_name": "pushgateway", "honor_labels": True, "static_configs": [{"targets": [ep.pushgateway]}]},
             {
                 "job_name": "prometheus",

@@ -27,6 +27,7 @@ from gpuscope.escaping import header_value, template_free
 from gpuscope.hardware.models import MODELS, parse_mig_layout
 from gpuscope.rules import RulesConfig
 from gpuscope.rules.config import Thresholds
+from gpuscope.spec.host_signals import HostSignalsSpec
 
 # Prometheus's own duration grammar: each unit at most once, largest first.
 _DURATION_RE = re.compile(r"^(?=[0-9])([0-9]+y)?([0-9]+w)?([0-9]+d)?([0-9]+h)?([0-9]+m)?([0-9]+s)?([0-9]+ms)?$")
@@ -97,6 +98,9 @@ class NodeGroup(_Model):
     nodes: Count = Field(ge=1, le=MAX_NODES_PER_GROUP)
     mig: MigSpec | None = None
     hosts: tuple[Address, ...] = Field((), description="bare metal: exporter targets host:port (else generated)")
+    # The GPU exporter's host label of each node, where it is not the host part of its target (an IP, an FQDN).
+    hostnames: tuple[str, ...] = Field((), description="host label value per node (default: from hosts)")
+    node_exporters: tuple[Address, ...] = Field((), description="node-exporter target per node (default: host:port)")
 
     @field_validator("gpu_model")
     @classmethod
@@ -126,6 +130,17 @@ class NodeGroup(_Model):
         if hosts and nodes is not None and len(hosts) != nodes:
             raise ValueError(f"lists {len(hosts)} targets but the group has {nodes} nodes")
         return hosts
+
+    @field_validator("hostnames", "node_exporters")
+    @classmethod
+    def _per_node(cls, values: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
+        nodes = info.data.get("nodes")
+        if values and nodes is not None and len(values) != nodes:
+            raise ValueError(f"lists {len(values)} entries but the group has {nodes} nodes")
+        for value in values:
+            if not re.match(r"^[A-Za-z0-9][A-Za-z0-9.\-:\[\]]*$", value):
+                raise ValueError(f"{value!r} is not a host name or host:port")
+        return values
 
 
 class Endpoints(_Model):
@@ -314,6 +329,7 @@ class FleetSpec(_Model):
     victoriametrics: VictoriaMetrics = VictoriaMetrics()
     receivers: Receivers
     exporter: ExporterSettings = ExporterSettings()
+    host_signals: HostSignalsSpec = HostSignalsSpec()
     budget: Budget = Budget()
     budgeted_models: tuple[str, ...] = Field((), description="modelName values; default: the node groups' models")
     thresholds: Thresholds = Thresholds()
@@ -388,6 +404,7 @@ class FleetSpec(_Model):
             head_series_budget=self.budget.head_series,
             runbook_base_url=self.runbook_base_url,
             thresholds=self.thresholds,
+            host=self.host_signals.rules(kubernetes=any(c.kind == "kubernetes" for c in self.clusters)),
             speedup=self.speedup,
         )
 
