@@ -87,6 +87,7 @@ remote_write_url: {receiver}/api/v1/write
 remote_write_token_file: null
 retention: {{cold_tier: full}}
 exporter: {{collectors: dash.csv}}
+host_signals: {{node_exporter: false}}  # no node-exporter here; the host row is proven live in tests/e2e/test_up.py
 {RECEIVERS}
 """
 

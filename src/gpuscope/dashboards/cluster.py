@@ -4,6 +4,7 @@ and ECC events, throttling, NVLink errors, profiling staleness and lost GPUs. Dr
 from __future__ import annotations
 
 from gpuscope.dashboards import styles, variables
+from gpuscope.dashboards.host import allocation_row
 from gpuscope.dashboards.model import Dashboard, Link, Panel, Query, Row, Transform, present
 from gpuscope.dashboards.promql import Q
 from gpuscope.dashboards.queries import cluster as c
@@ -188,6 +189,13 @@ def cluster_dashboard(q: Q) -> Dashboard:
         description="One cluster: which GPUs are unhealthy, idle or throttled. Works on the cluster's own Prometheus "
         "too.",
         variables=(variables.cluster(q),),
-        rows=(_overview(q), _status(q), _activity(q), _allocation(q), _events(q)),
+        rows=(
+            _overview(q),
+            _status(q),
+            _activity(q),
+            _allocation(q),
+            *filter(None, (allocation_row(q),)),  # kube-state-metrics, when scraped (dashboards/host.py)
+            _events(q),
+        ),
         drills_to=("l3-node", "l5-workload"),
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from gpuscope.dashboards import styles, variables
 from gpuscope.dashboards.cluster import to_gpu
+from gpuscope.dashboards.host import host_row
 from gpuscope.dashboards.model import Dashboard, Panel, Query, Row, Steps, present
 from gpuscope.dashboards.promql import PRESENCE, Q
 from gpuscope.dashboards.queries import node as n
@@ -214,6 +215,14 @@ def node_dashboard(q: Q) -> Dashboard:
         title="GPU L3 Node",
         description="The GPUs of one node; click a series for the GPU's L4 dashboard.",
         variables=(variables.cluster(q), variables.node(q)),
-        rows=(_gpus(q), _thermal_power(q), _clocks(q), _memory_activity(q), _interconnect(q), _xid(q)),
+        rows=(
+            _gpus(q),
+            *filter(None, (host_row(q),)),  # node-exporter, when scraped (dashboards/host.py)
+            _thermal_power(q),
+            _clocks(q),
+            _memory_activity(q),
+            _interconnect(q),
+            _xid(q),
+        ),
         drills_to=("l4-gpu",),
     )

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from gpuscope.dashboards import styles, variables
 from gpuscope.dashboards.cluster import to_gpu
+from gpuscope.dashboards.host import pod_resources_row
 from gpuscope.dashboards.model import Dashboard, Panel, Query, Row, Steps, present
 from gpuscope.dashboards.promql import Q
 from gpuscope.dashboards.queries import workload as w
@@ -133,6 +134,6 @@ def workload_dashboard(q: Q) -> Dashboard:
         description="What a pod or a batch job holds and how well it uses it; jobs report step time and throughput "
         "through the Pushgateway.",
         variables=(variables.cluster(q), *pod_vars, variables.job_id(q)),
-        rows=(*((pods,) if pods else ()), _jobs(q)),
+        rows=(*((pods,) if pods else ()), *filter(None, (pod_resources_row(q) if pods else None,)), _jobs(q)),
         drills_to=("l4-gpu", "efficiency"),
     )

@@ -11,8 +11,9 @@ and rules join a node's host signals to its GPUs by that one label:
   (file_sd as for the GPU exporters: Debian's Prometheus is built without Kubernetes discovery). Over HTTPS the
   plain config needs ``kubelet_token_file`` and leaves the job out without one; the ServiceMonitor (Prometheus
   Operator) uses the service account's token and copies the kubelet endpoint's node name into the host label.
-- kube-state-metrics: one Service address; its series describe other objects, so their own ``namespace``/``pod``/
-  ``node`` labels are kept (``honor_labels``) and the rules copy ``node`` into the host label at query time.
+- kube-state-metrics: one Service address per cluster (``endpoints.kube_state_metrics``); its series describe
+  other objects, so their own ``namespace``/``pod``/``node`` labels are kept (``honor_labels``) and the rules
+  copy ``node`` into the host label at query time.
 """
 
 from __future__ import annotations
@@ -98,7 +99,7 @@ def host_scrape_jobs(spec: FleetSpec, cluster: Cluster) -> list[dict[str, Any]]:
                 "job_name": KSM_JOB,
                 "honor_labels": True,
                 "metrics_path": hs.kube_state_metrics_path,
-                "static_configs": [{"targets": [hs.kube_state_metrics_address]}],
+                "static_configs": [{"targets": [cluster.endpoints.kube_state_metrics]}],
             }
         )
     if hs.cadvisor and (hs.cadvisor_scheme == "http" or hs.kubelet_token_file):

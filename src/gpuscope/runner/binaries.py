@@ -19,6 +19,7 @@ BINARIES: Mapping[str, tuple[tuple[str, ...], str]] = MappingProxyType(
         "pushgateway": (("prometheus-pushgateway", "pushgateway"), "prometheus-pushgateway"),
         "victoria-metrics": (("victoria-metrics", "victoria-metrics-prod"), "victoria-metrics"),
         "vmalert": (("vmalert", "vmalert-prod"), "victoria-metrics"),
+        "node-exporter": (("prometheus-node-exporter", "node_exporter"), "prometheus-node-exporter"),
     }
 )
 

@@ -21,6 +21,7 @@ from gpuscope.backends.sim.node import SimNodeConfig
 from gpuscope.generate.prometheus import choose_store
 from gpuscope.hardware.models import MODELS, parse_mig_layout
 from gpuscope.simulator.fleet import FleetNode
+from gpuscope.simulator.kube import CADVISOR_PATH, KSM_PATH
 from gpuscope.spec.fleet import (
     Cluster,
     Endpoints,
@@ -32,6 +33,7 @@ from gpuscope.spec.fleet import (
     Webhook,
     seconds,
 )
+from gpuscope.spec.host_signals import HostSignalsSpec
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +72,7 @@ class LocalPlan:
     fast: bool
     console_port: int = 0
     vmalert_port: int | None = None  # with victoriametrics
+    node_exporter_port: int = 0  # the one real node-exporter, reporting this machine under every simulated node
 
     @property
     def global_name(self) -> str:
@@ -88,6 +91,8 @@ class LocalPlan:
         out["console"] = f"http://127.0.0.1:{self.console_port}"
         if self.vmalert_port is not None:
             out["vmalert"] = f"http://127.0.0.1:{self.vmalert_port}"
+        if self.node_exporter_port:
+            out["node-exporter"] = f"http://127.0.0.1:{self.node_exporter_port}"
         return out
 
     def nodes_of(self, cluster: str) -> list[LocalNode]:
@@ -115,6 +120,7 @@ def plan_stack(spec: FleetSpec, *, fast: bool, port: Callable[[], int] = free_po
     prom = {(c.name, r): port() for c in spec.clusters for r in ("a", "b")}
     global_port, am_port, pg_port, control_port = port(), port(), port(), port()
     vmalert_port = port() if global_kind == "victoriametrics" else None
+    ne_port = port() if spec.host_signals.node_exporter else 0
     nodes: list[LocalNode] = []
     clusters = []
     for ci, cluster in enumerate(spec.clusters):
@@ -122,13 +128,17 @@ def plan_stack(spec: FleetSpec, *, fast: bool, port: Callable[[], int] = free_po
         for gi, group in enumerate(cluster.node_groups):
             members = _nodes(spec, cluster, group, ci, gi, exporter_port)
             nodes += members
-            groups.append(group.model_copy(update={"hosts": tuple(n.target for n in members)}))
+            groups.append(
+                group.model_copy(update={"hosts": tuple(n.target for n in members), **_host_signals(members, ne_port)})
+            )
         endpoints = Endpoints(
             prometheus_a=f"127.0.0.1:{prom[(cluster.name, 'a')]}",
             prometheus_b=f"127.0.0.1:{prom[(cluster.name, 'b')]}",
             alertmanagers=(f"127.0.0.1:{am_port}",),
             pushgateway=f"127.0.0.1:{pg_port}",
             exporter_port=exporter_port,
+            # the simulated kube-state-metrics is served by the cluster's first node (simulator/kube.py)
+            kube_state_metrics=_first_target(groups),
         )
         clusters.append(cluster.model_copy(update={"node_groups": tuple(groups), "endpoints": endpoints}))
     hook = {o: Receiver(webhook=Webhook(url=f"http://127.0.0.1:{control_port}/webhook/{o}")) for o in OWNERS}
@@ -145,6 +155,7 @@ def plan_stack(spec: FleetSpec, *, fast: bool, port: Callable[[], int] = free_po
         update["victoriametrics"] = VictoriaMetrics(
             endpoint=f"127.0.0.1:{global_port}", vmalert=f"127.0.0.1:{vmalert_port}"
         )
+    update["host_signals"] = local_host_signals(spec, exporter_port, fast=fast)
     if fast:
         update |= {
             "scrape_interval": "1s",
@@ -165,7 +176,35 @@ def plan_stack(spec: FleetSpec, *, fast: bool, port: Callable[[], int] = free_po
         fast=fast,
         console_port=port(),
         vmalert_port=vmalert_port,
+        node_exporter_port=ne_port,
     )
+
+
+def _host_signals(members: list[LocalNode], ne_port: int) -> dict[str, object]:
+    """Each simulated node is labelled with its own host name on the one real node-exporter (this machine)."""
+    out: dict[str, object] = {"hostnames": tuple(n.config.hostname for n in members)}
+    if ne_port:
+        out["node_exporters"] = tuple(f"127.0.0.1:{ne_port}" for _ in members)
+    return out
+
+
+def _first_target(groups: list[NodeGroup]) -> str:
+    return groups[0].hosts[0]
+
+
+def local_host_signals(spec: FleetSpec, exporter_port: int, *, fast: bool) -> HostSignalsSpec:
+    """The simulator serves kube-state-metrics and cAdvisor over plain HTTP on the simulated nodes' port."""
+    update: dict[str, object] = {
+        "kube_state_metrics_path": KSM_PATH,
+        "cadvisor_path": CADVISOR_PATH,
+        "cadvisor_scheme": "http",
+        "cadvisor_port": exporter_port,
+        "kubelet_token_file": None,
+        "kubelet_ca_file": None,
+    }
+    if fast:  # a real node-exporter costs a few ms of CPU per scrape; every 5 s is plenty for 20 s rate windows
+        update["node_exporter_interval"] = "5s"
+    return spec.host_signals.model_copy(update=update)
 
 
 def _nodes(spec: FleetSpec, cluster: Cluster, group: NodeGroup, ci: int, gi: int, port: int) -> list[LocalNode]:

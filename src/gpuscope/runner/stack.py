@@ -40,6 +40,7 @@ from gpuscope.runner.state import StackLock, write_state
 from gpuscope.runner.status import floor_green, gather
 from gpuscope.simulator.control import apply_fault, sim_of
 from gpuscope.simulator.fleet import build_listeners, raise_fd_limit
+from gpuscope.simulator.kube import KubeSim, SimKubeNode
 from gpuscope.simulator.routes import FAULT_ROUTES
 from gpuscope.spec.load import LoadedSpec
 
@@ -69,6 +70,7 @@ class Stack:
         self.lock = StackLock(self.paths["lock"])
         self.children: dict[str, ManagedProcess] = {}
         self.listeners: list[Listener] = []
+        self.kube = KubeSim(nodes=[])
         self.node_runners: list[web.AppRunner] = []
         self.down_nodes: set[int] = set()
         self.notifications: list[dict[str, Any]] = []
@@ -109,13 +111,15 @@ class Stack:
         )
         raise_fd_limit(len(self.plan.nodes) * 4 + 256)
         self.listeners = build_listeners(self.plan.nodes, settings)
+        self.kube = kube_sim(self.plan, self.listeners)  # kube-state-metrics and cAdvisor of the simulated pods
         self.node_runners = [await self._serve(lst) for lst in self.listeners]
         return Scheduler([lst.runtime for lst in self.listeners], self.plan.interval_s, workers=2)
 
     async def _serve(self, lst: Listener) -> web.AppRunner:
         # One runner per node, so a simulated exporter outage also drops Prometheus's keep-alive connection,
         # as a crashed exporter would, instead of only refusing new ones.
-        runner = make_runner(build_app(resolver_for([lst]), extensions=(FAULT_ROUTES,)), HttpLimits())
+        extensions = (FAULT_ROUTES, *((self.kube.extension(),) if self.kube.node_of(lst.runtime) else ()))
+        runner = make_runner(build_app(resolver_for([lst]), extensions=extensions), HttpLimits())
         await runner.setup()
         await start_site(runner, lst, "simulated node")
         return runner
@@ -280,3 +284,21 @@ def _tail(path: Path, lines: int = 3) -> str:
         return " | ".join(path.read_text(errors="replace").strip().splitlines()[-lines:])
     except OSError:
         return "(no log)"
+
+
+def kube_sim(plan: LocalPlan, listeners: list[Listener]) -> KubeSim:
+    """The simulated kube-state-metrics and cAdvisor of the plan's Kubernetes clusters (none for bare metal)."""
+    clusters = {c.name: c for c in plan.spec.clusters}
+    return KubeSim(
+        nodes=[
+            SimKubeNode(
+                config=node.config,
+                cluster=node.cluster,
+                runtime=lst.runtime,
+                namespace=clusters[node.cluster].namespace,
+                address=node.address,
+            )
+            for node, lst in zip(plan.nodes, listeners, strict=True)
+            if clusters[node.cluster].kind == "kubernetes"
+        ]
+    )

@@ -152,6 +152,7 @@ class Endpoints(_Model):
     pushgateway: Address = "pushgateway:9091"
     exporter_port: Count = Field(9400, ge=1, le=65535)
     node_exporter_port: Count = Field(9100, ge=1, le=65535)
+    kube_state_metrics: Address = "kube-state-metrics.kube-system.svc:8080"  # host_signals (Kubernetes clusters)
 
 
 class Cluster(_Model):

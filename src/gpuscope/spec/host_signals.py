@@ -14,7 +14,6 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validat
 
 from gpuscope.rules.host_config import HostSignals, HostThresholds
 
-_ADDRESS_RE = re.compile(r"^[A-Za-z0-9.\-\[\]:]+:[0-9]{1,5}$")
 _PATH_RE = re.compile(r"^/[A-Za-z0-9._~/-]*$")
 _DURATION_RE = re.compile(r"^[0-9]+(ms|s|m|h)$")
 _COLLECTOR_RE = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -29,7 +28,6 @@ def _match(pattern: re.Pattern[str], what: str) -> AfterValidator:
     return AfterValidator(check)
 
 
-Address = Annotated[str, _match(_ADDRESS_RE, "host:port")]
 UrlPath = Annotated[str, _match(_PATH_RE, "a URL path like /metrics")]
 Interval = Annotated[str, _match(_DURATION_RE, "a duration like 15s or 1m")]
 Collector = Annotated[str, _match(_COLLECTOR_RE, "a node-exporter collector name like cpu or infiniband")]
@@ -54,9 +52,10 @@ class HostSignalsSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     node_exporter: bool = Field(True, description="scrape node-exporter on every node (targets/node-exporter.json)")
-    kube_state_metrics: bool = Field(True, description="scrape kube-state-metrics (Kubernetes clusters)")
+    kube_state_metrics: bool = Field(
+        True, description="scrape kube-state-metrics (Kubernetes clusters) at endpoints.kube_state_metrics"
+    )
     cadvisor: bool = Field(True, description="scrape the kubelet's /metrics/cadvisor on every node (Kubernetes)")
-    kube_state_metrics_address: Address = "kube-state-metrics.kube-system.svc:8080"
     kube_state_metrics_path: UrlPath = "/metrics"
     cadvisor_path: UrlPath = "/metrics/cadvisor"
     cadvisor_scheme: Literal["https", "http"] = Field("https", description="https: the kubelet's own port")

@@ -1,0 +1,281 @@
+"""kube-state-metrics and the kubelet's cAdvisor, simulated for the pods of simulated Kubernetes nodes.
+
+Neither is packaged for a laptop, and both describe a cluster that does not exist here, so the simulator serves
+their series for the simulated pods, in their exact names and label sets (``gpuscope.fields.companion``): each
+simulated node runs the GPU exporter's pod (``gpuscope-exporter-<suffix>``, container ``exporter``) and one
+training pod holding seven eighths of the node's GPUs (or MIG instances). The rules' joins (the exporter's restarts,
+GPUs requested vs allocatable, pod CPU and memory) then run end to end on the local stack.
+
+- kube-state-metrics, one per cluster: ``/sim/kube-state-metrics`` on the cluster's first node. The exporter
+  container's restart count is the number of times that node's exporter started again (a ``restart`` fault),
+  seen from its start time.
+- cAdvisor, one per node, on the node's own address: ``/metrics/cadvisor`` (the kubelet's path).
+
+Values are deterministic functions of time since the stack started.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from aiohttp import web
+
+from gpuscope.backends.sim.node import SimNodeConfig
+from gpuscope.exporter.runtime import NodeRuntime
+from gpuscope.exporter.server import Extension, node_for
+from gpuscope.fields.companion import BY_NAME, GPU_RESOURCE, VERSIONS, resource_label
+
+KSM_PATH = "/sim/kube-state-metrics"
+CADVISOR_PATH = "/metrics/cadvisor"
+EXPORTER_CONTAINER = "exporter"
+TRAIN_NAMESPACE = "ml"
+NODE_CPUS = 96
+NODE_MEMORY = 1_099_511_627_776  # 1 TiB
+_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+
+
+def _esc(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def _suffix(*parts: str) -> str:
+    digest = hashlib.sha256("/".join(parts).encode()).hexdigest()
+    alphabet = "bcdfghjklmnpqrstvwxz2456789"  # Kubernetes' generated-name alphabet
+    return "".join(alphabet[int(digest[i : i + 2], 16) % len(alphabet)] for i in range(0, 10, 2))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SimPod:
+    namespace: str
+    name: str
+    uid: str
+    container: str
+    node: str
+    requests: tuple[tuple[str, int], ...]  # (resource label, count)
+    cpu_cores: float  # average use
+    memory_bytes: float
+    memory_limit_bytes: float
+    created_by: tuple[str, str]  # (kind, name)
+    priority_class: str = ""
+
+
+@dataclass(slots=True)
+class SimKubeNode:
+    config: SimNodeConfig
+    cluster: str
+    runtime: NodeRuntime
+    namespace: str
+    address: str  # the node's IP: kube_pod_info's host_ip (and pod_ip, host-network style)
+    started_at: float = 0.0
+    restarts: int = 0
+
+    @property
+    def hostname(self) -> str:
+        return self.config.hostname
+
+    def allocatable(self) -> tuple[tuple[str, int], ...]:
+        """GPU resources as the device plugin's mixed strategy advertises them: MIG instances per profile."""
+        if not self.config.mig_layout:
+            return ((GPU_RESOURCE, self.config.gpus),)
+        per: dict[str, int] = {}
+        for profile in self.config.mig_layout:
+            key = resource_label(f"nvidia.com/mig-{profile.name}")
+            per[key] = per.get(key, 0) + self.config.gpus
+        return ((GPU_RESOURCE, 0), *sorted(per.items()))
+
+    def pods(self) -> tuple[SimPod, SimPod]:
+        host = self.hostname
+        exporter = SimPod(
+            namespace=self.namespace,
+            name=f"gpuscope-exporter-{_suffix(host)}",
+            uid=_uid("exporter", host),
+            container=EXPORTER_CONTAINER,
+            node=host,
+            requests=(),
+            cpu_cores=0.05,
+            memory_bytes=52e6,
+            memory_limit_bytes=128 * 1048576,
+            created_by=("DaemonSet", "gpuscope-exporter"),
+            priority_class="system-node-critical",
+        )
+        train = SimPod(
+            namespace=TRAIN_NAMESPACE,
+            name=f"train-{host}",
+            uid=_uid("train", host),
+            container="main",
+            node=host,
+            # all but an eighth: the cluster keeps headroom, so GPURequestsNearAllocatable stays quiet
+            requests=tuple((r, n - n // 8) for r, n in self.allocatable() if n),
+            cpu_cores=NODE_CPUS * 0.4,
+            memory_bytes=NODE_MEMORY * 0.3,
+            memory_limit_bytes=NODE_MEMORY * 0.5,
+            created_by=("Job", f"train-{host}"),
+        )
+        return exporter, train
+
+
+def _uid(*parts: str) -> str:
+    h = hashlib.sha256("/".join(parts).encode()).hexdigest()
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:32]}"
+
+
+class _Exposition:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.seen: set[str] = set()
+
+    def add(self, name: str, labels: Sequence[tuple[str, str]], value: float) -> None:
+        if name not in self.seen:
+            meta = BY_NAME[name]
+            self.lines += [f"# HELP {name} {meta.help}", f"# TYPE {name} {meta.kind}"]
+            self.seen.add(name)
+        inner = ",".join(f'{k}="{_esc(v)}"' for k, v in labels)
+        self.lines.append(f"{name}{{{inner}}} {value:.10g}")
+
+    def text(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+
+@dataclass
+class KubeSim:
+    """The simulated Kubernetes side of the local stack's Kubernetes clusters."""
+
+    nodes: list[SimKubeNode]
+    started: float = field(default_factory=time.time)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def node_of(self, runtime: NodeRuntime) -> SimKubeNode | None:
+        return next((n for n in self.nodes if n.runtime is runtime), None)
+
+    def _count_restarts(self) -> None:
+        with self._lock:
+            for node in self.nodes:
+                started = node.runtime.published.snapshot.started_at
+                if node.started_at and started != node.started_at:
+                    node.restarts += 1
+                node.started_at = started
+
+    def kube_state_metrics(self, cluster: str) -> str:
+        """kube-state-metrics' node and pod families for one cluster."""
+        self._count_restarts()
+        out = _Exposition()
+        members = [n for n in self.nodes if n.cluster == cluster]
+        for node in members:
+            for resource, unit, value in (
+                ("cpu", "core", NODE_CPUS),
+                ("memory", "byte", NODE_MEMORY),
+                ("pods", "integer", 110),
+                *((r, "integer", n) for r, n in node.allocatable()),
+            ):
+                out.add(
+                    "kube_node_status_allocatable",
+                    (("node", node.hostname), ("resource", resource), ("unit", unit)),
+                    value,
+                )
+        for node in members:
+            for pod in node.pods():
+                kind, owner = pod.created_by
+                out.add(
+                    "kube_pod_info",
+                    (
+                        ("namespace", pod.namespace),
+                        ("pod", pod.name),
+                        ("uid", pod.uid),
+                        ("host_ip", node.address),
+                        ("pod_ip", node.address),
+                        ("node", pod.node),
+                        ("created_by_kind", kind),
+                        ("created_by_name", owner),
+                        ("priority_class", pod.priority_class),
+                        ("host_network", "false"),
+                    ),
+                    1,
+                )
+        for node in members:
+            for pod in node.pods():
+                for resource, count in pod.requests:
+                    out.add(
+                        "kube_pod_container_resource_requests",
+                        (
+                            ("namespace", pod.namespace),
+                            ("pod", pod.name),
+                            ("uid", pod.uid),
+                            ("container", pod.container),
+                            ("node", pod.node),
+                            ("resource", resource),
+                            ("unit", "integer"),
+                        ),
+                        count,
+                    )
+        for node in members:
+            for pod in node.pods():
+                restarts = node.restarts if pod.container == EXPORTER_CONTAINER else 0
+                out.add(
+                    "kube_pod_container_status_restarts_total",
+                    (("namespace", pod.namespace), ("pod", pod.name), ("uid", pod.uid), ("container", pod.container)),
+                    restarts,
+                )
+        return out.text()
+
+    def cadvisor(self, node: SimKubeNode, now: float | None = None) -> str:
+        """The kubelet's /metrics/cadvisor container families for the node's pods."""
+        elapsed = max(0.0, (now or time.time()) - self.started)
+        out = _Exposition()
+        pods = node.pods()
+        for pod in pods:
+            cid = hashlib.sha256(f"{pod.uid}/{pod.container}".encode()).hexdigest()
+            labels = (
+                ("container", pod.container),
+                ("id", f"/kubepods/burstable/pod{pod.uid}/{cid}"),
+                (
+                    "image",
+                    "ghcr.io/gpuscope/gpuscope" if pod.container == EXPORTER_CONTAINER else "nvcr.io/nvidia/pytorch",
+                ),
+                ("name", cid),
+                ("namespace", pod.namespace),
+                ("pod", pod.name),
+            )
+            wave = 1 + 0.1 * math.sin(elapsed / 60 + len(pod.name))
+            out.add(
+                "container_cpu_usage_seconds_total",
+                (*labels[:1], ("cpu", "total"), *labels[1:]),
+                pod.cpu_cores * elapsed,
+            )
+            out.add("container_cpu_cfs_periods_total", labels, 10 * elapsed)
+            out.add("container_cpu_cfs_throttled_periods_total", labels, 0)
+            out.add("container_memory_working_set_bytes", labels, round(pod.memory_bytes * wave))
+            out.add("container_spec_memory_limit_bytes", labels, pod.memory_limit_bytes)
+        return out.text()
+
+    def _ksm_handler(self) -> web.RouteDef:
+        async def handler(request: web.Request) -> web.Response:
+            node = self.node_of(node_for(request))
+            if node is None:
+                raise web.HTTPNotFound(text="no simulated Kubernetes node listens on this address\n")
+            body = self.kube_state_metrics(node.cluster).encode()
+            return web.Response(body=body, headers={"Content-Type": _CONTENT_TYPE})
+
+        return web.get(KSM_PATH, handler)
+
+    def _cadvisor_handler(self) -> web.RouteDef:
+        async def handler(request: web.Request) -> web.Response:
+            node = self.node_of(node_for(request))
+            if node is None:
+                raise web.HTTPNotFound(text="no simulated Kubernetes node listens on this address\n")
+            return web.Response(body=self.cadvisor(node).encode(), headers={"Content-Type": _CONTENT_TYPE})
+
+        return web.get(CADVISOR_PATH, handler)
+
+    def extension(self) -> Extension:
+        return Extension(
+            routes=(self._ksm_handler(), self._cadvisor_handler()),
+            links=(
+                (KSM_PATH, f"simulated kube-state-metrics {VERSIONS['kube-state-metrics']} (this cluster)"),
+                (CADVISOR_PATH, "simulated kubelet cAdvisor (this node's pods)"),
+            ),
+        )
