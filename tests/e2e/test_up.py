@@ -8,6 +8,7 @@ and waits until the stack is healthy again, and starts a fresh one if a test sto
 from __future__ import annotations
 
 import contextlib
+import json
 import math
 import os
 import signal
@@ -347,3 +348,55 @@ def test_ctrl_c_leaves_no_process_behind(stack: UpStack) -> None:
         httpx.get(f"{control}/status", timeout=2)
     done = cli("status", "--data-dir", str(stack.data_dir))
     assert done.returncode != 0 and "no `gpuscope up` is running" in done.stderr
+
+
+def _l3_host_cpu_query(stack: UpStack) -> str:
+    """The L3 host row's CPU query from the generated dashboard, its variables filled in."""
+    model = json.loads((stack.data_dir / "bundle" / "grafana" / "dashboards" / "l3-node.json").read_text())
+    row = next(p for p in model["panels"] if p["title"] == "Host CPU")
+    expr: str = row["targets"][0]["expr"]
+    return expr.replace("$cluster", ".*").replace("$node", "gpu-b-a100-01").replace("$__rate_interval", "20s")
+
+
+def test_the_l3_host_row_shows_the_real_node_exporter(stack: UpStack) -> None:
+    """One real host (this machine) under the simulated GPUs: the host row's query answers from node-exporter,
+    joined to the simulated node by the host label, and the scrape job is the real binary's."""
+    expr = _l3_host_cpu_query(stack)
+    rows = wait_for(
+        lambda: stack.query("prometheus-a@gpu-b", expr), timeout=60, interval=1, what=f"the L3 host row: {expr}"
+    )
+    assert [r["metric"] for r in rows] == [{"Hostname": "gpu-b-a100-01"}]
+    assert 0 <= float(rows[0]["value"][1]) <= 1
+    build = stack.query("prometheus-a@gpu-b", 'node_exporter_build_info{job="node-exporter",Hostname="gpu-b-a100-01"}')
+    assert build and build[0]["metric"]["version"], build  # the real node-exporter, not a stand-in
+    # kube-state-metrics and cAdvisor are simulated for the Kubernetes cluster only (gpu-b is bare metal)
+    jobs = {r["metric"]["job"] for r in stack.query("prometheus-a@gpu-a", "up == 1")}
+    assert {"node-exporter", "kube-state-metrics", "cadvisor"} <= jobs
+    assert not {"kube-state-metrics", "cadvisor"} & {
+        r["metric"]["job"] for r in stack.query("prometheus-a@gpu-b", "up")
+    }
+
+
+def test_an_exporter_restart_pages_once_with_kube_state_metrics_seeing_it(stack: UpStack) -> None:
+    node = stack.state["nodes"][2]
+    assert node["cluster"] == "gpu-a"
+    instance = node["url"].removeprefix("http://")
+    restarts = (
+        'kube_pod_container_status_restarts_total{job="kube-state-metrics",container="exporter"}'
+        f' * on (namespace, pod) group_left (node) kube_pod_info{{node="{node["hostname"]}"}}'
+    )
+    before = stack.value("prometheus-a@gpu-a", restarts)
+    assert before is not None, "kube-state-metrics (simulated) has no restart count for the exporter's pod"
+    stack.inject("restart", "--cluster", "gpu-a", "--node", "2")
+    # both signals present: the exporter's start time changed and kube-state-metrics counted the restart
+    wait_for(
+        lambda: (stack.value("prometheus-a@gpu-a", restarts) or 0) > before,
+        timeout=60,
+        interval=0.5,
+        what="kube-state-metrics counting the exporter's restart",
+    )
+    first = _first(stack, "GPUExporterRestarted", cluster="gpu-a", instance=instance)
+    time.sleep(max(0.0, first["received_at"] + GROUP_INTERVAL_S + 5 - time.time()))
+    notes = notified(stack.notifications(), "GPUExporterRestarted", cluster="gpu-a", instance=instance)
+    assert len(notes) == 1, "one restart, two signals: exactly one notification"
+    assert len([a for n in notes for a in n["alerts"] if a["labels"]["alertname"] == "GPUExporterRestarted"]) == 1

@@ -444,7 +444,7 @@ def pod_memory_near_limit(q: Promql) -> Alert:
 def host_group(q: Promql) -> Group:
     hs = q.config.host
     rules: list[Alert] = []
-    if hs.node_exporter:
+    if hs.node_exporter and hs.node_exporter_alerts:
         rules += [
             cpu_saturated(q),
             iowait_high(q),

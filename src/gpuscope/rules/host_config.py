@@ -42,6 +42,8 @@ class HostSignals(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     node_exporter: bool = True
+    # Off in the local stack: its node-exporter reports the machine running the demo, not a GPU node.
+    node_exporter_alerts: bool = True
     kube_state_metrics: bool = True
     cadvisor: bool = True
     node_exporter_selector: str = 'job="node-exporter"'

@@ -21,6 +21,12 @@ INJECT_HELP = (
     "gpuscope inject global-down     gpuscope clear     gpuscope status --json"
 )
 
+HOST_SIGNALS = (
+    "node-exporter is real: this machine, shown under every simulated node (one real host under simulated GPUs). "
+    "kube-state-metrics and the kubelets' cAdvisor are simulated for the Kubernetes clusters' pods "
+    "(/sim/kube-state-metrics and /metrics/cadvisor on the simulated nodes)."
+)
+
 
 def render(status: dict[str, Any]) -> Group:
     clusters = Table(title="Clusters", expand=True)
@@ -71,6 +77,7 @@ def render(status: dict[str, Any]) -> Group:
         Panel(floor_text),
         Panel(firing, title="Alerts"),
         Panel(urls, title="URLs"),
+        *((Panel(Text(HOST_SIGNALS), title="Host signals"),) if "node-exporter" in status.get("urls", {}) else ()),
         Panel(events, title="Events"),
         Panel(Text(INJECT_HELP + _data_dir_hint(status.get("data_dir"))), title="Inject faults (another terminal)"),
     )

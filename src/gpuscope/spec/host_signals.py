@@ -52,6 +52,7 @@ class HostSignalsSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     node_exporter: bool = Field(True, description="scrape node-exporter on every node (targets/node-exporter.json)")
+    node_exporter_alerts: bool = Field(True, description="alert on node-exporter's host signals (the local stack: no)")
     kube_state_metrics: bool = Field(
         True, description="scrape kube-state-metrics (Kubernetes clusters) at endpoints.kube_state_metrics"
     )
@@ -81,6 +82,7 @@ class HostSignalsSpec(BaseModel):
         """The rules' view: kube-state-metrics and cAdvisor exist only where some cluster is Kubernetes."""
         return HostSignals(
             node_exporter=self.node_exporter,
+            node_exporter_alerts=self.node_exporter_alerts,
             kube_state_metrics=self.kube_state_metrics and kubernetes,
             cadvisor=self.cadvisor and kubernetes,
             filesystem_mountpoints=self.filesystem_mountpoints,
