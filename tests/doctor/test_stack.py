@@ -86,7 +86,7 @@ def test_a_healthy_fleet_is_all_pass(stack: UpStack) -> None:
     assert table.returncode == 0, table.stderr
     for line in ("Phase 1 floor", "Failure modes", "Label hygiene", "32/32 GPUs report DCGM_FI_DEV_GPU_TEMP"):
         assert line in table.stdout
-    assert table.stdout.rstrip().endswith("23 PASS; exit code 0")
+    assert table.stdout.rstrip().endswith("25 PASS; exit code 0")
     alone = summary(audited(stack, replica_b=False), "ha-pair")
     assert alone == "2/2 Prometheus servers up (pass --replica-b to compare what they scrape)"
 
@@ -125,7 +125,11 @@ def test_profiling_held_by_another_tool(stack: UpStack) -> None:
 
 def test_an_exporter_down(stack: UpStack) -> None:
     stack.inject("exporter-down", "--cluster", "gpu-a", "--node", "2")
-    report = expect(stack, {"exporter-targets": "FAIL", "gpus-reporting": "FAIL"}, "exporter-down")
+    # the node's simulated kubelet (its cAdvisor) goes down with it
+    report = expect(
+        stack, {"exporter-targets": "FAIL", "gpus-reporting": "FAIL", "host-targets": "FAIL"}, "exporter-down"
+    )
+    assert summary(report, "host-targets").startswith("targets down: cAdvisor: 127.20.0.3:")
     assert summary(report, "exporter-targets") == "1 of 4 exporter targets down"
     stack.clear()
     expect(stack, CLEAN, "recovery from exporter-down")

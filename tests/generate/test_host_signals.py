@@ -14,6 +14,7 @@ import yaml
 from gpuscope.bundle import write_bundle
 from gpuscope.dashboards import dashboards
 from gpuscope.dashboards.options import options_for
+from gpuscope.fields.companion import markdown_table
 from gpuscope.generate import generate_bundle
 from gpuscope.generate.budget import compute_budget
 from gpuscope.generate.prometheus import choose_store
@@ -154,3 +155,9 @@ def test_hostile_host_signals_are_one_located_line(extra: str, words: str, tmp_p
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and words in lines[0] and "fleet.yaml:" in lines[0], done.stderr
+
+
+def test_the_docs_list_every_series_with_its_exporter_and_version() -> None:
+    text = (ROOT / "docs" / "host-signals.md").read_text()
+    marker = "<!-- series table: generated from gpuscope.fields.companion.markdown_table() -->\n"
+    assert text.split(marker, 1)[1] == markdown_table(), "docs/host-signals.md: paste markdown_table() after the marker"

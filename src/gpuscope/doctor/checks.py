@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gpuscope.doctor import dcgm, failures, floor, hygiene
+from gpuscope.doctor import dcgm, failures, floor, host, hygiene
 from gpuscope.doctor.client import QueryFailed
 from gpuscope.doctor.model import CheckResult, Finding, Section, Status
 from gpuscope.doctor.observations import Observations
@@ -44,10 +44,12 @@ CHECKS: tuple[Check, ...] = (
     Check("gpu-models", M, "GPU models inside the budget", failures.gpu_models, "GPUModelOutsideBudget"),
     Check("scrape-duration", M, "Scrape duration vs timeout", failures.scrape_duration),
     Check("scrape-limits", M, "Sample/label limits", failures.scrape_limits, "PrometheusScrapeSampleLimitHit"),
+    Check("host-targets", M, "node-exporter, kube-state-metrics, cAdvisor up", host.companion_targets),
     Check("workload-labels", H, "Pod/job labels on GPU series", hygiene.workload_labels, "PrometheusSeriesChurnHigh"),
     Check("label-collisions", H, "exported_* label collisions", hygiene.label_collisions),
     Check("label-count", H, "Labels per series (Mimir limit 30)", hygiene.label_count, "PrometheusLabelLimitHit"),
     Check("host-label", H, "One host label (Hostname vs hostname)", hygiene.host_label),
+    Check("host-join", H, "Host signals join GPU series by host label", host.host_join),
 )
 
 

@@ -9,9 +9,11 @@ its look-back window rather than an alert's: "restarted in the last hour", "had 
 from __future__ import annotations
 
 from gpuscope.doctor.detect import HOST_LABELS, TEMP, Detected
+from gpuscope.doctor.host import host_queries
 from gpuscope.doctor.timing import GROWTH_HORIZON_S, HOUR_S, Timing, duration
 from gpuscope.escaping import promql_string_content
 from gpuscope.rules import alerts
+from gpuscope.rules.alerts_host import with_kube_restarts
 from gpuscope.rules.alerts_pipeline import restarts
 from gpuscope.rules.promql import Promql
 
@@ -84,7 +86,7 @@ def failure_queries(q: Promql, d: Detected, t: Timing) -> dict[str, str]:
         "gpus.lost": f"{q.exporter('gpuscope_exporter_gpu_lost')} == 1",
         "gpuscope.exporters": f"count({q.exporter('gpuscope_exporter_backend_up')}) or vector(0)",
         "dcgm.exporters": f"count({q.exporter('gpuscope_exporter_dcgm_info')}) or vector(0)",
-        "restarts": restarts(q, w),
+        "restarts": with_kube_restarts(q, restarts(q, w), w),  # as GPUExporterRestarted: kube-state-metrics too
         "rw.pending": f"sum by (instance, remote_name, url) ({q.prom('prometheus_remote_storage_samples_pending')})",
         "rw.lag": (
             f"max by (instance) ({q.prom('prometheus_remote_storage_highest_timestamp_in_seconds')})\n"
@@ -143,7 +145,13 @@ def _with(q: Promql, label: str) -> str:
 
 def audit_queries(q: Promql, d: Detected, t: Timing) -> dict[str, str]:
     """Every phase-two query against the audited Prometheus, keyed by the name the checks use."""
-    return {**floor_queries(q, t), **failure_queries(q, d, t), **hygiene_queries(q, d, t), **alert_queries(q)}
+    return {
+        **floor_queries(q, t),
+        **failure_queries(q, d, t),
+        **hygiene_queries(q, d, t),
+        **alert_queries(q),
+        **host_queries(q),  # node-exporter, kube-state-metrics, cAdvisor (doctor/host.py)
+    }
 
 
 def replica_queries(q: Promql) -> dict[str, str]:

@@ -90,6 +90,13 @@ SERIES: tuple[CompanionSeries, ...] = (
         "node_exporter: Whether a collector succeeded.",
         "(every collector)",
     ),
+    _n(
+        "node_uname_info",
+        ("domainname", "machine", "nodename", "release", "sysname", "version"),
+        "gauge",
+        "Labeled system information as provided by the uname system call.",
+        "uname",
+    ),
     _n("node_infiniband_state_id", _IB, "gauge", "State of the InfiniBand port (4: active).", "infiniband"),
     _n(
         "node_infiniband_physical_state_id",
@@ -133,6 +140,23 @@ SERIES: tuple[CompanionSeries, ...] = (
         "The allocatable for different resources of a node that are available for scheduling.",
     ),
     _k(
+        "kube_node_info",
+        (
+            "node",
+            "kernel_version",
+            "os_image",
+            "container_runtime_version",
+            "kubelet_version",
+            "kubeproxy_version",
+            "pod_cidr",
+            "provider_id",
+            "system_uuid",
+            "internal_ip",
+        ),
+        "gauge",
+        "Information about a cluster node.",
+    ),
+    _k(
         "kube_pod_container_resource_requests",
         ("namespace", "pod", "uid", "container", "node", "resource", "unit"),
         "gauge",
@@ -169,3 +193,12 @@ GPU_RESOURCE_REGEX = "nvidia_com_gpu|nvidia_com_mig_.+"
 def resource_label(resource: str) -> str:
     """A Kubernetes resource name in kube-state-metrics' ``resource`` label form."""
     return "".join(ch if ch.isascii() and (ch.isalnum() or ch == "_") else "_" for ch in resource)
+
+
+def markdown_table() -> str:
+    """The series table of ``docs/host-signals.md``."""
+    rows = ["| series | exporter (version) | labels | type |", "|---|---|---|---|"]
+    for s in SERIES:
+        where = f"{s.exporter} {VERSIONS[s.exporter]}" + (f", `{s.collector}` collector" if s.collector else "")
+        rows.append(f"| `{s.name}` | {where} | {', '.join(s.labels) or '(none)'} | {s.kind} |")
+    return "\n".join(rows) + "\n"

@@ -119,6 +119,21 @@ class SimKubeNode:
         return exporter, train
 
 
+def _node_info(node: SimKubeNode) -> tuple[tuple[str, str], ...]:
+    return (
+        ("node", node.hostname),
+        ("kernel_version", "6.8.0-gpuscope-sim"),
+        ("os_image", "Ubuntu 24.04 LTS"),
+        ("container_runtime_version", "containerd://1.7.20"),
+        ("kubelet_version", "v1.30.4"),
+        ("kubeproxy_version", "v1.30.4"),
+        ("pod_cidr", ""),
+        ("provider_id", f"sim://{node.hostname}"),
+        ("system_uuid", _uid("node", node.hostname)),
+        ("internal_ip", node.address),
+    )
+
+
 def _uid(*parts: str) -> str:
     h = hashlib.sha256("/".join(parts).encode()).hexdigest()
     return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:32]}"
@@ -165,6 +180,8 @@ class KubeSim:
         self._count_restarts()
         out = _Exposition()
         members = [n for n in self.nodes if n.cluster == cluster]
+        for node in members:
+            out.add("kube_node_info", _node_info(node), 1)
         for node in members:
             for resource, unit, value in (
                 ("cpu", "core", NODE_CPUS),
