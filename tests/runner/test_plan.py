@@ -96,3 +96,33 @@ def test_the_live_view_names_the_global_store() -> None:
     console.print(render({"global_store": plan.global_name, "urls": plan.urls()}))
     text = console.export_text()
     assert "global store" in text and "Prometheus remote-write receiver (a stand-in for Mimir)" in text
+
+
+def test_one_real_node_exporter_is_labelled_with_every_simulated_node(tmp_path: Path) -> None:
+    plan = plan_stack(_load(builtin_spec_text()).spec, fast=True)
+    assert plan.node_exporter_port and plan.urls()["node-exporter"] == f"http://127.0.0.1:{plan.node_exporter_port}"
+    hs = plan.spec.host_signals
+    assert not hs.node_exporter_alerts  # it reports this machine, not a GPU node
+    assert (hs.cadvisor_scheme, hs.cadvisor_port, hs.kube_state_metrics_path) == (
+        "http",
+        plan.nodes[0].port,
+        "/sim/kube-state-metrics",
+    )
+    bundle = tmp_path / "bundle"
+    loaded = _load(builtin_spec_text())
+    write_bundle(generate_bundle(plan.spec, loaded.collectors, loaded.collectors_csv), str(bundle))
+    groups = yaml.safe_load((bundle / "clusters/gpu-b/targets/node-exporter.json").read_text())
+    assert groups == [
+        {"targets": [f"127.0.0.1:{plan.node_exporter_port}"], "labels": {"Hostname": n.config.hostname}}
+        for n in plan.nodes_of("gpu-b")
+    ]
+    gpu_a = yaml.safe_load((bundle / "clusters/gpu-a/prometheus-a.yml").read_text())
+    ksm = next(j for j in gpu_a["scrape_configs"] if j["job_name"] == "kube-state-metrics")
+    assert ksm["static_configs"] == [{"targets": [plan.nodes_of("gpu-a")[0].target]}]
+    children = build_children(plan, tmp_path, bundle, tmp_path / "logs")
+    argv = children["node-exporter"].argv
+    assert f"--web.listen-address=127.0.0.1:{plan.node_exporter_port}" in argv and "--collector.infiniband" in argv
+    console = Console(width=200, record=True)
+    console.print(render({"urls": plan.urls()}))
+    text = console.export_text()
+    assert "node-exporter is real" in text and "kube-state-metrics and the kubelets' cAdvisor are simulated" in text
