@@ -137,7 +137,7 @@ def test_the_budget_counts_kube_state_metrics_and_cadvisor_on_kubernetes_only(tm
 @pytest.mark.parametrize(
     ("extra", "words"),
     [
-        ("host_signals: {node_exporter_interval: soon}\n", "node_exporter_interval"),
+        ("host_signals: {scrape_interval: soon}\n", "scrape_interval"),
         ('host_signals: {filesystem_mountpoints: "/\\"}"}\n', "filesystem_mountpoints"),
         ("host_signals: {node_exporter_collectors: [cpu, 'rm -rf']}\n", "node_exporter_collectors"),
         ("host_signals: {cadvisor_scheme: ftp}\n", "cadvisor_scheme"),
@@ -161,3 +161,11 @@ def test_the_docs_list_every_series_with_its_exporter_and_version() -> None:
     text = (ROOT / "docs" / "host-signals.md").read_text()
     marker = "<!-- series table: generated from gpuscope.fields.companion.markdown_table() -->\n"
     assert text.split(marker, 1)[1] == markdown_table(), "docs/host-signals.md: paste markdown_table() after the marker"
+
+
+def test_host_signals_scrape_interval_applies_to_the_three_jobs_only(tmp_path: Path) -> None:
+    bundle = build(tmp_path, "host_signals: {scrape_interval: 1m, kubelet_token_file: /dev/null}\n")
+    k8s = jobs(bundle, "k8s")
+    for name in ("node-exporter", "kube-state-metrics", "cadvisor"):
+        assert (k8s[name]["scrape_interval"], k8s[name]["scrape_timeout"]) == ("1m", "10s"), name
+    assert "scrape_interval" not in k8s["pushgateway"]

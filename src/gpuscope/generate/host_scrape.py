@@ -85,14 +85,20 @@ def host_scrape_jobs(spec: FleetSpec, cluster: Cluster) -> list[dict[str, Any]]:
             "job_name": NODE_EXPORTER_JOB,
             "file_sd_configs": [{"files": ["targets/node-exporter.json"]}],
         }
-        if hs.node_exporter_interval:
-            job["scrape_interval"] = hs.node_exporter_interval
-            job["scrape_timeout"] = min(hs.node_exporter_interval, spec.scrape_timeout, key=_seconds)
         if hs.node_exporter_collectors:
             job["params"] = {"collect[]": list(hs.node_exporter_collectors)}
         jobs.append(job)
-    if not _kubernetes(spec, cluster):
-        return jobs
+    if _kubernetes(spec, cluster):
+        jobs += _kubernetes_jobs(spec, cluster)
+    if hs.scrape_interval:
+        timeout = min(hs.scrape_interval, spec.scrape_timeout, key=_seconds)
+        jobs = [{**j, "scrape_interval": hs.scrape_interval, "scrape_timeout": timeout} for j in jobs]
+    return jobs
+
+
+def _kubernetes_jobs(spec: FleetSpec, cluster: Cluster) -> list[dict[str, Any]]:
+    hs = spec.host_signals
+    jobs: list[dict[str, Any]] = []
     if hs.kube_state_metrics:
         jobs.append(
             {

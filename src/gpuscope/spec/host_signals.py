@@ -65,7 +65,7 @@ class HostSignalsSpec(BaseModel):
     kubelet_token_file: str | None = Field(None, description="e.g. /var/run/secrets/kubernetes.io/serviceaccount/token")
     kubelet_ca_file: str | None = Field(None, description="CA of the kubelets' serving certificates")
     cadvisor_port: int | None = Field(None, ge=1, le=65535, strict=True, description="default: the kubelet's 10250")
-    node_exporter_interval: Interval | None = Field(None, description="default: the fleet's scrape_interval")
+    scrape_interval: Interval | None = Field(None, description="of these jobs; default: the fleet's scrape_interval")
     node_exporter_collectors: tuple[Collector, ...] = Field(
         (), description="ask node-exporter for these collectors only (collect[]); default: all it runs"
     )
