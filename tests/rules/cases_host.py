@@ -68,7 +68,7 @@ CPU = (
             Series("node_cpu_seconds_total", ne(cpu="0", mode="idle"), counter(12, 1.5)),
             Series("node_cpu_seconds_total", ne("cpu-only", cpu="0", mode="idle"), counter(12, 0)),
         ),
-        quiet_at=("50m", "59m"),
+        quiet_at=("50m", "55m"),
     ),
     Case(
         "a GPU node waits on its disks",
@@ -82,7 +82,7 @@ CPU = (
         "near miss: 10% iowait",
         "GPUHostIOWaitHigh",
         (*gpus(), Series("node_cpu_seconds_total", ne(cpu="0", mode="iowait"), counter(0.05, 1.5))),
-        quiet_at=("50m", "59m"),
+        quiet_at=("50m", "55m"),
     ),
 )
 
@@ -121,7 +121,7 @@ MEMORY = (
             Series("node_memory_MemAvailable_bytes", ne(), change(5e11, 8e10)),
             Series("node_pressure_memory_stalled_seconds_total", ne(), counter(0, 0.75)),
         ),
-        quiet_at=("40m", "59m"),
+        quiet_at=("40m", "55m"),
     ),
 )
 
@@ -151,7 +151,7 @@ FILESYSTEM = (
             Series("node_filesystem_avail_bytes", ne(device="/dev/sda1", fstype="ext4", mountpoint="/"), flat(0)),
             Series("node_filesystem_readonly", ne(device="/dev/sda1", fstype="ext4", mountpoint="/"), flat(1)),
         ),
-        quiet_at=("40m", "59m"),
+        quiet_at=("40m", "55m"),
     ),
 )
 
@@ -169,7 +169,7 @@ INFINIBAND = (
         "near miss: a port that was never active (not cabled), and a GPU node without the InfiniBand collector",
         "GPUHostInfiniBandPortDown",
         (*gpus(), *gpus("node-b"), Series("node_infiniband_state_id", ne(device="mlx5_1", port="1"), flat(1))),
-        quiet_at=("33m", "59m"),
+        quiet_at=("33m", "55m"),
     ),
     Case(
         "a link goes down and recovers",
@@ -218,7 +218,7 @@ NETWORK = (
             Series("node_network_receive_errs_total", ne(device="eth0"), counter(0, 1)),
             Series("node_network_transmit_errs_total", ne(device="eth0"), counter(0, 1)),
         ),
-        quiet_at=("40m", "59m"),
+        quiet_at=("40m", "55m"),
     ),
 )
 
@@ -252,7 +252,7 @@ CAPACITY = (
             alloc("node-m", "nvidia_com_gpu", flat(0)),
             alloc("node-m", "nvidia_com_mig_1g_10gb", flat(7)),
         ),
-        quiet_at=("45m", "59m"),
+        quiet_at=("45m", "55m"),
     ),
     Case(
         "pods (one pending) request every GPU and every MIG instance",
@@ -276,7 +276,7 @@ CAPACITY = (
             alloc("node-a", "nvidia_com_gpu", flat(8, LONG)),
             request("train-0", "node-a", "nvidia_com_gpu", flat(7, LONG)),
         ),
-        quiet_at=("1h5m", "1h25m"),
+        quiet_at=("1h5m", "1h10m"),
     ),
 )
 
@@ -324,7 +324,7 @@ PODS = (
         "near miss: throttled 10% of periods",
         "GPUPodCPUThrottled",
         (up(), *gpus(), info("train-0"), *throttle("train-0", 15)),
-        quiet_at=("50m", "59m"),
+        quiet_at=("50m", "55m"),
     ),
     Case(
         "a GPU pod's working set reaches 95% of its limit",
@@ -345,7 +345,7 @@ PODS = (
             *memory("train-0", change(3e10, 5.1e10)),
             *memory("train-1", flat(6e10), limit=0),
         ),
-        quiet_at=("42m", "59m"),
+        quiet_at=("42m", "55m"),
     ),
 )
 
