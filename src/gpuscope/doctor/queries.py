@@ -13,7 +13,7 @@ from gpuscope.doctor.host import host_queries
 from gpuscope.doctor.timing import GROWTH_HORIZON_S, HOUR_S, Timing, duration
 from gpuscope.escaping import promql_string_content
 from gpuscope.rules import alerts
-from gpuscope.rules.alerts_host import with_kube_restarts
+from gpuscope.rules.alerts_kube import with_kube_restarts
 from gpuscope.rules.alerts_pipeline import restarts
 from gpuscope.rules.promql import Promql
 

@@ -3,7 +3,7 @@ engine down, version skew), unbudgeted models."""
 
 from __future__ import annotations
 
-from gpuscope.rules.alerts_host import with_kube_restarts
+from gpuscope.rules.alerts_kube import with_kube_restarts
 from gpuscope.rules.model import Alert, Group, Runbook
 from gpuscope.rules.promql import Promql, alternatives, regex_of
 

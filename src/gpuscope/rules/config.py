@@ -67,7 +67,9 @@ class RulesConfig(BaseModel):
     head_series_warn_ratio: float = Field(0.8, gt=0, lt=1)
     runbook_base_url: str = "docs/runbooks"
     thresholds: Thresholds = Thresholds()
-    host: HostSignals = HostSignals()  # node-exporter, kube-state-metrics, cAdvisor (rules/alerts_host.py)
+    host: HostSignals = (
+        HostSignals()
+    )  # node-exporter, kube-state-metrics, cAdvisor (rules/alerts_host.py, alerts_kube.py)
     speedup: int = Field(1, ge=1, le=60, description="divide every rule duration by this (demos/tests; 1 = real time)")
 
     @field_validator("critical_xids")

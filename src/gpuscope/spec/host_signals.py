@@ -1,8 +1,9 @@
 """``host_signals:`` in the fleet spec: which exporters beside the GPU exporter the cluster Prometheus scrapes.
 
 node-exporter (every node, both kinds of cluster), kube-state-metrics and the kubelet's cAdvisor endpoint
-(Kubernetes clusters). What is scraped decides the scrape jobs, the rules (``rules/alerts_host.py``) and the
-dashboard panels; an exporter switched off gets none of them, and its panels say so.
+(Kubernetes clusters). What is scraped decides the scrape jobs, the rules (``rules/alerts_host.py``,
+``rules/alerts_kube.py``) and the dashboard panels; an exporter switched off gets none of them, and its panels say
+so.
 """
 
 from __future__ import annotations
