@@ -7,7 +7,7 @@ come from the real module, which imports without a driver. Functions it does not
 AttributeError, so the backend cannot silently call something the fake does not model.
 
 It counts every call by function name (``calls``), so tests can assert how many NVML calls a collection makes,
-and it can lose GPUs, block a function (a hung driver call), deliver XIDs through event sets, change a MIG
+and it can run processes on GPUs (``processes.py``), lose GPUs, block a function (a hung driver call), deliver XIDs through event sets, change a MIG
 layout, fail ``nvmlInit``, and play an old driver that lacks newer symbols.
 """
 
@@ -26,6 +26,7 @@ from tests.fakenvml.calls import DeviceCalls
 from tests.fakenvml.description import NO_PERMISSION, NOT_SUPPORTED, check
 from tests.fakenvml.events import EventCalls
 from tests.fakenvml.gpmmig import MigGpmCalls
+from tests.fakenvml.processes import FakeProcess, ProcessCalls
 
 ALL_LINKS = 0xFFFFFFFF
 _BUSES = (0x18, 0x2A, 0x3A, 0x5D, 0x9A, 0xAB, 0xBA, 0xDB)
@@ -77,6 +78,7 @@ class Device:
         self.handle = _pointer(real.c_nvmlDevice_t, keep)
         self.lost = False
         self.mig: list[MigDevice] = [MigDevice(self, d, keep) for d in desc.get("mig", {}).get("devices", [])]
+        self.processes: list[FakeProcess] = []  # what the per-process calls report (tests set them)
 
     @property
     def links(self) -> int:
@@ -119,7 +121,7 @@ class Device:
         return metrics
 
 
-class FakeNvml(DeviceCalls, MigGpmCalls, EventCalls):
+class FakeNvml(DeviceCalls, MigGpmCalls, EventCalls, ProcessCalls):
     """Stands in for the ``pynvml`` module: pass it to ``NvmlBackend(nvml=...)``."""
 
     def __init__(self, node: str = "hgx-h100") -> None:

@@ -104,6 +104,26 @@ class HealthCheck:
     error_code: str
 
 
+@dataclass(frozen=True, slots=True)
+class GpuProcess:
+    """One process using a GPU, in the host PID namespace (``--process-metrics``).
+
+    ``memory_bytes`` is ``None`` when the driver cannot say (WDDM, some vGPU guests); the utilization values are
+    percent over the samples since the previous collection, ``None`` when the GPU gave no sample for the process
+    (it was idle, it exited between two calls, or the driver lacks the call). ``gpu_instance_id`` is the MIG GPU
+    instance the process runs in, ``None`` without MIG. ``kinds`` are ``compute`` and/or ``graphics``.
+    """
+
+    pid: int
+    kinds: tuple[str, ...] = ("compute",)
+    memory_bytes: int | None = None
+    gpu_instance_id: int | None = None
+    sm_percent: float | None = None
+    memory_percent: float | None = None
+    encoder_percent: float | None = None
+    decoder_percent: float | None = None
+
+
 HEALTH_PASS, HEALTH_WARN, HEALTH_FAIL = 0, 10, 20
 HEALTH_WATCHES = ("PCIE", "NVLINK", "PMU", "MCU", "MEM", "SM", "INFOROM", "THERMAL", "POWER", "DRIVER", "ALL")
 
@@ -122,6 +142,8 @@ class GpuReading:
     xid_events: tuple[XidEvent, ...] = ()
     health: tuple[HealthCheck, ...] = ()
     p2p: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
+    processes: tuple[GpuProcess, ...] = ()  # read only when ``ReadRequest.processes``
+    process_errors: tuple[str, ...] = ()  # per-process readings that failed this collection ("utilization: ...")
 
     @property
     def mig_enabled(self) -> bool:
@@ -152,6 +174,7 @@ class ReadRequest:
     field_ids: frozenset[int]
     health: bool = False
     p2p: bool = False
+    processes: bool = False  # the processes using each GPU (``--process-metrics``)
 
 
 class Backend(Protocol):

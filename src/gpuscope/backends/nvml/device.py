@@ -31,6 +31,7 @@ from gpuscope.backends.nvml.evaluate import RawResults, readings
 from gpuscope.backends.nvml.fieldmap import STATIC_CALLS, CallKey, nvlink_rate_kib_s
 from gpuscope.backends.nvml.gpm import GpmResult, GpmSampler, gpm_support
 from gpuscope.backends.nvml.mig import MigInstance, enumerate_instances, mig_enabled, same_layout
+from gpuscope.backends.nvml.processes import ProcessReader
 from gpuscope.backends.nvml.plan import DEVICE, Plan, plan_gpu, plan_instance, wants_profiling
 from gpuscope.backends.nvml.readers import READERS, Fallbacks
 
@@ -73,6 +74,7 @@ class GpuReader:
         self._gpm: GpmSampler | None = None
         self._instance_gpm: dict[int, GpmSampler] = {}
         self._plans: dict[tuple[frozenset[int], bool], tuple[Plan, Plan]] = {}
+        self._processes = ProcessReader(ctx.nvml, handle, self.label, ctx.fallbacks)
 
     # --- discovery -----------------------------------------------------------------------------------------
 
@@ -124,6 +126,7 @@ class GpuReader:
     def _forget(self) -> None:
         self.memo = Memo(self.label)
         self._plans.clear()
+        self._processes = ProcessReader(self.ctx.nvml, self.handle, self.label, self.ctx.fallbacks)
         if self._gpm is not None:
             self._gpm.free()
             self._gpm = None
@@ -138,8 +141,8 @@ class GpuReader:
 
     # --- one collection -----------------------------------------------------------------------------------
 
-    def read(self, field_ids: frozenset[int]) -> GpuReading:
-        """Read the requested fields. Raises ``GpuLost`` if the GPU is gone, ``NvmlGone`` if NVML is."""
+    def read(self, field_ids: frozenset[int], processes: bool = False) -> GpuReading:
+        """Read the requested fields (and processes). Raises ``GpuLost`` if the GPU is gone, ``NvmlGone`` if NVML is."""
         device_plan, instance_plan = self._plan(field_ids)
         entries = self._read_entries(device_plan)
         raw = RawResults(
@@ -153,6 +156,7 @@ class GpuReader:
         per_instance = [self._read_instance(inst, instance_plan) for inst in self.instances]
         instances = tuple(reading for reading, _ in per_instance)
         state, detail = self._profiling(field_ids, raw.gpm, [gpm for _, gpm in per_instance if gpm is not None])
+        procs, proc_errors = self._processes.read() if processes else ((), ())
         return GpuReading(
             self.identity,
             by_link.get(DEVICE, EntityReading()),
@@ -160,6 +164,8 @@ class GpuReader:
             links=links,
             profiling=state,
             profiling_detail=detail,
+            processes=procs,
+            process_errors=proc_errors,
         )
 
     def _plan(self, field_ids: frozenset[int]) -> tuple[Plan, Plan]:

@@ -141,7 +141,7 @@ class Session:
         try:
             if reader.mig_capable and (mig_due or mig_event or reader.layout_dirty):
                 reader.refresh_mig()
-            reading = reader.read(request.field_ids)
+            reading = reader.read(request.field_ids, request.processes)
         except GpuLost:
             self._mark_lost(index)
             return GpuReading(reader.identity, EntityReading(), lost=True, xid_events=xids)
