@@ -7,8 +7,8 @@ come from the real module, which imports without a driver. Functions it does not
 AttributeError, so the backend cannot silently call something the fake does not model.
 
 It counts every call by function name (``calls``), so tests can assert how many NVML calls a collection makes,
-and it can run processes on GPUs (``processes.py``), lose GPUs, block a function (a hung driver call), deliver XIDs through event sets, change a MIG
-layout, fail ``nvmlInit``, and play an old driver that lacks newer symbols.
+and it can run processes on GPUs (``processes.py``), lose GPUs, block a function (a hung driver call), deliver
+XIDs through event sets, change a MIG layout, fail ``nvmlInit``, and play an old driver that lacks newer symbols.
 """
 
 from __future__ import annotations

@@ -31,8 +31,8 @@ from gpuscope.backends.nvml.evaluate import RawResults, readings
 from gpuscope.backends.nvml.fieldmap import STATIC_CALLS, CallKey, nvlink_rate_kib_s
 from gpuscope.backends.nvml.gpm import GpmResult, GpmSampler, gpm_support
 from gpuscope.backends.nvml.mig import MigInstance, enumerate_instances, mig_enabled, same_layout
-from gpuscope.backends.nvml.processes import ProcessReader
 from gpuscope.backends.nvml.plan import DEVICE, Plan, plan_gpu, plan_instance, wants_profiling
+from gpuscope.backends.nvml.processes import ProcessReader
 from gpuscope.backends.nvml.readers import READERS, Fallbacks
 
 log = logging.getLogger("gpuscope.backends.nvml")
