@@ -33,7 +33,10 @@ __all__ = [
     "HpcJobMappingDir",
     "Kubernetes",
     "NvidiaResourceNames",
+    "PodLogDir",
     "PodResourcesSocket",
+    "ProcRoot",
+    "ProcessMetrics",
     "WebConfigFile",
     "WorkloadLabelsMode",
     "exporter_settings",
@@ -124,6 +127,31 @@ WorkloadLabelsMode = Annotated[
         "labels: pod/namespace/container and hpc_job on every series, as dcgm-exporter; off.",
     ),
 ]
+ProcessMetrics = Annotated[
+    bool,
+    typer.Option(
+        "--process-metrics",
+        envvar="GPUSCOPE_PROCESS_METRICS",
+        help="Per-process GPU memory and utilization, summed per container, Slurm job or command (info mode), or "
+        "the per-pod split of GPU_UTIL and FB_USED (--workload-labels labels); needs the host's /proc (hostPID).",
+    ),
+]
+ProcRoot = Annotated[
+    str,
+    typer.Option(
+        "--proc-root",
+        envvar="GPUSCOPE_PROC_ROOT",
+        help="Where the host's processes are seen (/proc; {hostname} as for the socket).",
+    ),
+]
+PodLogDir = Annotated[
+    str,
+    typer.Option(
+        "--pod-log-dir",
+        envvar="GPUSCOPE_POD_LOG_DIR",
+        help="The kubelet's pod log directory, naming live pods by UID (/var/log/pods; empty: none).",
+    ),
+]
 WebConfigFile = Annotated[
     str,
     typer.Option(
@@ -179,12 +207,16 @@ def exporter_settings(
     clock_events_count_window_size: int = 300000,
     devices: str = "f",
     collectors_text: tuple[str, str] | None = None,
+    process_metrics: bool = False,
+    proc_root: str = "/proc",
+    pod_log_dir: str = "/var/log/pods",
 ) -> ExporterSettings:
     """The flags (named as the parameters) checked into settings; a bad one is one clear error naming it.
 
     ``collectors_text`` (CSV text, where it came from) replaces the ``collectors`` file: the ConfigMap of ``-m``.
     """
     from gpuscope.exporter.devices import parse_devices
+    from gpuscope.exporter.processes.source import ProcessSettings
     from gpuscope.exporter.settings import ExporterSettings
     from gpuscope.fields.catalog import Dialect
     from gpuscope.fields.collectors import load_collectors, parse_collectors
@@ -201,6 +233,7 @@ def exporter_settings(
     return ExporterSettings(
         collectors=loaded,
         devices=selection,
+        processes=ProcessSettings(enabled=process_metrics, proc_root=proc_root, pod_log_dir=pod_log_dir),
         dialect=dialect_value,
         interval_s=collect_interval / 1000.0,
         host_label=choice(host_label, HOST_LABELS, "--host-label"),

@@ -20,7 +20,10 @@ from gpuscope.cli._options import (
     HpcJobMappingDir,
     Kubernetes,
     NvidiaResourceNames,
+    PodLogDir,
     PodResourcesSocket,
+    ProcessMetrics,
+    ProcRoot,
     WebConfigFile,
     WorkloadLabelsMode,
     exporter_settings,
@@ -57,6 +60,9 @@ def sim_command(
     nvidia_resource_names: NvidiaResourceNames = "",
     hpc_job_mapping_dir: HpcJobMappingDir = "",
     workload_labels: WorkloadLabelsMode = "info",
+    process_metrics: ProcessMetrics = False,
+    proc_root: ProcRoot = "/proc",
+    pod_log_dir: PodLogDir = "/var/log/pods",
     web_config_file: WebConfigFile = "",
     debug: Debug = False,
 ) -> None:
@@ -93,6 +99,9 @@ def sim_command(
         pod_resources_kubelet_socket=pod_resources_kubelet_socket,
         nvidia_resource_names=nvidia_resource_names,
         hpc_job_mapping_dir=hpc_job_mapping_dir,
+        process_metrics=process_metrics,
+        proc_root=proc_root,
+        pod_log_dir=pod_log_dir,
     )
     web = web_config(web_config_file)
     raise_fd_limit(nodes * 4 + 256)

@@ -24,6 +24,8 @@ from gpuscope.backends.base import (
     ReadRequest,
 )
 from gpuscope.exporter.devices import DeviceSelection
+from gpuscope.exporter.processes.attribute import ProcessView
+from gpuscope.exporter.processes.source import ProcessSource
 from gpuscope.exporter.snapshot import ErrorKey, GpuDerived, Snapshot
 from gpuscope.exporter.workloads.model import Attribution, WorkloadStatus
 from gpuscope.exporter.workloads.source import WorkloadSource
@@ -84,12 +86,14 @@ class Collector:
         monotonic: Callable[[], float] = time.monotonic,
         workloads: WorkloadSource | None = None,
         devices: DeviceSelection | None = None,
+        processes: ProcessSource | None = None,
     ) -> None:
         self.backend = backend
         self.workloads = workloads
+        self.processes = processes
         self.devices = devices or DeviceSelection()
         self._warned_missing = False
-        self.request = build_request(collectors)
+        self.request = replace(build_request(collectors), processes=processes is not None)
         self._xid_window = xid_window_s
         self._clock_window = clock_events_window_s
         self._clock = clock
@@ -126,10 +130,25 @@ class Collector:
                 workloads = self.workloads.read(reading.gpus)
             except Exception:  # a bug in attribution must not cost the GPU metrics: keep the last attribution
                 log.exception("workload attribution failed")
+        procs = self._read_processes(reading, workloads) if reading is not None else None
         duration = self._monotonic() - start
         with self._lock:
             self.snapshot = self._next(reading, error, duration, workloads)
+            if procs is not None:
+                self.snapshot = replace(self.snapshot, processes=procs)
             return self.snapshot
+
+    def _read_processes(
+        self, reading: NodeReading, workloads: tuple[Attribution, WorkloadStatus] | None
+    ) -> ProcessView | None:
+        if self.processes is None:
+            return None
+        attribution, status = workloads if workloads is not None else (self.snapshot.attribution, None)
+        try:
+            return self.processes.read(reading.gpus, attribution, status is not None and status.kubernetes)
+        except Exception:  # a bug in process attribution must not cost the GPU metrics
+            log.exception("process attribution failed")
+            return None
 
     def _select(self, reading: NodeReading) -> NodeReading:
         missing = self.devices.missing(reading)
@@ -141,7 +160,7 @@ class Collector:
     def set_collectors(self, collectors: CollectorSet) -> None:
         """Read what a new field list needs from the next collection on (a reload)."""
         with self._lock:
-            self.request = build_request(collectors)
+            self.request = replace(build_request(collectors), processes=self.processes is not None)
 
     def _next(
         self,

@@ -78,16 +78,23 @@ class _Entity:
     attrs: tuple[Pairs, ...]
     suffixes: tuple[str, ...]
     texts: tuple[str, ...]
+    split: Mapping[int, tuple[tuple[str, Value], ...]]
 
 
 _NO_SUFFIX = ("",)
 
 
-def _entity(labels: str, values: Mapping[int, Value], attrs: tuple[Pairs, ...]) -> _Entity:
+def _entity(
+    labels: str,
+    values: Mapping[int, Value],
+    attrs: tuple[Pairs, ...],
+    split: Mapping[int, tuple[tuple[str, Value], ...]] | None = None,
+) -> _Entity:
+    split = split if split is not None else _NO_SPLIT
     if attrs is NO_ATTRIBUTES:
-        return _Entity(labels, values, attrs, _NO_SUFFIX, (labels,))
+        return _Entity(labels, values, attrs, _NO_SUFFIX, (labels,), split)
     suffixes = tuple(_pairs_text(pairs) for pairs in attrs)
-    return _Entity(labels, values, attrs, suffixes, tuple(labels + suffix for suffix in suffixes))
+    return _Entity(labels, values, attrs, suffixes, tuple(labels + suffix for suffix in suffixes), split)
 
 
 def _pairs_text(pairs: Pairs) -> str:
@@ -111,11 +118,19 @@ class _GpuView:
     derived: GpuDerived
 
 
-def render_dcgm(snapshot: Snapshot, config: RenderConfig) -> str:
-    """The DCGM-compatible families for a snapshot (empty when there is no reading yet)."""
+# labels mode with --process-metrics: per target, field id -> (label suffix text, value) of each pod's share
+Split = Mapping[tuple[int, int | None], Mapping[int, tuple[tuple[str, Value], ...]]]
+_NO_SPLIT: Mapping[int, tuple[tuple[str, Value], ...]] = {}
+
+
+def render_dcgm(snapshot: Snapshot, config: RenderConfig, split: Split | None = None) -> str:
+    """The DCGM-compatible families for a snapshot (empty when there is no reading yet).
+
+    ``split`` replaces a target's series of some fields by per-pod series (``processes.exposition``).
+    """
     if snapshot.reading is None:
         return ""
-    views = _views(snapshot.reading, snapshot.derived, config, snapshot.attribution)
+    views = _views(snapshot.reading, snapshot.derived, config, snapshot.attribution, split or {})
     out: list[str] = []
     for metric in config.collectors.metrics:
         lines = list(_series(metric, views, config))
@@ -126,7 +141,11 @@ def render_dcgm(snapshot: Snapshot, config: RenderConfig) -> str:
 
 
 def _views(
-    reading: NodeReading, derived: Mapping[str, GpuDerived], config: RenderConfig, attribution: Attribution
+    reading: NodeReading,
+    derived: Mapping[str, GpuDerived],
+    config: RenderConfig,
+    attribution: Attribution,
+    split: Split,
 ) -> list[_GpuView]:
     views = []
     empty = GpuDerived()
@@ -146,12 +165,13 @@ def _views(
         host = f',{config.host_label}="{escape(config.hostname)}"' if config.hostname is not None else ""
         tail = host + _label_fields(gpu, reading, config)
         whole = attrs(ident.index, None)
-        physical = _entity(head + tail, gpu.device.values, whole)
+        physical = _entity(head + tail, gpu.device.values, whole, split.get((ident.index, None), _NO_SPLIT))
         instances = tuple(
             _entity(
                 f'{head},GPU_I_PROFILE="{escape(i.identity.profile)}",GPU_I_ID="{i.identity.gpu_instance_id}"{tail}',
                 i.reading.values,
                 attrs(ident.index, i.identity.gpu_instance_id),
+                split.get((ident.index, i.identity.gpu_instance_id), _NO_SPLIT),
             )
             for i in gpu.instances
         )
@@ -205,8 +225,8 @@ def _series(metric: Metric, views: list[_GpuView], config: RenderConfig) -> Iter
             continue  # not available with MIG on
         parent_values = view.gpu.device.values
         for entity in targets:
-            if fid == FieldId.DCGM_FI_DEV_XID_ERRORS:
-                yield from _xid_series(name, entity, view.derived.xid_last)
+            if fid == FieldId.DCGM_FI_DEV_XID_ERRORS or fid in entity.split:
+                yield from _special_series(name, fid, kind, entity, view.derived.xid_last)
                 continue
             # A link's fields are the link's own; a MIG instance's parent-scoped fields are its GPU's.
             parent = field.mig is MigScope.PARENT and field.entity is not Entity.NVLINK
@@ -220,6 +240,15 @@ def _series(metric: Metric, views: list[_GpuView], config: RenderConfig) -> Iter
             text = format_value(value, kind)
             for labels in entity.texts:
                 yield f"{name}{{{labels}}} {text}\n"
+
+
+def _special_series(name: str, fid: int, kind: ValueKind, entity: _Entity, xid_last: int) -> Iterator[str]:
+    """XID series (with their message), or a field split per pod (labels mode with --process-metrics)."""
+    if fid == FieldId.DCGM_FI_DEV_XID_ERRORS:
+        yield from _xid_series(name, entity, xid_last)
+        return
+    for suffix, share in entity.split[fid]:
+        yield f"{name}{{{entity.labels}{suffix}}} {format_value(share, kind)}\n"
 
 
 def _xid_series(name: str, entity: _Entity, code: int) -> Iterator[str]:

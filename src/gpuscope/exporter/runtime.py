@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from gpuscope.backends.base import Backend
 from gpuscope.exporter.collector import Collector
+from gpuscope.exporter.processes.exposition import labels_split, render_processes
 from gpuscope.exporter.render import RenderConfig, render_dcgm
 from gpuscope.exporter.selfmetrics import ConnectionStats, read_process_stats, render_dynamic, render_self
 from gpuscope.exporter.snapshot import Snapshot
@@ -70,8 +71,9 @@ class NodeRuntime:
     def _render(self, snapshot: Snapshot) -> Published:
         config = self.render_config
         text = (
-            render_dcgm(snapshot, config)
+            render_dcgm(snapshot, config, labels_split(snapshot, config))
             + render_workload_info(snapshot, config)
+            + render_processes(snapshot, config)
             + render_self(snapshot, config, self.interval_s, self.dialect)
         )
         return Published(snapshot, text.encode())

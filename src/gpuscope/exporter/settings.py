@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from gpuscope.backends.base import Backend
 from gpuscope.exporter.collector import Collector
 from gpuscope.exporter.devices import DeviceSelection
+from gpuscope.exporter.processes.source import ProcessSettings, ProcessSource
 from gpuscope.exporter.render import RenderConfig
 from gpuscope.exporter.runtime import NodeRuntime
 from gpuscope.exporter.workloads.source import WorkloadSettings, WorkloadSource
@@ -36,6 +37,7 @@ class ExporterSettings:
     clock_events_window_ms: int = 300000
     workloads: WorkloadSettings = field(default_factory=WorkloadSettings)
     devices: DeviceSelection = field(default_factory=DeviceSelection)
+    processes: ProcessSettings = field(default_factory=ProcessSettings)
 
 
 def kubelet_timeout(interval_s: float) -> float:
@@ -65,6 +67,16 @@ def make_runtime(
             hpc_dir=wl.hpc_dir.replace("{hostname}", hostname),
         )
         workloads = WorkloadSource(wl, timeout_s=kubelet_timeout(settings.interval_s))
+    ps = settings.processes
+    processes = None
+    if ps.enabled:
+        processes = ProcessSource(
+            replace(
+                ps,
+                proc_root=ps.proc_root.replace("{hostname}", hostname),
+                pod_log_dir=ps.pod_log_dir.replace("{hostname}", hostname),
+            )
+        )
     collector = Collector(
         backend,
         settings.collectors,
@@ -73,6 +85,7 @@ def make_runtime(
         clock=clock,
         workloads=workloads,
         devices=settings.devices,
+        processes=processes,
     )
     render = RenderConfig(
         collectors=settings.collectors,

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from gpuscope.backends.base import NodeReading
+from gpuscope.exporter.processes.attribute import ProcessView
 from gpuscope.exporter.workloads.model import Attribution, WorkloadStatus
 
 
@@ -49,6 +50,7 @@ class Snapshot:
     # Who holds which GPU (kubelet, HPC mapping files), read in the same collection as ``reading``.
     attribution: Attribution = field(default_factory=Attribution)
     workload_status: WorkloadStatus | None = None  # None: attribution is off
+    processes: ProcessView | None = None  # None: --process-metrics is off
 
     def age(self, now: float) -> float | None:
         """Seconds since the served reading was taken; ``None`` before the first one."""

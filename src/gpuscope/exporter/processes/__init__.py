@@ -1,0 +1,1 @@
+"""Per-process GPU use (``--process-metrics``): processes → cgroups → containers, pods and jobs → series."""

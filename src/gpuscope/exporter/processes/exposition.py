@@ -1,0 +1,170 @@
+"""The per-process families (``--process-metrics``), and the per-pod split of ``labels`` mode (pure).
+
+``info`` mode (and ``off``): one series per (GPU or MIG instance, owner) for memory and for each utilization engine
+with a sample, labelled like ``gpuscope_gpu_workload_info`` (``gpu``, ``UUID``, ``GPU_I_ID`` for a MIG instance,
+the host label) plus the owner's labels, so dashboards join the two on the same keys. Never a PID: a restarted
+process keeps its series, and a pod restart adds one series per kind, not one per process.
+
+``labels`` mode: dcgm-exporter's per-pod split. ``DCGM_FI_DEV_GPU_UTIL`` and ``DCGM_FI_DEV_FB_USED`` of a GPU (or
+MIG instance) with pod processes become one series per pod, valued with that pod's share, in place of the device
+series copied per pod; the other fields are as without process metrics.
+
+Both modes: per GPU the memory and count of processes that belong to no live owner (``unattributed``), and the
+counts of unattributed processes by reason and of failed per-process reads since start.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+from gpuscope.backends.base import Value
+from gpuscope.exporter.processes.attribute import ENGINES, Owner, OwnerUsage, ProcessView
+from gpuscope.exporter.processes.cgroup import OwnerKind
+from gpuscope.exporter.render import RenderConfig, Split, escape
+from gpuscope.exporter.snapshot import Snapshot
+from gpuscope.exporter.workloads.labels import JOB_LABEL, pod_label_names
+from gpuscope.exporter.workloads.model import Target, WorkloadLabels
+from gpuscope.fields.ids import FieldId
+
+MEMORY = "gpuscope_gpu_process_memory_used_bytes"
+UTILIZATION = "gpuscope_gpu_process_utilization_percent"
+UNATTRIBUTED_MEMORY = "gpuscope_gpu_unattributed_memory_used_bytes"
+UNATTRIBUTED_PROCESSES = "gpuscope_gpu_unattributed_processes"
+UNATTRIBUTED_TOTAL = "gpuscope_exporter_process_unattributed_total"
+READ_FAILURES = "gpuscope_exporter_process_read_failures_total"
+PROCESS_LABEL, USER_LABEL = "process_name", "user"
+_MIB = 1 << 20
+
+
+def owner_labels(owner: Owner, old_namespace: bool) -> str:
+    """The owner's labels as text (leading comma), escaped."""
+    pairs: tuple[tuple[str, str], ...]
+    if owner.kind is OwnerKind.POD:
+        container, namespace, pod = pod_label_names(old_namespace)
+        pairs = ((container, owner.container), (namespace, owner.namespace), (pod, owner.pod))
+    elif owner.kind is OwnerKind.CONTAINER:
+        pairs = ((pod_label_names(old_namespace)[0], owner.container),)
+    elif owner.kind is OwnerKind.SLURM:
+        pairs = ((JOB_LABEL, owner.job),)
+    else:
+        pairs = ((PROCESS_LABEL, owner.name), (USER_LABEL, owner.user))
+    return "".join(f',{name}="{escape(value)}"' for name, value in pairs)
+
+
+def _heads(snapshot: Snapshot, config: RenderConfig) -> dict[Target, str]:
+    """The join keys of every GPU and MIG instance, as the info series write them."""
+    assert snapshot.reading is not None
+    host = f',{config.host_label}="{escape(config.hostname)}"' if config.hostname is not None else ""
+    heads: dict[Target, str] = {}
+    for gpu in snapshot.reading.gpus:
+        if gpu.lost:
+            continue
+        index = gpu.identity.index
+        base = f'gpu="{index}",{config.uuid_label}="{escape(gpu.identity.uuid)}"'
+        heads[(index, None)] = base + host
+        for inst in gpu.instances:
+            gi = inst.identity.gpu_instance_id
+            heads[(index, gi)] = f'{base},GPU_I_ID="{gi}"{host}'
+    return heads
+
+
+def render_processes(snapshot: Snapshot, config: RenderConfig) -> str:
+    """The per-process families; empty unless ``--process-metrics`` is on and there is a reading."""
+    view = snapshot.processes
+    if view is None or snapshot.reading is None:
+        return ""
+    heads = _heads(snapshot, config)
+    out: list[str] = []
+    if config.workload_labels is not WorkloadLabels.LABELS:
+        out.append(_owner_families(view, heads, config))
+    memory, count = [], []
+    for index, left in sorted(view.usage.unattributed.items()):
+        head = heads.get((index, None))
+        if head is not None:
+            memory.append(f"{UNATTRIBUTED_MEMORY}{{{head}}} {left.memory_bytes}\n")
+            count.append(f"{UNATTRIBUTED_PROCESSES}{{{head}}} {left.processes}\n")
+    out.append(
+        _family(
+            UNATTRIBUTED_MEMORY,
+            "GPU memory held by processes that belong to no live container, job or command (bytes).",
+            "gauge",
+            memory,
+        )
+    )
+    out.append(_family(UNATTRIBUTED_PROCESSES, "Processes on the GPU that belong to no live owner.", "gauge", count))
+    reasons = [f'{UNATTRIBUTED_TOTAL}{{reason="{r.value}"}} {n}\n' for r, n in view.unattributed_total.items()]
+    out.append(
+        _family(UNATTRIBUTED_TOTAL, "GPU processes that could not be attributed, by reason.", "counter", reasons)
+    )
+    out.append(
+        _family(
+            READ_FAILURES,
+            "Per-process NVML readings that failed (a busy or resetting GPU).",
+            "counter",
+            [f"{READ_FAILURES} {view.read_failures_total}\n"],
+        )
+    )
+    return "".join(out)
+
+
+def _owner_families(view: ProcessView, heads: Mapping[Target, str], config: RenderConfig) -> str:
+    memory: list[str] = []
+    util: list[str] = []
+    for usage in view.usage.owners:
+        head = heads.get(usage.target)
+        if head is None:
+            continue
+        labels = head + owner_labels(usage.owner, config.old_namespace)
+        memory.append(f"{MEMORY}{{{labels}}} {usage.memory_bytes}\n")
+        util.extend(
+            f'{UTILIZATION}{{{labels},engine="{engine}"}} {usage.utilization[engine]:g}\n'
+            for engine in ENGINES
+            if engine in usage.utilization
+        )
+    return _family(
+        MEMORY,
+        "GPU memory used by the processes of one container, job or command on the GPU or MIG instance (bytes).",
+        "gauge",
+        memory,
+    ) + _family(
+        UTILIZATION,
+        "Utilization of a GPU engine by the processes of one owner since the last collection (percent).",
+        "gauge",
+        util,
+    )
+
+
+def labels_split(snapshot: Snapshot, config: RenderConfig) -> Split:
+    """``labels`` mode: per target, the per-pod series of GPU_UTIL and FB_USED (empty in other modes)."""
+    view = snapshot.processes
+    if view is None or config.workload_labels is not WorkloadLabels.LABELS:
+        return {}
+    split: dict[Target, dict[int, list[tuple[str, Value]]]] = {}
+    for usage in view.usage.owners:
+        if usage.owner.kind is not OwnerKind.POD:
+            continue
+        fields = split.setdefault(usage.target, {})
+        suffix = _sorted_pod_labels(usage, config.old_namespace)
+        fields.setdefault(FieldId.DCGM_FI_DEV_FB_USED, []).append((suffix, usage.memory_bytes // _MIB))
+        if "sm" in usage.utilization:
+            fields.setdefault(FieldId.DCGM_FI_DEV_GPU_UTIL, []).append((suffix, round(usage.utilization["sm"])))
+    return {target: {fid: tuple(lines) for fid, lines in fields.items()} for target, fields in split.items()}
+
+
+def _sorted_pod_labels(usage: OwnerUsage, old_namespace: bool) -> str:
+    # labels mode writes attributes byte-sorted, as dcgm-exporter does
+    container, namespace, pod = pod_label_names(old_namespace)
+    o = usage.owner
+    pairs = sorted(((container, o.container), (namespace, o.namespace), (pod, o.pod)))
+    return "".join(f',{name}="{escape(value)}"' for name, value in pairs)
+
+
+def _family(name: str, help_text: str, kind: str, lines: list[str]) -> str:
+    if not lines:
+        return ""
+    return f"# HELP {name} {help_text}\n# TYPE {name} {kind}\n" + "".join(lines)
+
+
+def series_names() -> Iterator[str]:
+    """Every family this module can write (the budget and docs list them)."""
+    yield from (MEMORY, UTILIZATION, UNATTRIBUTED_MEMORY, UNATTRIBUTED_PROCESSES, UNATTRIBUTED_TOTAL, READ_FAILURES)
