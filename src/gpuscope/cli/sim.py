@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import tempfile
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -71,7 +73,13 @@ def sim_command(
         return
     from gpuscope.exporter.app import serve
     from gpuscope.hardware.models import model_by_key, parse_mig_layout
-    from gpuscope.simulator.fleet import build_listeners, plan_nodes, raise_fd_limit, write_targets_file
+    from gpuscope.simulator.fleet import (
+        build_listeners,
+        plan_nodes,
+        raise_fd_limit,
+        with_simulated_processes,
+        write_targets_file,
+    )
     from gpuscope.simulator.routes import FAULT_ROUTES
 
     setup_logging(debug, "text")
@@ -104,6 +112,10 @@ def sim_command(
         pod_log_dir=pod_log_dir,
     )
     web = web_config(web_config_file)
+    if process_metrics:  # the simulated nodes' /proc and pod directories, under a directory of their own
+        planned, settings = with_simulated_processes(
+            planned, settings, Path(tempfile.mkdtemp(prefix="gpuscope-sim-processes-"))
+        )
     raise_fd_limit(nodes * 4 + 256)
     listeners = build_listeners(planned, settings)
     if targets_file:

@@ -28,6 +28,7 @@ from gpuscope.backends.sim.faults import FaultRequest, parse_fault_kind
 from gpuscope.bundle import write_bundle
 from gpuscope.errors import EnvironmentProblem, UsageError
 from gpuscope.exporter.httpguard import HttpLimits
+from gpuscope.exporter.processes.source import ProcessSettings
 from gpuscope.exporter.scheduler import Scheduler
 from gpuscope.exporter.server import Listener, build_app, make_runner, resolver_for, start_site
 from gpuscope.exporter.settings import ExporterSettings
@@ -39,7 +40,7 @@ from gpuscope.runner.process import ManagedProcess, stop_all
 from gpuscope.runner.state import StackLock, write_state
 from gpuscope.runner.status import floor_green, gather
 from gpuscope.simulator.control import apply_fault, sim_of
-from gpuscope.simulator.fleet import build_listeners, raise_fd_limit
+from gpuscope.simulator.fleet import build_listeners, raise_fd_limit, with_simulated_processes
 from gpuscope.simulator.kube import KubeSim, SimKubeNode
 from gpuscope.simulator.routes import FAULT_ROUTES
 from gpuscope.spec.load import LoadedSpec
@@ -108,9 +109,12 @@ class Stack:
             dialect=Dialect(spec.exporter.dialect),
             interval_s=self.plan.interval_s,
             host_label=spec.exporter.host_label,
+            # the local stack shows every feature: simulated pods share GPUs, `gpuscope inject zombie` works
+            processes=ProcessSettings(enabled=True),
         )
+        nodes, settings = with_simulated_processes(self.plan.nodes, settings, self.data_dir / "processes")
         raise_fd_limit(len(self.plan.nodes) * 4 + 256)
-        self.listeners = build_listeners(self.plan.nodes, settings)
+        self.listeners = build_listeners(nodes, settings)
         self.kube = kube_sim(self.plan, self.listeners)  # kube-state-metrics and cAdvisor of the simulated pods
         self.node_runners = [await self._serve(lst) for lst in self.listeners]
         return Scheduler([lst.runtime for lst in self.listeners], self.plan.interval_s, workers=2)

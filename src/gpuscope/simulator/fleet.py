@@ -13,7 +13,7 @@ import logging
 import os
 import resource
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from gpuscope.backends.sim.node import SimNode, SimNodeConfig
@@ -83,6 +83,22 @@ def plan_nodes(
         )
         nodes.append(FleetNode(config, str(base + i), port))
     return nodes
+
+
+def with_simulated_processes(
+    nodes: Sequence[FleetNode], settings: ExporterSettings, base_dir: Path
+) -> tuple[list[FleetNode], ExporterSettings]:
+    """With ``--process-metrics``: each node keeps its simulated ``/proc`` and pod directory under ``base_dir``,
+    and the exporter reads them there (``{hostname}`` in the paths is each node's own)."""
+    if not settings.processes.enabled:
+        return list(nodes), settings
+    placed = [replace(n, config=replace(n.config, process_dir=str(base_dir / n.config.hostname))) for n in nodes]
+    processes = replace(
+        settings.processes,
+        proc_root=str(base_dir / "{hostname}" / "proc"),
+        pod_log_dir=str(base_dir / "{hostname}" / "pods"),
+    )
+    return placed, replace(settings, processes=processes)
 
 
 def build_listeners(nodes: Sequence[FleetNode], settings: ExporterSettings) -> list[Listener]:

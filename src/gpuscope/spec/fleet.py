@@ -101,6 +101,9 @@ class NodeGroup(_Model):
     # The GPU exporter's host label of each node, where it is not the host part of its target (an IP, an FQDN).
     hostnames: tuple[str, ...] = Field((), description="host label value per node (default: from hosts)")
     node_exporters: tuple[Address, ...] = Field((), description="node-exporter target per node (default: host:port)")
+    pods_per_gpu: Count = Field(
+        1, ge=1, le=64, description="most pods sharing one GPU or MIG instance (time-slicing, MPS): sizes the budget"
+    )
 
     @field_validator("gpu_model")
     @classmethod
@@ -249,6 +252,9 @@ class ExporterSettings(_Model):
     dcgm_hostengine: Literal["embedded", "standalone"] = Field(
         "embedded",
         description="backend dcgm: embedded (in the exporter) or the GPU Operator's standalone nvidia-dcgm on :5555",
+    )
+    process_metrics: bool = Field(
+        False, description="per-process GPU memory and utilization per pod (--process-metrics; hostPID DaemonSet)"
     )
 
 

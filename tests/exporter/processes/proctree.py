@@ -11,7 +11,8 @@ CID = "4f1b3c2a9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a"
 def pod_cgroup(uid: str, container_id: str = CID) -> str:
     """A containerd container of a Burstable pod under the systemd driver, cgroup v2."""
     u = uid.replace("-", "_")
-    return f"0::/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod{u}.slice/cri-containerd-{container_id}.scope\n"
+    slices = f"/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod{u}.slice"
+    return f"0::{slices}/cri-containerd-{container_id}.scope\n"
 
 
 class ProcTree:

@@ -27,6 +27,7 @@ class FaultKind(StrEnum):
     HOSTENGINE_DOWN = "hostengine-down"
     HOSTENGINE_RESTART = "hostengine-restart"
     VERSION_SKEW = "version-skew"
+    ZOMBIE = "zombie"  # a process keeps GPU memory after its pod was deleted (with --process-metrics)
 
 
 NODE_FAULTS = frozenset(

@@ -224,6 +224,11 @@ class SimGpu:
     def events(self) -> int:
         return self._now.events
 
+    @property
+    def sm_activity(self) -> float:
+        """SM activity (0-1) at the last ``advance``: what the simulated processes share."""
+        return float(self._now.act.sm_active)
+
     def read_device(self, field_ids: Iterable[int]) -> EntityReading:
         return _read(self, self._now.act, None, field_ids, DEVICE_GETTERS)
 

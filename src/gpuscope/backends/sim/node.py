@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 from types import MappingProxyType
 
 from gpuscope.backends.base import (
@@ -23,12 +25,15 @@ from gpuscope.backends.base import (
 )
 from gpuscope.backends.sim.faults import FaultKind, FaultRequest
 from gpuscope.backends.sim.gpu import SimGpu
+from gpuscope.backends.sim.processes import population, readings, sync
 from gpuscope.backends.sim.workload import workload_for
 from gpuscope.errors import UsageError
 from gpuscope.fields.catalog import BY_ID, Entity
 from gpuscope.fields.ids import FieldId
 from gpuscope.fields.xid import GPU_FELL_OFF_BUS
 from gpuscope.hardware.models import GpuModel, MigProfile
+
+log = logging.getLogger(__name__)
 
 DRIVER_VERSION = "570.133.20"
 NVML_VERSION = "12.570.133.20"
@@ -54,6 +59,7 @@ class SimNodeConfig:
     workload: str = "mixed"
     seed: int = 0
     profiling: str = "all"  # all: every model (as DCGM); gpm: Hopper+ only (as NVML); none
+    process_dir: str = ""  # where the simulated /proc and pod log directory are kept ("": not written)
 
 
 def _digest(*parts: object) -> bytes:
@@ -106,6 +112,7 @@ class SimNode:
         self._hostengine_restarted = False
         self._version_skew = False
         self._pending: dict[int, list[XidEvent]] = {}
+        self.zombies: set[int] = set()  # GPUs with a process whose pod is gone
         self.gpus = [self._make_gpu(i) for i in range(config.gpus)]
 
     def _make_gpu(self, index: int) -> SimGpu:
@@ -145,6 +152,8 @@ class SimNode:
             self._check_hostengine()
             now = self._clock()
             gpus = tuple(self._read_gpu(gpu, request, now) for gpu in self.gpus)
+            if request.processes:
+                gpus = self._with_processes(gpus, now)
             engine = SIM_DCGM_SKEWED_VERSION if self._version_skew else SIM_DCGM_VERSION
         info = DcgmInfo(client_version=SIM_DCGM_VERSION, hostengine_version=engine)
         return NodeReading(
@@ -153,6 +162,20 @@ class SimNode:
                 {FieldId.DCGM_FI_DRIVER_VERSION: DRIVER_VERSION, FieldId.DCGM_FI_NVML_VERSION: NVML_VERSION}
             ),
             dcgm=info,
+        )
+
+    def _with_processes(self, gpus: tuple[GpuReading, ...], now: float) -> tuple[GpuReading, ...]:
+        c = self.config
+        instances = [[i.identity.gpu_instance_id for i in gpu.instances] for gpu in self.gpus]
+        procs = population(c.hostname, c.gpus, instances, c.model.memory_mib << 20, now, sorted(self.zombies))
+        if c.process_dir:
+            try:
+                sync(Path(c.process_dir), procs)
+            except OSError as exc:  # the directory is the simulator's own: say so, keep the GPUs reporting
+                log.warning("cannot write the simulated /proc under %s: %s", c.process_dir, exc)
+        return tuple(
+            g if g.lost else replace(g, processes=readings(procs, g.identity.index, self.gpus[i].sm_activity))
+            for i, g in enumerate(gpus)
         )
 
     def _check_hostengine(self) -> None:
@@ -243,6 +266,9 @@ class SimNode:
             if on:
                 self._event(gpu, request.code)
             return
+        if kind is FaultKind.ZOMBIE:
+            (self.zombies.add if on else self.zombies.discard)(gpu.index)
+            return
         if kind is FaultKind.NVLINK_CRC and not gpu.model.nvlinks:
             raise UsageError(f"GPU {gpu.index} ({gpu.model.key}) has no NVLink to inject CRC errors into")
         if kind is FaultKind.FABRIC_DEGRADED and not gpu.model.fabric:
@@ -279,6 +305,7 @@ class SimNode:
             self._slow_seconds = 0.0
             self._end_slow()
             self._hostengine_down = self._hostengine_restarted = self._version_skew = False
+            self.zombies.clear()
             for gpu in self.gpus:
                 gpu.thermal = gpu.ecc_dbe = gpu.nvlink_crc = gpu.profiling_locked = gpu.lost = False
                 gpu.fabric_degraded = gpu.nvlink5_errors = False
@@ -309,6 +336,7 @@ class SimNode:
                     (FaultKind.NVLINK_CRC, gpu.nvlink_crc),
                     (FaultKind.FABRIC_DEGRADED, gpu.fabric_degraded),
                     (FaultKind.NVLINK5_ERRORS, gpu.nvlink5_errors),
+                    (FaultKind.ZOMBIE, gpu.index in self.zombies),
                 ):
                     if on:
                         active.append({"fault": kind.value, "gpu": gpu.index})
