@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from gpuscope.exporter.processes import exposition as process_exposition
 from gpuscope.fields import companion
 from gpuscope.fields.catalog import BY_NAME
 from gpuscope.jobs import metrics as job_metrics
@@ -17,6 +18,7 @@ from tests.rules import (
     cases_gpu,
     cases_host,
     cases_pipeline,
+    cases_processes,
     cases_prometheus,
     cases_recording,
     cases_workload,
@@ -33,6 +35,7 @@ AREAS: dict[str, tuple[Case | ExprCase, ...]] = {
     "prometheus": cases_prometheus.CASES,
     "workload": cases_workload.CASES,
     "host": cases_host.CASES,
+    "processes": cases_processes.CASES,
     "recording": (*cases_recording.EXPRS, *cases_recording.JOB_EXPRS, cases_recording.FLEET),
 }
 ALERT_CASES: tuple[Case, ...] = tuple(c for cases in AREAS.values() for c in cases if isinstance(c, Case))
@@ -83,6 +86,7 @@ TABLE = {  # the contract, written apart from the rules: alert -> (owner, bound)
     "GPURequestsNearAllocatable": ("platform", "35m"),
     "GPUPodCPUThrottled": ("workload", "20m"),
     "GPUPodMemoryNearLimit": ("workload", "12m"),
+    "GPUMemoryHeldByNoPod": ("platform", "12m"),
 }
 
 
@@ -166,6 +170,7 @@ _SELF = {
     "gpuscope_exporter_backend_up",
     "gpuscope_exporter_dcgm_info",
     "gpuscope_gpu_workload_info",
+    *process_exposition.series_names(),  # --process-metrics
 }
 # The pushed job metrics' contract (gpuscope.jobs.metrics): the names jobs really push.
 _JOB = {

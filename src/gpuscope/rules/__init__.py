@@ -10,6 +10,7 @@ from __future__ import annotations
 from gpuscope.rules.alerts_gpu import infra_group
 from gpuscope.rules.alerts_host import host_group, host_recordings
 from gpuscope.rules.alerts_pipeline import pipeline_group
+from gpuscope.rules.alerts_processes import processes_group
 from gpuscope.rules.alerts_prometheus import prometheus_group
 from gpuscope.rules.alerts_workload import workload_group
 from gpuscope.rules.config import RulesConfig, Thresholds
@@ -47,6 +48,7 @@ def build_groups(config: RulesConfig) -> tuple[Group, ...]:
         workload_group(q),
         host_recordings(q),
         host_group(q),
+        processes_group(q),
     )
     return compress(groups, config.speedup)
 

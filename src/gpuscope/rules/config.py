@@ -42,6 +42,8 @@ class Thresholds(BaseModel):
     snapshot_stale_intervals: int = Field(3, ge=2, description="snapshot age, in collection intervals, that is stale")
     churn_ratio_per_hour: float = Field(0.5, gt=0, description="series created per hour / head series")
     job_stale_after: str = Field("10m", pattern=_DURATION, description="a pushed job is stale after this long")
+    unattributed_memory_mib: int = Field(256, ge=0, description="GPU memory held by no live pod tolerated per GPU")
+    unattributed_for: str = Field("10m", pattern=_DURATION, description="how long before that memory alerts")
 
 
 class RulesConfig(BaseModel):
