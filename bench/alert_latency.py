@@ -83,6 +83,7 @@ FAULTS = (
     ),
     Fault(("PrometheusRemoteWriteBehind",), {"fault": "global-down"}, "global-down (the long-term store stops)"),
     Fault(("PushgatewayJobStale",), {"fault": "push-job"}, "a job pushes once, then never again"),
+    Fault(("GPUMemoryHeldByNoPod",), {"fault": "zombie", "node": "0", "gpu": 6}, "zombie, node 0 GPU 6"),
 )
 
 # Alerts of the rule table that no injectable fault of the local stack raises, and why.

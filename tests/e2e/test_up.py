@@ -400,3 +400,22 @@ def test_an_exporter_restart_pages_once_with_kube_state_metrics_seeing_it(stack:
     notes = notified(stack.notifications(), "GPUExporterRestarted", cluster="gpu-a", instance=instance)
     assert len(notes) == 1, "one restart, two signals: exactly one notification"
     assert len([a for n in notes for a in n["alerts"] if a["labels"]["alertname"] == "GPUExporterRestarted"]) == 1
+
+
+def test_an_injected_zombie_alerts_platform_once_and_resolves(stack: UpStack) -> None:
+    """Simulated pods share the stack's GPUs; a process left behind by a deleted pod alerts exactly once."""
+    per_pod = 'count(gpuscope_gpu_process_memory_used_bytes{cluster="gpu-a",pod!=""})'
+    wait_for(lambda: (stack.value("prometheus-a@gpu-a", per_pod) or 0) > 4 * 8, timeout=60, what="per-pod series")
+    target = {"cluster": "gpu-a", "Hostname": "gpu-a-h100-00", "gpu": "6", "owner": "platform"}
+    stack.inject("zombie", "--cluster", "gpu-a", "--node", "0", "--gpu", "6")
+    first = _first(stack, "GPUMemoryHeldByNoPod", **target)
+    time.sleep(max(0.0, first["received_at"] + GROUP_INTERVAL_S + 5 - time.time()))
+    assert len(notified(stack.notifications(), "GPUMemoryHeldByNoPod", **target)) == 1
+    assert len(notified(stack.notifications(), "GPUMemoryHeldByNoPod")) == 1  # no other GPU
+    stack.clear()
+    wait_for(
+        lambda: notified(stack.notifications(), "GPUMemoryHeldByNoPod", "resolved", **target),
+        timeout=120,
+        interval=0.5,
+        what="GPUMemoryHeldByNoPod resolved",
+    )

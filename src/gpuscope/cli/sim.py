@@ -154,7 +154,7 @@ def sim_inject_command(
         str,
         typer.Argument(
             help="xid, fell-off-bus, profiling-lock, thermal, ecc-dbe, nvlink-crc, restart, slow, "
-            "hostengine-down, hostengine-restart or version-skew."
+            "hostengine-down, hostengine-restart, version-skew or zombie."
         ),
     ],
     url: Annotated[str, typer.Option("--url", help="The node's exporter, e.g. http://127.1.0.1:9400.")] = (

@@ -104,7 +104,7 @@ def inject_command(
         typer.Argument(
             help="A simulator fault (xid, fell-off-bus, profiling-lock, thermal, ecc-dbe, "
             "nvlink-crc, fabric-degraded, nvlink5-errors, restart, slow, hostengine-down, hostengine-restart, "
-            "version-skew) or exporter-down, "
+            "version-skew, zombie) or exporter-down, "
             "prometheus-down, global-down."
         ),
     ],
