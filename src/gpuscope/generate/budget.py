@@ -18,6 +18,7 @@ from gpuscope.backends.sim.node import SimNode, SimNodeConfig
 from gpuscope.exporter.settings import ExporterSettings, make_runtime
 from gpuscope.fields.catalog import Dialect
 from gpuscope.fields.collectors import CollectorSet
+from gpuscope.generate.budget_processes import process_series
 from gpuscope.generate.host_scrape import host_series
 from gpuscope.hardware.models import MODELS, parse_mig_layout
 from gpuscope.rules import build_groups
@@ -209,6 +210,7 @@ def _cluster_budget(
         total = plain * (group.nodes - mig_nodes) + per_mig * mig_nodes
         biggest_node = max(biggest_node, plain, per_mig)
         workload = _workload_series(group, cluster, spec, plain / group.gpus_per_node)
+        workload += process_series(group, cluster, spec, HEAD_WINDOW_HOURS)  # --process-metrics, worst case
         groups.append(
             NodeGroupBudget(
                 cluster=cluster.name,

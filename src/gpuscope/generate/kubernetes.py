@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from gpuscope.generate.budget import ClusterBudget
+from gpuscope.generate.kubernetes_processes import host_pid, process_env, process_mounts
 from gpuscope.generate.prometheus import EXPORTER_JOB, LABEL_LIMIT
 from gpuscope.spec.fleet import Cluster, FleetSpec
 
@@ -56,6 +57,7 @@ def _env(spec: FleetSpec) -> list[dict[str, Any]]:
         # The GPU Operator's nvidia-dcgm DaemonSet serves nv-hostengine on each node's port 5555.
         env.append({"name": "NODE_IP", "valueFrom": {"fieldRef": {"fieldPath": "status.hostIP"}}})
         env.append({"name": "DCGM_REMOTE_HOSTENGINE_INFO", "value": f"$(NODE_IP):{DCGM_HOSTENGINE_PORT}"})
+    env.extend(process_env(spec))
     return env
 
 
@@ -92,6 +94,9 @@ def daemonset(spec: FleetSpec, cluster: Cluster) -> dict[str, Any]:
         {"name": "pod-resources", "hostPath": {"path": "/var/lib/kubelet/pod-resources", "type": "Directory"}},
         {"name": "collectors", "configMap": {"name": "gpuscope-collectors"}},
     ]
+    extra_mounts, extra_volumes = process_mounts(spec)
+    mounts.extend(extra_mounts)
+    volumes.extend(extra_volumes)
     if e.web_config_secret:
         mounts.append({"name": "web-config", "mountPath": "/etc/gpuscope/web", "readOnly": True})
         volumes.append({"name": "web-config", "secret": {"secretName": e.web_config_secret}})
@@ -138,6 +143,7 @@ def daemonset(spec: FleetSpec, cluster: Cluster) -> dict[str, Any]:
                     "automountServiceAccountToken": False,
                     "priorityClassName": "system-node-critical",
                     "runtimeClassName": "nvidia",
+                    **host_pid(spec),
                     "nodeSelector": {"nvidia.com/gpu.present": "true"},
                     "tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}],
                     "containers": [container],
