@@ -404,7 +404,7 @@ def test_an_exporter_restart_pages_once_with_kube_state_metrics_seeing_it(stack:
 
 def test_an_injected_zombie_alerts_platform_once_and_resolves(stack: UpStack) -> None:
     """Simulated pods share the stack's GPUs; a process left behind by a deleted pod alerts exactly once."""
-    per_pod = 'count(gpuscope_gpu_process_memory_used_bytes{cluster="gpu-a",pod!=""})'
+    per_pod = 'count(gpuscope_gpu_process_memory_used_bytes{pod!=""})'
     wait_for(lambda: (stack.value("prometheus-a@gpu-a", per_pod) or 0) > 4 * 8, timeout=60, what="per-pod series")
     target = {"cluster": "gpu-a", "Hostname": "gpu-a-h100-00", "gpu": "6", "owner": "platform"}
     stack.inject("zombie", "--cluster", "gpu-a", "--node", "0", "--gpu", "6")

@@ -7,6 +7,7 @@ from gpuscope.dashboards import fields, variables
 from gpuscope.dashboards.model import Dashboard, Panel, Row, present
 from gpuscope.dashboards.promql import Q
 from gpuscope.dashboards.queries import gpu as g
+from gpuscope.dashboards.shared_gpus import l4_panel
 
 KEY = "l4-gpu"
 
@@ -32,6 +33,7 @@ def _who(q: Q) -> Row:
                 width=12,
             ),
             Panel("Alerts firing on this GPU", "statushistory", (g.alerts(q),), width=12),
+            *((owners,) if (owners := l4_panel(q)) else ()),
         ),
     )
 

@@ -27,6 +27,7 @@ class Options:
     store: str = "federation"  # the long-term store of the chosen topology (the Pipeline page's last row)
     expected_gpus: tuple[tuple[str, int], ...] = ()  # (cluster, GPUs in the spec)
     recorded: frozenset[str] = frozenset()  # every recording rule the rules define
+    process_metrics: bool = False  # exporter.process_metrics: the shared-GPU panels
 
 
 def collected_fields(collectors: CollectorSet) -> frozenset[str]:
@@ -60,4 +61,5 @@ def options_for(spec: FleetSpec, collectors: CollectorSet, store: str) -> Option
         store=store,
         expected_gpus=tuple((c.name, c.gpus) for c in spec.clusters),
         recorded=recorded_names(config),
+        process_metrics=spec.exporter.process_metrics,
     )

@@ -11,6 +11,7 @@ from gpuscope.dashboards.host import pod_resources_row
 from gpuscope.dashboards.model import Dashboard, Panel, Query, Row, Steps, present
 from gpuscope.dashboards.promql import Q
 from gpuscope.dashboards.queries import workload as w
+from gpuscope.dashboards.shared_gpus import l5_row
 
 KEY = "l5-workload"
 
@@ -134,6 +135,11 @@ def workload_dashboard(q: Q) -> Dashboard:
         description="What a pod or a batch job holds and how well it uses it; jobs report step time and throughput "
         "through the Pushgateway.",
         variables=(variables.cluster(q), *pod_vars, variables.job_id(q)),
-        rows=(*((pods,) if pods else ()), *filter(None, (pod_resources_row(q) if pods else None,)), _jobs(q)),
+        rows=(
+            *((pods,) if pods else ()),
+            *filter(None, (pod_resources_row(q) if pods else None,)),
+            *((shared,) if (shared := l5_row(q)) else ()),
+            _jobs(q),
+        ),
         drills_to=("l4-gpu", "efficiency"),
     )

@@ -149,6 +149,8 @@ def plan_stack(spec: FleetSpec, *, fast: bool, port: Callable[[], int] = free_po
         "long_term_store": {"receiver": "mimir"}.get(global_kind, global_kind),
         "remote_write_url": f"http://127.0.0.1:{global_port}/api/v1/write",
         "remote_write_token_file": None,
+        # simulated pods share the local GPUs: per-pod panels, the process series, `gpuscope inject zombie`
+        "exporter": spec.exporter.model_copy(update={"process_metrics": True}),
     }
     if vmalert_port is not None:
         # The single node on loopback (a cluster version in the spec runs as one node here).

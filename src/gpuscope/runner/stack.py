@@ -109,8 +109,7 @@ class Stack:
             dialect=Dialect(spec.exporter.dialect),
             interval_s=self.plan.interval_s,
             host_label=spec.exporter.host_label,
-            # the local stack shows every feature: simulated pods share GPUs, `gpuscope inject zombie` works
-            processes=ProcessSettings(enabled=True),
+            processes=ProcessSettings(enabled=spec.exporter.process_metrics),  # on in the local plan
         )
         nodes, settings = with_simulated_processes(self.plan.nodes, settings, self.data_dir / "processes")
         raise_fd_limit(len(self.plan.nodes) * 4 + 256)
