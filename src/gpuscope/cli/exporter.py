@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import tempfile
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -36,6 +38,7 @@ from gpuscope.cli._options import (
 if TYPE_CHECKING:
     import socket
 
+    from gpuscope.backends.sim.node import SimNodeConfig
     from gpuscope.exporter.configmap import ConfigMapRef
     from gpuscope.exporter.settings import ExporterSettings
 
@@ -307,6 +310,7 @@ def exporter_command(
     )
     parse_target(remote_hostengine_info)  # a bad -r is a usage error before anything starts
     chosen = choose_backend(backend, remote_hostengine_info)
+    settings, sim_config = _simulated_processes(chosen, settings, sim_config)
     runtime = make_runtime(open_backend(chosen, sim_config, remote_hostengine_info), settings, hostname)
     if was_set(ctx, "remote_hostengine_info") and chosen != "dcgm":
         log.info(
@@ -384,3 +388,16 @@ def _systemd_sockets() -> list[socket.socket]:
 def exporter_command_click(root: Any) -> Any:
     """The click command of ``gpuscope exporter`` inside the root group (its parameters name the flags)."""
     return root.commands["exporter"]
+
+
+def _simulated_processes(
+    chosen: str, settings: ExporterSettings, sim_config: SimNodeConfig
+) -> tuple[ExporterSettings, SimNodeConfig]:
+    """``--backend sim --process-metrics``: the simulated node's /proc and pod directory, in a directory of its own."""
+    if chosen != "sim" or not settings.processes.enabled:
+        return settings, sim_config
+    from gpuscope.simulator.fleet import FleetNode, with_simulated_processes
+
+    base = Path(tempfile.mkdtemp(prefix="gpuscope-sim-processes-"))
+    (placed,), settings = with_simulated_processes([FleetNode(sim_config, "127.0.0.1", 9400)], settings, base)
+    return settings, placed.config
