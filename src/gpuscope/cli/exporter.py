@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import atexit
 import logging
+import shutil
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -399,5 +401,6 @@ def _simulated_processes(
     from gpuscope.simulator.fleet import FleetNode, with_simulated_processes
 
     base = Path(tempfile.mkdtemp(prefix="gpuscope-sim-processes-"))
+    atexit.register(shutil.rmtree, base, True)
     (placed,), settings = with_simulated_processes([FleetNode(sim_config, "127.0.0.1", 9400)], settings, base)
     return settings, placed.config

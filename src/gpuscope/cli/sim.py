@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import atexit
 import json
 import logging
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Annotated
@@ -113,9 +115,9 @@ def sim_command(
     )
     web = web_config(web_config_file)
     if process_metrics:  # the simulated nodes' /proc and pod directories, under a directory of their own
-        planned, settings = with_simulated_processes(
-            planned, settings, Path(tempfile.mkdtemp(prefix="gpuscope-sim-processes-"))
-        )
+        base = Path(tempfile.mkdtemp(prefix="gpuscope-sim-processes-"))
+        atexit.register(shutil.rmtree, base, True)
+        planned, settings = with_simulated_processes(planned, settings, base)
     raise_fd_limit(nodes * 4 + 256)
     listeners = build_listeners(planned, settings)
     if targets_file:

@@ -94,7 +94,12 @@ def render_processes(snapshot: Snapshot, config: RenderConfig) -> str:
     out.append(_family(UNATTRIBUTED_PROCESSES, "Processes on the GPU that belong to no live owner.", "gauge", count))
     reasons = [f'{UNATTRIBUTED_TOTAL}{{reason="{r.value}"}} {n}\n' for r, n in view.unattributed_total.items()]
     out.append(
-        _family(UNATTRIBUTED_TOTAL, "GPU processes that could not be attributed, by reason.", "counter", reasons)
+        _family(
+            UNATTRIBUTED_TOTAL,
+            "Process readings (one per process and collection) that could not be attributed, by reason.",
+            "counter",
+            reasons,
+        )
     )
     out.append(
         _family(
