@@ -61,7 +61,15 @@ def test_budget_counts_the_worst_case_of_pods_per_gpu(tmp_path: Path) -> None:
     assert labels - base_labels == fixed + gpus * (owners - 1) * 2  # GPU_UTIL and FB_USED once per pod
 
 
-@pytest.mark.parametrize("bad", ["exporter: {process_metrics: yes please}", "node_groups_typo: 1"])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "exporter: {process_metrics: yes please}",
+        "exporter: {process_metrics: 1}",
+        "exporter: {process_metrics: true, backend: dcgm}",
+        "node_groups_typo: 1",
+    ],
+)
 def test_bad_switch_is_one_located_error(bad: str, tmp_path: Path) -> None:
     with pytest.raises(SpecError) as err:
         parse_fleet(fleet(K8S, bad), "fleet.yaml", tmp_path)

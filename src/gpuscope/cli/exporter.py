@@ -396,6 +396,11 @@ def _simulated_processes(
     chosen: str, settings: ExporterSettings, sim_config: SimNodeConfig
 ) -> tuple[ExporterSettings, SimNodeConfig]:
     """``--backend sim --process-metrics``: the simulated node's /proc and pod directory, in a directory of its own."""
+    if settings.processes.enabled and chosen == "dcgm":
+        log.warning(
+            "--process-metrics: the dcgm backend reads no per-process data, so every GPU reports no processes; "
+            "use --backend nvml for per-process metrics"
+        )
     if chosen != "sim" or not settings.processes.enabled:
         return settings, sim_config
     from gpuscope.simulator.fleet import FleetNode, with_simulated_processes

@@ -253,9 +253,15 @@ class ExporterSettings(_Model):
         "embedded",
         description="backend dcgm: embedded (in the exporter) or the GPU Operator's standalone nvidia-dcgm on :5555",
     )
-    process_metrics: bool = Field(
+    process_metrics: Annotated[bool, Strict()] = Field(
         False, description="per-process GPU memory and utilization per pod (--process-metrics; hostPID DaemonSet)"
     )
+
+    @model_validator(mode="after")
+    def _processes_need_nvml(self) -> ExporterSettings:
+        if self.process_metrics and self.backend == "dcgm":
+            raise ValueError("process_metrics reads processes through NVML: set backend: nvml, or drop process_metrics")
+        return self
 
 
 class Budget(_Model):
