@@ -246,6 +246,15 @@ class Plan:
     warmup: float = 5.0
 
 
+def _process_rows(backend: Backend, apps: Callable[[], str] | None) -> list[Row]:
+    if apps is None:
+        return []
+    from gpuscope.selftest_processes import compare_processes, parse_apps
+
+    reading = backend.collect(ReadRequest(REQUEST.field_ids, processes=True))
+    return compare_processes(reading.gpus, parse_apps(apps()))
+
+
 def run_selftest(
     backend: Backend,
     smi: Callable[[], str],
@@ -254,8 +263,12 @@ def run_selftest(
     load: Callable[[float], subprocess.Popen[bytes] | None] = start_load,
     sleep: Callable[[float], None] = time.sleep,
     echo: Callable[[str], None] = print,
+    apps: Callable[[], str] | None = None,
 ) -> int:
-    """Run the comparison; print the table; 0 when everything matches, 1 otherwise."""
+    """Run the comparison; print the table; 0 when everything matches, 1 otherwise.
+
+    ``apps`` (``nvidia-smi --query-compute-apps``) adds the per-process check, made once while the load runs.
+    """
     plan = plan or Plan()
     try:
         backend.collect(REQUEST)
@@ -271,11 +284,12 @@ def run_selftest(
             reading = backend.collect(REQUEST)
             record(samples, reading.gpus, parse_smi(smi()))
             sleep(plan.interval)
+        extra = _process_rows(backend, apps)
     finally:
         if process is not None:
             process.terminate()
             process.wait(timeout=30)
-    rows = compare(samples, loaded=process is not None)
+    rows = compare(samples, loaded=process is not None) + extra
     echo(format_table(rows))
     bad = [r for r in rows if r.status == "MISMATCH"]
     echo(f"{len(bad)} mismatch(es) beyond tolerance" if bad else "all figures match nvidia-smi")

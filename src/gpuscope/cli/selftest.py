@@ -17,6 +17,7 @@ def selftest_command(
     """Check gpuscope's NVML readings against nvidia-smi on a real NVIDIA GPU; exit 1 on a mismatch."""
     from gpuscope.backends.nvml import NvmlBackend
     from gpuscope.selftest import Plan, query_smi, require_gpu, run_selftest, start_load
+    from gpuscope.selftest_processes import query_apps
 
     require_gpu()
     backend = NvmlBackend()
@@ -27,6 +28,7 @@ def selftest_command(
             plan=Plan(seconds=seconds),
             load=(lambda _s: None) if no_load else start_load,
             echo=typer.echo,
+            apps=query_apps,
         )
     finally:
         backend.close()

@@ -120,3 +120,32 @@ def test_without_a_gpu_one_line_and_exit_2() -> None:
         "gpuscope: error: no NVIDIA GPU here: gpuscope selftest needs an NVIDIA driver and nvidia-smi on this machine"
     ]
     assert result.stdout == ""
+
+
+def test_processes_are_checked_against_query_compute_apps() -> None:
+    from tests.fakenvml.processes import FakeProcess
+
+    fake = FakeNvml("hgx-h100")
+    fake.devices[0].processes = [FakeProcess(pid=4242, memory=2048 * MIB)]
+    fake.devices[1].processes = [FakeProcess(pid=77, memory=512 * MIB)]
+    good = f"{fake.devices[0].uuid}, 4242, 2050\n{fake.devices[1].uuid}, 77, 512\n"
+    bad = f"{fake.devices[0].uuid}, 4242, 1024\n{fake.devices[1].uuid}, 99, 512\n"
+    for apps, mismatches in ((good, 0), (bad, 3)):
+        ticker = Ticker()
+        backend = NvmlBackend(fake, monotonic=ticker, event_timeout_ms=50)
+        out: list[str] = []
+        try:
+            code = run_selftest(
+                backend,
+                lambda: smi_csv(fake),
+                plan=Plan(seconds=4, interval=2, warmup=2),
+                load=lambda _s: None,
+                sleep=lambda s: None,
+                echo=out.append,
+                apps=lambda a=apps: a,  # type: ignore[misc]
+            )
+        finally:
+            backend.close()
+        text = "\n".join(out)
+        assert "process 4242 memory" in text and code == (1 if mismatches else 0)
+        assert text.count("MISMATCH") == mismatches, text  # 4242 off by 1 GiB; 77 only ours; 99 only theirs
