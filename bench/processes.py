@@ -141,25 +141,28 @@ class Clock:
         self.t += 15.0
 
 
-def sim_row(collections: int, on: bool, tmp: Path) -> str:
-    config = SimNodeConfig("bench-sim", model_by_key("h100"), 8, workload="training")
+def sim_row(collections: int, gpus: int, on: bool, tmp: Path) -> str:
+    config = SimNodeConfig("bench-sim", model_by_key("h100"), gpus, workload="training")
     settings = ExporterSettings(collectors=load_collectors(None), processes=ProcessSettings(enabled=on))
     (placed,), settings = with_simulated_processes([FleetNode(config, "127.0.0.1", 1)], settings, tmp)
     clock = Clock()
     runtime = make_runtime(SimNode(placed.config, clock=clock), settings, "bench-sim", clock=clock)
     runtime.collect()
     text = runtime.body(clock.t, gzip=False).decode()
-    owners = sum(1 for line in text.splitlines() if line.startswith("gpuscope_gpu_process_memory_used_bytes{"))
+    processes = sum(
+        1 for line in text.splitlines() if line.startswith("gpuscope_gpu_process_memory_used_bytes{")
+    )  # one process per owner in the simulator's population
     ms = median_ms(runtime, collections, clock.tick)
     runtime.close()
-    return f"| simulator, 8x H100 | its population ({owners} owners) | {'on' if on else 'off'} | - | - | {ms:.2f} |"
+    return f"| simulator, {gpus}x H100 | {processes} | {'on' if on else 'off'} | - | - | {ms:.2f} |"
 
 
 def sim_rows(collections: int) -> list[str]:
+    """The simulator's own population: 16 processes on 8 GPUs (time-shared, MPS, training); 64 on 32 GPUs."""
     rows = []
-    for on in (False, True):
+    for gpus, on in ((8, False), (8, True), (32, False), (32, True)):
         with tempfile.TemporaryDirectory() as tmp:
-            rows.append(sim_row(collections, on, Path(tmp)))
+            rows.append(sim_row(collections, gpus, on, Path(tmp)))
     return rows
 
 
