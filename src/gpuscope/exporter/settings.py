@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from gpuscope.backends.base import Backend
 from gpuscope.exporter.collector import Collector
 from gpuscope.exporter.devices import DeviceSelection
+from gpuscope.exporter.processes.pods import PodLookup
 from gpuscope.exporter.processes.source import ProcessSettings, ProcessSource
 from gpuscope.exporter.render import RenderConfig
 from gpuscope.exporter.runtime import NodeRuntime
@@ -52,11 +53,13 @@ def make_runtime(
     *,
     process_metrics: bool = True,
     clock: Callable[[], float] = time.time,
+    pod_lookup: PodLookup | None = None,
 ) -> NodeRuntime:
     """Wire a backend (and the attribution sources, if any) into a collector and renderer.
 
     ``{hostname}`` in the kubelet socket path or the mapping directory becomes the node's host label value, so
-    each simulated node of ``gpuscope sim`` can have its own sources.
+    each simulated node of ``gpuscope sim`` can have its own sources. ``pod_lookup`` names pods by UID for
+    ``--process-metrics`` (an API-server pod watch); without it, the kubelet's pod log directory does.
     """
     wl = settings.workloads
     workloads = None
@@ -75,7 +78,8 @@ def make_runtime(
                 ps,
                 proc_root=ps.proc_root.replace("{hostname}", hostname),
                 pod_log_dir=ps.pod_log_dir.replace("{hostname}", hostname),
-            )
+            ),
+            lookup=pod_lookup,
         )
     collector = Collector(
         backend,

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from gpuscope.backends.nvml import NvmlBackend
+from gpuscope.exporter.processes.pods import PodRef
 from gpuscope.exporter.processes.source import ProcessSettings
 from gpuscope.exporter.runtime import NodeRuntime
 from gpuscope.exporter.settings import ExporterSettings, make_runtime
@@ -187,3 +188,36 @@ def test_kubelet_device_list_names_the_only_pod_without_a_pod_directory(
         assert value(text, "gpuscope_exporter_process_unattributed_total", reason="pod_gone") == 1
     finally:
         n.runtime.close()
+
+
+class ApiServerPods:
+    """What an API-server pod watch hands the exporter: live pods by UID (the ``PodLookup`` seam)."""
+
+    def __init__(self, pods: dict[str, PodRef]) -> None:
+        self.live = pods
+
+    def pods(self) -> dict[str, PodRef]:
+        return self.live
+
+
+def test_a_pod_uid_source_plugs_in_through_make_runtime(tmp_path: Path) -> None:
+    tree = ProcTree(tmp_path)
+    fake = FakeNvml("workstation")
+    watch = ApiServerPods({UID_A: PodRef("prod", "api-7", ("server",))})
+    settings = ExporterSettings(
+        collectors=load_collectors(None),
+        processes=ProcessSettings(enabled=True, proc_root=str(tree.proc), pod_log_dir=""),
+    )
+    runtime = make_runtime(NvmlBackend(fake, watch_events=False), settings, "node-a", pod_lookup=watch)
+    try:
+        tree.process(100, pod_cgroup(UID_A))
+        fake.devices[0].processes = [FakeProcess(pid=100, memory=GIB)]
+        runtime.collect()
+        text = runtime.body(0.0, gzip=False).decode()
+        assert value(text, "gpuscope_gpu_process_memory_used_bytes", namespace="prod", pod="api-7") == GIB
+        watch.live = {}  # the watch saw the pod deleted
+        runtime.collect()
+        text = runtime.body(0.0, gzip=False).decode()
+        assert value(text, "gpuscope_gpu_unattributed_memory_used_bytes", gpu="0") == GIB
+    finally:
+        runtime.close()
