@@ -16,8 +16,7 @@ def selftest_command(
 ) -> int:
     """Check gpuscope's NVML readings against nvidia-smi on a real NVIDIA GPU; exit 1 on a mismatch."""
     from gpuscope.backends.nvml import NvmlBackend
-    from gpuscope.selftest import Plan, query_smi, require_gpu, run_selftest, start_load
-    from gpuscope.selftest_processes import query_apps
+    from gpuscope.selftest import Plan, query_apps, query_smi, require_gpu, run_selftest, start_load
 
     require_gpu()
     backend = NvmlBackend()
