@@ -20,13 +20,6 @@ log = logging.getLogger("gpuscope")
 INERT: dict[str, str] = {
     "switch_devices": "gpuscope serves GPU and GPU-instance entities only, not NvSwitches",
     "cpu_devices": "gpuscope serves GPU and GPU-instance entities only, not CPUs or CPU cores (Grace)",
-    "kubernetes_enable_pod_labels": "pod labels come with Kubernetes attribution parity (not built yet); "
-    "use --workload-labels labels for pod/namespace/container",
-    "kubernetes_enable_pod_uid": "the pod_uid label comes with Kubernetes attribution parity (not built yet)",
-    "kubernetes_pod_label_allowlist_regex": "pod labels come with Kubernetes attribution parity (not built yet)",
-    "kubernetes_virtual_gpus": "shared-GPU (time-slicing/MPS) attribution comes with Kubernetes attribution "
-    "parity (not built yet); devices are attributed to every pod the kubelet lists",
-    "kubernetes_enable_dra": "DRA attribution comes with Kubernetes attribution parity (not built yet)",
     "enable_dcgm_log": "gpuscope reports DCGM errors in its own log (stderr); DCGM's own log is not forwarded",
     "dcgm_log_level": "DCGM's own log is not forwarded; use --debug for gpuscope's detail",
     "dump_enabled": "file dumps of DCGM calls are not implemented; /health and the self-metrics "
@@ -97,3 +90,24 @@ def normalise_bool_args(command: Any, args: Sequence[str]) -> list[str]:
             continue
         out.append(arg)
     return out
+
+
+# The Kubernetes attribution flags that act only with -k/--kubernetes (as dcgm-exporter's).
+KUBERNETES_ONLY = (
+    "kubernetes_enable_pod_labels",
+    "kubernetes_enable_pod_uid",
+    "kubernetes_pod_label_allowlist_regex",
+    "kubernetes_virtual_gpus",
+    "kubernetes_enable_dra",
+)
+
+
+def needs_kubernetes_lines(ctx: typer.Context, kubernetes: bool) -> list[str]:
+    """One line per Kubernetes attribution flag that was set without -k/--kubernetes (then it has no effect)."""
+    if kubernetes:
+        return []
+    return [
+        f"{_flag_of(ctx, name)} has no effect without -k/--kubernetes (env DCGM_EXPORTER_KUBERNETES)"
+        for name in KUBERNETES_ONLY
+        if was_set(ctx, name)
+    ]

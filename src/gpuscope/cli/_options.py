@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -200,6 +201,12 @@ def exporter_settings(
     nvidia_resource_names: str,
     hpc_job_mapping_dir: str,
     kubernetes_gpu_id_type: str = "uid",
+    kubernetes_pod_labels: bool = False,
+    kubernetes_pod_uid: bool = False,
+    kubernetes_pod_label_allowlist_regex: str = "",
+    kubernetes_virtual_gpus: bool = False,
+    kubernetes_dra: bool = False,
+    kubernetes_node_name: str = "",
     no_hostname: bool = False,
     use_old_namespace: bool = False,
     replace_blanks_in_model_name: bool = False,
@@ -249,18 +256,41 @@ def exporter_settings(
             gpu_id_type=kubernetes_gpu_id_type,
             resource_names=nvidia_resource_names,
             hpc_dir=hpc_job_mapping_dir,
+            pod_labels=kubernetes_pod_labels,
+            pod_uid=kubernetes_pod_uid,
+            label_allowlist=kubernetes_pod_label_allowlist_regex,
+            virtual_gpus=kubernetes_virtual_gpus,
+            dra=kubernetes_dra,
+            node_name=kubernetes_node_name,
         ),
     )
 
 
 def workload_settings(
-    mode: str, *, kubernetes: bool, socket_path: str, gpu_id_type: str, resource_names: str, hpc_dir: str
+    mode: str,
+    *,
+    kubernetes: bool,
+    socket_path: str,
+    gpu_id_type: str,
+    resource_names: str,
+    hpc_dir: str,
+    pod_labels: bool = False,
+    pod_uid: bool = False,
+    label_allowlist: str = "",
+    virtual_gpus: bool = False,
+    dra: bool = False,
+    node_name: str = "",
 ) -> WorkloadSettings:
-    """Validate the attribution flags (one clear error naming the flag) into settings."""
+    """Validate the attribution flags (one clear error naming the flag) into settings.
+
+    ``node_name`` (``--node-name``/``NODE_NAME``) selects the pods the API server watch sees; without it the host
+    name stands in (a DaemonSet should set ``NODE_NAME`` from ``spec.nodeName``, as the generated one does)."""
     from gpuscope.exporter.workloads.model import WorkloadLabels
+    from gpuscope.exporter.workloads.podmeta import compile_allowlist
     from gpuscope.exporter.workloads.source import WorkloadSettings
 
     choice(gpu_id_type, GPU_ID_TYPES, "--kubernetes-gpu-id-type")
+    compile_allowlist(label_allowlist)  # a bad pattern is one line at start, exit 2
     names = tuple(n.strip() for n in resource_names.split(",") if n.strip())
     # gRPC's C core logs reconnect chatter to stderr by default; the exporter reports kubelet trouble itself.
     os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
@@ -270,6 +300,12 @@ def workload_settings(
         socket_path=socket_path,
         resource_names=names,
         hpc_dir=hpc_dir,
+        pod_labels=pod_labels,
+        pod_uid=pod_uid,
+        label_allowlist=label_allowlist,
+        virtual_gpus=virtual_gpus,
+        dra=dra,
+        node_name=node_name or socket.gethostname(),
     )
 
 

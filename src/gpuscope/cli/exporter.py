@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from gpuscope.cli._app import LOG_FORMATS, app, choice, setup_logging
-from gpuscope.cli._dcgm_flags import DCGM_LOG_LEVELS, log_inert, was_set
+from gpuscope.cli._dcgm_flags import DCGM_LOG_LEVELS, log_inert, needs_kubernetes_lines, was_set
 from gpuscope.cli._options import (
     DEFAULT_SOCKET,
     CollectInterval,
@@ -133,24 +133,46 @@ def exporter_command(
     ] = "f",
     kubernetes_enable_pod_labels: Annotated[
         bool,
-        _bool_opt("--kubernetes-enable-pod-labels", "DCGM_EXPORTER_KUBERNETES_ENABLE_POD_LABELS", "Accepted."),
+        _bool_opt(
+            "--kubernetes-enable-pod-labels",
+            "DCGM_EXPORTER_KUBERNETES_ENABLE_POD_LABELS",
+            "Add the pod's labels (watched on the API server, one watch per node; needs -k and get/list/watch "
+            "on pods).",
+        ),
     ] = False,
     kubernetes_enable_pod_uid: Annotated[
-        bool, _bool_opt("--kubernetes-enable-pod-uid", "DCGM_EXPORTER_KUBERNETES_ENABLE_POD_UID", "Accepted.")
+        bool,
+        _bool_opt(
+            "--kubernetes-enable-pod-uid",
+            "DCGM_EXPORTER_KUBERNETES_ENABLE_POD_UID",
+            "Add the pod_uid label (from the API server's pod watch; needs -k).",
+        ),
     ] = False,
     kubernetes_pod_label_allowlist_regex: Annotated[
         str,
         typer.Option(
             "--kubernetes-pod-label-allowlist-regex",
             envvar="DCGM_EXPORTER_KUBERNETES_POD_LABEL_ALLOWLIST_REGEX",
-            help="Accepted.",
+            help="Comma-separated regular expressions; only pod labels whose key one of them matches (unanchored) "
+            "are added. Empty: every label.",
         ),
     ] = "",
     kubernetes_virtual_gpus: Annotated[
-        bool, _bool_opt("--kubernetes-virtual-gpus", "KUBERNETES_VIRTUAL_GPUS", "Accepted.")
+        bool,
+        _bool_opt(
+            "--kubernetes-virtual-gpus",
+            "KUBERNETES_VIRTUAL_GPUS",
+            "Shared GPUs (time-slicing/MPS ::N, GKE /vgpuN): one attribution per sharing pod and replica, "
+            "with a vgpu label.",
+        ),
     ] = False,
     kubernetes_enable_dra: Annotated[
-        bool, _bool_opt("--kubernetes-enable-dra", "KUBERNETES_ENABLE_DRA", "Accepted.")
+        bool,
+        _bool_opt(
+            "--kubernetes-enable-dra",
+            "KUBERNETES_ENABLE_DRA",
+            "Attribute GPUs allocated through DRA ResourceClaims (dra_* labels; watches the node's ResourceSlices).",
+        ),
     ] = False,
     enable_dcgm_log: Annotated[
         bool, _bool_opt("--enable-dcgm-log", "DCGM_EXPORTER_ENABLE_DCGM_LOG", "Accepted.")
@@ -267,6 +289,8 @@ def exporter_command(
             raise UsageError("--fake-gpus asks for simulated GPUs and --backend nvml for real ones: drop one of them")
         backend = "sim"
     _check_accepted(ctx, dcgm_log_level, switch_devices, cpu_devices)
+    for line in needs_kubernetes_lines(ctx, kubernetes):
+        log.info("%s", line)
     host, port = parse_address(address, "-a/--address")
     ref = parse_configmap_ref(configmap_data)
     if ref is not None and collectors is not None:
@@ -289,6 +313,12 @@ def exporter_command(
             proc_root=proc_root,
             pod_log_dir=pod_log_dir,
             kubernetes_gpu_id_type=kubernetes_gpu_id_type,
+            kubernetes_pod_labels=kubernetes_enable_pod_labels,
+            kubernetes_pod_uid=kubernetes_enable_pod_uid,
+            kubernetes_pod_label_allowlist_regex=kubernetes_pod_label_allowlist_regex,
+            kubernetes_virtual_gpus=kubernetes_virtual_gpus,
+            kubernetes_dra=kubernetes_enable_dra,
+            kubernetes_node_name=node_name or "",
             no_hostname=no_hostname,
             use_old_namespace=use_old_namespace,
             replace_blanks_in_model_name=replace_blanks_in_model_name,

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from gpuscope.backends.base import ProfilingState
 from gpuscope.exporter.render import RenderConfig, build_info_line, escape
 from gpuscope.exporter.snapshot import Snapshot
+from gpuscope.exporter.workloads.exposition import render_api_status
 
 _CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 _PAGE = resource.getpagesize()
@@ -119,6 +120,7 @@ def _workload_families(s: Snapshot) -> Iterator[str]:
             "Failed kubelet PodResources List calls since start.",
             [f"gpuscope_exporter_kubelet_errors_total {status.kubelet_errors}\n"],
         )
+    yield render_api_status(status)
     if status.hpc:
         yield _family(
             "gpuscope_exporter_hpc_job_mapping_dir_readable",

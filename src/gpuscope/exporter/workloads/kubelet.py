@@ -13,6 +13,7 @@ import os
 
 import grpc
 
+from gpuscope.exporter.workloads.dra import PodClaim
 from gpuscope.exporter.workloads.model import DEFAULT_SOCKET, PodDevice
 from gpuscope.exporter.workloads.podresources import api_pb2
 
@@ -38,6 +39,10 @@ class KubeletClient:
 
     def list_devices(self) -> list[PodDevice]:
         """Every (pod, container, resource, device id) the kubelet reports now; raises ``KubeletError``."""
+        return self.list_all()[0]
+
+    def list_all(self) -> tuple[list[PodDevice], list[PodClaim]]:
+        """The device-plugin devices and the DRA-claimed devices (``dynamic_resources``) the kubelet reports."""
         if not os.path.exists(self.socket_path):
             self.close()
             raise KubeletError(
@@ -51,13 +56,30 @@ class KubeletClient:
         except grpc.RpcError as exc:
             self.close()
             raise KubeletError(f"kubelet List failed: {_describe(exc)}") from None
-        return [
-            PodDevice(pod.namespace, pod.name, container.name, devices.resource_name, device_id)
+        devices = [
+            PodDevice(pod.namespace, pod.name, container.name, held.resource_name, device_id)
             for pod in reply.pod_resources
             for container in pod.containers
-            for devices in container.devices
-            for device_id in devices.device_ids
+            for held in container.devices
+            for device_id in held.device_ids
         ]
+        claims = [
+            PodClaim(
+                namespace=pod.namespace,
+                pod=pod.name,
+                container=container.name,
+                claim_name=dynamic.claim_name,
+                claim_namespace=dynamic.claim_namespace,
+                driver=resource.driver_name,
+                pool=resource.pool_name,
+                device=resource.device_name,
+            )
+            for pod in reply.pod_resources
+            for container in pod.containers
+            for dynamic in container.dynamic_resources
+            for resource in dynamic.claim_resources
+        ]
+        return devices, claims
 
     def _dial(self) -> None:
         target = f"unix:{os.path.abspath(self.socket_path)}"

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from gpuscope.exporter.workloads.model import Assignment
+from gpuscope.exporter.workloads.model import Assignment, Pairs, Workload
 
-# (name, value) pairs in byte order, as dcgm-exporter sorts its attributes.
-Pairs = tuple[tuple[str, str], ...]
 NO_ATTRIBUTES: tuple[Pairs, ...] = ((),)
 
 POD_LABELS = ("container", "namespace", "pod")
 POD_LABELS_OLD = ("container_name", "pod_namespace", "pod_name")  # -o/--use-old-namespace (dcgm-exporter 1.x)
 JOB_LABEL = "hpc_job"
+POD_UID_LABEL = "pod_uid"
+VGPU_LABEL = "vgpu"
+
+__all__ = ["JOB_LABEL", "NO_ATTRIBUTES", "Pairs", "attribute_variants", "extra_pairs", "pod_label_names"]
 
 
 def pod_label_names(old_namespace: bool) -> tuple[str, str, str]:
@@ -18,19 +20,33 @@ def pod_label_names(old_namespace: bool) -> tuple[str, str, str]:
     return POD_LABELS_OLD if old_namespace else POD_LABELS
 
 
+def extra_pairs(workload: Workload) -> Pairs:
+    """What the API server, shared GPUs and DRA add to a workload's identity: ``pod_uid``, ``vgpu``, the pod's
+    allowed labels and the ``dra_*`` claim labels (empty values left out: an empty label is no label)."""
+    pairs = [*workload.labels, *workload.dra]
+    if workload.uid:
+        pairs.append((POD_UID_LABEL, workload.uid))
+    if workload.vgpu:
+        pairs.append((VGPU_LABEL, workload.vgpu))
+    return tuple(sorted(pairs))
+
+
 def attribute_variants(assignment: Assignment | None, old_namespace: bool) -> tuple[Pairs, ...]:
     """The attribute sets a target's series carry in ``labels`` mode: one series per set.
 
-    As dcgm-exporter: one pod per device (the last one the kubelet lists wins) and every series duplicated once
-    per HPC job. A target nobody holds keeps its series without attribute labels.
+    As dcgm-exporter: one pod per device (the last one the kubelet lists wins), except with
+    ``--kubernetes-virtual-gpus``, where every sharing pod (replica) gets its own copy with a ``vgpu`` label; and
+    every series duplicated once per HPC job. A target nobody holds keeps its series without attribute labels.
     """
     if assignment is None:
         return NO_ATTRIBUTES
-    pod: Pairs = ()
-    if assignment.pods:
-        workload = assignment.pods[-1]
-        container, namespace, name = pod_label_names(old_namespace)
-        pod = ((container, workload.container), (namespace, workload.namespace), (name, workload.pod))
+    container, namespace, name = pod_label_names(old_namespace)
+    holders = assignment.pods
+    if holders and any(w.vgpu is None for w in holders):
+        holders = holders[-1:]
+    pods: list[Pairs] = [
+        ((container, w.container), (namespace, w.namespace), (name, w.pod), *extra_pairs(w)) for w in holders
+    ] or [()]
     if not assignment.jobs:
-        return (tuple(sorted(pod)),)
-    return tuple(tuple(sorted((*pod, (JOB_LABEL, job)))) for job in assignment.jobs)
+        return tuple(tuple(sorted(pod)) for pod in pods)
+    return tuple(tuple(sorted((*pod, (JOB_LABEL, job)))) for pod in pods for job in assignment.jobs)

@@ -7,7 +7,11 @@ dcgm-exporter parses too); every form resolves against the GPUs of the current r
 - ``<id>::<n>`` (time-slicing/MPS replica n of a device; EKS writes ``MIG-<uuid>::<n>`` too);
 - ``nvidia<N>`` (GKE's plugin, ``--kubernetes-gpu-id-type device-name``) and ``nvidia<N>/gi<M>`` (GKE MIG:
   GPU N, GPU instance M);
-- ``<id>/vgpu<n>`` (GKE sharing), which may follow any of the above.
+- ``<id>/vgpu<n>`` (GKE sharing), which may follow any of the above; ``/vgpu`` without a number is read too
+  (dcgm-exporter splits on ``/vgpu``).
+
+With ``--kubernetes-virtual-gpus`` the replica (``n`` of ``::n`` or ``/vgpu<n>``) is kept as the workload's
+``vgpu``: one entry per (target, pod, replica) instead of one per (target, pod).
 
 Whatever ``--kubernetes-gpu-id-type`` says, both UUIDs and device names are recognised: picking the wrong id type
 is a common reason for missing pod labels with dcgm-exporter, and the two forms cannot be confused.
@@ -31,7 +35,7 @@ MIG_RESOURCE_PREFIX = "nvidia.com/mig-"
 Target = tuple[int, int | None]
 
 _DEVICE_NAME = re.compile(r"nvidia(\d+)(?:/gi(\d+))?")
-_VGPU = re.compile(r"vgpu\d+")
+_VGPU = re.compile(r"vgpu(\d*)")
 
 
 class WorkloadLabels(StrEnum):
@@ -53,13 +57,26 @@ class PodDevice:
     device_id: str
 
 
+# (name, value) pairs in byte order: extra labels of a workload (pod labels, DRA claim labels).
+Pairs = tuple[tuple[str, str], ...]
+
+
 @dataclass(frozen=True, slots=True, order=True)
 class Workload:
-    """A Kubernetes container that holds a GPU or a MIG instance."""
+    """A Kubernetes container that holds a GPU or a MIG instance.
+
+    ``uid`` and ``labels`` come from the API server's pod watch (``--kubernetes-enable-pod-uid``/``-pod-labels``;
+    empty otherwise or when the pod is not in the watch cache yet), ``vgpu`` is the shared-GPU replica
+    (``--kubernetes-virtual-gpus``; None when off), ``dra`` the claim labels of a DRA-allocated device.
+    """
 
     namespace: str
     pod: str
     container: str
+    uid: str = ""
+    labels: Pairs = ()
+    vgpu: str | None = None
+    dra: Pairs = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +96,26 @@ class Attribution:
 
 
 @dataclass(frozen=True, slots=True)
+class DraDevice:
+    """A device a DRA ResourceClaim gave a container: who holds it, and the refs that may name it here."""
+
+    workload: Workload  # with its dra_* labels
+    refs: tuple[DeviceRef, ...]  # tried in order: the MIG instance's UUID, then its parent GPU's
+    name: str  # <driver>/<pool>/<device>, for the unmatched list
+
+
+@dataclass(frozen=True, slots=True)
+class ApiStatus:
+    """How one API server watch fares (``kubewatch.Reflector``), for the self-metrics."""
+
+    resource: str  # "pods" or "resourceslices"
+    up: bool = False
+    objects: int = 0  # kept in the watch cache
+    requests: int = 0  # HTTP requests since start
+    errors: tuple[tuple[str, int], ...] = ()  # (reason, failures since start), by reason
+
+
+@dataclass(frozen=True, slots=True)
 class WorkloadStatus:
     """How the attribution sources fared, for the exporter's self-metrics."""
 
@@ -87,6 +124,7 @@ class WorkloadStatus:
     kubelet_errors: int = 0  # failed List calls since start
     hpc: bool = False
     hpc_dir_readable: bool = False
+    api: tuple[ApiStatus, ...] = ()  # one per API server watch (pod labels/UID, DRA); empty when none is on
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +146,16 @@ def parse_device_id(raw: str) -> DeviceRef:
     if match:
         return DeviceRef(index=int(match[1]), gi=None if match[2] is None else int(match[2]))
     return DeviceRef(uuid=text)
+
+
+def replica_of(raw: str) -> str:
+    """The shared-GPU replica a device id names: ``n`` of ``::n`` (device plugin) or of ``/vgpu<n>`` (GKE), else ""."""
+    text, sep, replica = raw.strip().partition("::")
+    if sep:
+        return replica
+    _, sep, last = text.rpartition("/")
+    match = _VGPU.fullmatch(last) if sep else None
+    return match[1] if match else ""
 
 
 def is_gpu_resource(resource: str, extra_names: Iterable[str] = ()) -> bool:
@@ -150,16 +198,22 @@ def resolve(
     pod_devices: Sequence[PodDevice] = (),
     jobs: Mapping[Target, Sequence[str]] | None = None,
     extra_resources: Iterable[str] = (),
+    *,
+    virtual_gpus: bool = False,
+    dra: Sequence[DraDevice] = (),
 ) -> Attribution:
     """Place pods and jobs on this node's GPUs and MIG instances.
 
     One entry per (target, pod): when a pod lists a device under several containers (an init container's device
     is handed on to an app container) the last container listed wins, so a pod is one info series per device.
-    Several pods on one target (time-slicing, MPS) stay several entries, in the kubelet's order.
+    Several pods on one target (time-slicing, MPS) stay several entries, in the kubelet's order; with
+    ``virtual_gpus`` each replica a pod holds is an entry of its own, carrying the replica as ``vgpu``.
+    ``dra`` are devices allocated through DRA (``dra.claim_devices``), each placed on the first of its refs
+    that names a GPU or MIG instance of this node.
     """
     index = _Index(gpus)
     extra = frozenset(extra_resources)
-    pods: dict[Target, dict[tuple[str, str], Workload]] = {}
+    pods: dict[Target, dict[tuple[str, ...], Workload]] = {}
     unmatched: list[str] = []
     for dev in pod_devices:
         if not is_gpu_resource(dev.resource, extra):
@@ -168,9 +222,21 @@ def resolve(
         if target is None:
             unmatched.append(dev.device_id)
             continue
+        vgpu = replica_of(dev.device_id) if virtual_gpus else None
+        key: tuple[str, ...] = (dev.namespace, dev.pod) if vgpu is None else (dev.namespace, dev.pod, vgpu)
         held = pods.setdefault(target, {})
-        held.pop((dev.namespace, dev.pod), None)  # re-insert: the last container listed wins, in list order
-        held[(dev.namespace, dev.pod)] = Workload(dev.namespace, dev.pod, dev.container)
+        held.pop(key, None)  # re-insert: the last container listed wins, in list order
+        held[key] = Workload(dev.namespace, dev.pod, dev.container, vgpu=vgpu)
+    for claimed in dra:
+        dra_target = next((t for t in map(index.target, claimed.refs) if t is not None), None)
+        if dra_target is None:
+            unmatched.append(claimed.name)
+            continue
+        workload = claimed.workload
+        key = (workload.namespace, workload.pod, *(value for _, value in workload.dra))
+        held = pods.setdefault(dra_target, {})
+        held.pop(key, None)
+        held[key] = workload
     job_map: dict[Target, list[str]] = {}
     for raw_target, ids in (jobs or {}).items():
         if index.target(DeviceRef(index=raw_target[0], gi=raw_target[1])) is None:

@@ -3,6 +3,11 @@
 The kubelet and the mapping directory are read together with the GPUs, so the snapshot's attribution always
 matches its reading and a scrape never waits on the kubelet. Problems are logged once (when they start, change or
 end), not every interval, and show in the self-metrics.
+
+Pod labels and UIDs (and, for DRA, the node's ResourceSlices) come from the API server through watches that run
+on their own threads (``kubewatch``); a collection only reads their last copy. When the API server cannot be
+reached, attribution degrades to what the kubelet gives (pods without labels or UID; DRA devices unmatched) and
+``gpuscope_exporter_kubernetes_api_up`` says so.
 """
 
 from __future__ import annotations
@@ -12,10 +17,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gpuscope.backends.base import GpuReading
+from gpuscope.exporter.workloads.dra import RESOURCESLICE_PATHS, PodClaim, SliceDevices, claim_devices, slice_decoder
 from gpuscope.exporter.workloads.hpc import read_job_dir
 from gpuscope.exporter.workloads.kubelet import KubeletClient, KubeletError
+from gpuscope.exporter.workloads.kubewatch import ApiServer, Reflector
 from gpuscope.exporter.workloads.model import (
     DEFAULT_SOCKET,
+    ApiStatus,
     Attribution,
     PodDevice,
     Target,
@@ -23,6 +31,7 @@ from gpuscope.exporter.workloads.model import (
     WorkloadStatus,
     resolve,
 )
+from gpuscope.exporter.workloads.podmeta import PodIndex, PodMeta, compile_allowlist, pod_decoder, with_pod_metadata
 
 log = logging.getLogger(__name__)
 
@@ -41,34 +50,97 @@ class WorkloadSettings:
     socket_path: str = DEFAULT_SOCKET
     resource_names: tuple[str, ...] = ()
     hpc_dir: str = ""
+    pod_labels: bool = False  # --kubernetes-enable-pod-labels
+    pod_uid: bool = False  # --kubernetes-enable-pod-uid
+    label_allowlist: str = ""  # --kubernetes-pod-label-allowlist-regex (comma-separated, checked by the CLI)
+    virtual_gpus: bool = False  # --kubernetes-virtual-gpus
+    dra: bool = False  # --kubernetes-enable-dra
+    node_name: str = ""  # the field selector of the API server watches: spec.nodeName=<node_name>
 
     @property
     def enabled(self) -> bool:
         return self.mode is not WorkloadLabels.OFF and (self.kubernetes or bool(self.hpc_dir))
+
+    @property
+    def pod_metadata(self) -> bool:
+        """Whether the pods are watched on the API server (labels or UID asked for)."""
+        return self.kubernetes and (self.pod_labels or self.pod_uid)
 
 
 class WorkloadSource:
     """One node's attribution sources; not thread-safe (one collection at a time, as the collector runs)."""
 
     def __init__(
-        self, settings: WorkloadSettings, kubelet: KubeletClient | None = None, timeout_s: float = 5.0
+        self,
+        settings: WorkloadSettings,
+        kubelet: KubeletClient | None = None,
+        timeout_s: float = 5.0,
+        api: ApiServer | None = None,
     ) -> None:
         self.settings = settings
         self.kubelet = kubelet
+        self.timeout_s = timeout_s
         if kubelet is None and settings.kubernetes:
             self.kubelet = KubeletClient(settings.socket_path, timeout_s)
+        self.pod_watch: Reflector[PodMeta] | None = None
+        self.slice_watch: Reflector[SliceDevices] | None = None
+        if settings.pod_metadata or (settings.kubernetes and settings.dra):
+            self._make_watches(api or ApiServer.from_env())
+        self._started = False
         self._pods: list[PodDevice] = []
+        self._claims: list[PodClaim] = []
         self._failures = 0
         self._errors_total = 0
         self._kubelet_problem = ""
         self._hpc_problem: str | None = None
         self._reported_unmatched: set[str] = set()
 
+    def _make_watches(self, api: ApiServer | None) -> None:
+        node = self.settings.node_name
+        if api is None:
+            log.warning(
+                "pod labels/UID and DRA need the API server, and this exporter is not running in a pod "
+                "(KUBERNETES_SERVICE_HOST/PORT unset): attribution comes from the kubelet only"
+            )
+            return
+        selector = f"spec.nodeName={node}"
+        if self.settings.pod_metadata:
+            allowlist = compile_allowlist(self.settings.label_allowlist)
+            decode = pod_decoder(labels=self.settings.pod_labels, allowlist=allowlist)
+            self.pod_watch = Reflector(api, ("/api/v1/pods",), decode, field_selector=selector, what="pods")
+        if self.settings.dra:
+            self.slice_watch = Reflector(
+                api, RESOURCESLICE_PATHS, slice_decoder(), field_selector=selector, what="resourceslices"
+            )
+
+    def _start_watches(self) -> None:
+        """Start the watches at the first collection, and give them a moment to list, so that the first
+        collection already carries labels (a series that gains labels one interval later is churn)."""
+        self._started = True
+        watches = [w for w in (self.pod_watch, self.slice_watch) if w is not None]
+        for watch in watches:
+            watch.start()
+        for watch in watches:
+            watch.wait_synced(self.timeout_s)
+
     def read(self, gpus: Sequence[GpuReading]) -> tuple[Attribution, WorkloadStatus]:
         """Ask the kubelet, read the mapping directory, and place both on ``gpus``."""
+        if not self._started:
+            self._start_watches()
         kubelet_up = self._read_kubelet()
         jobs, hpc_ok = self._read_jobs()
-        attribution = resolve(gpus, self._pods, jobs, self.settings.resource_names)
+        dra = (
+            claim_devices(self._claims, self.slice_watch.items() if self.slice_watch else {})
+            if self.settings.dra
+            else []
+        )
+        attribution = resolve(
+            gpus, self._pods, jobs, self.settings.resource_names, virtual_gpus=self.settings.virtual_gpus, dra=dra
+        )
+        if self.pod_watch is not None:
+            attribution = with_pod_metadata(
+                attribution, self.pods(), uid=self.settings.pod_uid, labels=self.settings.pod_labels
+            )
         self._report_unmatched(attribution.unmatched)
         status = WorkloadStatus(
             kubernetes=self.kubelet is not None,
@@ -76,14 +148,48 @@ class WorkloadSource:
             kubelet_errors=self._errors_total,
             hpc=bool(self.settings.hpc_dir),
             hpc_dir_readable=hpc_ok,
+            api=self._api_status(),
         )
         return attribution, status
+
+    def pods(self) -> PodIndex:
+        """The pods of this node as the API server watch last saw them (empty when pods are not watched).
+
+        For callers that know a pod UID (a process's cgroup names it): ``source.pods().by_uid(uid)``. Safe from any
+        thread: it reads the watch's last copy, which is replaced whole."""
+        return PodIndex(self.pod_watch.items() if self.pod_watch is not None else {})
+
+    def _api_status(self) -> tuple[ApiStatus, ...]:
+        if not (self.settings.pod_metadata or (self.settings.kubernetes and self.settings.dra)):
+            return ()
+        wanted = [
+            ("pods", self.pod_watch, self.settings.pod_metadata),
+            ("resourceslices", self.slice_watch, self.settings.dra),
+        ]
+        out = []
+        for resource, watch, on in wanted:
+            if not on:
+                continue
+            if watch is None:  # not in a pod: no API server to ask
+                out.append(ApiStatus(resource=resource, errors=(("unreachable", 1),)))
+                continue
+            st = watch.status()
+            out.append(
+                ApiStatus(
+                    resource=resource,
+                    up=st.up,
+                    objects=st.objects,
+                    requests=st.requests,
+                    errors=tuple(sorted(st.errors.items())),
+                )
+            )
+        return tuple(out)
 
     def _read_kubelet(self) -> bool:
         if self.kubelet is None:
             return False
         try:
-            self._pods = self.kubelet.list_devices()
+            self._pods, self._claims = self.kubelet.list_all()
         except KubeletError as exc:
             self._failures += 1
             self._errors_total += 1
@@ -91,7 +197,7 @@ class WorkloadSource:
                 self._kubelet_problem = str(exc)
                 log.warning("no pod attribution from the kubelet: %s", exc)
             if self._failures >= KUBELET_GRACE:
-                self._pods = []
+                self._pods, self._claims = [], []
             return False
         if self._kubelet_problem:
             log.info("the kubelet answers again; pod attribution resumed")
@@ -125,3 +231,6 @@ class WorkloadSource:
     def close(self) -> None:
         if self.kubelet is not None:
             self.kubelet.close()
+        for watch in (self.pod_watch, self.slice_watch):
+            if watch is not None:
+                watch.stop()

@@ -1,0 +1,359 @@
+"""A bounded local copy of one Kubernetes API collection, kept current with list + watch on a daemon thread.
+
+One reflector per collection per node (a collection whose API version is not served, HTTP 404, is tried at the
+next version given). It lists once (``fieldSelector``, usually ``spec.nodeName=<node>``), then
+watches from the list's ``resourceVersion``, resuming from the last version it saw whenever the server ends the
+watch (``timeoutSeconds``). A ``410 Gone`` (the version was compacted away) relists; any other failure backs off
+exponentially (1 s doubling to 60 s) and counts its reason. So a node costs the API server a request every few
+minutes, never one per collection, and the collection thread only reads the last copy (an atomic reference swap,
+so it never waits on the network).
+
+Memory is bounded: an event line is at most ``MAX_EVENT_BYTES``, a list answer at most ``MAX_LIST_BYTES``, and at
+most ``max_objects`` objects are kept (``decode`` keeps only what attribution needs of each). The service account
+token is re-read for each request (projected tokens rotate).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import logging
+import os
+import socket
+import ssl
+import threading
+import urllib.parse
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Generic, TypeVar
+
+log = logging.getLogger(__name__)
+
+SERVICEACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount"
+MAX_EVENT_BYTES = 4 * 1024 * 1024  # one watch event: a pod object is a few KiB, a large one tens
+MAX_LIST_BYTES = 64 * 1024 * 1024  # one list answer: a node's pods (at most a few hundred)
+WATCH_TIMEOUT_S = 300  # the server ends each watch after this; the reflector resumes from the last version
+BACKOFF_S = (1.0, 60.0)
+
+# Reasons a request failed, as the self-metrics label them (a fixed set: bounded cardinality).
+REASONS = ("unreachable", "unauthorized", "forbidden", "expired", "timeout", "server_error", "bad_response", "full")
+
+T = TypeVar("T")
+# An object of the collection -> (key, what to keep), or None to skip it.
+Decoder = Callable[[Mapping[str, Any]], tuple[str, T] | None]
+
+
+class WatchError(Exception):
+    """One failed request; ``reason`` is one of ``REASONS``."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+class _Gone(Exception):
+    """The resourceVersion is too old: relist."""
+
+
+@dataclass(frozen=True, slots=True)
+class ApiServer:
+    """Where the API server is and how to authenticate to it (in-cluster: the pod's service account)."""
+
+    host: str
+    port: int
+    sa_dir: str = SERVICEACCOUNT_DIR
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> ApiServer | None:
+        """``KUBERNETES_SERVICE_HOST``/``_PORT``; ``GPUSCOPE_SERVICEACCOUNT_DIR`` overrides the token directory."""
+        env = os.environ if env is None else env
+        host, port = env.get("KUBERNETES_SERVICE_HOST", ""), env.get("KUBERNETES_SERVICE_PORT", "")
+        if not host or not port.isdigit():
+            return None
+        return cls(host, int(port), env.get("GPUSCOPE_SERVICEACCOUNT_DIR") or SERVICEACCOUNT_DIR)
+
+    def connect(self, timeout_s: float) -> tuple[http.client.HTTPSConnection, str]:
+        """A connection and the bearer token; raises ``WatchError`` when the service account cannot be read."""
+        try:
+            with open(os.path.join(self.sa_dir, "token"), encoding="utf-8") as f:
+                token = f.read(64 * 1024).strip()
+            context = ssl.create_default_context(cafile=os.path.join(self.sa_dir, "ca.crt"))
+        except (OSError, ssl.SSLError) as exc:
+            raise WatchError("unauthorized", f"cannot read the service account in {self.sa_dir}: {exc}") from None
+        return http.client.HTTPSConnection(self.host, self.port, timeout=timeout_s, context=context), token
+
+
+@dataclass(frozen=True, slots=True)
+class ReflectorStatus:
+    """How the reflector fares, for the self-metrics."""
+
+    up: bool = False  # the last list or watch request succeeded
+    synced: bool = False  # a list has completed at least once: the copy is the server's
+    objects: int = 0
+    requests: int = 0  # HTTP requests made since start (lists and watches)
+    errors: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+
+
+class Reflector(Generic[T]):
+    """Keeps ``items()`` equal to the server's collection (as ``decode`` sees it), from a daemon thread."""
+
+    def __init__(
+        self,
+        server: ApiServer,
+        paths: tuple[str, ...],
+        decode: Decoder[T],
+        *,
+        field_selector: str = "",
+        max_objects: int = 2048,
+        watch_timeout_s: int = WATCH_TIMEOUT_S,
+        backoff_s: tuple[float, float] = BACKOFF_S,
+        what: str = "objects",
+    ) -> None:
+        self.server = server
+        self.paths = paths  # the collection's path in each API version, newest first: a 404 tries the next
+        self.path = paths[0]
+        self.decode = decode
+        self.field_selector = field_selector
+        self.max_objects = max_objects
+        self.watch_timeout_s = watch_timeout_s
+        self.backoff_s = backoff_s
+        self.what = what
+        self._items: Mapping[str, T] = MappingProxyType({})
+        self._stop = threading.Event()
+        self._synced_event = threading.Event()
+        self._lock = threading.Lock()  # guards the counters and the live connection, never held over I/O
+        self._conn: http.client.HTTPSConnection | None = None
+        self._thread: threading.Thread | None = None
+        self._up = False
+        self._synced = False
+        self._requests = 0
+        self._errors: dict[str, int] = {}
+        self._problem = ""
+
+    def items(self) -> Mapping[str, T]:
+        """The current copy (read-only; replaced whole on every change, so it is consistent)."""
+        return self._items
+
+    def status(self) -> ReflectorStatus:
+        with self._lock:
+            return ReflectorStatus(
+                up=self._up,
+                synced=self._synced,
+                objects=len(self._items),
+                requests=self._requests,
+                errors=MappingProxyType(dict(self._errors)),
+            )
+
+    def wait_synced(self, timeout_s: float) -> bool:
+        """Wait until the first list has completed (or ``timeout_s`` passed); True when it has."""
+        return self._synced_event.wait(timeout_s)
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name=f"kube-watch-{self.what}", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        with self._lock:
+            conn = self._conn
+        if conn is not None and conn.sock is not None:
+            with contextlib.suppress(OSError):
+                conn.sock.shutdown(socket.SHUT_RDWR)  # unblocks a watch read at once
+        if self._thread is not None:
+            self._thread.join(10)
+
+    def _run(self) -> None:
+        version: str | None = None
+        delay = self.backoff_s[0]
+        while not self._stop.is_set():
+            try:
+                if version is None:
+                    version = self._list()
+                version = self._watch(version)
+                delay = self.backoff_s[0]
+            except _Gone:
+                self._failed(WatchError("expired", "resourceVersion too old (410 Gone): relisting"))
+                if version is None:  # a list cannot be too old: the server is confused, so back off
+                    self._stop.wait(delay)
+                version = None
+            except WatchError as exc:
+                self._failed(exc)
+                self._stop.wait(delay)
+                delay = min(delay * 2, self.backoff_s[1])
+            except Exception:  # a bug here must not end the watch for good: log it, back off, try again
+                log.exception("Kubernetes %s watch failed", self.what)
+                self._failed(WatchError("bad_response", "unexpected error"))
+                self._stop.wait(delay)
+                delay = min(delay * 2, self.backoff_s[1])
+
+    def _failed(self, exc: WatchError) -> None:
+        with self._lock:
+            self._up = False
+            self._errors[exc.reason] = self._errors.get(exc.reason, 0) + 1
+        if exc.reason == "expired":
+            log.info("Kubernetes %s watch: %s", self.what, exc)
+        elif str(exc) != self._problem:
+            self._problem = str(exc)
+            log.warning("Kubernetes %s from the API server unavailable (%s): %s", self.what, exc.reason, exc)
+
+    def _ok(self) -> None:
+        with self._lock:
+            self._up = True
+        if self._problem:
+            log.info("Kubernetes %s: the API server answers again", self.what)
+            self._problem = ""
+
+    def _url(self, **params: str) -> str:
+        query = {"fieldSelector": self.field_selector, **params} if self.field_selector else params
+        return f"{self.path}?{urllib.parse.urlencode(query)}" if query else self.path
+
+    def _request(self, url: str, timeout_s: float) -> tuple[http.client.HTTPSConnection, http.client.HTTPResponse]:
+        conn, token = self.server.connect(timeout_s)
+        with self._lock:
+            self._requests += 1
+            self._conn = conn
+        try:
+            conn.request("GET", url, headers={"Authorization": f"Bearer {token}", "Accept": "application/json"})
+            response = conn.getresponse()
+        except TimeoutError:
+            conn.close()
+            raise WatchError("timeout", f"no answer from {self.server.host}:{self.server.port}") from None
+        except (OSError, http.client.HTTPException) as exc:
+            conn.close()
+            raise WatchError("unreachable", f"{self.server.host}:{self.server.port}: {exc}") from None
+        if response.status != 200:
+            response.read(64 * 1024)
+            conn.close()
+            if response.status == 404 and len(self.paths) > 1:
+                self.path = self.paths[(self.paths.index(self.path) + 1) % len(self.paths)]
+            raise _status_error(response.status, self.what)
+        return conn, response
+
+    def _list(self) -> str:
+        conn, response = self._request(self._url(), timeout_s=30.0)
+        try:
+            body = response.read(MAX_LIST_BYTES + 1)
+        except (OSError, http.client.HTTPException) as exc:
+            raise WatchError("unreachable", f"list interrupted: {exc}") from None
+        finally:
+            conn.close()
+        if len(body) > MAX_LIST_BYTES:
+            raise WatchError("bad_response", f"list answer over {MAX_LIST_BYTES} bytes")
+        document = _json_object(body)
+        items: dict[str, T] = {}
+        for obj in document.get("items") or ():
+            kept = self.decode(obj) if isinstance(obj, dict) else None
+            if kept is not None and len(items) < self.max_objects:
+                items[kept[0]] = kept[1]
+        metadata = document.get("metadata")
+        version = metadata.get("resourceVersion") if isinstance(metadata, dict) else None
+        if not isinstance(version, str) or not version:
+            raise WatchError("bad_response", "list answer without metadata.resourceVersion")
+        self._items = MappingProxyType(items)
+        with self._lock:
+            self._synced = True
+        self._synced_event.set()
+        self._ok()
+        log.debug("listed %d Kubernetes %s at resourceVersion %s", len(items), self.what, version)
+        return version
+
+    def _watch(self, version: str) -> str:
+        url = self._url(
+            watch="1",
+            resourceVersion=version,
+            allowWatchBookmarks="true",
+            timeoutSeconds=str(self.watch_timeout_s),
+        )
+        # A watch that stays silent past the server's own timeout has hung: drop it and relist.
+        conn, response = self._request(url, timeout_s=self.watch_timeout_s + 30.0)
+        self._ok()
+        try:
+            while not self._stop.is_set():
+                try:
+                    line = response.readline(MAX_EVENT_BYTES + 1)
+                except TimeoutError:
+                    raise WatchError("timeout", "the watch went silent past its timeout") from None
+                except (OSError, http.client.HTTPException) as exc:
+                    if self._stop.is_set():
+                        break
+                    raise WatchError("unreachable", f"watch dropped: {exc}") from None
+                if not line:
+                    break  # the server ended the watch (timeoutSeconds): resume from the last version
+                if len(line) > MAX_EVENT_BYTES:
+                    raise WatchError("bad_response", f"watch event over {MAX_EVENT_BYTES} bytes")
+                if line.strip():
+                    version = self._apply(_json_object(line), version)
+        finally:
+            conn.close()
+        return version
+
+    def _apply(self, event: Mapping[str, Any], version: str) -> str:
+        kind, obj = event.get("type"), event.get("object")
+        if not isinstance(obj, dict):
+            raise WatchError("bad_response", "watch event without an object")
+        if kind == "ERROR":
+            if obj.get("code") == 410:
+                raise _Gone()
+            code = obj.get("code")
+            raise _status_error(code if isinstance(code, int) else 0, self.what)
+        metadata = obj.get("metadata")
+        new_version = metadata.get("resourceVersion") if isinstance(metadata, dict) else None
+        if kind in ("ADDED", "MODIFIED", "DELETED"):
+            self._change(kind, obj)
+        if isinstance(new_version, str) and new_version:
+            return new_version
+        return version
+
+    def _change(self, kind: str, obj: Mapping[str, Any]) -> None:
+        kept = self.decode(obj)
+        key = kept[0] if kept is not None else _key(obj)
+        items = dict(self._items)
+        if kind == "DELETED" or kept is None:
+            if items.pop(key, None) is None:
+                return
+        elif key in items or len(items) < self.max_objects:
+            items[key] = kept[1]
+        else:
+            self._failed(WatchError("full", f"more than {self.max_objects} {self.what}; the rest are not kept"))
+            return
+        self._items = MappingProxyType(items)
+
+
+def _key(obj: Mapping[str, Any]) -> str:
+    metadata = obj.get("metadata")
+    if not isinstance(metadata, dict):
+        return ""
+    uid = metadata.get("uid")
+    return uid if isinstance(uid, str) and uid else f"{metadata.get('namespace', '')}/{metadata.get('name', '')}"
+
+
+def object_key(obj: Mapping[str, Any]) -> str:
+    """The key a decoder should use: ``metadata.uid`` (``namespace/name`` without one)."""
+    return _key(obj)
+
+
+def _json_object(raw: bytes) -> dict[str, Any]:
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        raise WatchError("bad_response", "the API server's answer is not JSON") from None
+    if not isinstance(value, dict):
+        raise WatchError("bad_response", "the API server's answer is not a JSON object")
+    return value
+
+
+def _status_error(status: int, what: str) -> Exception:
+    if status == 410:
+        return _Gone()
+    if status == 401:
+        return WatchError("unauthorized", "HTTP 401: the service account token is missing, expired or not accepted")
+    if status == 403:
+        return WatchError(
+            "forbidden",
+            f"HTTP 403: grant get/list/watch on {what} to the exporter's service account (gpuscope generate does)",
+        )
+    if status >= 500 or status == 429:
+        return WatchError("server_error", f"HTTP {status} from the API server")
+    return WatchError("bad_response", f"HTTP {status} from the API server")

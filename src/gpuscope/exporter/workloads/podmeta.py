@@ -1,0 +1,152 @@
+"""Pod metadata from the API server (labels, UID), and how it joins the kubelet's attribution (pure functions).
+
+Pod label keys become Prometheus label names as dcgm-exporter writes them: every character outside
+``[a-zA-Z0-9_]`` becomes ``_`` (``app.kubernetes.io/name`` -> ``app_kubernetes_io_name``). Unlike
+dcgm-exporter, a name that would still be invalid or would clash is handled, because one bad label name makes
+the whole scrape fail: a leading digit gets a ``_`` prefix, names of the exporter's own labels (``gpu``,
+``UUID``, ``Hostname``, ``pod``, ``DCGM_*``, ``__*``...) are dropped (the exporter's win, as dcgm-exporter's
+attributes win), and of two keys with one sanitized name the byte-wise first key's value is kept.
+
+The allowlist (``--kubernetes-pod-label-allowlist-regex``) is a comma-separated list of regular expressions, as
+dcgm-exporter's flag; a label is kept when any of them matches its key anywhere (unanchored: write ``^team$`` for
+an exact key). Empty keeps every label. Filtering happens when a pod enters the cache, so memory holds only
+allowed labels.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+from typing import Any
+
+from gpuscope.errors import UsageError
+from gpuscope.exporter.workloads.kubewatch import Decoder, object_key
+from gpuscope.exporter.workloads.labels import POD_UID_LABEL, VGPU_LABEL
+from gpuscope.exporter.workloads.model import Assignment, Attribution, Pairs, Workload
+
+ALLOWLIST_FLAG = "--kubernetes-pod-label-allowlist-regex (env DCGM_EXPORTER_KUBERNETES_POD_LABEL_ALLOWLIST_REGEX)"
+MAX_LABELS = 64  # per pod, after the allowlist: a pod with more is cut (byte order of the keys), never unbounded
+MAX_VALUE = 1024  # Kubernetes caps label values at 63 characters; anything longer is not a label value
+_INVALID = re.compile(r"[^a-zA-Z0-9_]")
+# Label names the exporter writes itself; a pod label of one of these names is dropped.
+RESERVED = frozenset(
+    {
+        "gpu", "UUID", "uuid", "pci_bus_id", "device", "modelName", "GPU_I_PROFILE", "GPU_I_ID", "Hostname",
+        "hostname", "err_code", "err_msg", "container", "namespace", "pod", "container_name", "pod_namespace",
+        "pod_name", POD_UID_LABEL, VGPU_LABEL, "hpc_job", "job", "instance",
+    }
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class PodMeta:
+    """What the exporter keeps of one pod: identity, UID and its allowed labels (sanitized, byte-sorted)."""
+
+    namespace: str
+    name: str
+    uid: str
+    labels: Pairs = ()
+
+
+def sanitize_label_name(key: str) -> str:
+    """A pod label key as a Prometheus label name (dcgm-exporter's rule, plus a ``_`` before a leading digit)."""
+    name = _INVALID.sub("_", key)
+    return f"_{name}" if name[:1].isdigit() else name
+
+
+def reserved(name: str) -> bool:
+    return name in RESERVED or name.startswith(("DCGM_", "__", "dra_")) or not name
+
+
+def compile_allowlist(text: str) -> tuple[re.Pattern[str], ...]:
+    """The allowlist patterns; an invalid one is a ``UsageError`` naming it (the CLI exits 2)."""
+    patterns = []
+    for raw in text.split(","):
+        pattern = raw.strip()
+        if not pattern:
+            continue
+        try:
+            patterns.append(re.compile(pattern))
+        except re.error as exc:
+            raise UsageError(
+                f"invalid regular expression {pattern!r} in {ALLOWLIST_FLAG}: {exc}; write comma-separated "
+                "patterns matched against label keys, e.g. ^team$,^app\\.kubernetes\\.io/"
+            ) from None
+    return tuple(patterns)
+
+
+def pod_labels(raw: Mapping[str, Any], allowlist: Sequence[re.Pattern[str]]) -> Pairs:
+    """The pod's labels kept by the allowlist, as (label name, value) in byte order of the names."""
+    kept: dict[str, str] = {}
+    for key in sorted(k for k in raw if isinstance(k, str)):
+        value = raw[key]
+        if not isinstance(value, str) or len(value) > MAX_VALUE:
+            continue
+        if allowlist and not any(p.search(key) for p in allowlist):
+            continue
+        name = sanitize_label_name(key)
+        if reserved(name) or name in kept:
+            continue
+        kept[name] = value
+        if len(kept) >= MAX_LABELS:
+            break
+    return tuple(sorted(kept.items()))
+
+
+def pod_decoder(*, labels: bool, allowlist: Sequence[re.Pattern[str]] = ()) -> Decoder[PodMeta]:
+    """What the pod watch keeps of each pod object (keyed by UID)."""
+
+    def decode(obj: Mapping[str, Any]) -> tuple[str, PodMeta] | None:
+        metadata = obj.get("metadata")
+        if not isinstance(metadata, dict):
+            return None
+        namespace, name, uid = metadata.get("namespace"), metadata.get("name"), metadata.get("uid")
+        if not (isinstance(namespace, str) and isinstance(name, str) and isinstance(uid, str)):
+            return None
+        raw = metadata.get("labels") if labels else None
+        kept = pod_labels(raw, allowlist) if isinstance(raw, dict) else ()
+        return object_key(obj), PodMeta(namespace=namespace, name=name, uid=uid, labels=kept)
+
+    return decode
+
+
+class PodIndex:
+    """Lookups into one copy of the pod cache: by (namespace, name) for the kubelet's view, by UID for others.
+
+    ``by_uid`` is the lookup for callers that learn a pod UID elsewhere (a process's cgroup path names its pod's
+    UID): ``PodIndex(cache).by_uid(uid)`` gives the pod's namespace, name and labels, or None when the pod is not
+    (or no longer) on this node.
+    """
+
+    def __init__(self, pods: Mapping[str, PodMeta]) -> None:
+        self._by_uid = MappingProxyType({p.uid: p for p in pods.values()})
+        self._by_name = {(p.namespace, p.name): p for p in pods.values()}
+
+    def by_uid(self, uid: str) -> PodMeta | None:
+        return self._by_uid.get(uid)
+
+    def by_name(self, namespace: str, name: str) -> PodMeta | None:
+        return self._by_name.get((namespace, name))
+
+    def __len__(self) -> int:
+        return len(self._by_uid)
+
+
+def with_pod_metadata(attribution: Attribution, pods: PodIndex, *, uid: bool, labels: bool) -> Attribution:
+    """The attribution with each pod's UID and/or allowed labels added (a pod missing from the cache: none)."""
+    if not (uid or labels):
+        return attribution
+
+    def enrich(workload: Workload) -> Workload:
+        meta = pods.by_name(workload.namespace, workload.pod)
+        if meta is None:
+            return workload
+        return replace(workload, uid=meta.uid if uid else "", labels=meta.labels if labels else ())
+
+    targets = {
+        target: Assignment(tuple(enrich(w) for w in assignment.pods), assignment.jobs)
+        for target, assignment in attribution.targets.items()
+    }
+    return Attribution(MappingProxyType(targets), attribution.unmatched)
