@@ -1,7 +1,17 @@
-"""A Kubernetes API server stand-in: real HTTPS on loopback, serving ConfigMaps to a bearer token.
+"""A Kubernetes API server stand-in: real HTTPS on loopback, serving a bearer token's requests.
 
-It answers ``GET /api/v1/namespaces/<ns>/configmaps/<name>`` as the API server does (a ConfigMap object, or a
-404/401/403 Status), and writes the service-account directory (``token``, ``ca.crt``) a pod would have.
+It answers as the API server does (JSON objects, ``Status`` errors, 401 without the token):
+
+- ``GET /api/v1/namespaces/<ns>/configmaps/<name>``: a ConfigMap, or a 404/403 Status;
+- ``GET /api/v1/pods`` and ``GET /apis/resource.k8s.io/<version>/resourceslices``: a list with
+  ``metadata.resourceVersion``, filtered by ``fieldSelector=spec.nodeName=<node>``;
+- the same with ``watch=1``: a chunked stream of JSON watch events (``ADDED``/``MODIFIED``/``DELETED``) after
+  ``resourceVersion``, ended after ``timeoutSeconds``; a version older than the retained history gets an
+  ``ERROR`` event with a 410 (Gone) Status, as after etcd compaction.
+
+Tests change pods and slices while a client watches (``create_pod``, ``relabel_pod``, ``delete_pod``,
+``put_slice``), and can compact the history, end every open watch, make watches hang silently or make every
+request fail with a status. It also writes the service-account directory (``token``, ``ca.crt``) a pod would have.
 """
 
 from __future__ import annotations
@@ -10,15 +20,21 @@ import json
 import re
 import ssl
 import threading
-from collections.abc import Iterator
+import time
+import urllib.parse
+import uuid as uuidlib
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 from tests.support.certs import CertAuthority
 
-_PATH = re.compile(r"^/api/v1/namespaces/([^/]+)/configmaps/([^/]+)$")
+_CONFIGMAP = re.compile(r"^/api/v1/namespaces/([^/]+)/configmaps/([^/]+)$")
+_COLLECTIONS = {"/api/v1/pods": "pods"}
+SLICE_VERSIONS = ("v1", "v1beta2", "v1beta1")
 
 
 @dataclass
@@ -30,6 +46,18 @@ class FakeKubeApi:
     configmaps: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
     readable_namespaces: set[str] | None = None  # None: the token may read every namespace
     requests: list[str] = field(default_factory=list)
+    fail_with: int | None = None  # answer every pods/slices request with this HTTP status
+    hang_watches: bool = False  # watches send headers, then nothing until the client gives up
+    slice_versions: tuple[str, ...] = SLICE_VERSIONS  # the resource.k8s.io versions served
+    version: int = 100
+    objects: dict[str, dict[str, dict[str, Any]]] = field(default_factory=lambda: {"pods": {}, "resourceslices": {}})
+    history: list[tuple[int, str, str, dict[str, Any]]] = field(default_factory=list)  # (rv, collection, type, obj)
+    oldest: int = 0  # watches from a version below this get 410 Gone
+    watches_open: int = 0
+    watches_served: int = 0
+    generation: int = 0  # end_watches bumps it: every watch opened before ends
+    closing: bool = False
+    cond: threading.Condition = field(default_factory=threading.Condition)
 
     def env(self) -> dict[str, str]:
         """What a pod's environment says about the API server, plus where this service account lives."""
@@ -39,11 +67,215 @@ class FakeKubeApi:
             "GPUSCOPE_SERVICEACCOUNT_DIR": str(self.sa_dir),
         }
 
+    # -- changes, as the control plane makes them --------------------------------------------------------------
 
-def _status(code: int, reason: str, message: str) -> bytes:
-    return json.dumps(
-        {"kind": "Status", "apiVersion": "v1", "status": "Failure", "message": message, "reason": reason, "code": code}
-    ).encode()
+    def _record(self, collection: str, kind: str, key: str, obj: dict[str, Any]) -> None:
+        with self.cond:
+            self.version += 1
+            obj["metadata"]["resourceVersion"] = str(self.version)
+            if kind == "DELETED":
+                self.objects[collection].pop(key, None)
+            else:
+                self.objects[collection][key] = obj
+            self.history.append((self.version, collection, kind, json.loads(json.dumps(obj))))
+            self.cond.notify_all()
+
+    def create_pod(
+        self, namespace: str, name: str, node: str, labels: Mapping[str, str] | None = None, uid: str = ""
+    ) -> str:
+        uid = uid or str(uuidlib.uuid4())
+        obj = {
+            "kind": "Pod",
+            "apiVersion": "v1",
+            "metadata": {"name": name, "namespace": namespace, "uid": uid, "labels": dict(labels or {})},
+            "spec": {"nodeName": node, "containers": [{"name": "main", "image": "busybox"}]},
+            "status": {"phase": "Running"},
+        }
+        self._record("pods", "ADDED", f"{namespace}/{name}", obj)
+        return uid
+
+    def relabel_pod(self, namespace: str, name: str, labels: Mapping[str, str]) -> None:
+        with self.cond:
+            obj = json.loads(json.dumps(self.objects["pods"][f"{namespace}/{name}"]))
+        obj["metadata"]["labels"] = dict(labels)
+        self._record("pods", "MODIFIED", f"{namespace}/{name}", obj)
+
+    def delete_pod(self, namespace: str, name: str) -> None:
+        with self.cond:
+            obj = json.loads(json.dumps(self.objects["pods"][f"{namespace}/{name}"]))
+        self._record("pods", "DELETED", f"{namespace}/{name}", obj)
+
+    def put_slice(self, name: str, node: str, pool: str, devices: list[dict[str, Any]], version: str = "v1") -> None:
+        """A ResourceSlice of the NVIDIA DRA driver; ``devices`` as that API version writes them."""
+        obj = {
+            "kind": "ResourceSlice",
+            "apiVersion": f"resource.k8s.io/{version}",
+            "metadata": {"name": name, "uid": str(uuidlib.uuid4())},
+            "spec": {
+                "driver": "gpu.nvidia.com",
+                "nodeName": node,
+                "pool": {"name": pool, "generation": 1, "resourceSliceCount": 1},
+                "devices": devices,
+            },
+        }
+        kind = "MODIFIED" if name in self.objects["resourceslices"] else "ADDED"
+        self._record("resourceslices", kind, name, obj)
+
+    def compact(self) -> None:
+        """Forget the event history (etcd compaction): a watch from an older version gets 410 Gone."""
+        with self.cond:
+            self.oldest = self.version + 1
+            self.history.clear()
+            self.cond.notify_all()
+
+    def end_watches(self) -> None:
+        """End every open watch now (as the server does after timeoutSeconds)."""
+        with self.cond:
+            self.generation += 1
+            self.cond.notify_all()
+
+    def count(self, prefix: str) -> int:
+        return sum(1 for r in self.requests if r.startswith(prefix))
+
+    def events_after(self, collection: str, since: int, selector: str) -> tuple[list[dict[str, Any]], int]:
+        """The watch events after ``since`` (call with ``cond`` held), and the version to continue from."""
+        if since < self.oldest - 1:
+            gone = _status(410, "Expired", f"too old resource version: {since} ({self.oldest})")
+            return [{"type": "ERROR", "object": gone}], self.version
+        if self.hang_watches:
+            return [], since
+        events = [
+            {"type": kind, "object": obj}
+            for rv, coll, kind, obj in self.history
+            if rv > since and coll == collection and _selected(obj, selector)
+        ]
+        return events, max([since, *(rv for rv, coll, _, _ in self.history if coll == collection)])
+
+
+def _status(code: int, reason: str, message: str) -> dict[str, Any]:
+    return {
+        "kind": "Status",
+        "apiVersion": "v1",
+        "status": "Failure",
+        "message": message,
+        "reason": reason,
+        "code": code,
+    }
+
+
+def _selected(obj: Mapping[str, Any], selector: str) -> bool:
+    if not selector:
+        return True
+    key, _, value = selector.partition("=")
+    assert key == "spec.nodeName", f"the fake API server knows only spec.nodeName field selectors, not {selector!r}"
+    return bool(obj.get("spec", {}).get("nodeName") == value)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # chunked watch streams
+    api: FakeKubeApi
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+    def _send(self, code: int, body: bytes) -> None:
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _json(self, code: int, value: Mapping[str, Any]) -> None:
+        self._send(code, json.dumps(value).encode())
+
+    def do_GET(self) -> None:
+        api = self.api
+        api.requests.append(self.path)
+        if self.headers.get("Authorization") != f"Bearer {api.token}":
+            self._json(401, _status(401, "Unauthorized", "Unauthorized"))
+            return
+        url = urllib.parse.urlsplit(self.path)
+        query = {k: v[-1] for k, v in urllib.parse.parse_qs(url.query).items()}
+        collection = _COLLECTIONS.get(url.path)
+        match = re.fullmatch(r"/apis/resource\.k8s\.io/([^/]+)/resourceslices", url.path)
+        if match and match[1] in api.slice_versions:
+            collection = "resourceslices"
+        if collection is None:
+            self._configmap(url.path)
+        elif api.fail_with is not None:
+            self._json(api.fail_with, _status(api.fail_with, "Failure", f"told to fail with {api.fail_with}"))
+        elif query.get("watch") in ("1", "true"):
+            self._watch(collection, query)
+        else:
+            self._list(collection, query.get("fieldSelector", ""))
+
+    def _list(self, collection: str, selector: str) -> None:
+        with self.api.cond:
+            items = [o for o in self.api.objects[collection].values() if _selected(o, selector)]
+            version = str(self.api.version)
+        kind = "PodList" if collection == "pods" else "ResourceSliceList"
+        self._json(200, {"kind": kind, "metadata": {"resourceVersion": version}, "items": items})
+
+    def _chunk(self, data: bytes) -> None:
+        self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+        self.wfile.flush()
+
+    def _watch(self, collection: str, query: Mapping[str, str]) -> None:
+        api = self.api
+        since = int(query.get("resourceVersion") or 0)
+        selector = query.get("fieldSelector", "")
+        deadline = time.monotonic() + float(query.get("timeoutSeconds") or 1800)
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        self.wfile.flush()
+        with api.cond:
+            api.watches_open += 1
+            api.watches_served += 1
+            generation = api.generation
+        try:
+            while api.hang_watches or time.monotonic() < deadline:  # a hung watch ignores its timeout
+                with api.cond:
+                    if api.closing or api.generation != generation:
+                        break
+                    events, since = api.events_after(collection, since, selector)
+                    if not events:
+                        api.cond.wait(0.2)
+                        continue
+                for event in events:
+                    self._chunk(json.dumps(event).encode() + b"\n")
+                if events[0]["type"] == "ERROR":
+                    break
+            self._chunk(b"")
+        except OSError:
+            pass  # the client went away
+        finally:
+            with api.cond:
+                api.watches_open -= 1
+        self.close_connection = True
+
+    def _configmap(self, path: str) -> None:
+        api = self.api
+        match = _CONFIGMAP.match(path)
+        if match is None:
+            self._json(404, _status(404, "NotFound", "the server could not find the requested resource"))
+            return
+        namespace, name = match.groups()
+        if api.readable_namespaces is not None and namespace not in api.readable_namespaces:
+            self._json(403, _status(403, "Forbidden", f'configmaps "{name}" is forbidden'))
+            return
+        data = api.configmaps.get((namespace, name))
+        if data is None:
+            self._json(404, _status(404, "NotFound", f'configmaps "{name}" not found'))
+            return
+        body = {
+            "kind": "ConfigMap",
+            "apiVersion": "v1",
+            "metadata": {"name": name, "namespace": namespace},
+            "data": data,
+        }
+        self._json(200, body)
 
 
 @contextmanager
@@ -55,55 +287,21 @@ def fake_kube_api(workdir: Path) -> Iterator[FakeKubeApi]:
     token = "test-service-account-token"
     (sa_dir / "token").write_text(token + "\n")
     (sa_dir / "ca.crt").write_bytes(ca.path.read_bytes())
-
-    api: FakeKubeApi
-
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
-        def _send(self, code: int, body: bytes) -> None:
-            self.send_response(code)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def do_GET(self) -> None:
-            api.requests.append(self.path)
-            if self.headers.get("Authorization") != f"Bearer {api.token}":
-                self._send(401, _status(401, "Unauthorized", "Unauthorized"))
-                return
-            match = _PATH.match(self.path)
-            if match is None:
-                self._send(404, _status(404, "NotFound", "the server could not find the requested resource"))
-                return
-            namespace, name = match.groups()
-            if api.readable_namespaces is not None and namespace not in api.readable_namespaces:
-                self._send(403, _status(403, "Forbidden", f'configmaps "{name}" is forbidden'))
-                return
-            data = api.configmaps.get((namespace, name))
-            if data is None:
-                self._send(404, _status(404, "NotFound", f'configmaps "{name}" not found'))
-                return
-            body = {
-                "kind": "ConfigMap",
-                "apiVersion": "v1",
-                "metadata": {"name": name, "namespace": namespace},
-                "data": data,
-            }
-            self._send(200, json.dumps(body).encode())
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    handler = type("Handler", (_Handler,), {})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(issued.cert, issued.key)
     server.socket = context.wrap_socket(server.socket, server_side=True)
     api = FakeKubeApi("127.0.0.1", server.server_address[1], sa_dir, token)
+    handler.api = api
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
         yield api
     finally:
+        with api.cond:
+            api.closing = True
+            api.cond.notify_all()
         server.shutdown()
         server.server_close()
         thread.join(10)

@@ -1,5 +1,8 @@
 """A fake kubelet: a real gRPC server on a unix socket serving the PodResources v1 ``List`` call.
 
+Answers carry device-plugin devices (``ContainerDevices``) and DRA-claimed devices (``DynamicResources``:
+claim name and namespace, then driver, pool and device name per claimed device, as the kubelet's v1 API has them).
+
 Tests set the pods it reports between collections (pods appear, restart and go away) and can make it fail or
 stop it entirely, as a restarting kubelet would.
 """
@@ -20,14 +23,37 @@ from gpuscope.exporter.workloads.podresources import api_pb2, api_pb2_grpc
 
 # (container name, resource name, device ids)
 ContainerSpec = tuple[str, str, Sequence[str]]
+# (container name, claim name, driver, pool, device names)
+ClaimSpec = tuple[str, str, str, str, Sequence[str]]
 
 
-def pod(namespace: str, name: str, *containers: ContainerSpec) -> api_pb2.PodResources:
-    """A pod whose containers hold devices; two entries with one container name form one container."""
+def pod(
+    namespace: str, name: str, *containers: ContainerSpec, claims: Sequence[ClaimSpec] = ()
+) -> api_pb2.PodResources:
+    """A pod whose containers hold devices; two entries with one container name form one container.
+
+    ``claims`` are DRA ResourceClaims (in the pod's namespace) whose devices a container holds."""
     by_name: dict[str, api_pb2.ContainerResources] = {}
     for cname, resource, ids in containers:
         entry = by_name.setdefault(cname, api_pb2.ContainerResources(name=cname))
         entry.devices.append(api_pb2.ContainerDevices(resource_name=resource, device_ids=list(ids)))
+    for cname, claim_name, driver, pool, devices in claims:
+        entry = by_name.setdefault(cname, api_pb2.ContainerResources(name=cname))
+        entry.dynamic_resources.append(
+            api_pb2.DynamicResource(
+                claim_name=claim_name,
+                claim_namespace=namespace,
+                claim_resources=[
+                    api_pb2.ClaimResource(
+                        cdi_devices=[api_pb2.CDIDevice(name=f"k8s.{driver}/claim={device}")],
+                        driver_name=driver,
+                        pool_name=pool,
+                        device_name=device,
+                    )
+                    for device in devices
+                ],
+            )
+        )
     return api_pb2.PodResources(name=name, namespace=namespace, containers=list(by_name.values()))
 
 

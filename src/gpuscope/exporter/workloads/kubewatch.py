@@ -57,6 +57,10 @@ class _Gone(Exception):
     """The resourceVersion is too old: relist."""
 
 
+class _NotServed(WatchError):
+    """HTTP 404 on the collection: this API version is not served; the next one is tried."""
+
+
 @dataclass(frozen=True, slots=True)
 class ApiServer:
     """Where the API server is and how to authenticate to it (in-cluster: the pod's service account)."""
@@ -108,6 +112,7 @@ class Reflector(Generic[T]):
         field_selector: str = "",
         max_objects: int = 2048,
         watch_timeout_s: int = WATCH_TIMEOUT_S,
+        read_grace_s: float = 30.0,
         backoff_s: tuple[float, float] = BACKOFF_S,
         what: str = "objects",
     ) -> None:
@@ -118,6 +123,7 @@ class Reflector(Generic[T]):
         self.field_selector = field_selector
         self.max_objects = max_objects
         self.watch_timeout_s = watch_timeout_s
+        self.read_grace_s = read_grace_s
         self.backoff_s = backoff_s
         self.what = what
         self._items: Mapping[str, T] = MappingProxyType({})
@@ -173,6 +179,11 @@ class Reflector(Generic[T]):
                     version = self._list()
                 version = self._watch(version)
                 delay = self.backoff_s[0]
+            except _NotServed as exc:
+                if self.path == self.paths[0]:  # every version tried: none is served (no DRA on this cluster?)
+                    self._failed(exc)
+                    self._stop.wait(delay)
+                    delay = min(delay * 2, self.backoff_s[1])
             except _Gone:
                 self._failed(WatchError("expired", "resourceVersion too old (410 Gone): relisting"))
                 if version is None:  # a list cannot be too old: the server is confused, so back off
@@ -226,8 +237,9 @@ class Reflector(Generic[T]):
         if response.status != 200:
             response.read(64 * 1024)
             conn.close()
-            if response.status == 404 and len(self.paths) > 1:
-                self.path = self.paths[(self.paths.index(self.path) + 1) % len(self.paths)]
+            if response.status == 404:
+                missing, self.path = self.path, self.paths[(self.paths.index(self.path) + 1) % len(self.paths)]
+                raise _NotServed("bad_response", f"HTTP 404: the API server serves no {missing}")
             raise _status_error(response.status, self.what)
         return conn, response
 
@@ -267,7 +279,7 @@ class Reflector(Generic[T]):
             timeoutSeconds=str(self.watch_timeout_s),
         )
         # A watch that stays silent past the server's own timeout has hung: drop it and relist.
-        conn, response = self._request(url, timeout_s=self.watch_timeout_s + 30.0)
+        conn, response = self._request(url, timeout_s=self.watch_timeout_s + self.read_grace_s)
         self._ok()
         try:
             while not self._stop.is_set():

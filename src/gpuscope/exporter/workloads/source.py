@@ -121,7 +121,7 @@ class WorkloadSource:
         for watch in watches:
             watch.start()
         for watch in watches:
-            watch.wait_synced(self.timeout_s)
+            watch.wait_synced(min(self.timeout_s, 2.0))
 
     def read(self, gpus: Sequence[GpuReading]) -> tuple[Attribution, WorkloadStatus]:
         """Ask the kubelet, read the mapping directory, and place both on ``gpus``."""
