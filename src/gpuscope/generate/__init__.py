@@ -18,6 +18,7 @@ from gpuscope.generate import kubernetes as k8s
 from gpuscope.generate.alertmanager import alertmanager_config
 from gpuscope.generate.budget import BudgetReport, compute_budget
 from gpuscope.generate.host_scrape import host_service_monitors, host_targets_files
+from gpuscope.generate.kubernetes_rbac import rbac_files
 from gpuscope.generate.prometheus import choose_store, prometheus_config, targets_files
 from gpuscope.generate.readme import bundle_readme
 from gpuscope.generate.storage import federation_files, global_query, mimir_files, thanos_files
@@ -80,5 +81,6 @@ def _kubernetes(spec: FleetSpec, cluster: Any, budget: Any, rule_files: dict[str
         f"{base}/servicemonitor.yaml": k8s.service_monitor(spec, cluster, budget),
         f"{base}/prometheusrule.yaml": k8s.prometheus_rule(spec, cluster, groups),
         f"{base}/servicemonitors-host.yaml": host_service_monitors(spec, cluster),
-        f"{base}/kustomization.yaml": k8s.kustomization(cluster),
+        f"{base}/kustomization.yaml": k8s.kustomization(cluster, spec),
+        **rbac_files(spec, cluster, base),
     }

@@ -15,6 +15,7 @@ from typing import Any
 
 from gpuscope.generate.budget import ClusterBudget
 from gpuscope.generate.kubernetes_processes import host_pid, process_env, process_mounts
+from gpuscope.generate.kubernetes_rbac import ROLE_FILES, attribution_env
 from gpuscope.generate.prometheus import EXPORTER_JOB, LABEL_LIMIT
 from gpuscope.spec.fleet import Cluster, FleetSpec
 
@@ -53,6 +54,7 @@ def _env(spec: FleetSpec) -> list[dict[str, Any]]:
     ]
     if e.web_config_secret:
         env.append({"name": "DCGM_EXPORTER_WEB_CONFIG_FILE", "value": "/etc/gpuscope/web/web-config.yaml"})
+    env.extend(attribution_env(spec))
     if _standalone_dcgm(spec):
         # The GPU Operator's nvidia-dcgm DaemonSet serves nv-hostengine on each node's port 5555.
         env.append({"name": "NODE_IP", "valueFrom": {"fieldRef": {"fieldPath": "status.hostIP"}}})
@@ -140,7 +142,7 @@ def daemonset(spec: FleetSpec, cluster: Cluster) -> dict[str, Any]:
                 "metadata": {"labels": _labels(spec)},
                 "spec": {
                     "serviceAccountName": APP,
-                    "automountServiceAccountToken": False,
+                    "automountServiceAccountToken": spec.exporter.api_server,  # pod labels/UID, DRA: the API server
                     "priorityClassName": "system-node-critical",
                     "runtimeClassName": "nvidia",
                     **host_pid(spec),
@@ -222,7 +224,7 @@ def service_account(cluster: Cluster, spec: FleetSpec) -> dict[str, Any]:
         "apiVersion": "v1",
         "kind": "ServiceAccount",
         "metadata": _meta(APP, cluster, spec),
-        "automountServiceAccountToken": False,
+        "automountServiceAccountToken": spec.exporter.api_server,  # pod labels/UID, DRA: the API server
     }
 
 
@@ -237,10 +239,11 @@ MANIFEST_FILES = (
 )
 
 
-def kustomization(cluster: Cluster) -> dict[str, Any]:
+def kustomization(cluster: Cluster, spec: FleetSpec | None = None) -> dict[str, Any]:
+    rbac = ROLE_FILES if spec is not None and spec.exporter.api_server else ()
     return {
         "apiVersion": "kustomize.config.k8s.io/v1beta1",
         "kind": "Kustomization",
         "namespace": cluster.namespace,
-        "resources": list(MANIFEST_FILES),
+        "resources": [*MANIFEST_FILES, *rbac],
     }

@@ -262,6 +262,40 @@ class ExporterSettings(_Model):
         if self.process_metrics and self.backend == "dcgm":
             raise ValueError("process_metrics reads processes through NVML: set backend: nvml, or drop process_metrics")
         return self
+    # Kubernetes attribution beyond the kubelet (docs/kubernetes-attribution.md): the generated RBAC grants
+    # get/list/watch on pods only when pod_labels or pod_uid is on, on resourceslices only with dra.
+    pod_labels: bool = Field(False, description="add the pods' labels (watched on the API server, one watch per node)")
+    pod_label_allowlist: tuple[str, ...] = Field(
+        (), description="regular expressions; only pod labels whose key one matches are added (empty: all)"
+    )
+    pod_uid: bool = Field(False, description="add the pod_uid label (kept at scrape: pod_uid leaves drop_labels)")
+    virtual_gpus: bool = Field(False, description="shared GPUs (time-slicing/MPS): one attribution per replica")
+    dra: bool = Field(False, description="attribute GPUs allocated through DRA ResourceClaims")
+
+    @field_validator("pod_label_allowlist")
+    @classmethod
+    def _allowlist(cls, patterns: tuple[str, ...]) -> tuple[str, ...]:
+        for pattern in patterns:
+            if "," in pattern or not pattern.strip():
+                raise ValueError(f"pattern {pattern!r}: write one non-empty pattern per entry, without commas")
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ValueError(f"pattern {pattern!r} is not a regular expression: {exc}") from None
+        return patterns
+
+    @model_validator(mode="after")
+    def _uid_kept(self) -> ExporterSettings:
+        if self.pod_uid and "pod_uid" in self.drop_labels:
+            if "drop_labels" in self.model_fields_set:
+                raise ValueError("pod_uid is on but drop_labels drops pod_uid at scrape: remove it from drop_labels")
+            object.__setattr__(self, "drop_labels", tuple(n for n in self.drop_labels if n != "pod_uid"))
+        return self
+
+    @property
+    def api_server(self) -> bool:
+        """Whether the exporter reads the API server (and needs its service account token and RBAC)."""
+        return self.pod_labels or self.pod_uid or self.dra
 
 
 class Budget(_Model):
