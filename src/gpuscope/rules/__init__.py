@@ -20,6 +20,7 @@ from gpuscope.rules.promql import Promql
 from gpuscope.rules.recording import COLD_TIER_REGEX, recording_groups
 from gpuscope.rules.render import RULE_FILES, render_files, render_runbook
 from gpuscope.rules.timescale import compress
+from gpuscope.rules.workload_attribution import attribution_groups
 
 __all__ = [
     "COLD_TIER_REGEX",
@@ -42,6 +43,7 @@ def build_groups(config: RulesConfig) -> tuple[Group, ...]:
     groups = (
         *recording_groups(q),
         *chargeback_groups(q),
+        *attribution_groups(q),
         infra_group(q),
         pipeline_group(q),
         prometheus_group(q),

@@ -7,6 +7,7 @@ setting here, never a literal in a rule.
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -73,6 +74,11 @@ class RulesConfig(BaseModel):
         HostSignals()
     )  # node-exporter, kube-state-metrics, cAdvisor (rules/alerts_host.py, alerts_kube.py)
     speedup: int = Field(1, ge=1, le=60, description="divide every rule duration by this (demos/tests; 1 = real time)")
+    # Kubernetes attribution (rules/workload_attribution.py): pod labels to roll up by (from the exporter's
+    # allowlist, e.g. team), and whether GPUs are shared (virtual GPUs) or allocated through DRA.
+    pod_group_labels: tuple[str, ...] = ()
+    virtual_gpus: bool = False
+    dra: bool = False
 
     @field_validator("critical_xids")
     @classmethod
@@ -82,6 +88,16 @@ class RulesConfig(BaseModel):
         if set(value) == {79}:
             raise ValueError("list at least one XID besides 79 (XID 79 always pages as GPUFellOffBus)")
         return tuple(sorted(set(value)))
+
+    @field_validator("pod_group_labels")
+    @classmethod
+    def _group_labels(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for name in value:
+            if not re.fullmatch(r"[a-zA-Z_][a-zA-Z0-9_]*", name) or name.startswith("__"):
+                raise ValueError(
+                    f"{name!r} is not a label name: write the pod label as the exporter names it, e.g. team"
+                )
+        return tuple(dict.fromkeys(value))
 
     @field_validator("runbook_base_url")
     @classmethod

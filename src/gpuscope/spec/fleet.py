@@ -268,6 +268,9 @@ class ExporterSettings(_Model):
     pod_label_allowlist: tuple[str, ...] = Field(
         (), description="regular expressions; only pod labels whose key one matches are added (empty: all)"
     )
+    pod_group_labels: tuple[LabelName, ...] = Field(
+        (), description="pod labels (as the exporter names them, e.g. team) the rules and L5 roll up by"
+    )
     pod_uid: bool = Field(False, description="add the pod_uid label (kept at scrape: pod_uid leaves drop_labels)")
     virtual_gpus: bool = Field(False, description="shared GPUs (time-slicing/MPS): one attribution per replica")
     dra: bool = Field(False, description="attribute GPUs allocated through DRA ResourceClaims")
@@ -286,6 +289,8 @@ class ExporterSettings(_Model):
 
     @model_validator(mode="after")
     def _uid_kept(self) -> ExporterSettings:
+        if self.pod_group_labels and not self.pod_labels:
+            raise ValueError("pod_group_labels needs pod_labels: true (the exporter adds pod labels only then)")
         if self.pod_uid and "pod_uid" in self.drop_labels:
             if "drop_labels" in self.model_fields_set:
                 raise ValueError("pod_uid is on but drop_labels drops pod_uid at scrape: remove it from drop_labels")
@@ -453,6 +458,9 @@ class FleetSpec(_Model):
             thresholds=self.thresholds,
             host=self.host_signals.rules(kubernetes=any(c.kind == "kubernetes" for c in self.clusters)),
             speedup=self.speedup,
+            pod_group_labels=self.exporter.pod_group_labels,
+            virtual_gpus=self.exporter.virtual_gpus,
+            dra=self.exporter.dra,
         )
 
 
