@@ -12,6 +12,7 @@ from gpuscope.dashboards.model import Dashboard, Panel, Query, Row, Steps, prese
 from gpuscope.dashboards.promql import Q
 from gpuscope.dashboards.queries import workload as w
 from gpuscope.dashboards.shared_gpus import l5_row
+from gpuscope.dashboards.workload_groups import attribution_row
 
 KEY = "l5-workload"
 
@@ -139,6 +140,7 @@ def workload_dashboard(q: Q) -> Dashboard:
             *((pods,) if pods else ()),
             *filter(None, (pod_resources_row(q) if pods else None,)),
             *((shared,) if (shared := l5_row(q)) else ()),
+            *filter(None, (attribution_row(q),)),
             _jobs(q),
         ),
         drills_to=("l4-gpu", "efficiency"),
