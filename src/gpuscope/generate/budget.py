@@ -114,10 +114,13 @@ def _workload_series(group: NodeGroup, cluster: Cluster, spec: FleetSpec, fields
     share = group.nodes / max(cluster.nodes, 1)
     churned = cluster.pod_restarts_per_hour * share * HEAD_WINDOW_HOURS
     mode = spec.exporter.workload_labels
-    if mode == "info":
-        return math.ceil(entities + churned)
+    # Shared GPUs (--kubernetes-virtual-gpus): one attribution per replica, so each shared GPU has several holders.
+    holders = spec.exporter.virtual_gpu_replicas if spec.exporter.virtual_gpus else 1
+    if mode == "info":  # one info series per (GPU, pod, replica); pod labels, UID and DRA labels add none
+        return math.ceil(entities * holders + churned)
     if mode == "labels":  # every series of a restarted pod's GPU is created again with the new pod name
-        return math.ceil(churned * fields_per_gpu)
+        # ... and every further holder of a shared GPU is a further copy of each of its series.
+        return math.ceil((churned + entities * (holders - 1)) * fields_per_gpu)
     return 0
 
 

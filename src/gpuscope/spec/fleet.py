@@ -273,6 +273,9 @@ class ExporterSettings(_Model):
     )
     pod_uid: bool = Field(False, description="add the pod_uid label (kept at scrape: pod_uid leaves drop_labels)")
     virtual_gpus: bool = Field(False, description="shared GPUs (time-slicing/MPS): one attribution per replica")
+    virtual_gpu_replicas: Count = Field(
+        4, ge=1, le=64, description="with virtual_gpus: pods sharing each GPU, as the budget assumes"
+    )
     dra: bool = Field(False, description="attribute GPUs allocated through DRA ResourceClaims")
 
     @field_validator("pod_label_allowlist")
