@@ -5,22 +5,28 @@ simulated 8-GPU H100 node with the default counters:
 
 - collection time without attribution, and with it in ``info`` and ``labels`` mode (kubelet ``List`` + placing
   devices + rendering, all on the collection thread; a scrape still costs the same);
-- distinct series after 100 pod restarts (Prometheus keeps each one in its head block for up to 2 hours).
+- distinct series after 100 pod restarts (Prometheus keeps each one in its head block for up to 2 hours);
+- with pod labels and pod UIDs on (``--pod-metadata``, against the tests' fake Kubernetes API server, a real HTTPS
+  server): distinct series after 100 restarts that rename the pod (a Deployment) and 100 that keep its name (a
+  StatefulSet), per mode, and the API server requests the node's pod watch made, against a list per collection.
 
-Usage: ``python bench/workloads.py [--collections N]``.
+Usage: ``python bench/workloads.py [--collections N] [--pod-metadata]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO / "src"), str(REPO)]
 
+from tests.support.kubeapi import FakeKubeApi, fake_kube_api  # noqa: E402
 from tests.support.kubelet import FakeKubelet, fake_kubelet, pod  # noqa: E402
 
 from gpuscope.backends.sim import SimNode, SimNodeConfig  # noqa: E402
@@ -80,10 +86,91 @@ def distinct_series_after_churn(kubelet: FakeKubelet, mode: WorkloadLabels) -> t
     return before, len(seen)
 
 
+NODE = "bench-node"
+POD_LABELS = {"team": "vision", "app.kubernetes.io/name": "trainer", "app.kubernetes.io/version": "1.4.2"}
+INTERVAL_S = 15.0  # the default collection interval: what a list per collection would cost
+WATCH_S = 300  # the reflector's watch timeout: one watch request per this, per node
+
+
+def metadata_runtime(kubelet: FakeKubelet, mode: WorkloadLabels, uid: bool = True) -> NodeRuntime:
+    workloads = WorkloadSettings(
+        mode=mode, kubernetes=True, socket_path=kubelet.socket_path, pod_labels=True, pod_uid=uid, node_name=NODE
+    )
+    settings = ExporterSettings(collectors=load_collectors(None), workloads=workloads)
+    sim = SimNode(SimNodeConfig(NODE, model_by_key("h100"), GPUS, workload="training"))
+    return make_runtime(sim, settings, NODE, process_metrics=False)
+
+
+def churn_with_metadata(
+    kubelet: FakeKubelet, api: FakeKubeApi, mode: WorkloadLabels, rename: bool, uid: bool = True
+) -> dict[str, int]:
+    """Distinct series over ``RESTARTS`` restarts (new name, or same name and a new UID) with labels and UIDs on;
+    each restart is a delete and a create on the API server, seen by the watch before the next collection."""
+    rt = metadata_runtime(kubelet, mode, uid)
+    source = rt.collector.workloads
+    assert source is not None
+    running = {gpu: f"job-{gpu}-0" for gpu in range(GPUS)}
+    for name in running.values():
+        api.create_pod("ml", name, NODE, POD_LABELS)
+    start = api.count("/api/v1/pods")
+    seen: set[str] = set()
+
+    def scrape() -> set[str]:
+        kubelet.set_pods(pods(running))  # type: ignore[arg-type]
+        rt.collect()
+        text = rt.body(time.time(), gzip=False).decode()
+        return {ln.rsplit(" ", 1)[0] for ln in text.splitlines() if ln.startswith(("DCGM_", "gpuscope_gpu_"))}
+
+    seen |= scrape()
+    before = len(seen)
+    for restart in range(1, RESTARTS + 1):
+        gpu = restart % GPUS
+        api.delete_pod("ml", running[gpu])
+        running[gpu] = f"job-{gpu}-{restart}" if rename else running[gpu]
+        uid = api.create_pod("ml", running[gpu], NODE, POD_LABELS)
+        deadline = time.monotonic() + 30
+        while source.pods().by_uid(uid) is None and time.monotonic() < deadline:
+            time.sleep(0.005)  # the benchmark counts series, not latency: wait until the watch has delivered
+        seen |= scrape()
+    requests = api.count("/api/v1/pods") - start
+    rt.close()
+    for name in running.values():
+        api.delete_pod("ml", name)
+    return {"before": before, "after": len(seen), "collections": RESTARTS + 1, "requests": requests}
+
+
+def pod_metadata_figures() -> None:
+    print(f"\npod labels ({len(POD_LABELS)}) and pod UID on, fake API server (HTTPS), one pod watch per node")
+    with tempfile.TemporaryDirectory() as workdir, fake_kube_api(Path(workdir)) as api, fake_kubelet() as kubelet:
+        os.environ.update(api.env())
+        for rename, kind in ((True, "renamed (Deployment)"), (False, "same name, new UID (StatefulSet)")):
+            for mode in (WorkloadLabels.INFO, WorkloadLabels.LABELS):
+                r = churn_with_metadata(kubelet, api, mode, rename)
+                print(
+                    f"{RESTARTS} restarts, {kind}, {mode.value:6} mode: {r['before']} -> {r['after']} distinct series"
+                    f" (+{r['after'] - r['before']}); {r['requests']} API requests over {r['collections']} collections"
+                )
+        r = churn_with_metadata(kubelet, api, WorkloadLabels.LABELS, rename=False, uid=False)
+        print(
+            f"{RESTARTS} restarts, same name, labels mode, pod UID off: {r['before']} -> {r['after']} distinct series"
+            f" (+{r['after'] - r['before']})"
+        )
+    watch_per_hour = 3600 / WATCH_S + 1  # a watch per timeout, plus a relist now and then (410 after compaction)
+    print(
+        f"API server load per node: watch ~{watch_per_hour:.0f} requests/hour (one per {WATCH_S} s watch, plus an"
+        f" occasional relist), each answered with changes only; a list per collection: {3600 / INTERVAL_S:.0f}"
+        f" requests/hour at {INTERVAL_S:g} s, each a full list of the node's pods"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--collections", type=int, default=200)
+    parser.add_argument("--pod-metadata", action="store_true", help="only the pod labels/UID figures (no timings)")
     args = parser.parse_args()
+    if args.pod_metadata:
+        pod_metadata_figures()
+        return
     print(f"8x H100 (sim), default counters, kubelet lists {GPUS} GPU pods + {OTHER_PODS} other pods")
     base = collection_ms(runtime(None, WorkloadLabels.OFF), args.collections)
     print(f"collection, no attribution:      {base:7.3f} ms (median of {args.collections})")
