@@ -67,9 +67,16 @@ def test_pod_decoder_keeps_identity_and_allowed_labels_only() -> None:
     )
     assert pod_decoder(labels=False)(obj) == ("u-1", PodMeta("ml", "p", "u-1"))
     assert pod_decoder(labels=True)({"metadata": {"name": "no-namespace"}}) is None
-    index = PodIndex({"u-1": PodMeta("ml", "p", "u-1")})
-    assert index.by_uid("u-1") == index.by_name("ml", "p") == PodMeta("ml", "p", "u-1")
-    assert index.by_uid("u-2") is None
+    status = {
+        "containerStatuses": [{"name": "main", "containerID": "containerd://abc123"}, {"name": "waiting"}],
+        "initContainerStatuses": [{"name": "setup", "containerID": "cri-o://def456"}],
+    }
+    _, meta = pod_decoder(labels=False)({**obj, "status": status})  # type: ignore[misc]
+    assert meta.containers == (("abc123", "main"), ("def456", "setup"))
+    index = PodIndex({"u-1": meta})
+    assert index.by_uid("u-1") == index.by_name("ml", "p") == meta
+    assert index.container("u-1", "abc123") == "main" and index.container("u-1", "zzz") is None
+    assert index.by_uid("u-2") is None and index.container("u-2", "abc123") is None
 
 
 @pytest.mark.parametrize(

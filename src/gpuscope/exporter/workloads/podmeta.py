@@ -40,14 +40,33 @@ RESERVED = frozenset(
 )  # fmt: skip
 
 
+MAX_CONTAINERS = 64  # per pod (containers, init and ephemeral containers together)
+
+
 @dataclass(frozen=True, slots=True)
 class PodMeta:
-    """What the exporter keeps of one pod: identity, UID and its allowed labels (sanitized, byte-sorted)."""
+    """What the exporter keeps of one pod: identity, UID, its allowed labels (sanitized, byte-sorted) and its
+    containers as (container ID without the runtime prefix, container name), from the pod's status."""
 
     namespace: str
     name: str
     uid: str
     labels: Pairs = ()
+    containers: Pairs = ()
+
+
+def _containers(status: Any) -> Pairs:
+    if not isinstance(status, dict):
+        return ()
+    found: dict[str, str] = {}
+    for key in ("initContainerStatuses", "containerStatuses", "ephemeralContainerStatuses"):
+        for entry in status.get(key) or ():
+            if not isinstance(entry, dict) or len(found) >= MAX_CONTAINERS:
+                continue
+            cid, name = entry.get("containerID"), entry.get("name")
+            if isinstance(cid, str) and isinstance(name, str) and cid:
+                found[cid.rpartition("://")[2]] = name  # "containerd://<id>": the id a cgroup path names
+    return tuple(sorted(found.items()))
 
 
 def sanitize_label_name(key: str) -> str:
@@ -107,7 +126,8 @@ def pod_decoder(*, labels: bool, allowlist: Sequence[re.Pattern[str]] = ()) -> D
             return None
         raw = metadata.get("labels") if labels else None
         kept = pod_labels(raw, allowlist) if isinstance(raw, dict) else ()
-        return object_key(obj), PodMeta(namespace=namespace, name=name, uid=uid, labels=kept)
+        containers = _containers(obj.get("status"))
+        return object_key(obj), PodMeta(namespace=namespace, name=name, uid=uid, labels=kept, containers=containers)
 
     return decode
 
@@ -115,14 +135,19 @@ def pod_decoder(*, labels: bool, allowlist: Sequence[re.Pattern[str]] = ()) -> D
 class PodIndex:
     """Lookups into one copy of the pod cache: by (namespace, name) for the kubelet's view, by UID for others.
 
-    ``by_uid`` is the lookup for callers that learn a pod UID elsewhere (a process's cgroup path names its pod's
-    UID): ``PodIndex(cache).by_uid(uid)`` gives the pod's namespace, name and labels, or None when the pod is not
-    (or no longer) on this node.
+    ``by_uid`` and ``container`` are the lookups for callers that learn a pod UID and a container ID elsewhere (a
+    process's cgroup path names both): ``by_uid(uid)`` gives the pod's namespace, name and labels, or None when the
+    pod is not (or no longer) on this node; ``container(uid, container_id)`` the container's name.
     """
 
     def __init__(self, pods: Mapping[str, PodMeta]) -> None:
         self._by_uid = MappingProxyType({p.uid: p for p in pods.values()})
         self._by_name = {(p.namespace, p.name): p for p in pods.values()}
+
+    def container(self, uid: str, container_id: str) -> str | None:
+        """The name of the pod's container with this ID (as the runtime and the cgroup path write it)."""
+        pod = self._by_uid.get(uid)
+        return None if pod is None else dict(pod.containers).get(container_id)
 
     def by_uid(self, uid: str) -> PodMeta | None:
         return self._by_uid.get(uid)
