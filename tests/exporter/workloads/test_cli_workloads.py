@@ -9,8 +9,10 @@ import sys
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tests.support.certs import CertAuthority, bcrypt_hash
+from tests.support.kubeapi import fake_kube_api
 from tests.support.kubelet import fake_kubelet, pod
 from tests.support.net import free_port, wait_for
 from tests.test_cli import assert_one_line_error, gpuscope
@@ -59,6 +61,48 @@ def test_exporter_process_with_kubelet_jobs_tls_and_auth(tmp_path: Path) -> None
                 assert httpx.get(url, verify=trust, timeout=10).status_code == 401
                 kubelet.set_pods([])  # the pod ends: its attribution is gone within a collection or two
                 wait_for(lambda: "gpuscope_gpu_workload_info{" not in client.get(url).text, what="pod gone")
+        finally:
+            proc.terminate()
+            _, stderr = proc.communicate(timeout=20)
+    assert proc.returncode == 0, stderr
+    assert "Traceback" not in stderr
+
+
+@pytest.mark.e2e
+def test_exporter_process_follows_pod_labels_through_dcgm_exporter_env_vars(tmp_path: Path) -> None:
+    port = free_port()
+    with fake_kube_api(tmp_path) as api, fake_kubelet() as kubelet:
+        uid = api.create_pod("ml", "trainer", "gpu-node-7", {"team": "vision", "secret": "no"})
+        kubelet.set_pods([pod("ml", "trainer", ("main", "nvidia.com/gpu", ["nvidia1"]))])
+        env = {
+            **os.environ,
+            **api.env(),
+            "NODE_NAME": "gpu-node-7",
+            "DCGM_EXPORTER_LISTEN": f"127.0.0.1:{port}",
+            "DCGM_EXPORTER_KUBERNETES": "true",
+            "DCGM_POD_RESOURCES_KUBELET_SOCKET": kubelet.socket_path,
+            "DCGM_EXPORTER_KUBERNETES_ENABLE_POD_LABELS": "true",
+            "DCGM_EXPORTER_KUBERNETES_ENABLE_POD_UID": "true",
+            "DCGM_EXPORTER_KUBERNETES_POD_LABEL_ALLOWLIST_REGEX": "^team$",
+        }
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "gpuscope", "exporter", "--backend", "sim", "-c", "300"],
+            env=env,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            url = f"http://127.0.0.1:{port}/metrics"
+
+            def info() -> str:
+                text = httpx.get(url, timeout=10).text
+                return next((ln for ln in text.splitlines() if ln.startswith("gpuscope_gpu_workload_info{")), "")
+
+            line = wait_for(lambda: 'team="vision"' in info() and info(), what="pod labels from the API server")
+            assert f'pod_uid="{uid}"' in line and "secret" not in line and 'gpu="1"' in line
+            api.relabel_pod("ml", "trainer", {"team": "robotics"})
+            wait_for(lambda: 'team="robotics"' in info(), what="the relabel while the exporter runs")
+            assert all("spec.nodeName%3Dgpu-node-7" in r for r in api.requests)
         finally:
             proc.terminate()
             _, stderr = proc.communicate(timeout=20)
