@@ -128,3 +128,19 @@ def test_a_silent_watch_times_out_and_an_unreachable_server_backs_off(api: FakeK
         assert not lost.status().synced and not lost.items()
     finally:
         lost.stop()
+
+
+def test_the_copy_is_bounded(api: FakeKubeApi) -> None:
+    for i in range(3):
+        api.create_pod("ml", f"p{i}", NODE)
+    watch = reflector(api, max_objects=2)
+    try:
+        assert watch.wait_synced(30)
+        assert len(watch.items()) == 2 and watch.status().errors.get("full") == 1
+        api.create_pod("ml", "p3", NODE)  # still full: not kept, counted
+        wait_for(lambda: watch.status().errors.get("full") == 2, what="the refused pod counted")
+        api.delete_pod("ml", next(iter(by_name(watch))))
+        api.create_pod("ml", "p4", NODE)  # room again
+        wait_for(lambda: "p4" in by_name(watch), what="a pod kept once there is room")
+    finally:
+        watch.stop()

@@ -255,15 +255,20 @@ class Reflector(Generic[T]):
             raise WatchError("bad_response", f"list answer over {MAX_LIST_BYTES} bytes")
         document = _json_object(body)
         items: dict[str, T] = {}
+        dropped = 0
         for obj in document.get("items") or ():
             kept = self.decode(obj) if isinstance(obj, dict) else None
             if kept is not None and len(items) < self.max_objects:
                 items[kept[0]] = kept[1]
+            elif kept is not None:
+                dropped += 1
         metadata = document.get("metadata")
         version = metadata.get("resourceVersion") if isinstance(metadata, dict) else None
         if not isinstance(version, str) or not version:
             raise WatchError("bad_response", "list answer without metadata.resourceVersion")
         self._items = MappingProxyType(items)
+        if dropped:
+            self._failed(WatchError("full", f"{dropped} {self.what} over the limit of {self.max_objects} not kept"))
         with self._lock:
             self._synced = True
         self._synced_event.set()
