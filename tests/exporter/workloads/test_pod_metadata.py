@@ -212,3 +212,31 @@ def test_dra_claims_resolve_through_the_resource_slices(
     ]  # fmt: skip
     assert 'gpuscope_exporter_kubernetes_api_up{resource="resourceslices"} 1\n' in text
     assert "gpuscope_exporter_workload_unmatched_devices 0\n" in text
+
+
+def test_dra_mig_devices_land_on_their_instance_or_their_parent(
+    make: RuntimeFactory, kubelet: FakeKubelet, api: FakeKubeApi
+) -> None:
+    runtime, _, clock = make(gpus=1, mig="1g.10gb:7", csv=CSV, hostname=NODE, workloads=settings(kubelet, dra=True))
+    runtime.collect()
+    gpu = runtime.collector.snapshot.reading.gpus[0]  # type: ignore[union-attr]
+    inst = gpu.instances[2].identity
+
+    def mig(name: str, uuid: str) -> dict[str, object]:
+        attributes = {"type": "mig", "uuid": uuid, "parentUUID": gpu.identity.uuid, "profile": "1g.10gb"}
+        return {"name": name, "attributes": {k: {"string": v} for k, v in attributes.items()}}
+
+    api.put_slice("s", NODE, NODE, [mig("mig-a", inst.uuid), mig("mig-new", "MIG-not-read-yet")])
+    kubelet.set_pods(
+        [
+            pod("ml", "a", claims=[("main", "ca", "gpu.nvidia.com", NODE, ["mig-a"])]),
+            pod("ml", "b", claims=[("main", "cb", "gpu.nvidia.com", NODE, ["mig-new"])]),
+        ]
+    )
+    text = collect_until(
+        runtime, clock, lambda t: len(series(t, "gpuscope_gpu_workload_info")) == 2, "both claims attributed"
+    )
+    got = {s["pod"]: s for s in series(text, "gpuscope_gpu_workload_info")}
+    assert got["a"]["GPU_I_ID"] == str(inst.gpu_instance_id) and got["a"]["dra_mig_device_uuid"] == inst.uuid
+    assert got["a"]["dra_mig_profile"] == "1g.10gb"
+    assert "GPU_I_ID" not in got["b"] and got["b"]["UUID"] == gpu.identity.uuid  # created on demand: the parent
