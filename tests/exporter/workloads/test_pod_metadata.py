@@ -6,6 +6,7 @@ the next collection after the watch delivered it.
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from tests.exporter.test_render import families, scrape
 from tests.support.kubeapi import FakeKubeApi, fake_kube_api
 from tests.support.kubelet import FakeKubelet, fake_kubelet, pod
 from tests.support.net import wait_for
+from tests.support.prom import binary
 
 pytestmark = pytest.mark.e2e
 
@@ -118,7 +120,8 @@ def test_info_mode_pod_labels_and_uid_follow_the_api_server(
 def test_labels_mode_puts_pod_labels_and_uid_on_every_gpu_series(
     make: RuntimeFactory, kubelet: FakeKubelet, api: FakeKubeApi
 ) -> None:
-    uid = api.create_pod("ml", "train-0", NODE, {"team": "vision", "pod": "clash", "9lives": "cat"})
+    hostile = {"team": "vision", "pod": "clash", "9lives": "cat", "a.b/c-d": "x", "a_b_c_d": "y", "Hostname": "no"}
+    uid = api.create_pod("ml", "train-0", NODE, hostile)
     runtime, _, clock = make(
         gpus=2,
         csv=CSV,
@@ -132,8 +135,14 @@ def test_labels_mode_puts_pod_labels_and_uid_on_every_gpu_series(
         by_gpu = {s["gpu"]: s for s in series(text, name)}
         held = by_gpu["1"]
         assert (held["pod"], held["team"], held["pod_uid"], held["_9lives"]) == ("train-0", "vision", uid, "cat")
+        assert (held["a_b_c_d"], held["Hostname"]) == ("x", NODE)  # byte-wise first key wins; ours win clashes
         assert "team" not in by_gpu["0"]
     assert "gpuscope_gpu_workload_info" not in text
+    # Prometheus's own parser takes the exposition: every pod label became a valid, unique label name.
+    checked = subprocess.run(
+        [binary("promtool"), "check", "metrics"], input=text, capture_output=True, text=True, check=False
+    )
+    assert "parsing error" not in checked.stdout + checked.stderr, checked.stdout + checked.stderr
 
 
 def test_api_server_failure_degrades_to_the_kubelet_and_says_why(
