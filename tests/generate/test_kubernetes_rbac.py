@@ -77,6 +77,8 @@ def test_dra_grants_resourceslices(tmp_path: Path) -> None:
         ("{pod_label_allowlist: ['(team']}", "pattern '(team' is not a regular expression"),
         ("{pod_label_allowlist: ['a,b']}", "pattern 'a,b': write one non-empty pattern per entry, without commas"),
         ("{pod_uid: true, drop_labels: [pod_uid]}", "pod_uid is on but drop_labels drops pod_uid at scrape"),
+        ("{workload_labels: labels, pod_labels: true}", "list the labels you need in pod_label_allowlist"),
+        ("{pod_group_labels: [team]}", "pod_group_labels needs pod_labels: true"),
     ],
 )
 def test_bad_attribution_settings(exporter: str, message: str, tmp_path: Path) -> None:

@@ -294,6 +294,11 @@ class ExporterSettings(_Model):
     def _uid_kept(self) -> ExporterSettings:
         if self.pod_group_labels and not self.pod_labels:
             raise ValueError("pod_group_labels needs pod_labels: true (the exporter adds pod labels only then)")
+        if self.pod_labels and self.workload_labels == "labels" and not self.pod_label_allowlist:
+            raise ValueError(
+                "pod_labels in labels mode puts every pod label on every GPU series (a pod with many labels passes the "
+                "scrape's labelLimit, 30): list the labels you need in pod_label_allowlist"
+            )
         if self.pod_uid and "pod_uid" in self.drop_labels:
             if "drop_labels" in self.model_fields_set:
                 raise ValueError("pod_uid is on but drop_labels drops pod_uid at scrape: remove it from drop_labels")
