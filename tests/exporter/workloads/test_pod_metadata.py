@@ -162,6 +162,25 @@ def test_api_server_failure_degrades_to_the_kubelet_and_says_why(
     )
 
 
+def test_a_wrong_node_name_is_said_once(
+    make: RuntimeFactory, kubelet: FakeKubelet, api: FakeKubeApi, caplog: pytest.LogCaptureFixture
+) -> None:
+    api.create_pod("ml", "a", "the-real-node", {"team": "vision"})
+    wrong = WorkloadSettings(kubernetes=True, socket_path=kubelet.socket_path, node_name="not-this", pod_labels=True)
+    runtime, _, clock = make(gpus=1, workloads=wrong)
+    kubelet.set_pods([pod("ml", "a", ("c", GPU, ["nvidia0"]))])
+
+    def said() -> list[str]:
+        return [r.message for r in caplog.records if "set NODE_NAME" in r.message]
+
+    collect_until(runtime, clock, lambda _: said(), "the warning")
+    runtime.collect()
+    runtime.collect()
+    lines = said()
+    assert len(lines) == 1 and "'not-this'" in lines[0]
+    assert "team" not in series(scrape(runtime, clock), "gpuscope_gpu_workload_info")[0]
+
+
 def test_virtual_gpus_one_attribution_per_sharing_pod_and_replica(make: RuntimeFactory, kubelet: FakeKubelet) -> None:
     runtime, _, clock = make(gpus=2, csv=CSV, workloads=settings(kubelet, virtual_gpus=True))
     runtime.collect()

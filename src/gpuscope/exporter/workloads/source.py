@@ -87,6 +87,7 @@ class WorkloadSource:
         if settings.pod_metadata or (settings.kubernetes and settings.dra):
             self._make_watches(api or ApiServer.from_env())
         self._started = False
+        self._node_warned = False
         self._pods: list[PodDevice] = []
         self._claims: list[PodClaim] = []
         self._failures = 0
@@ -138,9 +139,11 @@ class WorkloadSource:
             gpus, self._pods, jobs, self.settings.resource_names, virtual_gpus=self.settings.virtual_gpus, dra=dra
         )
         if self.pod_watch is not None:
+            pods = self.pods()
             attribution = with_pod_metadata(
-                attribution, self.pods(), uid=self.settings.pod_uid, labels=self.settings.pod_labels
+                attribution, pods, uid=self.settings.pod_uid, labels=self.settings.pod_labels
             )
+            self._check_node(attribution, pods)
         self._report_unmatched(attribution.unmatched)
         status = WorkloadStatus(
             kubernetes=self.kubelet is not None,
@@ -151,6 +154,20 @@ class WorkloadSource:
             api=self._api_status(),
         )
         return attribution, status
+
+    def _check_node(self, attribution: Attribution, pods: PodIndex) -> None:
+        """Say once when the watch is synced but none of the kubelet's pods is in it: the node name is wrong."""
+        held = {(w.namespace, w.pod) for a in attribution.targets.values() for w in a.pods}
+        if self._node_warned or not held or self.pod_watch is None or not self.pod_watch.status().synced:
+            return
+        if all(pods.by_name(namespace, name) is None for namespace, name in held):
+            self._node_warned = True
+            log.warning(
+                "none of the %d pods holding GPUs is among the API server's pods of node %r: set NODE_NAME "
+                "(--node-name) to this node's name (the DaemonSet's spec.nodeName)",
+                len(held),
+                self.settings.node_name,
+            )
 
     def pods(self) -> PodIndex:
         """The pods of this node as the API server watch last saw them (empty when pods are not watched).
