@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gpuscope.errors import UsageError
 from gpuscope.exporter.workloads.dra import PodClaim, claim_devices, slice_decoder
@@ -140,3 +144,27 @@ def test_resource_slices_of_each_api_version_and_claims() -> None:
         "dra_mig_profile": "1g.10gb",
     }  # fmt: skip
     assert unknown.refs == () and unknown.name == "gpu.nvidia.com/node-a/unknown-device"
+
+
+FUZZ = settings(max_examples=200, deadline=None, derandomize=True, database=None)
+KEY_CHARS = st.sampled_from([*"abZ09._-/", "é", "\n", '"', "\\", "__", "DCGM_", "gpu"])
+
+
+@FUZZ
+@given(st.text(max_size=120))
+def test_the_allowlist_parser_raises_only_one_line_usage_errors(text: str) -> None:
+    try:
+        compile_allowlist(text)
+    except UsageError as exc:
+        line = str(exc)
+        assert "\n" not in line and len(line) < 600
+
+
+@FUZZ
+@given(st.dictionaries(st.lists(KEY_CHARS, min_size=1, max_size=12).map("".join), st.text(max_size=20), max_size=30))
+def test_any_pod_labels_become_valid_unique_label_names(raw: dict[str, str]) -> None:
+    pairs = pod_labels(raw, ())
+    names = [n for n, _ in pairs]
+    assert len(set(names)) == len(names) and names == sorted(names)
+    assert all(re.fullmatch(r"[a-zA-Z_][a-zA-Z0-9_]*", n) and not n.startswith("__") for n in names)
+    assert not {"gpu", "pod", "namespace", "pod_uid"} & set(names)

@@ -10,7 +10,8 @@ attributes win), and of two keys with one sanitized name the byte-wise first key
 The allowlist (``--kubernetes-pod-label-allowlist-regex``) is a comma-separated list of regular expressions, as
 dcgm-exporter's flag; a label is kept when any of them matches its key anywhere (unanchored: write ``^team$`` for
 an exact key). Empty keeps every label. Filtering happens when a pod enters the cache, so memory holds only
-allowed labels.
+allowed labels. The patterns run on Python's regular expression engine, which backtracks (Go's, in
+dcgm-exporter, does not): avoid nested quantifiers such as ``(a+)+``; each key's verdict is remembered.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from gpuscope.exporter.workloads.model import Assignment, Attribution, Pairs, Wo
 
 ALLOWLIST_FLAG = "--kubernetes-pod-label-allowlist-regex (env DCGM_EXPORTER_KUBERNETES_POD_LABEL_ALLOWLIST_REGEX)"
 MAX_LABELS = 64  # per pod, after the allowlist: a pod with more is cut (byte order of the keys), never unbounded
+MAX_DECIDED = 4096  # allowlist verdicts remembered, per distinct label key
 MAX_VALUE = 1024  # Kubernetes caps label values at 63 characters; anything longer is not a label value
 _INVALID = re.compile(r"[^a-zA-Z0-9_]")
 # Label names the exporter writes itself; a pod label of one of these names is dropped.
@@ -88,22 +90,28 @@ def compile_allowlist(text: str) -> tuple[re.Pattern[str], ...]:
             continue
         try:
             patterns.append(re.compile(pattern))
-        except re.error as exc:
+        except (re.error, RecursionError, OverflowError) as exc:
+            shown = pattern if len(pattern) <= 80 else pattern[:80] + "..."
+            reason = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
             raise UsageError(
-                f"invalid regular expression {pattern!r} in {ALLOWLIST_FLAG}: {exc}; write comma-separated "
+                f"invalid regular expression {shown!r} in {ALLOWLIST_FLAG}: {reason}; write comma-separated "
                 "patterns matched against label keys, e.g. ^team$,^app\\.kubernetes\\.io/"
             ) from None
     return tuple(patterns)
 
 
-def pod_labels(raw: Mapping[str, Any], allowlist: Sequence[re.Pattern[str]]) -> Pairs:
-    """The pod's labels kept by the allowlist, as (label name, value) in byte order of the names."""
+def pod_labels(
+    raw: Mapping[str, Any], allowlist: Sequence[re.Pattern[str]], decided: dict[str, bool] | None = None
+) -> Pairs:
+    """The pod's labels kept by the allowlist, as (label name, value) in byte order of the names.
+
+    ``decided`` remembers the allowlist's verdict per key (pods share their label keys), bounded in size."""
     kept: dict[str, str] = {}
     for key in sorted(k for k in raw if isinstance(k, str)):
         value = raw[key]
         if not isinstance(value, str) or len(value) > MAX_VALUE:
             continue
-        if allowlist and not any(p.search(key) for p in allowlist):
+        if allowlist and not _allowed(key, allowlist, decided):
             continue
         name = sanitize_label_name(key)
         if reserved(name) or name in kept:
@@ -114,8 +122,21 @@ def pod_labels(raw: Mapping[str, Any], allowlist: Sequence[re.Pattern[str]]) -> 
     return tuple(sorted(kept.items()))
 
 
+def _allowed(key: str, allowlist: Sequence[re.Pattern[str]], decided: dict[str, bool] | None) -> bool:
+    if decided is None:
+        return any(p.search(key) for p in allowlist)
+    verdict = decided.get(key)
+    if verdict is None:
+        if len(decided) >= MAX_DECIDED:
+            decided.clear()
+        verdict = decided[key] = any(p.search(key) for p in allowlist)
+    return verdict
+
+
 def pod_decoder(*, labels: bool, allowlist: Sequence[re.Pattern[str]] = ()) -> Decoder[PodMeta]:
     """What the pod watch keeps of each pod object (keyed by UID)."""
+
+    decided: dict[str, bool] = {}
 
     def decode(obj: Mapping[str, Any]) -> tuple[str, PodMeta] | None:
         metadata = obj.get("metadata")
@@ -125,7 +146,7 @@ def pod_decoder(*, labels: bool, allowlist: Sequence[re.Pattern[str]] = ()) -> D
         if not (isinstance(namespace, str) and isinstance(name, str) and isinstance(uid, str)):
             return None
         raw = metadata.get("labels") if labels else None
-        kept = pod_labels(raw, allowlist) if isinstance(raw, dict) else ()
+        kept = pod_labels(raw, allowlist, decided) if isinstance(raw, dict) else ()
         containers = _containers(obj.get("status"))
         return object_key(obj), PodMeta(namespace=namespace, name=name, uid=uid, labels=kept, containers=containers)
 
