@@ -23,6 +23,7 @@ import os
 import socket
 import ssl
 import threading
+import time
 import urllib.parse
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -177,8 +178,14 @@ class Reflector(Generic[T]):
             try:
                 if version is None:
                     version = self._list()
+                started = time.monotonic()
                 version = self._watch(version)
-                delay = self.backoff_s[0]
+                if time.monotonic() - started < min(1.0, self.watch_timeout_s / 2):
+                    # Ended at once without an error (a proxy closing streams?): never a tight loop of watches.
+                    self._stop.wait(delay)
+                    delay = min(delay * 2, self.backoff_s[1])
+                else:
+                    delay = self.backoff_s[0]
             except _NotServed as exc:
                 if self.path == self.paths[0]:  # every version tried: none is served (no DRA on this cluster?)
                     self._failed(exc)
@@ -283,7 +290,7 @@ class Reflector(Generic[T]):
             allowWatchBookmarks="true",
             timeoutSeconds=str(self.watch_timeout_s),
         )
-        # A watch that stays silent past the server's own timeout has hung: drop it and relist.
+        # A watch that stays silent past the server's own timeout has hung: drop it and watch again.
         conn, response = self._request(url, timeout_s=self.watch_timeout_s + self.read_grace_s)
         self._ok()
         try:
