@@ -8,7 +8,8 @@ simulated 8-GPU H100 node with the default counters:
 - distinct series after 100 pod restarts (Prometheus keeps each one in its head block for up to 2 hours);
 - with pod labels and pod UIDs on (``--pod-metadata``, against the tests' fake Kubernetes API server, a real HTTPS
   server): distinct series after 100 restarts that rename the pod (a Deployment) and 100 that keep its name (a
-  StatefulSet), per mode, and the API server requests the node's pod watch made, against a list per collection.
+  StatefulSet), per mode, the collection time with and without the join, and the API server requests the node's
+  pod watch made, against a list per collection.
 
 Usage: ``python bench/workloads.py [--collections N] [--pod-metadata]``.
 """
@@ -160,7 +161,7 @@ def measured_watch_requests(api: FakeKubeApi, seconds: float = 6.0) -> tuple[int
     return len(made) - watches, watches, elapsed
 
 
-def pod_metadata_figures() -> None:
+def pod_metadata_figures(collections: int = 200) -> None:
     print(f"\npod labels ({len(POD_LABELS)}) and pod UID on, fake API server (HTTPS), one pod watch per node")
     with tempfile.TemporaryDirectory() as workdir, fake_kube_api(Path(workdir)) as api, fake_kubelet() as kubelet:
         os.environ.update(api.env())
@@ -175,6 +176,25 @@ def pod_metadata_figures() -> None:
         print(
             f"{RESTARTS} restarts, same name, labels mode, pod UID off: {r['before']} -> {r['after']} distinct series"
             f" (+{r['after'] - r['before']})"
+        )
+        kubelet.set_pods(pods({gpu: f"job-{gpu}-0" for gpu in range(GPUS)}))  # type: ignore[arg-type]
+        for gpu in range(GPUS):
+            api.create_pod("ml", f"job-{gpu}-0", NODE, POD_LABELS)
+        for i in range(OTHER_PODS):
+            api.create_pod("default", f"web-{i}", NODE, {"app": "web"})
+        plain_rt, meta_rt = runtime(kubelet, WorkloadLabels.INFO), metadata_runtime(kubelet, WorkloadLabels.INFO)
+        # Alternated rounds, median of the rounds' medians: the two runtimes see the same machine load.
+        rounds = [
+            (collection_ms(plain_rt, collections // 5), collection_ms(meta_rt, collections // 5)) for _ in range(5)
+        ]
+        plain = statistics.median(r[0] for r in rounds)
+        with_meta = statistics.median(r[1] for r in rounds)
+        plain_rt.close()
+        meta_rt.close()
+        print(
+            f"collection, info mode, kubelet only: {plain:.3f} ms; with pod labels and UID from the watch's copy"
+            f" ({GPUS + OTHER_PODS} pods): {with_meta:.3f} ms ({with_meta - plain:+.3f} ms;"
+            f" 5 alternated rounds of {collections // 5})"
         )
         lists, watches, seconds = measured_watch_requests(api)
         print(
@@ -195,7 +215,7 @@ def main() -> None:
     parser.add_argument("--pod-metadata", action="store_true", help="only the pod labels/UID figures (no timings)")
     args = parser.parse_args()
     if args.pod_metadata:
-        pod_metadata_figures()
+        pod_metadata_figures(args.collections)
         return
     print(f"8x H100 (sim), default counters, kubelet lists {GPUS} GPU pods + {OTHER_PODS} other pods")
     base = collection_ms(runtime(None, WorkloadLabels.OFF), args.collections)
