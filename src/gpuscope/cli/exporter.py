@@ -288,9 +288,7 @@ def exporter_command(
         if backend == "nvml":
             raise UsageError("--fake-gpus asks for simulated GPUs and --backend nvml for real ones: drop one of them")
         backend = "sim"
-    _check_accepted(ctx, dcgm_log_level, switch_devices, cpu_devices)
-    for line in needs_kubernetes_lines(ctx, kubernetes):
-        log.info("%s", line)
+    _check_accepted(ctx, dcgm_log_level, switch_devices, cpu_devices, kubernetes)
     host, port = parse_address(address, "-a/--address")
     ref = parse_configmap_ref(configmap_data)
     if ref is not None and collectors is not None:
@@ -390,8 +388,13 @@ def exporter_command(
     )
 
 
-def _check_accepted(ctx: typer.Context, dcgm_log_level: str, switch_devices: str, cpu_devices: str) -> None:
-    """Check the accepted-only flags' syntax (a typo is still an error) and say which of them have no effect."""
+def _check_accepted(
+    ctx: typer.Context, dcgm_log_level: str, switch_devices: str, cpu_devices: str, kubernetes: bool
+) -> None:
+    """Check the accepted-only flags' syntax (a typo is still an error) and say which of them have no effect
+    (the Kubernetes attribution flags, too, when -k is not set)."""
+    for line in needs_kubernetes_lines(ctx, kubernetes):
+        log.info("%s", line)
     from gpuscope.exporter.devices import parse_devices
 
     choice(dcgm_log_level, DCGM_LOG_LEVELS, "--dcgm-log-level")

@@ -262,6 +262,7 @@ class ExporterSettings(_Model):
         if self.process_metrics and self.backend == "dcgm":
             raise ValueError("process_metrics reads processes through NVML: set backend: nvml, or drop process_metrics")
         return self
+
     # Kubernetes attribution beyond the kubelet (docs/kubernetes-attribution.md): the generated RBAC grants
     # get/list/watch on pods only when pod_labels or pod_uid is on, on resourceslices only with dra.
     pod_labels: bool = Field(False, description="add the pods' labels (watched on the API server, one watch per node)")
