@@ -72,6 +72,10 @@ def make_runtime(
         workloads = WorkloadSource(wl, timeout_s=kubelet_timeout(settings.interval_s))
     ps = settings.processes
     processes = None
+    if pod_lookup is None and workloads is not None and workloads.pod_watch is not None:
+        from gpuscope.exporter.workloads.process_pods import WatchedPods
+
+        pod_lookup = WatchedPods(workloads)  # the pod watch names pods by UID (docs/kubernetes-attribution.md)
     if ps.enabled:
         processes = ProcessSource(
             replace(

@@ -268,3 +268,19 @@ def test_dra_mig_devices_land_on_their_instance_or_their_parent(
     assert got["a"]["GPU_I_ID"] == str(inst.gpu_instance_id) and got["a"]["dra_mig_device_uuid"] == inst.uuid
     assert got["a"]["dra_mig_profile"] == "1g.10gb"
     assert "GPU_I_ID" not in got["b"] and got["b"]["UUID"] == gpu.identity.uuid  # created on demand: the parent
+
+
+def test_the_pod_watch_is_the_process_metrics_pod_lookup(kubelet: FakeKubelet, api: FakeKubeApi) -> None:
+    from gpuscope.exporter.processes.pods import PodRef
+    from gpuscope.exporter.workloads.process_pods import WatchedPods
+
+    uid = api.create_pod("ml", "a", NODE, {"team": "vision"})
+    src = WorkloadSource(settings(kubelet, pod_uid=True))
+    try:
+        lookup = WatchedPods(src)
+        assert lookup.pods() is None and lookup.problem  # not listed yet: cannot answer
+        src.read(())  # the first collection starts the watch
+        wait_for(lambda: lookup.pods(), what="the watch's pods by UID")
+        assert lookup.pods() == {uid: PodRef("ml", "a", ())} and not lookup.problem
+    finally:
+        src.close()
