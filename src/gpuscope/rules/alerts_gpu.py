@@ -8,6 +8,7 @@ from __future__ import annotations
 from gpuscope.fields.xid import GPU_FELL_OFF_BUS, xid_action, xid_info
 from gpuscope.rules.model import Alert, Group, Runbook
 from gpuscope.rules.promql import Promql, alternatives, regex_of
+from gpuscope.rules.recording import PRESENT_1H
 
 # Every NVLink error counter either exporter may serve (per-GPU totals; which ones exist depends on the GPU).
 NVLINK_ERROR_FIELDS = (
@@ -84,7 +85,10 @@ def fell_off_bus(q: Promql) -> Alert:
     c, g = q.config, q.gpu_id
     u = c.uuid_label
     temp = q.dcgm("DCGM_FI_DEV_GPU_TEMP")
-    last = q.dcgm("DCGM_FI_DEV_XID_ERRORS")
+    # The last-XID gauge labels its value as err_code where the exporter has that label, so only a GPU whose last
+    # XID is 79 (or an old exporter's unlabelled gauge) is read: the hour-long look-back below otherwise scans every
+    # GPU's gauge, which sits at 0 on a healthy GPU, on every evaluation.
+    last = q.dcgm("DCGM_FI_DEV_XID_ERRORS", f'err_code=~"{GPU_FELL_OFF_BUS}|"')
     xid79 = f'xid="{GPU_FELL_OFF_BUS}"'
     total = q.dcgm("DCGM_EXP_XID_ERRORS_TOTAL", xid79)
     # Every way XID 79 or a lost GPU reaches Prometheus, each enough on its own and none waiting for another
@@ -95,7 +99,7 @@ def fell_off_bus(q: Promql) -> Alert:
     # It must be that GPU alone: an exporter that serves no GPU at all (just restarted, before its first
     # collection) is the exporter's state, not a lost GPU.
     vanished = (
-        f"(max by ({g}) (max_over_time(gpu:present:max1m[1h])) unless on ({u}) "
+        f"(max by ({g}) ({PRESENT_1H}) unless on ({u}) "
         f"present_over_time({temp}[1m]))\n"
         f"and on (instance) {q.up} == 1\n"
         f"and on (instance) count by (instance) ({temp}) > 0"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from gpuscope.rules.alerts_kube import with_kube_restarts
 from gpuscope.rules.model import Alert, Group, Runbook
 from gpuscope.rules.promql import Promql, alternatives, regex_of
+from gpuscope.rules.recording import PROF_PRESENT_1H
 
 _INSTANCE = "{{ $labels.instance }}"
 
@@ -43,7 +44,7 @@ def profiling_stale(q: Promql) -> Alert:
     supported = q.exporter("gpuscope_exporter_gpu_profiling_supported")
     expr = alternatives(
         # Had PROF series within the hour, none for 5 minutes, while the GPU's other series keep coming.
-        f"(max by ({g}) (max_over_time(gpu:prof_present:max1m[1h]))\n"
+        f"(max by ({g}) ({PROF_PRESENT_1H})\n"
         f"  unless on ({c.uuid_label}) max by ({c.uuid_label}) (present_over_time({prof}[5m])))\n"
         f"and on ({c.uuid_label}) max by ({c.uuid_label}) ({temp})",
         # gpuscope says so directly, and knows "never had them" (supported == 0) from "lost them".

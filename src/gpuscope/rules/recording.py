@@ -19,36 +19,62 @@ _PROF_SIGNALS = (
     ("gr_engine_active", "DCGM_FI_PROF_GR_ENGINE_ACTIVE"),
 )
 COLD_TIER_REGEX = ".+:.+_rollup(5m|1h)"
+# Interval of the groups of 5 m averages and what is aggregated from them (see ``gpu_5m_group``).
+AGGREGATE_INTERVAL = "1m"
+# Per-GPU "seen within the hour" markers the lost-GPU and stale-profiling alerts read.
+PRESENT_1H = "gpu:present:max1h"
+PROF_PRESENT_1H = "gpu:prof_present:max1h"
 
 
 def gpu_group(q: Promql) -> Group:
-    rules: list[Recording] = []
-    for name, field in _PROF_SIGNALS:
-        for window in ("1m", "5m"):
-            rules.append(Recording(record=f"gpu:{name}:avg{window}", expr=f"avg_over_time({q.dcgm(field)}[{window}])"))
-    rules.append(
-        Recording(record="gpu:sm_occupancy:avg5m", expr=f"avg_over_time({q.dcgm('DCGM_FI_PROF_SM_OCCUPANCY')}[5m])")
-    )
-    for window in ("1m", "5m"):
-        util = q.base("DCGM_FI_DEV_GPU_UTIL", f"avg_over_time({q.dcgm('DCGM_FI_DEV_GPU_UTIL')}[{window}])")
-        rules.append(Recording(record=f"gpu:utilization:ratio_avg{window}", expr=util))
-        power = f"avg_over_time({q.dcgm('DCGM_FI_DEV_POWER_USAGE')}[{window}])"
-        rules.append(Recording(record=f"gpu:power_watts:avg{window}", expr=power))
-    # Activity with a fallback: SM active where profiling metrics exist, else graphics-engine active (the
-    # default CSV's PROF field), else NVML's coarse utilization. avg_over_time drops the metric name, so the
-    # three sides share label sets and "or" picks one per GPU.
+    """The live per-GPU signals: 1 m averages and the memory ratio, every evaluation (15 s)."""
+    rules: list[Recording] = [
+        Recording(record=f"gpu:{name}:avg1m", expr=f"avg_over_time({q.dcgm(field)}[1m])") for name, field in _PROF_SIGNALS
+    ]
     rules.append(
         Recording(
-            record="gpu:activity:avg5m",
-            expr=alternatives(
-                f"avg_over_time({q.dcgm('DCGM_FI_PROF_SM_ACTIVE')}[5m])",
-                f"avg_over_time({q.dcgm('DCGM_FI_PROF_GR_ENGINE_ACTIVE')}[5m])",
-                q.base("DCGM_FI_DEV_GPU_UTIL", f"avg_over_time({q.dcgm('DCGM_FI_DEV_GPU_UTIL')}[5m])"),
-            ),
+            record="gpu:utilization:ratio_avg1m",
+            expr=q.base("DCGM_FI_DEV_GPU_UTIL", f"avg_over_time({q.dcgm('DCGM_FI_DEV_GPU_UTIL')}[1m])"),
         )
+    )
+    rules.append(
+        Recording(record="gpu:power_watts:avg1m", expr=f"avg_over_time({q.dcgm('DCGM_FI_DEV_POWER_USAGE')}[1m])")
     )
     used, free = q.dcgm("DCGM_FI_DEV_FB_USED"), q.dcgm("DCGM_FI_DEV_FB_FREE")
     rules.append(Recording(record="gpu:fb_used:ratio", expr=f"{used} / ({used} + {free})"))
+    return Group(name="gpuscope-gpu.rules", rules=tuple(rules))
+
+
+def gpu_5m_group(q: Promql) -> Group:
+    """Per-GPU 5 m averages, recorded every minute.
+
+    A 5 m average moves little in a minute, so recording it every 15 s wrote four near-identical samples a minute
+    and re-read 20 raw samples per GPU and signal each time: at fleet scale this group was the largest part of
+    the rule cost. Every reader of these series (node, cluster and allocation aggregates, the cold tier,
+    dashboards of 5 m averages) tolerates a minute; no page reads them (GPUAllocatedButIdle, with its 50 m
+    ``for``, is the only alert downstream). Activity reads the averages recorded above it in this group (rules
+    of a group run in order, so it sees this evaluation's values) instead of reading the raw samples again.
+    """
+    rules: list[Recording] = [
+        Recording(record=f"gpu:{name}:avg5m", expr=f"avg_over_time({q.dcgm(field)}[5m])") for name, field in _PROF_SIGNALS
+    ]
+    rules.append(
+        Recording(record="gpu:sm_occupancy:avg5m", expr=f"avg_over_time({q.dcgm('DCGM_FI_PROF_SM_OCCUPANCY')}[5m])")
+    )
+    util = q.base("DCGM_FI_DEV_GPU_UTIL", f"avg_over_time({q.dcgm('DCGM_FI_DEV_GPU_UTIL')}[5m])")
+    rules.append(Recording(record="gpu:utilization:ratio_avg5m", expr=util))
+    power = f"avg_over_time({q.dcgm('DCGM_FI_DEV_POWER_USAGE')}[5m])"
+    rules.append(Recording(record="gpu:power_watts:avg5m", expr=power))
+    # Activity with a fallback: SM active where profiling metrics exist, else graphics-engine active (the
+    # default CSV's PROF field), else NVML's coarse utilization. The three recorded averages keep the exporter's
+    # labels, and "or" matches without the metric name, so it picks one per GPU.
+    rules.append(
+        Recording(
+            record="gpu:activity:avg5m",
+            expr=alternatives("gpu:sm_active:avg5m", "gpu:gr_engine_active:avg5m", "gpu:utilization:ratio_avg5m"),
+        )
+    )
+    used, free = q.dcgm("DCGM_FI_DEV_FB_USED"), q.dcgm("DCGM_FI_DEV_FB_FREE")
     rules.append(
         Recording(
             record="gpu:fb_used:ratio_avg5m",
@@ -58,11 +84,16 @@ def gpu_group(q: Promql) -> Group:
     rules.append(
         Recording(record="gpu:temperature_celsius:max5m", expr=f"max_over_time({q.dcgm('DCGM_FI_DEV_GPU_TEMP')}[5m])")
     )
-    return Group(name="gpuscope-gpu.rules", rules=tuple(rules))
+    return Group(name="gpuscope-gpu-5m.rules", rules=tuple(rules), interval=AGGREGATE_INTERVAL)
 
 
 def presence_group(q: Promql) -> Group:
-    """Cheap per-GPU presence markers at 1m, so alerts can ask "seen in the last hour?" without scanning raw data."""
+    """Cheap per-GPU presence markers at 1m, so alerts can ask "seen in the last hour?" without scanning raw data.
+
+    The hour's answer is recorded here too, once a minute, after the minute's marker (so it includes it): an
+    alert evaluated every 15 s reads one sample per GPU instead of the hour's 60, and the hour moves on by a
+    minute at a time, which is the resolution of the markers it is the maximum of.
+    """
     c = q.config
     keys = f"instance, {c.uuid_label}, gpu, {c.host_label}"
     temp = q.dcgm("DCGM_FI_DEV_GPU_TEMP")
@@ -72,6 +103,8 @@ def presence_group(q: Promql) -> Group:
         rules=(
             Recording(record="gpu:present:max1m", expr=f"max by ({keys}) (present_over_time({temp}[1m]))"),
             Recording(record="gpu:prof_present:max1m", expr=f"max by ({keys}) (present_over_time({prof}[1m]))"),
+            Recording(record=PRESENT_1H, expr="max_over_time(gpu:present:max1m[1h])"),
+            Recording(record=PROF_PRESENT_1H, expr="max_over_time(gpu:prof_present:max1m[1h])"),
         ),
         interval="1m",
     )
@@ -88,10 +121,16 @@ def node_group(q: Promql) -> Group:
             Recording(record="node:gpu_power_watts:sum5m", expr=f"sum by ({n}) (gpu:power_watts:avg5m)"),
             Recording(record="node:gpus_reporting:count", expr=f"count by ({n}) ({physical})"),
         ),
+        interval=AGGREGATE_INTERVAL,
     )
 
 
 def cluster_group(q: Promql) -> Group:
+    """Cluster aggregates, at the interval of the per-GPU averages they aggregate.
+
+    GPUs are counted once, by model (one per physical GPU: a MIG GPU has a temperature series per instance);
+    the total and the zero of the lost count are sums of that count, not two more passes over every GPU.
+    """
     c, uuid = q.cluster, q.config.uuid_label
     physical = f"max by ({c}, {uuid}, modelName) ({q.dcgm('DCGM_FI_DEV_GPU_TEMP')})"
     rules = [
@@ -105,15 +144,15 @@ def cluster_group(q: Promql) -> Group:
         Recording(record="cluster:gpu_activity_units:count", expr=f"count by ({c}) (gpu:activity:avg5m)"),
         Recording(record="cluster:gpu_power_watts:sum5m", expr=f"sum by ({c}) (gpu:power_watts:avg5m)"),
         Recording(record="cluster:gpu_fb_used:ratio_avg5m", expr=f"avg by ({c}) (gpu:fb_used:ratio_avg5m)"),
-        Recording(record="cluster:gpus_reporting:count", expr=f"count by ({c}) ({physical})"),
         Recording(record="cluster:gpus:count_by_model", expr=f"count by ({c}, modelName) ({physical})"),
+        Recording(record="cluster:gpus_reporting:count", expr=f"sum by ({c}) (cluster:gpus:count_by_model)"),
         Recording(
             record="cluster:gpus_lost:count",
             expr=f"count by ({c}) ({q.exporter('gpuscope_exporter_gpu_lost')} == 1) or on ({c}) "
-            f"(count by ({c}) ({physical}) * 0)",
+            f"(cluster:gpus_reporting:count * 0)",
         ),
     ]
-    return Group(name="gpuscope-cluster.rules", rules=tuple(rules))
+    return Group(name="gpuscope-cluster.rules", rules=tuple(rules), interval=AGGREGATE_INTERVAL)
 
 
 def allocation_source(q: Promql) -> str:
@@ -164,6 +203,9 @@ def efficiency_group(q: Promql) -> Group:
                 record="cluster:gpus_memory_held:count", expr=f"count by ({c.cluster_label}) (gpu:fb_used:ratio > 0.05)"
             ),
         ),
+        # It joins the per-GPU 5 m activity, recorded once a minute; its one alert (GPUAllocatedButIdle) waits
+        # for 50 minutes.
+        interval=AGGREGATE_INTERVAL,
     )
 
 
@@ -203,22 +245,18 @@ def job_group(q: Promql) -> Group:
 def rollup_groups(q: Promql) -> tuple[Group, Group]:
     """The cold tier: a few signals at 5 m and 1 h resolution, with bounded labels."""
     k, c = q.gpu_keys, q.cluster
+    # The per-GPU 5 m averages are recorded already (``gpu_5m_group``): the rollups read them, with bounded
+    # labels, rather than every raw sample of the last 5 minutes again.
     five = [
-        Recording(
-            record=f"gpu:{name}:avg_rollup5m", expr=f"avg by ({k}) (avg_over_time({q.dcgm(field)}[5m]))", cold=True
-        )
-        for name, field in _PROF_SIGNALS
+        Recording(record=f"gpu:{name}:avg_rollup5m", expr=f"avg by ({k}) (gpu:{name}:avg5m)", cold=True)
+        for name, _ in _PROF_SIGNALS
     ]
     five += [
         Recording(record="gpu:activity:avg_rollup5m", expr=f"avg by ({k}) (gpu:activity:avg5m)", cold=True),
-        Recording(
-            record="gpu:power_watts:avg_rollup5m",
-            expr=f"avg by ({k}) (avg_over_time({q.dcgm('DCGM_FI_DEV_POWER_USAGE')}[5m]))",
-            cold=True,
-        ),
+        Recording(record="gpu:power_watts:avg_rollup5m", expr=f"avg by ({k}) (gpu:power_watts:avg5m)", cold=True),
         Recording(
             record="gpu:temperature_celsius:max_rollup5m",
-            expr=f"max by ({k}) (max_over_time({q.dcgm('DCGM_FI_DEV_GPU_TEMP')}[5m]))",
+            expr=f"max by ({k}) (gpu:temperature_celsius:max5m)",
             cold=True,
         ),
         Recording(record="gpu:fb_used:ratio_rollup5m", expr=f"avg by ({k}) (gpu:fb_used:ratio_avg5m)", cold=True),
@@ -287,6 +325,7 @@ def fleet_group(q: Promql) -> Group:
 def recording_groups(q: Promql) -> tuple[Group, ...]:
     return (
         gpu_group(q),
+        gpu_5m_group(q),
         presence_group(q),
         node_group(q),
         cluster_group(q),
