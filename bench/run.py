@@ -3,6 +3,8 @@
 Parts, each a script of its own in bench/:
 
 - ``ingest``: fleet ingest and the cold tier's write reduction (``fleet_ingest.py``);
+- ``rules``: rule evaluation cost per group against the rules as they were, doctor at the largest size, budget and
+  generate for 10,000 nodes (``rules_cost.py``);
 - ``churn``: cardinality under pod churn, info vs labels mode (``churn.py``);
 - ``alerts``: alert latency, fault to webhook, median of 3 (``alert_latency.py``);
 - ``exporter``: the exporter's own benchmarks, measured again in this run (``exporter.py``, ``nvml.py``,
@@ -13,7 +15,7 @@ how it was scaled); ``make bench-full`` runs the full sizes and durations (about
 after another so that none takes CPU from another's measurement. Tables are printed as each part finishes and,
 with ``--append``, added to docs/benchmarks.md with the machine, the date and the command.
 
-Usage: ``python bench/run.py [--quick] [--only exporter,ingest,churn,alerts] [--append docs/benchmarks.md]``.
+Usage: ``python bench/run.py [--quick] [--only exporter,ingest,rules,churn,alerts] [--append docs/benchmarks.md]``.
 """
 
 from __future__ import annotations
@@ -27,11 +29,12 @@ from pathlib import Path
 import alert_latency
 import churn
 import fleet_ingest
+import rules_cost
 from common import BenchError, Section, append_report, fmt_duration, load_average, machine, utc_now
 
 # The exporter's micro-benchmarks first: they are the most sensitive to other load, and the alert stacks' shutdown
 # (18 processes stopping at once) would otherwise land on them.
-PARTS = ("exporter", "ingest", "churn", "alerts")
+PARTS = ("exporter", "ingest", "rules", "churn", "alerts")
 
 
 def exporter_sections(quick: bool, command: str) -> list[Section]:
@@ -107,6 +110,7 @@ def main() -> None:
     command = f"python bench/run.py {flags}".strip()
     runners: dict[str, Callable[[], list[Section]]] = {
         "ingest": lambda: fleet_ingest.run(fleet_ingest.QUICK if quick else fleet_ingest.FULL, command, args.keep),
+        "rules": lambda: rules_cost.run(rules_cost.QUICK if quick else rules_cost.FULL, command, args.keep),
         "churn": lambda: churn.run(churn.QUICK if quick else churn.FULL, command, args.keep),
         "alerts": lambda: alert_latency.run(quick, command, args.keep),
         "exporter": lambda: exporter_sections(quick, command),

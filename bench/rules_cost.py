@@ -1,0 +1,313 @@
+"""Rule evaluation cost at fleet scale: the generated rules against the rules as they were (``bench/baseline/``).
+
+For each fleet size, ``gpuscope sim`` serves N nodes x 8 simulated H100s exporting about 100 metrics per GPU
+(``bench/fields-100.csv``), and one real Prometheus runs the config ``gpuscope generate`` writes for that fleet
+with the frozen baseline rule files loaded beside the generated ones (renamed, ``bench/rule_sets.py``): both
+sets are evaluated on the same samples, by the same process, at the same time. After a warm-up that fills the
+5 m windows, a measurement window:
+
+- per group, every evaluation's ``prometheus_rule_group_last_duration_seconds`` (``/api/v1/rules``
+  ``evaluationTime``, polled), and per rule the query log's timings and samples of each evaluation;
+- at the end, with the sim stopped (no scrapes competing), every rule's expression through the query API at the
+  window's end (``stats=all``, median of 3): the per-expression ranking, and the cost of the 5 m / 1 h groups,
+  which a short window may not see evaluated;
+- at the largest size, ``gpuscope doctor`` against this Prometheus: wall time, queries (from the query log), the
+  heaviest query.
+
+Fixed and per-GPU parts are fitted over the sizes (least squares). Besides, ``gpuscope budget`` and
+``gpuscope generate`` for a 10,000-node fleet spec, timed as a user runs them.
+
+Usage: ``python bench/rules_cost.py [--quick] [--nodes 125,500,1000] [--warmup S] [--window S] [--keep]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import httpx
+import yaml
+
+import rules_cost_report
+from common import (
+    GPUSCOPE,
+    ProcWatch,
+    Prom,
+    Section,
+    child,
+    ensure_running,
+    free_port,
+    gpuscope,
+    in_workdir,
+    print_sections,
+    prometheus_cmd,
+    wait_for,
+    wait_ready,
+    wait_sim_healthy,
+)
+from fleet_ingest import FIELDS_CSV, spec_yaml
+from rule_sets import Rule, baseline_files, query_log_queries, query_log_rules, rules_of, seconds
+
+BASE_ADDRESS = (127, 212)  # 127.212.0.1 ...: clear of the ingest benchmark's block and of `gpuscope up`
+GPUS_PER_NODE = 8
+POLL_S = 5.0
+BIG_FLEET_NODES = 10_000
+
+
+@dataclass(frozen=True)
+class CostConfig:
+    nodes: tuple[int, ...]
+    warmup_s: int
+    window_s: int
+    quick: bool
+
+
+QUICK = CostConfig(nodes=(25, 75), warmup_s=45, window_s=30, quick=True)
+# 300 s of warm-up: every [5m] window is full when the window opens; 90 s: six evaluations of each 15 s group,
+# one or two of each 1 m group.
+FULL = CostConfig(nodes=(125, 500, 1000), warmup_s=300, window_s=90, quick=False)
+
+
+def _rfc3339(t: dt.datetime) -> str:
+    return t.strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def _targets(nodes: int, port: int) -> list[str]:
+    a, b = BASE_ADDRESS
+    first = (a << 24) + (b << 16) + 1
+    return [f"{n >> 24 & 255}.{n >> 16 & 255}.{n >> 8 & 255}.{n & 255}:{port}" for n in range(first, first + nodes)]
+
+
+def prepare(workdir: Path, nodes: int, port: int, prom_port: int) -> tuple[Path, Path, list[Rule]]:
+    """The fleet spec, its generated bundle, and the Prometheus config: the generated one with the renamed
+    baseline rule files added, a query log, and no remote_write (its queue is not rule cost)."""
+    hosts = _targets(nodes, port)
+    spec = workdir / "fleet.yaml"
+    spec.write_text(spec_yaml(hosts, prom_port, "http://127.0.0.1:1"))
+    gpuscope("generate", str(spec), "-o", str(workdir / "bundle"))
+    cluster = workdir / "bundle" / "clusters" / "bench"
+    config = cluster / "prometheus-a.yml"
+    data = yaml.safe_load(config.read_text())
+    (cluster / "baseline").mkdir()
+    for name, text in baseline_files().items():
+        (cluster / "baseline" / name).write_text(text)
+        data["rule_files"].append(f"baseline/{name}")
+    data.pop("remote_write", None)
+    data["global"]["query_log_file"] = str(workdir / "query.log")
+    config.write_text(yaml.safe_dump(data, sort_keys=False))
+    interval = seconds(data["global"]["evaluation_interval"])
+    texts = [(cluster / f).read_text() for f in data["rule_files"]]
+    return config, spec, rules_of(texts, interval)
+
+
+def _poll_groups(
+    prom: Prom, seen: dict[tuple[str, str], tuple[float, float]], names: dict[tuple[str, str], str]
+) -> None:
+    """Record each group evaluation once: (group, its lastEvaluation) -> (duration, interval); and each rule's
+    expression as Prometheus prints it (the query log's form) -> the rule's name."""
+    for group in prom.api("/api/v1/rules")["groups"]:
+        if not group["lastEvaluation"].startswith("0001"):
+            seen[(group["name"], group["lastEvaluation"])] = (float(group["evaluationTime"]), float(group["interval"]))
+        for rule in group["rules"]:
+            names[(group["name"], rule["query"])] = rule["name"]
+
+
+def _window(prom: Prom, since: str, until_mono: float, names: dict[tuple[str, str], str]) -> dict[str, dict[str, Any]]:
+    seen: dict[tuple[str, str], tuple[float, float]] = {}
+    while time.monotonic() < until_mono:
+        _poll_groups(prom, seen, names)
+        time.sleep(POLL_S)
+    _poll_groups(prom, seen, names)
+    groups: dict[str, dict[str, Any]] = {}
+    for (name, last), (duration, interval) in seen.items():
+        if last >= since:
+            g = groups.setdefault(name, {"interval_s": interval, "durations": []})
+            g["durations"].append(duration)
+    return groups
+
+
+def _doctor(prom: Prom, spec: Path, log: Path) -> dict[str, Any]:
+    since = _rfc3339(_now())
+    requests_before = prom.own_metric("prometheus_http_requests_total")
+    t0 = time.monotonic()
+    done = subprocess.run(
+        [*GPUSCOPE, "doctor", "--prometheus", prom.url, "--fleet", str(spec), "--timeout", "600", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    wall = time.monotonic() - t0
+    requests = prom.own_metric("prometheus_http_requests_total") - requests_before - 1  # less our own read
+    time.sleep(1)  # the query log is written as each query ends
+    queries = query_log_queries(log.read_text().splitlines(), since, _rfc3339(_now()))
+    heaviest = max(queries, key=lambda q: q["stats"]["timings"]["evalTotalTime"], default=None)
+    return {
+        "wall_s": wall,
+        "exit": done.returncode,
+        "requests": requests,
+        "queries": len(queries),
+        "query_s": sum(q["stats"]["timings"]["evalTotalTime"] for q in queries),
+        "heaviest": heaviest,
+        "error": done.stderr.strip().splitlines()[-1] if done.returncode == 3 and done.stderr.strip() else "",
+    }
+
+
+def _isolated(prom: Prom, rules: list[Rule], at: float) -> dict[tuple[str, str], dict[str, float]]:
+    """Each rule's expression evaluated alone at ``at`` through the query API: median time of 3, samples."""
+    out = {}
+    with httpx.Client(timeout=300) as client:
+        for rule in rules:
+            times, samples = [], 0.0
+            for _ in range(3):
+                params = {"query": rule.expr, "time": f"{at:.3f}", "stats": "all"}
+                body = client.get(f"{prom.url}/api/v1/query", params=params).raise_for_status().json()
+                times.append(float(body["data"]["stats"]["timings"]["evalTotalTime"]))
+                samples = float(body["data"]["stats"]["samples"]["totalQueryableSamples"])
+            out[(rule.group, rule.name)] = {"eval_s": statistics.median(times), "samples": samples}
+    return out
+
+
+def _in_run_rules(
+    log: Path, since: str, until: str, names: dict[tuple[str, str], str]
+) -> dict[tuple[str, str], dict[str, float]]:
+    """Per rule, the mean time and samples of its evaluations in the window, from the query log."""
+    out = {}
+    for (group, query), stats in query_log_rules(log.read_text().splitlines(), since, until).items():
+        name = names.get((group, query))
+        if name:
+            out[(group, name)] = {
+                "eval_s": statistics.mean(s["timings"]["evalTotalTime"] for s in stats),
+                "samples": statistics.mean(s["samples"]["totalQueryableSamples"] for s in stats),
+            }
+    return out
+
+
+def measure_size(cfg: CostConfig, nodes: int, workdir: Path, doctor: bool, progress: Any) -> dict[str, Any]:
+    port, prom_port = free_port(), free_port()
+    config, spec, rules = prepare(workdir, nodes, port, prom_port)
+    hosts = _targets(nodes, port)
+    a, b = BASE_ADDRESS
+    sim_cmd = [
+        *GPUSCOPE, "sim", "--nodes", str(nodes), "--collectors", str(FIELDS_CSV), "--base-address", f"{a}.{b}.0.1",
+        "--port", str(port), "--hostname-prefix", "bench-node", "--workload-labels", "off",
+    ]  # fmt: skip
+    out: dict[str, Any] = {"nodes": nodes, "gpus": nodes * GPUS_PER_NODE}
+    plog, qlog = workdir / "prometheus.log", workdir / "query.log"
+    with child(prometheus_cmd(config, workdir / "data", prom_port), plog, "prometheus") as prom_proc:
+        prom = Prom(f"http://127.0.0.1:{prom_port}")
+        wait_ready(prom, prom_proc, plog)
+        with child(sim_cmd, workdir / "sim.log", "gpuscope sim") as sim_proc:
+            wait_sim_healthy(sim_proc, workdir / "sim.log", hosts, 300, f"{nodes} simulated nodes healthy")
+            wait_for(
+                lambda: prom.scalar('count(up{job="dcgm-exporter"} == 1)') == nodes,
+                timeout=180,
+                what=f"all {nodes} exporter targets up",
+            )
+            progress(f"rules_cost: {nodes} nodes up, warming up {cfg.warmup_s} s")
+            deadline = time.monotonic() + cfg.warmup_s
+            while time.monotonic() < deadline:
+                ensure_running(sim_proc, "gpuscope sim", workdir / "sim.log")
+                time.sleep(min(10.0, max(0.0, deadline - time.monotonic())))
+            watch = ProcWatch(prom_proc.pid)
+            watch.start_window()
+            start = _now()
+            names: dict[tuple[str, str], str] = {}
+            out["groups"] = _window(prom, _rfc3339(start), time.monotonic() + cfg.window_s, names)
+            end = _now()
+            out["prom_cpu_pct"], out["prom_rss_mib"] = watch.cpu_percent(), watch.rss_mib()
+            out["head_series"] = prom.own_metric("prometheus_tsdb_head_series")
+            out["failures"] = prom.own_metric("prometheus_rule_evaluation_failures_total")
+            out["missed"] = prom.own_metric("prometheus_rule_group_iterations_missed_total")
+            if doctor:
+                progress(f"rules_cost: gpuscope doctor against the {nodes}-node Prometheus")
+                out["doctor"] = _doctor(prom, spec, qlog)
+        out["in_run"] = _in_run_rules(qlog, _rfc3339(start), _rfc3339(end), names)
+        progress(f"rules_cost: {len(rules)} expressions one by one through the query API")
+        out["isolated"] = _isolated(prom, rules, end.timestamp())
+    out["rules"] = rules
+    return out
+
+
+def big_fleet(workdir: Path) -> dict[str, float]:
+    """``gpuscope budget`` and ``gpuscope generate`` for the example spec grown to 10,000 nodes, timed."""
+    spec = workdir / "fleet-10k.yaml"
+    subprocess.run([*GPUSCOPE, "init", str(spec)], check=True, capture_output=True)
+    data = yaml.safe_load(spec.read_text())
+    template = next(c for c in data["clusters"] if c["kind"] == "kubernetes")
+    clusters = []
+    for i in range(4):  # four Kubernetes clusters of 2,500 H100 nodes (100 of them MIG)
+        groups = [
+            {**template["node_groups"][0], "nodes": BIG_FLEET_NODES // 4, "mig": {"layout": "1g.10gb:7", "nodes": 100}}
+        ]
+        endpoints = {k: (v.replace("gpu-monitoring", f"c{i}") if isinstance(v, str) else v)
+                     for k, v in template["endpoints"].items()}  # fmt: skip
+        clusters.append({**template, "name": f"gpu-{i}", "node_groups": groups, "endpoints": endpoints})
+    data["clusters"] = clusters
+    data["budget"]["head_series"] = 10_000_000
+    spec.write_text(yaml.safe_dump(data, sort_keys=False))
+    out = {}
+    for what, args in (
+        ("budget", ["budget", str(spec)]),
+        ("generate", ["generate", str(spec), "-o", str(workdir / "b")]),
+    ):
+        t0 = time.monotonic()
+        gpuscope(*args)
+        out[what] = time.monotonic() - t0
+    return out
+
+
+def run(cfg: CostConfig, command: str, keep: bool = False, progress: Any = print) -> list[Section]:
+    def measure(workdir: Path) -> dict[str, Any]:
+        sizes = []
+        for nodes in cfg.nodes:
+            size_dir = workdir / f"n{nodes}"
+            size_dir.mkdir()
+            sizes.append(measure_size(cfg, nodes, size_dir, nodes == max(cfg.nodes), progress))
+        return {"sizes": sizes, "big": big_fleet(workdir)}
+
+    return rules_cost_report.sections(cfg, in_workdir("rules", keep, measure), command)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help=f"{QUICK.nodes} nodes, short warm-up (make bench)")
+    parser.add_argument("--nodes", help="comma-separated node counts (8 GPUs each), e.g. 125,500,1000")
+    parser.add_argument("--warmup", type=int, help="seconds between all targets up and the window")
+    parser.add_argument("--window", type=int, help="measurement window, seconds")
+    parser.add_argument("--keep", action="store_true", help="keep the work directory (bundle, data, query log)")
+    args = parser.parse_args()
+    cfg = QUICK if args.quick else FULL
+    if args.nodes:
+        try:
+            nodes = tuple(sorted({int(n) for n in args.nodes.split(",") if n.strip()}))
+        except ValueError:
+            parser.error(f"--nodes: {args.nodes!r} is not a comma-separated list of node counts")
+        if not nodes or not all(1 <= n <= 5000 for n in nodes):
+            parser.error("--nodes: each count between 1 and 5000")
+        cfg = replace(cfg, nodes=nodes)
+    if args.warmup is not None:
+        if args.warmup < 0:
+            parser.error("--warmup must be at least 0 seconds")
+        cfg = replace(cfg, warmup_s=args.warmup)
+    if args.window is not None:
+        if args.window < 15:
+            parser.error("--window must be at least 15 seconds (one evaluation)")
+        cfg = replace(cfg, window_s=args.window)
+    command = " ".join(["python bench/rules_cost.py", *sys.argv[1:]])
+    print_sections("rules_cost", lambda: run(cfg, command, args.keep, lambda m: print(m, file=sys.stderr, flush=True)))
+
+
+if __name__ == "__main__":
+    main()
