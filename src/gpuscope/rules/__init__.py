@@ -7,9 +7,9 @@ the recorded series meant for the long-term store's cold tier (the compiler keep
 
 from __future__ import annotations
 
-from gpuscope.rules.alerts_gpu import infra_group
+from gpuscope.rules.alerts_gpu import infra_group, infra_minute_group
 from gpuscope.rules.alerts_host import host_group, host_recordings
-from gpuscope.rules.alerts_pipeline import pipeline_group
+from gpuscope.rules.alerts_pipeline import pipeline_group, pipeline_minute_group
 from gpuscope.rules.alerts_processes import processes_group
 from gpuscope.rules.alerts_prometheus import prometheus_group
 from gpuscope.rules.alerts_workload import workload_group
@@ -45,7 +45,9 @@ def build_groups(config: RulesConfig) -> tuple[Group, ...]:
         *chargeback_groups(q),
         *attribution_groups(q),
         infra_group(q),
+        infra_minute_group(q),
         pipeline_group(q),
+        pipeline_minute_group(q),
         prometheus_group(q),
         workload_group(q),
         host_recordings(q),

@@ -4,7 +4,7 @@ engine down, version skew), unbudgeted models."""
 from __future__ import annotations
 
 from gpuscope.rules.alerts_kube import with_kube_restarts
-from gpuscope.rules.model import Alert, Group, Runbook
+from gpuscope.rules.model import MINUTE_INTERVAL, Alert, Group, Runbook
 from gpuscope.rules.promql import Promql, alternatives, regex_of
 from gpuscope.rules.recording import PROF_PRESENT_1H
 
@@ -256,8 +256,17 @@ def pipeline_group(q: Promql) -> Group:
             exporter_restarted(q),
             snapshot_stale(q),
             dcgm_hostengine_down(q),
-            dcgm_version_skew(q),
-            model_outside_budget(q),
         ),
+        file="alerts",
+    )
+
+
+def pipeline_minute_group(q: Promql) -> Group:
+    """The inventory alerts, models and versions: they change with a rollout, wait 10 minutes (``for``) within a
+    15 m bound, and the model check reads every GPU's temperature series; once a minute is enough."""
+    return Group(
+        name="gpuscope-pipeline-1m.alerts",
+        rules=(dcgm_version_skew(q), model_outside_budget(q)),
+        interval=MINUTE_INTERVAL,
         file="alerts",
     )

@@ -8,7 +8,7 @@ the long-term store has a predictable number of series.
 
 from __future__ import annotations
 
-from gpuscope.rules.model import Group, Recording
+from gpuscope.rules.model import MINUTE_INTERVAL, Group, Recording
 from gpuscope.rules.promql import Promql, alternatives
 
 # (recorded metric name, classic field) for per-GPU activity signals.
@@ -20,7 +20,7 @@ _PROF_SIGNALS = (
 )
 COLD_TIER_REGEX = ".+:.+_rollup(5m|1h)"
 # Interval of the groups of 5 m averages and what is aggregated from them (see ``gpu_5m_group``).
-AGGREGATE_INTERVAL = "1m"
+AGGREGATE_INTERVAL = MINUTE_INTERVAL
 # Per-GPU "seen within the hour" markers the lost-GPU and stale-profiling alerts read.
 PRESENT_1H = "gpu:present:max1h"
 PROF_PRESENT_1H = "gpu:prof_present:max1h"
@@ -29,7 +29,8 @@ PROF_PRESENT_1H = "gpu:prof_present:max1h"
 def gpu_group(q: Promql) -> Group:
     """The live per-GPU signals: 1 m averages and the memory ratio, every evaluation (15 s)."""
     rules: list[Recording] = [
-        Recording(record=f"gpu:{name}:avg1m", expr=f"avg_over_time({q.dcgm(field)}[1m])") for name, field in _PROF_SIGNALS
+        Recording(record=f"gpu:{name}:avg1m", expr=f"avg_over_time({q.dcgm(field)}[1m])")
+        for name, field in _PROF_SIGNALS
     ]
     rules.append(
         Recording(
@@ -56,7 +57,8 @@ def gpu_5m_group(q: Promql) -> Group:
     of a group run in order, so it sees this evaluation's values) instead of reading the raw samples again.
     """
     rules: list[Recording] = [
-        Recording(record=f"gpu:{name}:avg5m", expr=f"avg_over_time({q.dcgm(field)}[5m])") for name, field in _PROF_SIGNALS
+        Recording(record=f"gpu:{name}:avg5m", expr=f"avg_over_time({q.dcgm(field)}[5m])")
+        for name, field in _PROF_SIGNALS
     ]
     rules.append(
         Recording(record="gpu:sm_occupancy:avg5m", expr=f"avg_over_time({q.dcgm('DCGM_FI_PROF_SM_OCCUPANCY')}[5m])")
