@@ -247,18 +247,25 @@ def job_group(q: Promql) -> Group:
 def rollup_groups(q: Promql) -> tuple[Group, Group]:
     """The cold tier: a few signals at 5 m and 1 h resolution, with bounded labels."""
     k, c = q.gpu_keys, q.cluster
-    # The per-GPU 5 m averages are recorded already (``gpu_5m_group``): the rollups read them, with bounded
-    # labels, rather than every raw sample of the last 5 minutes again.
+    # The raw signals' rollups average the raw samples of the 5 minutes up to the rollup's own evaluation, not the
+    # recorded per-GPU averages: those come from another group, up to a minute earlier (and, in promtool, from
+    # this step or the previous one, as the groups happen to be ordered).
     five = [
-        Recording(record=f"gpu:{name}:avg_rollup5m", expr=f"avg by ({k}) (gpu:{name}:avg5m)", cold=True)
-        for name, _ in _PROF_SIGNALS
+        Recording(
+            record=f"gpu:{name}:avg_rollup5m", expr=f"avg by ({k}) (avg_over_time({q.dcgm(field)}[5m]))", cold=True
+        )
+        for name, field in _PROF_SIGNALS
     ]
     five += [
         Recording(record="gpu:activity:avg_rollup5m", expr=f"avg by ({k}) (gpu:activity:avg5m)", cold=True),
-        Recording(record="gpu:power_watts:avg_rollup5m", expr=f"avg by ({k}) (gpu:power_watts:avg5m)", cold=True),
+        Recording(
+            record="gpu:power_watts:avg_rollup5m",
+            expr=f"avg by ({k}) (avg_over_time({q.dcgm('DCGM_FI_DEV_POWER_USAGE')}[5m]))",
+            cold=True,
+        ),
         Recording(
             record="gpu:temperature_celsius:max_rollup5m",
-            expr=f"max by ({k}) (gpu:temperature_celsius:max5m)",
+            expr=f"max by ({k}) (max_over_time({q.dcgm('DCGM_FI_DEV_GPU_TEMP')}[5m]))",
             cold=True,
         ),
         Recording(record="gpu:fb_used:ratio_rollup5m", expr=f"avg by ({k}) (gpu:fb_used:ratio_avg5m)", cold=True),
