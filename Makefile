@@ -58,7 +58,7 @@ fmt: deps
 bench: deps binaries
 	$(BIN)/python bench/run.py --quick --append docs/benchmarks.md
 
-## bench-full: the same at full sizes and durations (1,000-node ingest, 30 min churn; about 70 minutes)
+## bench-full: the same at full sizes and durations (1,000-node ingest, rules at 1,000-8,000 GPUs, 30 min churn; about 95 minutes)
 bench-full: deps binaries
 	$(BIN)/python bench/run.py --append docs/benchmarks.md
 
