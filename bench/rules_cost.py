@@ -23,7 +23,9 @@ Usage: ``python bench/rules_cost.py [--quick] [--nodes 125,500,1000] [--warmup S
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime as dt
+import json
 import statistics
 import subprocess
 import sys
@@ -38,6 +40,7 @@ import yaml
 import rules_cost_report
 from common import (
     GPUSCOPE,
+    BenchError,
     ProcWatch,
     Prom,
     Section,
@@ -141,13 +144,16 @@ def _doctor(prom: Prom, spec: Path, log: Path) -> dict[str, Any]:
     since = _rfc3339(_now())
     requests_before = prom.own_metric("prometheus_http_requests_total")
     t0 = time.monotonic()
-    done = subprocess.run(
-        [*GPUSCOPE, "doctor", "--prometheus", prom.url, "--fleet", str(spec), "--timeout", "600", "--json"],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
+    try:
+        done = subprocess.run(
+            [*GPUSCOPE, "doctor", "--prometheus", prom.url, "--fleet", str(spec), "--timeout", "600", "--json"],
+            capture_output=True,
+            text=True,
+            timeout=900,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise BenchError("gpuscope doctor did not finish in 900 s") from None
     wall = time.monotonic() - t0
     requests = prom.own_metric("prometheus_http_requests_total") - requests_before - 1  # less our own read
     time.sleep(1)  # the query log is written as each query ends
@@ -172,7 +178,10 @@ def _isolated(prom: Prom, rules: list[Rule], at: float) -> dict[tuple[str, str],
             times, samples = [], 0.0
             for _ in range(3):
                 params = {"query": rule.expr, "time": f"{at:.3f}", "stats": "all"}
-                body = client.get(f"{prom.url}/api/v1/query", params=params).raise_for_status().json()
+                try:
+                    body = client.get(f"{prom.url}/api/v1/query", params=params).raise_for_status().json()
+                except httpx.HTTPError as exc:
+                    raise BenchError(f"{rule.group}/{rule.name} through the query API: {exc}") from None
                 times.append(float(body["data"]["stats"]["timings"]["evalTotalTime"]))
                 samples = float(body["data"]["stats"]["samples"]["totalQueryableSamples"])
             out[(rule.group, rule.name)] = {"eval_s": statistics.median(times), "samples": samples}
@@ -268,6 +277,17 @@ def big_fleet(workdir: Path) -> dict[str, float]:
     return out
 
 
+def _jsonable(value: Any) -> Any:
+    """The raw figures as JSON (kept with ``--keep``): (group, rule) keys joined by a slash, rules as dicts."""
+    if isinstance(value, dict):
+        return {"/".join(k) if isinstance(k, tuple) else k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    return value
+
+
 def run(cfg: CostConfig, command: str, keep: bool = False, progress: Any = print) -> list[Section]:
     def measure(workdir: Path) -> dict[str, Any]:
         sizes = []
@@ -275,7 +295,9 @@ def run(cfg: CostConfig, command: str, keep: bool = False, progress: Any = print
             size_dir = workdir / f"n{nodes}"
             size_dir.mkdir()
             sizes.append(measure_size(cfg, nodes, size_dir, nodes == max(cfg.nodes), progress))
-        return {"sizes": sizes, "big": big_fleet(workdir)}
+        result = {"sizes": sizes, "big": big_fleet(workdir)}
+        (workdir / "rules-cost.json").write_text(json.dumps(_jsonable(result), indent=1))
+        return result
 
     return rules_cost_report.sections(cfg, in_workdir("rules", keep, measure), command)
 
