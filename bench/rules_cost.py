@@ -291,10 +291,11 @@ def _jsonable(value: Any) -> Any:
 def run(cfg: CostConfig, command: str, keep: bool = False, progress: Any = print) -> list[Section]:
     def measure(workdir: Path) -> dict[str, Any]:
         sizes = []
-        for nodes in cfg.nodes:
+        for nodes in sorted(cfg.nodes, reverse=True):  # the largest first: the one most likely to fail
             size_dir = workdir / f"n{nodes}"
             size_dir.mkdir()
             sizes.append(measure_size(cfg, nodes, size_dir, nodes == max(cfg.nodes), progress))
+        sizes.sort(key=lambda size: size["gpus"])
         result = {"sizes": sizes, "big": big_fleet(workdir)}
         (workdir / "rules-cost.json").write_text(json.dumps(_jsonable(result), indent=1))
         return result
