@@ -23,8 +23,10 @@ Usage: ``python bench/rules_cost.py [--quick] [--nodes 125,500,1000] [--warmup S
 from __future__ import annotations
 
 import argparse
+import collections
 import dataclasses
 import datetime as dt
+import itertools
 import json
 import statistics
 import subprocess
@@ -61,6 +63,7 @@ from rule_sets import Rule, baseline_files, query_log_queries, query_log_rules, 
 BASE_ADDRESS = (127, 212)  # 127.212.0.1 ...: clear of the ingest benchmark's block and of `gpuscope up`
 GPUS_PER_NODE = 8
 POLL_S = 5.0
+SETTLE_S = 30.0
 BIG_FLEET_NODES = 10_000
 
 
@@ -171,21 +174,38 @@ def _doctor(prom: Prom, spec: Path, log: Path) -> dict[str, Any]:
 
 
 def _isolated(prom: Prom, rules: list[Rule], at: float) -> dict[tuple[str, str], dict[str, float]]:
-    """Each rule's expression evaluated alone at ``at`` through the query API: median time of 3, samples."""
-    out = {}
+    """Each rule's expression evaluated alone at ``at`` through the query API: median time of 3, samples.
+
+    Three rounds over every rule, the two sets' rules taken in turn, so that a slower or busier moment of the
+    machine falls on both alike."""
+    before = [r for r in rules if r.baseline]
+    after = [r for r in rules if not r.baseline]
+    order = [r for pair in itertools.zip_longest(before, after) for r in pair if r is not None]
+    times: dict[tuple[str, str], list[float]] = {}
+    samples: dict[tuple[str, str], float] = {}
     with httpx.Client(timeout=300) as client:
-        for rule in rules:
-            times, samples = [], 0.0
-            for _ in range(3):
+        for _ in range(3):
+            for rule in order:
                 params = {"query": rule.expr, "time": f"{at:.3f}", "stats": "all"}
                 try:
                     body = client.get(f"{prom.url}/api/v1/query", params=params).raise_for_status().json()
                 except httpx.HTTPError as exc:
                     raise BenchError(f"{rule.group}/{rule.name} through the query API: {exc}") from None
-                times.append(float(body["data"]["stats"]["timings"]["evalTotalTime"]))
-                samples = float(body["data"]["stats"]["samples"]["totalQueryableSamples"])
-            out[(rule.group, rule.name)] = {"eval_s": statistics.median(times), "samples": samples}
-    return out
+                key = (rule.group, rule.name)
+                times.setdefault(key, []).append(float(body["data"]["stats"]["timings"]["evalTotalTime"]))
+                samples[key] = float(body["data"]["stats"]["samples"]["totalQueryableSamples"])
+    return {k: {"eval_s": statistics.median(v), "samples": samples[k]} for k, v in times.items()}
+
+
+def _settle(prom: Prom, nodes: int) -> None:
+    """After the fleet stops: every target marked down (Prometheus writes a staleness marker for each of its
+    series), then a little more for the rule groups' next evaluations, before anything is timed."""
+    wait_for(
+        lambda: prom.scalar('count(up{job="dcgm-exporter"} == 0)') == nodes,
+        timeout=120,
+        what="every exporter target marked down",
+    )
+    time.sleep(SETTLE_S)
 
 
 def _in_run_rules(
@@ -243,8 +263,10 @@ def measure_size(cfg: CostConfig, nodes: int, workdir: Path, doctor: bool, progr
                 progress(f"rules_cost: gpuscope doctor against the {nodes}-node Prometheus")
                 out["doctor"] = _doctor(prom, spec, qlog)
         out["in_run"] = _in_run_rules(qlog, _rfc3339(start), _rfc3339(end), names)
+        _settle(prom, nodes)
         progress(f"rules_cost: {len(rules)} expressions one by one through the query API")
-        out["isolated"] = _isolated(prom, rules, end.timestamp())
+        out["end"] = end.timestamp()
+        out["isolated"] = _isolated(prom, rules, out["end"])
     out["rules"] = rules
     return out
 
@@ -288,6 +310,44 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+def remeasure(workdir: Path, progress: Any) -> dict[str, Any]:
+    """The each-rule-alone phase again on a kept run (``--keep``): Prometheus restarted on each size's own data
+    and config, every rule evaluated at that size's window end. The in-run figures stay the run's."""
+    result = from_json((workdir / "rules-cost.json").read_text())
+    for size in result["sizes"]:
+        size_dir = workdir / f"n{size['nodes']}"
+        config, port = size_dir / "bundle" / "clusters" / "bench" / "prometheus-a.yml", free_port()
+        at = size.get("end") or _window_end(size_dir / "query.log")
+        log = size_dir / "prometheus-remeasure.log"
+        with child(prometheus_cmd(config, size_dir / "data", port), log, "prometheus") as proc:
+            prom = Prom(f"http://127.0.0.1:{port}")
+            wait_ready(prom, proc, log, timeout=900)  # the WAL replays the whole run first
+            time.sleep(SETTLE_S)
+            progress(f"rules_cost: {size['nodes']} nodes, {len(size['rules'])} expressions again")
+            size["isolated"] = _isolated(prom, size["rules"], at)
+    (workdir / "rules-cost.json").write_text(json.dumps(_jsonable(result), indent=1))
+    return result
+
+
+def _window_end(query_log: Path) -> float:
+    """The time the each-rule-alone queries were evaluated at, from the query log (runs before ``end`` was kept)."""
+    ends = collections.Counter(
+        q["params"]["end"] for q in query_log_queries(query_log.read_text().splitlines(), "", "9")
+    )
+    end = ends.most_common(1)[0][0]  # three queries per rule at that one time; the doctor's are few and later
+    return dt.datetime.fromisoformat(end.replace("Z", "+00:00")).timestamp()
+
+
+def from_json(text: str) -> dict[str, Any]:
+    """The raw figures of a kept run (``rules-cost.json``) as ``run`` measured them, to render the tables again."""
+    result: dict[str, Any] = json.loads(text)
+    for size in result["sizes"]:
+        for key in ("in_run", "isolated"):
+            size[key] = {tuple(k.rsplit("/", 1)): v for k, v in size[key].items()}
+        size["rules"] = [Rule(**r) for r in size["rules"]]
+    return result
+
+
 def run(cfg: CostConfig, command: str, keep: bool = False, progress: Any = print) -> list[Section]:
     def measure(workdir: Path) -> dict[str, Any]:
         sizes = []
@@ -296,7 +356,7 @@ def run(cfg: CostConfig, command: str, keep: bool = False, progress: Any = print
             size_dir.mkdir()
             sizes.append(measure_size(cfg, nodes, size_dir, nodes == max(cfg.nodes), progress))
         sizes.sort(key=lambda size: size["gpus"])
-        result = {"sizes": sizes, "big": big_fleet(workdir)}
+        result = {"sizes": sizes, "big": big_fleet(workdir), "command": command}
         (workdir / "rules-cost.json").write_text(json.dumps(_jsonable(result), indent=1))
         return result
 
@@ -310,6 +370,8 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, help="seconds between all targets up and the window")
     parser.add_argument("--window", type=int, help="measurement window, seconds")
     parser.add_argument("--keep", action="store_true", help="keep the work directory (bundle, data, query log)")
+    parser.add_argument("--report", metavar="JSON", help="only render the tables of a kept run's rules-cost.json")
+    parser.add_argument("--remeasure", metavar="DIR", help="a kept run's directory: time each rule alone again")
     args = parser.parse_args()
     cfg = QUICK if args.quick else FULL
     if args.nodes:
@@ -328,6 +390,17 @@ def main() -> None:
         if args.window < 15:
             parser.error("--window must be at least 15 seconds (one evaluation)")
         cfg = replace(cfg, window_s=args.window)
+    if args.remeasure:
+        done = remeasure(Path(args.remeasure), lambda m: print(m, file=sys.stderr, flush=True))
+        print_sections("rules_cost", lambda: rules_cost_report.sections(cfg, done, done.get("command", "")))
+        return
+    if args.report:
+        try:
+            kept = from_json(Path(args.report).read_text())
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            parser.error(f"--report {args.report}: not a kept rules-cost.json ({exc})")
+        print_sections("rules_cost", lambda: rules_cost_report.sections(cfg, kept, kept.get("command", "")))
+        return
     command = " ".join(["python bench/rules_cost.py", *sys.argv[1:]])
     print_sections("rules_cost", lambda: run(cfg, command, args.keep, lambda m: print(m, file=sys.stderr, flush=True)))
 
