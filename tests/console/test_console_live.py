@@ -105,7 +105,15 @@ def test_every_l2_panel_shows_data(stack: UpStack, browser: webdriver.Chrome) ->
         found = panels(driver)
         missing = [p for p in found if p["state"] != "data" and p["title"] not in EMPTY_WHEN_HEALTHY]
         complete = stat(driver, "GPUs reporting") == 48 and stat(driver, "Nodes reporting") == 6
-        return None if missing or not complete else found
+        # the node table's 5 m columns come from rules evaluated once a (sped-up) minute, after the GPU counts
+        filled = driver.execute_script(
+            "const t = document.querySelector(`section.panel[data-title='Nodes'] table`); if (!t) return false;"
+            " const cols = [...t.querySelectorAll('th')].map(h => h.textContent);"
+            " const want = [cols.indexOf('activity'), cols.indexOf('power')];"
+            " const rows = [...t.querySelectorAll('tbody tr')];"
+            " return rows.length === 6 && rows.every(r => want.every(i => i >= 0 && r.children[i].textContent !== ''))"
+        )
+        return None if missing or not complete or not filled else found
 
     found = wait(browser, all_there, timeout=120, what="every L2 panel with data, 48 GPUs on 6 nodes")
     model = json.loads((stack.data_dir / "bundle/grafana/dashboards/l2-cluster.json").read_text())

@@ -254,7 +254,10 @@ def test_global_store_outage_drains_without_a_gap(stack: UpStack) -> None:
     # The window: from before the outage to a while after it, closed once the replica holds samples past its
     # end. The alert resolving does not mean the backlog is gone: wait until the replica's queue has sent samples
     # newer than the window, then compare the store with the replica's own samples of the window.
-    start, end = down_at - 10, time.time() + 5
+    # The window ends on a whole second: the store keeps the newest sample of each interval (k-1, k], which for a
+    # window ending inside an interval can be the peer's sample just after the end, while the replica's own
+    # sample of that interval, inside the window, was the one deduplicated away.
+    start, end = down_at - 10, float(math.ceil(time.time() + 5))
     wait_for(
         lambda: _samples(stack, replica, in_replica, end, time.time()),
         timeout=60,
