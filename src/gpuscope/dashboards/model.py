@@ -126,3 +126,17 @@ class Dashboard:
 def present(*queries: Query | None) -> tuple[Query, ...]:
     """The queries that exist: a query is ``None`` where the collectors CSV lacks its fields."""
     return tuple(q for q in queries if q is not None)
+
+
+def one_query_timeseries(title: str, query: Query, unit: str, description: str, *, bounded: bool = False) -> Panel:
+    """A third-width time series of one query; ``bounded``: a ratio drawn on 0..1."""
+    return Panel(
+        title,
+        "timeseries",
+        (query,),
+        unit=unit,
+        min=0 if bounded else None,
+        max=1 if bounded else None,
+        description=description,
+        width=8,
+    )

@@ -11,6 +11,7 @@ already shows, so only the unattributed memory is added here.
 from __future__ import annotations
 
 from gpuscope.dashboards.model import Panel, Query, Row
+from gpuscope.dashboards.model import one_query_timeseries as _ts
 from gpuscope.dashboards.promql import Q
 
 MEMORY = "gpuscope_gpu_process_memory_used_bytes"
@@ -76,19 +77,6 @@ def gpu_owners(q: Q) -> Query:
     return Query(
         f"sum by ({by}) ({q.exporter(MEMORY, q.in_cluster, q.on_gpu)})",
         f"{{{{{c.namespace_label}}}}}/{{{{{c.pod_label}}}}}{{{{hpc_job}}}}{{{{process_name}}}} {{{{GPU_I_ID}}}}",
-    )
-
-
-def _ts(title: str, query: Query, unit: str, description: str, *, bounded: bool = False) -> Panel:
-    return Panel(
-        title,
-        "timeseries",
-        (query,),
-        unit=unit,
-        min=0 if bounded else None,
-        max=1 if bounded else None,
-        description=description,
-        width=8,
     )
 
 

@@ -8,21 +8,9 @@ configured; so does the row (absent in a default bundle).
 from __future__ import annotations
 
 from gpuscope.dashboards.model import Panel, Query, Row
+from gpuscope.dashboards.model import one_query_timeseries as _ts
 from gpuscope.dashboards.promql import Q
 from gpuscope.rules.workload_attribution import DRA_CLAIM, group_record
-
-
-def _ts(title: str, query: Query, unit: str, description: str, *, bounded: bool = False) -> Panel:
-    return Panel(
-        title,
-        "timeseries",
-        (query,),
-        unit=unit,
-        min=0 if bounded else None,
-        max=1 if bounded else None,
-        description=description,
-        width=8,
-    )
 
 
 def attribution_row(q: Q) -> Row | None:
