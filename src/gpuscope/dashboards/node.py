@@ -71,7 +71,7 @@ def _thermal_power(q: Q) -> Row:
                 q,
                 "Power",
                 (
-                    n.recorded_per_gpu(q, "gpu:power_watts:avg1m", "DCGM_FI_DEV_POWER_USAGE"),
+                    n.avg1m_per_gpu(q, "DCGM_FI_DEV_POWER_USAGE"),
                     n.per_gpu(q, "DCGM_FI_DEV_ENFORCED_POWER_LIMIT", " limit"),
                 ),
                 "watt",
@@ -126,8 +126,8 @@ def _memory_activity(q: Q) -> Row:
                 q,
                 "SM / graphics-engine active",
                 (
-                    n.recorded_per_instance(q, "gpu:sm_active:avg1m", "DCGM_FI_PROF_SM_ACTIVE", " SM"),
-                    n.recorded_per_instance(q, "gpu:gr_engine_active:avg1m", "DCGM_FI_PROF_GR_ENGINE_ACTIVE", " GR"),
+                    n.avg1m_per_instance(q, "DCGM_FI_PROF_SM_ACTIVE", " SM"),
+                    n.avg1m_per_instance(q, "DCGM_FI_PROF_GR_ENGINE_ACTIVE", " GR"),
                 ),
                 "percentunit",
                 min=0,
@@ -137,7 +137,7 @@ def _memory_activity(q: Q) -> Row:
             _series(
                 q,
                 "Tensor active",
-                (n.recorded_per_instance(q, "gpu:tensor_active:avg1m", "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE"),),
+                (n.avg1m_per_instance(q, "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE"),),
                 "percentunit",
                 min=0,
                 max=1,
@@ -146,7 +146,7 @@ def _memory_activity(q: Q) -> Row:
             _series(
                 q,
                 "DRAM active",
-                (n.recorded_per_instance(q, "gpu:dram_active:avg1m", "DCGM_FI_PROF_DRAM_ACTIVE"),),
+                (n.avg1m_per_instance(q, "DCGM_FI_PROF_DRAM_ACTIVE"),),
                 "percentunit",
                 min=0,
                 max=1,
@@ -155,7 +155,7 @@ def _memory_activity(q: Q) -> Row:
             _series(
                 q,
                 "Utilization (NVML)",
-                (n.recorded_per_instance(q, "gpu:utilization:ratio_avg1m", "DCGM_FI_DEV_GPU_UTIL"),),
+                (n.avg1m_per_instance(q, "DCGM_FI_DEV_GPU_UTIL"),),
                 "percentunit",
                 min=0,
                 max=1,

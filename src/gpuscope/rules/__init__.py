@@ -8,7 +8,7 @@ the recorded series meant for the long-term store's cold tier (the compiler keep
 from __future__ import annotations
 
 from gpuscope.rules.alerts_gpu import infra_group, infra_minute_group
-from gpuscope.rules.alerts_host import host_group, host_recordings
+from gpuscope.rules.alerts_host import host_group, host_minute_group, host_recordings
 from gpuscope.rules.alerts_pipeline import pipeline_group, pipeline_minute_group
 from gpuscope.rules.alerts_processes import processes_group
 from gpuscope.rules.alerts_prometheus import prometheus_group
@@ -52,6 +52,7 @@ def build_groups(config: RulesConfig) -> tuple[Group, ...]:
         workload_group(q),
         host_recordings(q),
         host_group(q),
+        host_minute_group(q),
         processes_group(q),
     )
     return compress(groups, config.speedup)

@@ -248,26 +248,25 @@ def model_outside_budget(q: Promql) -> Alert:
 
 
 def pipeline_group(q: Promql) -> Group:
+    """Every evaluation: the exporter down (a page) and the two per-node checks that want seconds (a snapshot
+    gone stale, the host engine down), which read one series per exporter."""
     return Group(
         name="gpuscope-pipeline.alerts",
-        rules=(
-            exporter_down(q),
-            profiling_stale(q),
-            snapshot_stale(q),
-            dcgm_hostengine_down(q),
-        ),
+        rules=(exporter_down(q), snapshot_stale(q), dcgm_hostengine_down(q)),
         file="alerts",
     )
 
 
 def pipeline_minute_group(q: Promql) -> Group:
-    """Alerts evaluated once a minute. GPUExporterRestarted looks 10 minutes back for a restart, through every
-    GPU's energy counter for dcgm-exporter (40 samples per GPU): a minute between evaluations keeps it within its
-    2 m bound. The inventory alerts (models, versions) change with a rollout and wait 10 minutes within 15, and the
-    model check reads every GPU's temperature series."""
+    """Alerts evaluated once a minute. GPUProfilingMetricsStale reads every GPU's profiling, temperature and
+    presence series and waits for 5 minutes without profiling samples, so a minute between evaluations keeps it
+    within its 6 m bound. GPUExporterRestarted looks 10 minutes back for a restart, through every GPU's energy
+    counter for dcgm-exporter (40 samples per GPU): a minute between evaluations keeps it within its 2 m bound. The
+    inventory alerts (models, versions) change with a rollout and wait 10 minutes within 15, and the model check
+    reads every GPU's temperature series."""
     return Group(
         name="gpuscope-pipeline-1m.alerts",
-        rules=(exporter_restarted(q), dcgm_version_skew(q), model_outside_budget(q)),
+        rules=(profiling_stale(q), exporter_restarted(q), dcgm_version_skew(q), model_outside_budget(q)),
         interval=MINUTE_INTERVAL,
         file="alerts",
     )

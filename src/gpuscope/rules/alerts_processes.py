@@ -9,7 +9,7 @@ next pod scheduled on the GPU, which then shows as "allocated but idle" or fails
 
 from __future__ import annotations
 
-from gpuscope.rules.model import Alert, Group, Runbook
+from gpuscope.rules.model import MINUTE_INTERVAL, Alert, Group, Runbook
 from gpuscope.rules.promql import Promql
 
 UNATTRIBUTED_MEMORY = "gpuscope_gpu_unattributed_memory_used_bytes"
@@ -58,4 +58,10 @@ def memory_held_by_no_pod(q: Promql) -> Alert:
 
 
 def processes_group(q: Promql) -> Group:
-    return Group(name="gpuscope-processes.alerts", rules=(memory_held_by_no_pod(q),), file="alerts")
+    """Once a minute: the alert waits 10 minutes within 12 and reads every GPU's unattributed-memory gauge."""
+    return Group(
+        name="gpuscope-processes.alerts",
+        rules=(memory_held_by_no_pod(q),),
+        interval=MINUTE_INTERVAL,
+        file="alerts",
+    )

@@ -26,8 +26,19 @@ PRESENT_1H = "gpu:present:max1h"
 PROF_PRESENT_1H = "gpu:prof_present:max1h"
 
 
+def used_share(used: str, free: str) -> str:
+    """used / (used + free), written as 1 / (1 + free / used): the same value (to the last bit or two of a
+    float), but each side read once and one vector match instead of two. At fleet scale the reads and the matches
+    are the cost, not the arithmetic. As before, no memory used gives 0 (free / 0 is +Inf) and both 0 give NaN."""
+    return f"1 / (1 + {free} / {used})"
+
+
 def gpu_group(q: Promql) -> Group:
-    """The live per-GPU signals: 1 m averages and the memory ratio, every evaluation (15 s)."""
+    """Per-GPU 1 m averages and the memory ratio, recorded once a minute: each sample is the average of the minute
+    just ended. No alert reads them (the allocation fallback of ``workload:gpu_activity:avg5m``, itself recorded
+    once a minute, reads the memory ratio); the workload views read them across many GPUs, and the node view,
+    where freshness matters, averages its own few GPUs' raw samples at query time (``dashboards/queries/node.py``).
+    Recorded every 15 s they were seven reads of every GPU per evaluation, the largest recording cost left."""
     rules: list[Recording] = [
         Recording(record=f"gpu:{name}:avg1m", expr=f"avg_over_time({q.dcgm(field)}[1m])")
         for name, field in _PROF_SIGNALS
@@ -42,8 +53,8 @@ def gpu_group(q: Promql) -> Group:
         Recording(record="gpu:power_watts:avg1m", expr=f"avg_over_time({q.dcgm('DCGM_FI_DEV_POWER_USAGE')}[1m])")
     )
     used, free = q.dcgm("DCGM_FI_DEV_FB_USED"), q.dcgm("DCGM_FI_DEV_FB_FREE")
-    rules.append(Recording(record="gpu:fb_used:ratio", expr=f"{used} / ({used} + {free})"))
-    return Group(name="gpuscope-gpu.rules", rules=tuple(rules))
+    rules.append(Recording(record="gpu:fb_used:ratio", expr=used_share(used, free)))
+    return Group(name="gpuscope-gpu.rules", rules=tuple(rules), interval=AGGREGATE_INTERVAL)
 
 
 def gpu_5m_group(q: Promql) -> Group:
@@ -80,7 +91,7 @@ def gpu_5m_group(q: Promql) -> Group:
     rules.append(
         Recording(
             record="gpu:fb_used:ratio_avg5m",
-            expr=f"avg_over_time({used}[5m]) / (avg_over_time({used}[5m]) + avg_over_time({free}[5m]))",
+            expr=used_share(f"avg_over_time({used}[5m])", f"avg_over_time({free}[5m])"),
         )
     )
     rules.append(

@@ -13,6 +13,7 @@ from gpuscope.dashboards.promql import PRESENCE, Q
 from gpuscope.dashboards.queries.cluster import largest_increase
 from gpuscope.fields.clock_events import CLOCK_EVENT_REASONS
 from gpuscope.rules.alerts_gpu import NVLINK_ERROR_FIELDS
+from gpuscope.rules.recording import used_share
 
 
 def per_gpu(q: Q, field: str, suffix: str = "") -> Query | None:
@@ -39,21 +40,31 @@ def lost(q: Q) -> Query:
     return Query(f"max by ({q.gpu_by}) ({q.exporter('gpuscope_exporter_gpu_lost', q.on_node)})", "lost", instant=True)
 
 
-def recorded_per_gpu(q: Q, record: str, field: str, suffix: str = "") -> Query | None:
-    """A per-GPU recording rule reduced to one series per GPU (MIG instances repeat the parent's value)."""
-    return q.needs((field,), f"max by ({q.gpu_by}) ({q.rec(record, q.on_node)})", f"{q.gpu_legend}{suffix}")
+def avg1m(q: Q, field: str) -> str:
+    """A field's 1 m average on this node, from its raw samples, in base units. The fleet-wide recorded
+    ``gpu:*:avg1m`` series are written once a minute; averaging one node's few GPUs here costs nothing and keeps
+    the panel live."""
+    return q.p.base(field, f"avg_over_time({q.dcgm(field, q.on_node)}[{q.window('1m')}])")
 
 
-def recorded_per_instance(q: Q, record: str, field: str, suffix: str = "") -> Query | None:
-    """A per-GPU recording rule (it keeps the exporter's labels, MIG instances included)."""
-    return q.needs((field,), q.rec(record, q.on_node), f"{q.mig_legend}{suffix}")
+def avg1m_per_gpu(q: Q, field: str, suffix: str = "") -> Query | None:
+    """A field's 1 m average reduced to one series per GPU (MIG instances repeat the parent's value)."""
+    return q.needs((field,), f"max by ({q.gpu_by}) ({avg1m(q, field)})", f"{q.gpu_legend}{suffix}")
+
+
+def avg1m_per_instance(q: Q, field: str, suffix: str = "") -> Query | None:
+    """A field's 1 m average per GPU, or per MIG instance on a MIG GPU."""
+    return q.needs((field,), avg1m(q, field), f"{q.mig_legend}{suffix}")
 
 
 def fb_used_ratio(q: Q) -> Query | None:
+    """Framebuffer used over used + free, from this node's raw samples (live; ``gpu:fb_used:ratio`` is the
+    fleet-wide recording, written once a minute)."""
     fields = ("DCGM_FI_DEV_FB_USED", "DCGM_FI_DEV_FB_FREE")
     if not all(q.has(f) for f in fields):
         return None
-    return Query(q.rec("gpu:fb_used:ratio", q.on_node), q.mig_legend, fields=fields)
+    used, free = (q.dcgm(f, q.on_node) for f in fields)
+    return Query(used_share(used, free), q.mig_legend, fields=fields)
 
 
 def throttled(q: Q, field: str, what: str) -> Query | None:
@@ -102,7 +113,7 @@ def gpus_table(q: Q, temperature_steps: Steps) -> tuple[Query | None, ...]:
         replace(temperature, steps=temperature_steps) if temperature else None,
         q.needs(
             ("DCGM_FI_DEV_POWER_USAGE",),
-            f"max by ({q.gpu_by}) ({q.rec('gpu:power_watts:avg1m', q.on_node)})",
+            f"max by ({q.gpu_by}) ({avg1m(q, 'DCGM_FI_DEV_POWER_USAGE')})",
             "power",
             instant=True,
             unit="watt",
