@@ -8,9 +8,10 @@ sets are evaluated on the same samples, by the same process, at the same time. A
 
 - per group, every evaluation's ``prometheus_rule_group_last_duration_seconds`` (``/api/v1/rules``
   ``evaluationTime``, polled), and per rule the query log's timings and samples of each evaluation;
-- at the end, with the sim stopped (no scrapes competing), every rule's expression through the query API at the
-  window's end (``stats=all``, median of 3): the per-expression ranking, and the cost of the 5 m / 1 h groups,
-  which a short window may not see evaluated;
+- after the run, on a Prometheus started bare on the run's data (no rule group, no scrape competing), every
+  rule's expression through the query API at the window's end (``stats=all``, median of 5, the two sets
+  interleaved): the per-expression ranking, and the cost of the 5 m / 1 h groups, which a short window may not
+  see evaluated;
 - at the largest size, ``gpuscope doctor`` against this Prometheus: wall time, queries (from the query log), the
   heaviest query.
 
@@ -63,7 +64,7 @@ from rule_sets import Rule, baseline_files, query_log_queries, query_log_rules, 
 BASE_ADDRESS = (127, 212)  # 127.212.0.1 ...: clear of the ingest benchmark's block and of `gpuscope up`
 GPUS_PER_NODE = 8
 POLL_S = 5.0
-SETTLE_S = 30.0
+ROUNDS = 5  # each rule alone: the median of five, the two sets interleaved
 BIG_FLEET_NODES = 10_000
 
 
@@ -174,17 +175,17 @@ def _doctor(prom: Prom, spec: Path, log: Path) -> dict[str, Any]:
 
 
 def _isolated(prom: Prom, rules: list[Rule], at: float) -> dict[tuple[str, str], dict[str, float]]:
-    """Each rule's expression evaluated alone at ``at`` through the query API: median time of 3, samples.
+    """Each rule's expression evaluated alone at ``at`` through the query API: median time of ``ROUNDS``, samples.
 
-    Three rounds over every rule, the two sets' rules taken in turn, so that a slower or busier moment of the
-    machine falls on both alike."""
+    Rounds over every rule, the two sets' rules taken in turn, so that a slower or busier moment of the machine
+    (Prometheus's heap grows and is collected as the queries allocate) falls on both alike."""
     before = [r for r in rules if r.baseline]
     after = [r for r in rules if not r.baseline]
     order = [r for pair in itertools.zip_longest(before, after) for r in pair if r is not None]
     times: dict[tuple[str, str], list[float]] = {}
     samples: dict[tuple[str, str], float] = {}
     with httpx.Client(timeout=300) as client:
-        for _ in range(3):
+        for _ in range(ROUNDS):
             for rule in order:
                 params = {"query": rule.expr, "time": f"{at:.3f}", "stats": "all"}
                 try:
@@ -197,15 +198,23 @@ def _isolated(prom: Prom, rules: list[Rule], at: float) -> dict[tuple[str, str],
     return {k: {"eval_s": statistics.median(v), "samples": samples[k]} for k, v in times.items()}
 
 
-def _settle(prom: Prom, nodes: int) -> None:
-    """After the fleet stops: every target marked down (Prometheus writes a staleness marker for each of its
-    series), then a little more for the rule groups' next evaluations, before anything is timed."""
-    wait_for(
-        lambda: prom.scalar('count(up{job="dcgm-exporter"} == 0)') == nodes,
-        timeout=120,
-        what="every exporter target marked down",
-    )
-    time.sleep(SETTLE_S)
+def _bare_config(size_dir: Path) -> Path:
+    """The size's Prometheus config without rule files, scrapes or alerting: the each-rule-alone phase queries
+    the run's data on a Prometheus doing nothing else (no rule group, no scrape, no staleness markers to write)."""
+    config = size_dir / "bundle" / "clusters" / "bench" / "prometheus-a.yml"
+    kept = yaml.safe_load(config.read_text())["global"]
+    bare = size_dir / "prometheus-alone.yml"
+    bare.write_text(yaml.safe_dump({"global": {k: kept[k] for k in ("scrape_interval", "evaluation_interval")}}))
+    return bare
+
+
+def _alone(size_dir: Path, rules: list[Rule], at: float, log: Path) -> dict[tuple[str, str], dict[str, float]]:
+    """Every rule alone at ``at``, on a Prometheus started bare on the size's data (its WAL replayed first)."""
+    port = free_port()
+    with child(prometheus_cmd(_bare_config(size_dir), size_dir / "data", port), log, "prometheus") as proc:
+        prom = Prom(f"http://127.0.0.1:{port}")
+        wait_ready(prom, proc, log, timeout=900)
+        return _isolated(prom, rules, at)
 
 
 def _in_run_rules(
@@ -263,10 +272,9 @@ def measure_size(cfg: CostConfig, nodes: int, workdir: Path, doctor: bool, progr
                 progress(f"rules_cost: gpuscope doctor against the {nodes}-node Prometheus")
                 out["doctor"] = _doctor(prom, spec, qlog)
         out["in_run"] = _in_run_rules(qlog, _rfc3339(start), _rfc3339(end), names)
-        _settle(prom, nodes)
-        progress(f"rules_cost: {len(rules)} expressions one by one through the query API")
-        out["end"] = end.timestamp()
-        out["isolated"] = _isolated(prom, rules, out["end"])
+    out["end"] = end.timestamp()
+    progress(f"rules_cost: {len(rules)} expressions one by one, on a bare Prometheus over the run's data")
+    out["isolated"] = _alone(workdir, rules, out["end"], workdir / "prometheus-alone.log")
     out["rules"] = rules
     return out
 
@@ -311,20 +319,14 @@ def _jsonable(value: Any) -> Any:
 
 
 def remeasure(workdir: Path, progress: Any) -> dict[str, Any]:
-    """The each-rule-alone phase again on a kept run (``--keep``): Prometheus restarted on each size's own data
-    and config, every rule evaluated at that size's window end. The in-run figures stay the run's."""
+    """The each-rule-alone phase again on a kept run (``--keep``): a bare Prometheus on each size's own data,
+    every rule evaluated at that size's window end. The in-run figures stay the run's."""
     result = from_json((workdir / "rules-cost.json").read_text())
     for size in result["sizes"]:
         size_dir = workdir / f"n{size['nodes']}"
-        config, port = size_dir / "bundle" / "clusters" / "bench" / "prometheus-a.yml", free_port()
         at = size.get("end") or _window_end(size_dir / "query.log")
-        log = size_dir / "prometheus-remeasure.log"
-        with child(prometheus_cmd(config, size_dir / "data", port), log, "prometheus") as proc:
-            prom = Prom(f"http://127.0.0.1:{port}")
-            wait_ready(prom, proc, log, timeout=900)  # the WAL replays the whole run first
-            time.sleep(SETTLE_S)
-            progress(f"rules_cost: {size['nodes']} nodes, {len(size['rules'])} expressions again")
-            size["isolated"] = _isolated(prom, size["rules"], at)
+        progress(f"rules_cost: {size['nodes']} nodes, {len(size['rules'])} expressions again")
+        size["isolated"] = _alone(size_dir, size["rules"], at, size_dir / "prometheus-remeasure.log")
     (workdir / "rules-cost.json").write_text(json.dumps(_jsonable(result), indent=1))
     return result
 

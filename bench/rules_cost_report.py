@@ -118,8 +118,9 @@ def _cost_section(cfg: Any, sizes: list[dict[str, Any]], command: str, source: s
         title = f"Rule evaluation cost per group, each rule alone, before -> after, at {at} GPUs{scale}"
         how = (
             " Each group's cost here is the sum of its rules' expressions evaluated one at a time through the query "
-            "API (`stats=all`, evalTotalTime, median of 3) at the window's end, with the simulated fleet stopped: "
-            "what the work costs without two rule sets, the scrapes and other jobs competing for the two cores."
+            "API (`stats=all`, evalTotalTime, median of 5, the two sets interleaved) at the window's end, on a "
+            "Prometheus started bare on the run's data (no rules, no scrapes): what the work costs without two rule "
+            "sets, the scrapes and other jobs competing for the two cores."
         )
     else:
         title = f"Rule group durations during the run, both sets at once, before -> after, at {at} GPUs{scale}"
@@ -228,8 +229,9 @@ def _expensive_section(sizes: list[dict[str, Any]], command: str, top: int = 8) 
     section = Section(
         f"Most expensive expressions at {largest['gpus']:,} GPUs, before and after",
         command,
-        "Every rule's expression evaluated alone through the query API (`stats=all`, median of 3) at the window's "
-        "end, with the simulated fleet stopped so that no scrape competes; samples are the query's "
+        "Every rule's expression evaluated alone through the query API (`stats=all`, median of 5) at the window's "
+        "end, on a Prometheus started bare on the run's data, so that no scrape or rule group competes; samples are "
+        "the query's "
         "totalQueryableSamples. In-run: the mean of the same rule's evaluations in the window (query log), "
         "where it ran there.",
         ("set", "group", "rule", "alone (ms)", "in-run (ms)", "samples"),

@@ -20,6 +20,7 @@ from gpuscope.doctor.client import Access, Api, Deadline, EndpointDown, QueryFai
 from gpuscope.doctor.detect import TEMP, TEMP_4_9, detect, detection_queries, rules_config
 from gpuscope.doctor.expect import Expectation
 from gpuscope.doctor.longterm import STORE_RATE_S, store_queries
+from gpuscope.doctor.model import Vector
 from gpuscope.doctor.observations import (
     Observations,
     Peer,
@@ -27,7 +28,13 @@ from gpuscope.doctor.observations import (
     parse_rules,
     parse_targets,
 )
-from gpuscope.doctor.queries import audit_queries, global_queries, replica_queries
+from gpuscope.doctor.queries import (
+    PROF_WINDOW_CHUNK,
+    audit_queries,
+    global_queries,
+    prof_window_queries,
+    replica_queries,
+)
 from gpuscope.doctor.timing import Timing, duration
 from gpuscope.errors import AuditError
 from gpuscope.rules import RulesConfig
@@ -217,6 +224,7 @@ def _observe(
         peers["global"] = _queried(apis["global"], peers["global"], asked, timing.now, pool)
     results = second.results()
     series = results.pop("series")
+    results["prof.window"], queries["prof.window"] = _prof_window(prom, q, timing, results["prof.lacking"], pool)
     for value in (series, *results.values()):
         if isinstance(value, EndpointDown):
             _must(prom, value)
@@ -240,6 +248,30 @@ def _observe(
         alertmanager=peers.get("alertmanager"),
         global_store=peers.get("global"),
     )
+
+
+def _prof_window(
+    prom: Api, q: Promql, timing: Timing, lacking: Vector | Exception, pool: ThreadPoolExecutor
+) -> tuple[Vector | Exception, str]:
+    """The GPUs lacking DCGM_FI_PROF_* series now that had them in the window: a third step, because it asks only
+    about the GPUs round two found lacking them. The result and the query the evidence shows."""
+    if isinstance(lacking, Exception):
+        return lacking, "(not asked: the query for GPUs lacking DCGM_FI_PROF_* series failed)"
+    uuid = q.config.uuid_label
+    exprs = prof_window_queries(q, timing, sorted({s.labels[uuid] for s in lacking if s.labels.get(uuid)}))
+    if not exprs:
+        return (), "(not asked: every GPU reports DCGM_FI_PROF_* series now)"
+    calls = _Round(pool)
+    for i, expr in enumerate(exprs):
+        calls.add(str(i), partial(prom.query, expr, timing.now))
+    got = list(calls.results().values())
+    failed = next((r for r in got if isinstance(r, Exception)), None)
+    shown = (
+        exprs[0] if len(exprs) == 1 else f"{exprs[0]}   (and {len(exprs) - 1} more of {PROF_WINDOW_CHUNK} GPUs each)"
+    )
+    if failed is not None:
+        return failed, shown
+    return tuple(sorted((s for r in got for s in r), key=lambda s: sorted(s.labels.items()))), shown
 
 
 def _peer_apis(endpoints: Endpoints, client: httpx.Client, deadline: Deadline) -> dict[str, Api]:

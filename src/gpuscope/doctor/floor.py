@@ -15,6 +15,7 @@ from gpuscope.doctor.observations import Observations, Peer, listed, number
 from gpuscope.doctor.queries import ROLLUP
 from gpuscope.doctor.timing import ROLLUP_STALE_S
 from gpuscope.rules import build_groups
+from gpuscope.rules.alerts_host import HOST_GROUPS
 from gpuscope.rules.promql import Promql
 
 
@@ -140,13 +141,21 @@ def prof_metrics(o: Observations) -> Finding:
 
 
 def rule_groups(o: Observations) -> Finding:
-    expected = sorted({g.name for g in build_groups(o.config) if g.file != "fleet"})
+    # The host-signal groups depend on what the deployment scrapes, which doctor does not know from the rules'
+    # config: counted when loaded, never missing (the host checks, doctor/host.py, judge those signals).
+    names = {g.name for g in build_groups(o.config) if g.file != "fleet"}
+    expected = sorted(names - set(HOST_GROUPS))
     loaded = {r.group for r in o.rules}
-    ours = [g for g in expected if g in loaded]
+    ours = sorted(g for g in names | set(HOST_GROUPS) if g in loaded)
+    missing = [g for g in expected if g not in loaded]
     broken = [f"{r.group}/{r.name}: {r.last_error}" for r in o.rules if r.health == "err"]
     failing = [s.labels.get("rule_group", "?") for s in o.vector("rules.failures")]
     evidence = [
-        Evidence("GET /api/v1/rules", f"{len(ours)}/{len(expected)} gpuscope groups loaded, {len(broken)} rules err"),
+        Evidence(
+            "GET /api/v1/rules",
+            f"{len(ours)} gpuscope groups loaded, {len(missing)} of {len(expected)} expected missing, "
+            f"{len(broken)} rules err",
+        ),
         o.evidence("rules.failures"),
     ]
     if not ours:
@@ -157,7 +166,6 @@ def rule_groups(o: Observations) -> Finding:
             "Render them (`gpuscope rules render --config rules.yaml -o rules/`) and list the files in rule_files "
             "(or apply the bundle's PrometheusRule).",
         )
-    missing = [g for g in expected if g not in loaded]
     if missing:
         return Finding(
             Status.FAIL,

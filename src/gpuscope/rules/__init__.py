@@ -55,7 +55,9 @@ def build_groups(config: RulesConfig) -> tuple[Group, ...]:
         host_minute_group(q),
         processes_group(q),
     )
-    return compress(groups, config.speedup)
+    # A group with no rules (host signals off, say) is left out: Prometheus does not list an empty group, so
+    # doctor would report it missing.
+    return compress(tuple(g for g in groups if g.rules), config.speedup)
 
 
 def render_rule_files(config: RulesConfig) -> dict[str, str]:

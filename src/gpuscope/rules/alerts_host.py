@@ -13,6 +13,9 @@ from gpuscope.rules.model import MINUTE_INTERVAL, Alert, Group, Recording, Runbo
 from gpuscope.rules.promql import Promql, alternatives
 
 _HOST_TMPL = "{{{{ $labels.{} }}}}"
+HOST_RULES, HOST_ALERTS, HOST_MINUTE_ALERTS = "gpuscope-host.rules", "gpuscope-host.alerts", "gpuscope-host-1m.alerts"
+# Groups that exist only where host signals are scraped and their alerts are on (``host_signals:``).
+HOST_GROUPS = (HOST_RULES, HOST_ALERTS, HOST_MINUTE_ALERTS)
 
 
 def _host(q: Promql) -> str:
@@ -65,7 +68,7 @@ def host_recordings(q: Promql) -> Group:
             ),
         ]
     rules += kube_recordings(q)
-    return Group(name="gpuscope-host.rules", rules=tuple(rules), interval=MINUTE_INTERVAL)
+    return Group(name=HOST_RULES, rules=tuple(rules), interval=MINUTE_INTERVAL)
 
 
 def cpu_saturated(q: Promql) -> Alert:
@@ -271,7 +274,7 @@ def host_group(q: Promql) -> Group:
     """The host page, every evaluation: an InfiniBand port that was up went down."""
     hs = q.config.host
     rules = [infiniband_port_down(q)] if hs.node_exporter and hs.node_exporter_alerts else []
-    return Group(name="gpuscope-host.alerts", rules=tuple(rules), file="alerts")
+    return Group(name=HOST_ALERTS, rules=tuple(rules), file="alerts")
 
 
 def host_minute_group(q: Promql) -> Group:
@@ -291,4 +294,4 @@ def host_minute_group(q: Promql) -> Group:
             network_errors(q),
         ]
     rules += kube_alerts(q)
-    return Group(name="gpuscope-host-1m.alerts", rules=tuple(rules), interval=MINUTE_INTERVAL, file="alerts")
+    return Group(name=HOST_MINUTE_ALERTS, rules=tuple(rules), interval=MINUTE_INTERVAL, file="alerts")
