@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpuscope.rules.model import Alert, Group, Runbook
+from gpuscope.rules.model import MINUTE_INTERVAL, Alert, Group, Runbook
 from gpuscope.rules.promql import Promql
 from gpuscope.rules.timescale import to_seconds
 
@@ -92,4 +92,11 @@ def job_stale(q: Promql) -> Alert:
 
 
 def workload_group(q: Promql) -> Group:
-    return Group(name="gpuscope-workload.alerts", rules=(allocated_but_idle(q), job_stale(q)), file="alerts")
+    """Once a minute: GPUAllocatedButIdle waits 50 minutes on an allocation recorded once a minute, and a job
+    stops pushing for ``job_stale_after`` before PushgatewayJobStale's minute of ``for``."""
+    return Group(
+        name="gpuscope-workload.alerts",
+        rules=(allocated_but_idle(q), job_stale(q)),
+        interval=MINUTE_INTERVAL,
+        file="alerts",
+    )

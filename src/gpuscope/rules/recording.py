@@ -223,7 +223,8 @@ def efficiency_group(q: Promql) -> Group:
 
 
 def job_group(q: Promql) -> Group:
-    """Pushed job metrics (``gpuscope.jobs``) joined to GPU telemetry by UUID, for the per-job (L5) panels.
+    """Pushed job metrics (``gpuscope.jobs``) joined to GPU telemetry by UUID, for the per-job (L5) panels, once a
+    minute, the interval of the per-GPU activity it joins.
 
     The job side is the "many" side: two jobs whose info series both name one GPU (a shared GPU, or a finished
     job's group not yet expired) each get that GPU's activity instead of a many-to-many error. Finished jobs (an
@@ -252,6 +253,7 @@ def job_group(q: Promql) -> Group:
                 expr=f'count by (job_id) (max by (job_id, UUID, GPU_I_ID) (gpuscope_job_info{{{sel},UUID!=""}}))',
             ),
         ),
+        interval=AGGREGATE_INTERVAL,
     )
 
 
