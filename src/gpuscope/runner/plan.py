@@ -10,9 +10,11 @@ here). ``--fast`` scrapes every second and compresses rule and alerting time 15x
 
 from __future__ import annotations
 
+import itertools
 import logging
+import random
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -104,7 +106,42 @@ def builtin_spec_text() -> str:
     return resources.files("gpuscope.runner").joinpath("builtin-fleet.yaml").read_text(encoding="utf-8")
 
 
+def _above_ephemeral() -> range:
+    """Ports above the kernel's ephemeral range (``ip_local_port_range``): no outgoing connection's source port
+    and no ``bind(0)`` is ever one of them."""
+    try:
+        high = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[1])
+    except (OSError, ValueError, IndexError):
+        high = 60_999  # Linux's default
+    return range(high + 1, 65_536)
+
+
+def _bindable(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+_ABOVE = _above_ephemeral()
+_FIRST = random.SystemRandom().randrange(len(_ABOVE)) if _ABOVE else 0
+# Walked in order from a random offset: a port is handed out once per process, and two stacks started at once
+# (whose process ids may be consecutive) begin far apart.
+_next_port: Iterator[int] = itertools.cycle([*_ABOVE[_FIRST:], *_ABOVE[:_FIRST]])
+
+
 def free_port() -> int:
+    """A loopback port nothing listens on, for a child to bind later. From above the ephemeral range: a port that
+    ``bind(0)`` hands out lies inside it, where the stack's own scrapes and clients pick their source ports, and
+    one of them taking the port before the child binds it is a child that cannot start ("address already in
+    use"). Where that range reaches the top (too few ports above it), ``bind(0)`` after all."""
+    if len(_ABOVE) >= 256:
+        for _ in range(len(_ABOVE)):
+            port = next(_next_port)
+            if _bindable(port):
+                return port
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
