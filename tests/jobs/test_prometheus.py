@@ -104,7 +104,8 @@ def test_jobs_join_gpu_telemetry_finish_cleanly_and_a_killed_job_alerts(
         assert {(s["metric"]["user"], s["metric"]["Hostname"], s["metric"]["job"]) for s in joined} == {
             ("ann", host, "dcgm-exporter")
         }
-        values = {s["metric"]["UUID"]: s["value"][1] for s in prom.query(METRIC)}
+        # at the join's own evaluation time: a scrape between two "now" queries changes the value
+        values = {s["metric"]["UUID"]: s["value"][1] for s in prom.query(METRIC, at=float(joined[0]["value"][0]))}
         assert all(s["value"][1] == values[s["metric"]["UUID"]] for s in joined)  # the GPU's own value
 
         per_job = wait_for(

@@ -21,8 +21,10 @@ class Prometheus:
     url: str
     workdir: Path
 
-    def query(self, expr: str) -> list[dict[str, Any]]:
-        response = httpx.get(f"{self.url}/api/v1/query", params={"query": expr}, timeout=10)
+    def query(self, expr: str, at: float | None = None) -> list[dict[str, Any]]:
+        """An instant query, now or at ``at`` (to compare two queries at one evaluation time)."""
+        params = {"query": expr} if at is None else {"query": expr, "time": f"{at:.3f}"}
+        response = httpx.get(f"{self.url}/api/v1/query", params=params, timeout=10)
         response.raise_for_status()
         body = response.json()
         assert body["status"] == "success", body
