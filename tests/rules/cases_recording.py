@@ -29,7 +29,8 @@ def job_info(job_id: str, user: str, gpu: int | None, **extra: str) -> Series:
 
 
 def joined(job_id: str, user: str, gpu: dict[str, str]) -> str:
-    kept = keys(gpu, "GPU_I_ID", "Hostname", "UUID", "gpu", "instance", "modelName", "uuid")
+    # The GPU's identity, not the scrape instance: a replaced exporter pod is the same GPU.
+    kept = keys(gpu, "GPU_I_ID", "Hostname", "UUID", "gpu", "modelName", "uuid")
     return series_text("job:gpu_activity:avg5m", {"job_id": job_id, "user": user, **kept})
 
 
@@ -127,8 +128,8 @@ EXPRS = (
         "10m",
         '{__name__=~"node:gpus_reporting:count|cluster:gpus:count_by_model"}',
         (
-            ('node:gpus_reporting:count{Hostname="node-a",instance="node-a:9400"}', 2),
-            ('node:gpus_reporting:count{Hostname="node-b",instance="node-b:9400"}', 1),
+            ('node:gpus_reporting:count{Hostname="node-a"}', 2),
+            ('node:gpus_reporting:count{Hostname="node-b"}', 1),
             (f'cluster:gpus:count_by_model{{modelName="{H100}"}}', 2),
             ('cluster:gpus:count_by_model{modelName="NVIDIA A100-SXM4-80GB"}', 1),
         ),
@@ -144,8 +145,11 @@ EXPRS = (
         (("cluster:gpus_lost:count", 0),),
     ),
     ExprCase(
-        "allocation join: pods sharing a GPU each get its activity; efficiency is the share of active allocations",
+        "allocation join: pods sharing a GPU split it (two GPUs, two pods each, are two GPUs allocated); "
+        "efficiency is the share of allocated GPUs that are active",
         (
+            Series("DCGM_FI_DEV_GPU_TEMP", G0, flat(60)),
+            Series("DCGM_FI_DEV_GPU_TEMP", G1, flat(60)),
             Series("DCGM_FI_PROF_SM_ACTIVE", G0, flat(0.02)),
             Series("DCGM_FI_PROF_SM_ACTIVE", G1, flat(0.9)),
             Series(
@@ -169,9 +173,9 @@ EXPRS = (
         ),
         "10m",
         '{__name__=~"cluster:gpu_allocation_efficiency:ratio|cluster:gpus_allocated:count"}',
-        # Two of four allocations active. Prometheus sums in map order, so only exactly representable ratios
+        # One of two GPUs active. Prometheus sums in map order, so only exactly representable ratios
         # compare equal in promtool 2.42 from run to run (1/3 came out as ...33 or ...37).
-        (("cluster:gpu_allocation_efficiency:ratio", 0.5), ("cluster:gpus_allocated:count", 4)),
+        (("cluster:gpu_allocation_efficiency:ratio", 0.5), ("cluster:gpus_allocated:count", 2)),
     ),
     ExprCase(
         "cold-tier rollups are evaluated every 5 minutes with bounded labels",
@@ -182,7 +186,7 @@ EXPRS = (
             (
                 series_text(
                     "gpu:power_watts:avg_rollup5m",
-                    keys(G0, "Hostname", "UUID", "gpu", "instance", "modelName"),
+                    keys(G0, "Hostname", "UUID", "gpu", "modelName"),
                 ),
                 350.0,
             ),

@@ -18,8 +18,9 @@ def info(gpu: int, pod: str, namespace: str = "ml") -> Series:
 
 
 def held_by(gpu: int, pod: str, host_label: str = "Hostname", **extra: str) -> dict[str, str]:
+    """The alert's labels: the GPU's identity and model, not the scrape instance (a replaced exporter pod holds
+    the same GPU), and the pod."""
     return {
-        "instance": "node-a:9400",
         host_label: "node-a",
         "gpu": str(gpu),
         "UUID": uuid("node-a", gpu),
@@ -66,7 +67,7 @@ ALLOCATED_BUT_IDLE = (
             Series(SM, gpu_labels(1, host_label="hostname"), flat(0.0, LONG)),
         ),
         fires_by="60m",
-        expected=(held_by(0, "notebook-7", host_label="hostname"),),
+        expected=(held_by(0, "notebook-7", host_label="hostname", modelName=H100),),
         start="0m",
         config=LABELS_MODE,
     ),
@@ -83,7 +84,7 @@ ALLOCATED_BUT_IDLE = (
             Series("DCGM_FI_DEV_FB_FREE", gpu_labels(1), flat(80000, LONG)),
         ),
         fires_by="60m",
-        expected=({"instance": "node-a:9400", "Hostname": "node-a", "gpu": "0", "UUID": uuid("node-a", 0)},),
+        expected=({"Hostname": "node-a", "gpu": "0", "UUID": uuid("node-a", 0), "modelName": H100},),
         start="0m",
         config=OFF_MODE,
     ),

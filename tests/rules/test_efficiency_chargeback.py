@@ -1,5 +1,7 @@
 """The chargeback rollups evaluated by promtool: a held, half-busy GPU at 300 W next to a busy GPU nobody holds,
-and a 600 W MIG GPU whose two slices are held by two namespaces (each slice counts once, each gets half the watts)."""
+and a 600 W MIG GPU whose 3g and 4g instances are held by two namespaces: each instance holds its compute-slice
+share of the GPU (3/7, 4/7) and draws that share of its watts. The MIG GPU's device fields (temperature, energy)
+repeat on each instance, as dcgm-exporter serves them."""
 
 from __future__ import annotations
 
@@ -42,12 +44,21 @@ def test_rollups_count_held_active_and_watts(tmp_path: Path) -> None:
                         }
                         for gi, ns, team in ((1, "ml", "vision"), (2, "infer", "serving"))
                     ),
-                    {"series": f"DCGM_FI_DEV_GPU_TEMP{{{GPU_M}}}", "values": "40x40"},
                     *(
-                        {"series": f'DCGM_FI_PROF_SM_ACTIVE{{{GPU_M},GPU_I_ID="{gi}"}}', "values": f"{act}x40"}
-                        for gi, act in ((1, 0.25), (2, 0.75))
+                        {"series": f'{name}{{{GPU_M},GPU_I_ID="{gi}",GPU_I_PROFILE="{profile}"}}', "values": values}
+                        for gi, profile in ((1, "3g.71gb"), (2, "4g.71gb"))
+                        for name, values in (
+                            ("DCGM_FI_DEV_GPU_TEMP", "40x40"),
+                            ("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", "0+36000000x40"),
+                        )
                     ),
-                    {"series": f"DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{{{GPU_M}}}", "values": "0+36000000x40"},
+                    *(
+                        {
+                            "series": f'DCGM_FI_PROF_SM_ACTIVE{{{GPU_M},GPU_I_ID="{gi}",GPU_I_PROFILE="{profile}"}}',
+                            "values": f"{act}x40",
+                        }
+                        for gi, profile, act in ((1, "3g.71gb", 0.25), (2, "4g.71gb", 0.75))
+                    ),
                     {"series": f"DCGM_FI_DEV_GPU_TEMP{{{GPU_A}}}", "values": "40x40"},
                     {"series": f"DCGM_FI_DEV_GPU_TEMP{{{GPU_B}}}", "values": "40x40"},
                     {"series": f"DCGM_FI_PROF_SM_ACTIVE{{{GPU_A}}}", "values": "0.5x40"},
@@ -61,24 +72,24 @@ def test_rollups_count_held_active_and_watts(tmp_path: Path) -> None:
                         "expr": HELD_5M,
                         "eval_time": "30m",
                         "exp_samples": [
-                            {"labels": f"{HELD_5M}{{{GROUP}}}", "value": 2},
-                            {"labels": f"{HELD_5M}{{{MIG_GROUP}}}", "value": 1},
+                            {"labels": f"{HELD_5M}{{{GROUP}}}", "value": 1 + 3 / 7},
+                            {"labels": f"{HELD_5M}{{{MIG_GROUP}}}", "value": 4 / 7},
                         ],
                     },
                     {
                         "expr": ACTIVE_5M,
                         "eval_time": "30m",
                         "exp_samples": [
-                            {"labels": f"{ACTIVE_5M}{{{GROUP}}}", "value": 0.75},
-                            {"labels": f"{ACTIVE_5M}{{{MIG_GROUP}}}", "value": 0.75},
+                            {"labels": f"{ACTIVE_5M}{{{GROUP}}}", "value": 0.5 + 3 / 7 * 0.25},
+                            {"labels": f"{ACTIVE_5M}{{{MIG_GROUP}}}", "value": 4 / 7 * 0.75},
                         ],
                     },
                     {
                         "expr": POWER_5M,
                         "eval_time": "30m",
                         "exp_samples": [
-                            {"labels": f"{POWER_5M}{{{GROUP}}}", "value": 600},
-                            {"labels": f"{POWER_5M}{{{MIG_GROUP}}}", "value": 300},
+                            {"labels": f"{POWER_5M}{{{GROUP}}}", "value": 300 + 600 * 3 / 7},
+                            {"labels": f"{POWER_5M}{{{MIG_GROUP}}}", "value": 600 * 4 / 7},
                         ],
                     },
                     {

@@ -159,7 +159,7 @@ def test_cold_tier_is_exactly_the_rollups() -> None:
     assert cold and cold == {r for r in recorded if pattern.fullmatch(r)}
 
 
-_PROM_OWN = re.compile(r"^(up|push_time_seconds|process_.+|prometheus_.+|scrape_.+)$")
+_PROM_OWN = re.compile(r"^(up|ALERTS|push_time_seconds|process_.+|prometheus_.+|scrape_.+)$")
 _SELF = {
     "gpuscope_exporter_gpu_lost",
     "gpuscope_exporter_gpu_profiling_available",

@@ -33,9 +33,11 @@ def input_series(mode: str) -> list[dict[str, str]]:
         pods = [f',namespace="ml",pod="{p}",container="main"{extra}' for p, extra in holders]
         if mode == "info":
             out.append({"series": f"DCGM_FI_PROF_SM_ACTIVE{{{gpu}}}", "values": f"{activity}x20"})
+            out.append({"series": f"DCGM_FI_DEV_GPU_TEMP{{{gpu}}}", "values": "40x20"})
             out += [{"series": f"gpuscope_gpu_workload_info{{{gpu}{p}}}", "values": "1x20"} for p in pods]
         else:  # labels mode: one copy of the GPU series per holder (virtual GPUs), labels on it
             out += [{"series": f"DCGM_FI_PROF_SM_ACTIVE{{{gpu}{p}}}", "values": f"{activity}x20"} for p in pods]
+            out += [{"series": f"DCGM_FI_DEV_GPU_TEMP{{{gpu}{p}}}", "values": "40x20"} for p in pods]
     return out
 
 
@@ -52,9 +54,9 @@ def test_team_sharing_and_claim_rollups(mode: str, tmp_path: Path) -> None:
     config = RulesConfig(workload_labels=mode, pod_group_labels=("team",), virtual_gpus=True, dra=True)  # type: ignore[arg-type]
     groups = [group_dict(config, g) for g in build_groups(config)]
     (tmp_path / "rules.yaml").write_text(yaml.safe_dump({"groups": groups}))
-    # workload:gpu_activity:avg5m of info mode carries no cluster label (in a cluster's Prometheus the cluster is
-    # an external label); in labels mode the GPU series bring theirs.
-    joined = "" if mode == "info" else 'cluster="c1",'
+    # The series of this test carry a cluster label (in a cluster's Prometheus the cluster is an external label
+    # and absent): the per-holder records keep it in both modes.
+    joined = 'cluster="c1",'
     tests = {
         "rule_files": ["rules.yaml"],
         "evaluation_interval": "1m",
@@ -64,8 +66,8 @@ def test_team_sharing_and_claim_rollups(mode: str, tmp_path: Path) -> None:
                 "input_series": input_series(mode),
                 "promql_expr_test": [
                     expect("team:gpu_activity:avg5m", (f'{joined}team="vision"', 0.5)),
-                    # p1 and p2 both hold GPU a: the team holds it twice (once per pod), p1's two replicas once.
-                    expect("team:gpus_allocated:count", (f'{joined}team="vision"', 2)),
+                    # p1 and p2 both hold GPU a, each half of it (p1's two replicas once): the team holds one GPU.
+                    expect("team:gpus_allocated:count", (f'{joined}team="vision"', 1)),
                     expect(
                         "gpu:sharing_pods:count",
                         ('cluster="c1",UUID="GPU-a"', 2),

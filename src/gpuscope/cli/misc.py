@@ -34,5 +34,5 @@ def fields_command(
             )
             typer.echo(
                 f"{f.name:52} {f.field_id:>5} {f.type.value:8} {f.unit or '-':8} {f.entity.value:7} "
-                f"mig={f.mig.value:11} {flags}"
+                f"mig={f.mig.value:11} level={f.level.value:12} agg={f.aggregation.value:13} {flags}"
             )

@@ -179,13 +179,15 @@ def replica_queries(q: Promql) -> dict[str, str]:
 
 
 def global_queries(q: Promql, cluster: str | None) -> dict[str, str]:
-    """Whether this cluster's data arrives in the global store: the rollups, else the raw GPU series."""
-    only = f'{q.config.cluster_label}="{_quote(cluster)}"' if cluster else ""
+    """Whether this cluster's data arrives in the global store: the rollups, else the raw GPU series. The counts
+    are of clusters and of distinct GPUs: a federating store holds both replicas of each, which are one."""
+    c = q.config
+    only = f'{c.cluster_label}="{_quote(cluster)}"' if cluster else ""
     rollup = f"{ROLLUP}{{{only}}}"
     raw = f"{q.name(TEMP)}{{{only}}}"
     return {
-        "rollup.count": f"count({rollup}) or vector(0)",
+        "rollup.count": f"count(max by ({c.cluster_label}) ({rollup})) or vector(0)",
         "rollup.age": f"time() - max(timestamp({rollup}))",
-        "raw.count": f"count({raw}) or vector(0)",
+        "raw.count": f"count(count by ({c.cluster_label}, {c.uuid_label}) ({raw})) or vector(0)",
         "raw.age": f"time() - max(timestamp({raw}))",
     }

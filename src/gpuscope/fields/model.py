@@ -42,6 +42,30 @@ class MigScope(Enum):
     PHYSICAL = "physical"  # one series per physical GPU, without GPU-instance labels (exporter-owned)
 
 
+class Level(StrEnum):
+    """Where a field's value lives, which decides what one value per entity means before any sum or average.
+
+    From DCGM's MIG documentation and dcgm-exporter's behaviour: in MIG mode only GPU instances are watched, and a
+    device-level field (power, energy, temperature, clocks, XID, ECC, ...) is the parent GPU's value repeated on
+    every instance, with the same UUID; framebuffer and profiling fields have a value of their own per instance.
+    """
+
+    DEVICE = "device"  # one value per physical GPU (UUID), repeated per MIG instance
+    GPU_INSTANCE = "gpu instance"  # one value per GPU instance (UUID + GPU_I_ID), or per GPU without MIG
+    LINK = "link"  # one value per NVLink of a GPU
+
+
+class Aggregation(StrEnum):
+    """How values of a field combine across entities (a node, a cluster, a team): always after reducing the
+    series to one per entity of the field's level (``Level``), so a repeated value is never counted twice."""
+
+    SUM = "sum"  # a quantity (watts, bytes, bytes/s): the sum over distinct entities
+    WEIGHTED_MEAN = "weighted mean"  # a ratio of the entity: mean weighted by the entity's share of its GPU
+    MAX = "max"  # a state or a reading that does not add (temperature, clock, P-state, last XID): the maximum
+    RATE = "counter rate"  # a counter: rate per distinct entity (resets handled), then summed
+    NONE = "none"  # a label-only field: never aggregated
+
+
 class Dialect(StrEnum):
     """Metric naming: dcgm-exporter <= 4.8 names as written in the CSV, or 4.9.0 renamed names and units."""
 
@@ -68,3 +92,27 @@ class Field:
     @property
     def is_label(self) -> bool:
         return self.type is MetricType.LABEL
+
+    @property
+    def level(self) -> Level:
+        """The entity one value belongs to (``MigScope`` says it for GPU fields; NVLink fields are per link)."""
+        if self.entity is Entity.NVLINK:
+            return Level.LINK
+        return Level.GPU_INSTANCE if self.mig is MigScope.INSTANCE else Level.DEVICE
+
+    @property
+    def aggregation(self) -> Aggregation:
+        """How the field combines across entities, from its type and unit (``_ADDITIVE_UNITS`` are quantities)."""
+        if self.is_label:
+            return Aggregation.NONE
+        if self.type is MetricType.COUNTER:
+            return Aggregation.RATE
+        if self.unit in _RATIO_UNITS:
+            return Aggregation.WEIGHTED_MEAN
+        return Aggregation.SUM if self.unit in _ADDITIVE_UNITS else Aggregation.MAX
+
+
+# Units of gauges that add up across GPUs (power, memory, bandwidth) and of ratios of one GPU or instance; every
+# other gauge (temperatures, clocks, states, bitmasks, flags) is combined by its maximum.
+_ADDITIVE_UNITS = frozenset({"W", "MiB", "B", "B/s", "MB/s"})
+_RATIO_UNITS = frozenset({"%", "ratio"})

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from gpuscope.rules.accounting import held
 from gpuscope.rules.config import RulesConfig
 from gpuscope.rules.efficiency_chargeback import (
     ACTIVE_1H,
@@ -19,10 +20,13 @@ from gpuscope.rules.efficiency_chargeback import (
     GPUS_1H,
     HELD_1H,
     POWER_1H,
+    UNITS_1H,
+    UNITS_ACTIVE_1H,
     activity_source,
-    allocation_with_model,
-    energy_watts,
-    power_shares,
+    held_active,
+    held_power,
+    rollup_sum,
+    units_active,
 )
 from gpuscope.rules.promql import Promql
 
@@ -46,49 +50,54 @@ class Queries:
     def q(self) -> Promql:
         return Promql(self.config)
 
-    def _alloc(self, by: str) -> str:
-        return allocation_with_model(self.q, by, team_label=self.team_label)
+    def _held(self, by: str) -> str:
+        return held(self.q, by)
+
+    def _rollup(self, record: str, by: str) -> str:
+        return rollup_sum(self.q, record, by, team_label=self.team_label)
 
     def held(self) -> str:
-        """GPUs (or MIG slices) held, by group and model."""
+        """GPUs held, in the accounting unit (a MIG instance its share, holders of a shared GPU split it), by
+        group and model."""
         g = self.group_label
         if self.tier == "rollup":
-            return f"sum by ({g}, modelName) ({HELD_1H})"
-        return f"count by ({g}, modelName) ({self._alloc(g)})"
+            return self._rollup(HELD_1H, f"{g}, modelName")
+        return f"sum by ({g}, modelName) (\n{self._held(g)}\n)"
 
     def active(self) -> str:
         """Held GPUs weighted by their activity (SM active, else GR engine active, else NVML utilization)."""
-        g, c = self.group_label, self.config
+        g = self.group_label
         if self.tier == "rollup":
-            return f"sum by ({g}, modelName) ({ACTIVE_1H})"
-        act = activity_source(self.q, self._window(1))
-        return f"sum by ({g}, modelName) (\n{self._alloc(g)}\n* on ({c.uuid_label}, GPU_I_ID) group_left ()\n({act})\n)"
+            return self._rollup(ACTIVE_1H, f"{g}, modelName")
+        return f"sum by ({g}, modelName) (\n{held_active(self.q, self._held(g), self._window(1))}\n)"
 
     def power(self) -> str:
         """Watts drawn by held GPUs, from the energy counter; times the step, the energy of each interval."""
         g = self.group_label
         if self.tier == "rollup":
-            return f"sum by ({g}, modelName) ({POWER_1H})"
-        watts = energy_watts(self.q, self._window(2))
-        return f"sum by ({g}, modelName) (\n{power_shares(self.q, self._alloc(g), watts)}\n)"
+            return self._rollup(POWER_1H, f"{g}, modelName")
+        return f"sum by ({g}, modelName) (\n{held_power(self.q, self._held(g), self._window(2))}\n)"
 
     def capacity(self) -> str:
         """GPUs reporting (the fleet's capacity), by model."""
         if self.tier == "rollup":
-            return f"sum by (modelName) ({GPUS_1H})"
+            return self._rollup(GPUS_1H, "modelName")
         c = self.config
         return f"count by (modelName) (group by ({c.uuid_label}, modelName) ({self.q.dcgm('DCGM_FI_DEV_GPU_TEMP')}))"
 
     def fleet_activity(self) -> str:
-        """Mean activity over every GPU (or MIG slice) of the fleet, allocated or not."""
+        """Mean activity over every GPU and MIG instance of the fleet, allocated or not, each weighed by its share
+        of a GPU."""
         if self.tier == "rollup":
-            return f"avg({GPU_ACTIVITY_1H})"
-        return f"avg({activity_source(self.q, self._window(1))})"
+            return f"{self._rollup(UNITS_ACTIVE_1H, '')}\n/\n{self._rollup(UNITS_1H, '')}"
+        active, units = units_active(self.q, "", self._window(1))
+        return f"{active}\n/\n{units}"
 
     def per_gpu_activity(self, seconds: int) -> str:
-        """Each GPU's mean activity over the whole range (an instant query at the range's end)."""
+        """Each GPU's (or MIG instance's) mean activity over the whole range (an instant query at the range's
+        end), one per unit whatever the replicas."""
         if self.tier == "rollup":
-            return f"avg_over_time({GPU_ACTIVITY_1H}[{seconds}s])"
+            return f"max by ({self.q.unit_keys}) (avg_over_time({GPU_ACTIVITY_1H}[{seconds}s]))"
         act = activity_source(self.q, self._window(1))
         return f"avg_over_time(({act})[{seconds}s:{self.step}s])"
 
@@ -114,12 +123,11 @@ class Queries:
         return f"group by ({by}) ({info})\n* on ({c.uuid_label}, GPU_I_ID) group_left ()\n(({act}) < {ratio:g})"
 
     def top_jobs(self) -> str:
-        """GPUs held per pod, with the group it belongs to (the per-group top jobs)."""
+        """GPUs held per pod, with the group it belongs to (the per-group top jobs), in the accounting unit."""
         g, c = self.group_label, self.config
         if g == c.pod_label:
             return self.held()
-        info = self.q.exporter("gpuscope_gpu_workload_info")
-        return f"count by ({g}, {c.pod_label}) (group by ({c.uuid_label}, GPU_I_ID, {g}, {c.pod_label}) ({info}))"
+        return f"sum by ({g}, {c.pod_label}) (\n{self._held(g)}\n)"
 
     def _window(self, steps: int) -> str:
         # Prometheus 2.x range selectors include both ends: one second less keeps the sample at t - steps*step out.

@@ -81,6 +81,21 @@ def _xid_lines(codes: tuple[int, ...]) -> tuple[str, ...]:
     return tuple(lines)
 
 
+def _unlabelled_xid(q: Promql, codes: tuple[int, ...]) -> tuple[str, ...]:
+    """dcgm-exporter before 3.3.6: the last-XID gauge has no ``err_code`` label, its value is the code, and the
+    ``DCGM_EXP_XID_ERRORS_*`` series are not in its default counters. A critical code is then the gauge's own
+    value, new when the gauge changed within the window; one alternative per code, so each page is labelled with
+    its ``xid``. On newer exporters every gauge carries ``err_code`` (``"0"`` when healthy), the selector matches
+    nothing and the alternatives cost an index lookup. Limits of such an exporter: a second XID of the same code in
+    a row does not change the gauge and cannot be seen."""
+    gauge = q.dcgm("DCGM_FI_DEV_XID_ERRORS", 'err_code=""')
+    g = q.gpu_id
+    return tuple(
+        f'label_replace(max by ({g}) ({gauge} == {code} and changes({gauge}[10m]) > 0), "xid", "{code}", "", "")'
+        for code in codes
+    )
+
+
 def fell_off_bus(q: Promql) -> Alert:
     c, g = q.config, q.gpu_id
     u = c.uuid_label
@@ -163,6 +178,7 @@ def xid_critical(q: Promql) -> Alert:
         f"max by ({g}, xid) ({window} > 0)",
         # The last-XID gauge carries the code as err_code, so a new XID is a new series.
         f"max by ({g}, xid) ({_xid_label(_appeared(q, last, 'err_code', '10m'))})",
+        *_unlabelled_xid(q, codes),
     )
     return Alert(
         name="GPUXidCritical",

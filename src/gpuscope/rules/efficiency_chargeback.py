@@ -1,14 +1,18 @@
 """Chargeback rollups: GPUs held, active GPUs and power per cluster, namespace, team and model, for the cold tier.
 
-A held GPU is one a workload info series names (a MIG instance counts as one slice). Active is the held GPUs
-weighted by their activity: SM active where the profiling counters exist, else graphics-engine active, else
-NVML utilization (coarse: one busy SM reads as 100%). Power comes from the energy counter, so a year of kWh per
-team is a sum of 1 h rollups rather than a scan of raw samples. Labels are bounded (no pod): the series count is
-clusters x namespaces x teams x models. ``gpuscope report`` reads the ``*_rollup1h`` series for long ranges.
+Counted in the accounting unit (``rules/accounting.py``): a whole GPU is 1, a MIG instance its compute-slice
+share, holders of a shared GPU split it, so GPUs held never exceed the GPUs there are. Active is held weighted by
+the unit's activity: SM active where the profiling counters exist, else graphics-engine active, else NVML
+utilization (coarse: one busy SM reads as 100%). Power comes from the energy counter, once per GPU, each holder
+its held share of it, so a year of kWh per team is a sum of 1 h rollups rather than a scan of raw samples. Labels
+are bounded (no pod): the series count is clusters x namespaces x teams x models. ``gpuscope report`` reads the
+``*_rollup1h`` series for long ranges, and it and the Efficiency dashboard read every rollup through
+``rollup_sum``, which counts each cluster once across its HA replicas.
 """
 
 from __future__ import annotations
 
+from gpuscope.rules.accounting import held, unit_match, unit_share
 from gpuscope.rules.model import Group, Recording
 from gpuscope.rules.promql import Promql, alternatives
 
@@ -21,14 +25,18 @@ ACTIVE_1H = "chargeback:gpus_active:avg_rollup1h"
 POWER_1H = "chargeback:gpu_power_watts:avg_rollup1h"
 GPUS_1H = "chargeback:gpus:avg_rollup1h"
 GPU_ACTIVITY_1H = "chargeback:gpu_activity:avg_rollup1h"
+# Over every unit, held or not, by cluster and model: share x activity, and the shares activity is measured on.
+UNITS_ACTIVE_5M = "chargeback:gpu_units_active:sum_rollup5m"
+UNITS_5M = "chargeback:gpu_units:sum_rollup5m"
+UNITS_ACTIVE_1H = "chargeback:gpu_units_active:avg_rollup1h"
+UNITS_1H = "chargeback:gpu_units:avg_rollup1h"
 # The pod label (from the exporter's allowlist) that names a team, when the fleet has one.
 TEAM_LABEL = "team"
 
 
 def activity_source(q: Promql, window: str) -> str:
     """Activity per GPU or MIG instance over ``window``, as a ratio, from the best source each GPU has."""
-    c = q.config
-    by = f"max by ({c.cluster_label}, {c.uuid_label}, GPU_I_ID)"
+    by = f"max by ({unit_match(q)})"
     util = f"avg_over_time({q.dcgm('DCGM_FI_DEV_GPU_UTIL')}[{window}])"
     return alternatives(
         f"{by} (avg_over_time({q.dcgm('DCGM_FI_PROF_SM_ACTIVE')}[{window}]))",
@@ -38,66 +46,80 @@ def activity_source(q: Promql, window: str) -> str:
 
 
 def energy_watts(q: Promql, window: str) -> str:
-    """Mean power per GPU over ``window`` from the energy counter (resets handled by ``rate``)."""
-    c = q.config
+    """Mean power per GPU over ``window`` from the energy counter (resets handled by ``rate``), once per GPU."""
     field = "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION"
-    return q.base(field, f"max by ({c.uuid_label}) (rate({q.dcgm(field)}[{window}]))")
+    return q.base(field, q.per_entity(field, f"rate({q.dcgm(field)}[{window}])"))
 
 
-def power_shares(q: Promql, alloc: str, watts: str) -> str:
-    """Each holder's share of its GPU's power: the energy counter is per GPU, so a MIG GPU's (or a time-sliced
-    GPU's) watts are split evenly among the slices and pods holding it, never counted once per holder."""
-    uuid = q.config.uuid_label
+def held_active(q: Promql, held: str, window: str) -> str:
+    """Each holder's held share times its unit's activity: active GPU-equivalents."""
+    return f"{held}\n* on ({unit_match(q)}) group_left ()\n({activity_source(q, window)})"
+
+
+def held_power(q: Promql, held: str, window: str) -> str:
+    """Each holder's held share of its GPU's watts: a GPU's power is split by the shares held on it, never
+    counted once per holder; what nobody holds is the fleet's idle power, billed to no one."""
+    m = f"{q.cluster}, {q.config.uuid_label}"
+    return f"{held}\n* on ({m}) group_left ()\n({energy_watts(q, window)})"
+
+
+def units_active(q: Promql, by: str, window: str) -> tuple[str, str]:
+    """Over every unit, held or not: (sum of share x activity, sum of the shares with an activity) by ``by``;
+    their ratio is the fleet's activity, each MIG instance weighed by its size."""
+    m = unit_match(q)
+    shares = f"({unit_share(q, f'{m}, GPU_I_PROFILE, modelName')})"
+    act = f"({activity_source(q, window)})"
     return (
-        f"(\n{alloc}\n)\n/ on ({uuid}) group_left ()\ncount by ({uuid}) (\n{alloc}\n)\n"
-        f"* on ({uuid}) group_left ()\n({watts})"
+        f"sum by ({by}) (\n{shares}\n* on ({m}) group_left ()\n{act}\n)",
+        f"sum by ({by}) (\n{shares}\nand on ({m})\n{act}\n)",
     )
 
 
-def allocation_with_model(q: Promql, by: str, team_label: str = TEAM_LABEL) -> str:
-    """One series of value 1 per held GPU or MIG instance, labelled ``by`` and with the GPU's model."""
+def rollup_sum(q: Promql, selector: str, by: str, team_label: str = TEAM_LABEL) -> str:
+    """A chargeback rollup summed ``by`` some of its labels, each cluster once: a federating global store keeps
+    both replicas of an HA pair (their ``replica`` label tells them apart), so the copies are first reduced to one
+    per rollup key, whichever the grouping, then summed. Thanos and Mimir deduplicate before this; it is then a
+    no-op. ``selector`` may be a GPU-count rollup, whose key is the cluster and the model."""
     c = q.config
-    info = q.exporter("gpuscope_gpu_workload_info")
-    temp = q.dcgm("DCGM_FI_DEV_GPU_TEMP")
-    return (
-        f"group by ({c.uuid_label}, GPU_I_ID, {by}) ({info})\n"
-        f"* on ({c.uuid_label}) group_left (modelName)\n"
-        f"group by ({c.uuid_label}, modelName) ({temp})"
+    keys = (
+        f"{c.cluster_label}, modelName"
+        if selector.startswith((GPUS_5M, GPUS_1H, UNITS_5M, UNITS_1H, UNITS_ACTIVE_5M, UNITS_ACTIVE_1H))
+        else f"{c.cluster_label}, {c.namespace_label}, {team_label}, modelName"
     )
+    return f"sum by ({by}) (max by ({keys}) ({selector}))"
 
 
 def chargeback_groups(q: Promql, team_label: str = TEAM_LABEL) -> tuple[Group, Group]:
     c = q.config
     keys = f"{c.cluster_label}, {c.namespace_label}, {team_label}, modelName"
-    alloc = allocation_with_model(q, f"{c.cluster_label}, {c.namespace_label}, {team_label}", team_label)
-    uuid = c.uuid_label
+    held_share = held(q, f"{c.cluster_label}, {c.namespace_label}, {team_label}")
+    active_units, units = units_active(q, f"{c.cluster_label}, modelName", "5m")
     five = (
-        Recording(record=HELD_5M, expr=f"count by ({keys}) (\n{alloc}\n)", cold=True),
-        Recording(
-            record=ACTIVE_5M,
-            expr=f"sum by ({keys}) (\n{alloc}\n* on ({uuid}, GPU_I_ID) group_left ()\n({activity_source(q, '5m')})\n)",
-            cold=True,
-        ),
-        Recording(
-            record=POWER_5M,
-            expr=f"sum by ({keys}) (\n{power_shares(q, alloc, energy_watts(q, '10m'))}\n)",
-            cold=True,
-        ),
+        Recording(record=HELD_5M, expr=f"sum by ({keys}) (\n{held_share}\n)", cold=True),
+        Recording(record=ACTIVE_5M, expr=f"sum by ({keys}) (\n{held_active(q, held_share, '5m')}\n)", cold=True),
+        Recording(record=POWER_5M, expr=f"sum by ({keys}) (\n{held_power(q, held_share, '10m')}\n)", cold=True),
         Recording(
             record=GPUS_5M,
             expr=f"count by ({c.cluster_label}, modelName) "
-            f"(group by ({c.cluster_label}, {uuid}, modelName) ({q.dcgm('DCGM_FI_DEV_GPU_TEMP')}))",
+            f"(group by ({c.cluster_label}, {c.uuid_label}, modelName) ({q.dcgm('DCGM_FI_DEV_GPU_TEMP')}))",
             cold=True,
         ),
+        Recording(record=UNITS_ACTIVE_5M, expr=active_units, cold=True),
+        Recording(record=UNITS_5M, expr=units, cold=True),
+    )
+    pairs = (
+        (HELD_5M, HELD_1H),
+        (ACTIVE_5M, ACTIVE_1H),
+        (POWER_5M, POWER_1H),
+        (GPUS_5M, GPUS_1H),
+        (UNITS_ACTIVE_5M, UNITS_ACTIVE_1H),
+        (UNITS_5M, UNITS_1H),
     )
     hour = (
-        *(
-            Recording(record=long, expr=f"avg_over_time({short}[1h])", cold=True)
-            for short, long in ((HELD_5M, HELD_1H), (ACTIVE_5M, ACTIVE_1H), (POWER_5M, POWER_1H), (GPUS_5M, GPUS_1H))
-        ),
+        *(Recording(record=long, expr=f"avg_over_time({short}[1h])", cold=True) for short, long in pairs),
         Recording(
             record=GPU_ACTIVITY_1H,
-            expr=f"avg by ({q.gpu_keys}) (avg_over_time(gpu:activity:avg_rollup5m[1h]))",
+            expr=f"max by ({q.unit_keys}) (avg_over_time(gpu:activity:avg_rollup5m[1h]))",
             cold=True,
         ),
     )

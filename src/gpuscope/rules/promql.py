@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from gpuscope.escaping import promql_alternation
 from gpuscope.fields.catalog import BY_NAME, RENAMED_IN_4_9
+from gpuscope.fields.model import Aggregation, Level
 from gpuscope.rules.config import RulesConfig
 
 # Factor from a catalog unit to the base unit the rules record in.
@@ -65,9 +66,41 @@ class Promql:
         return f"{c.cluster_label}, instance, {c.host_label}, gpu, {c.uuid_label}, GPU_I_ID, GPU_I_PROFILE, modelName"
 
     @property
-    def node_keys(self) -> str:
+    def device_keys(self) -> str:
+        """One physical GPU, whoever scrapes it: no scrape ``instance`` (a replaced exporter pod is another
+        instance of the same GPU) and no GPU-instance labels (MIG repeats device-level values per instance)."""
         c = self.config
-        return f"{c.cluster_label}, instance, {c.host_label}"
+        return f"{c.cluster_label}, {c.host_label}, gpu, {c.uuid_label}, modelName"
+
+    @property
+    def unit_keys(self) -> str:
+        """One accounting unit: a whole GPU, or one MIG instance of it (``GPU_I_*`` are absent on a whole GPU)."""
+        return f"{self.device_keys}, GPU_I_ID, GPU_I_PROFILE"
+
+    def keys_of(self, classic: str) -> str:
+        """The labels of one value of field ``classic``: per device, or per GPU instance (the catalog's level)."""
+        level = BY_NAME[self.name(classic)].level
+        return self.device_keys if level is Level.DEVICE else self.unit_keys
+
+    def per_entity(self, classic: str, expr: str) -> str:
+        """``expr`` (values of field ``classic``) reduced to one series per entity of the field's level, before any
+        sum or average: the copies are one reading (MIG instances repeating a device value, HA replicas, an old
+        and a new exporter pod during a rollout), so their maximum is that reading.
+
+        A counter's rate (``expr`` a ``rate`` of it) is the exception across exporter pods: each pod's series covers
+        its own part of the window, and ``rate`` divides each part's increase by the whole window, so the parts
+        add up (an old pod's 8 minutes and a new pod's 2 are the 10). Copies within one pod (MIG instances, HA
+        replicas scraping the same pod) still count once."""
+        keys = self.keys_of(classic)
+        if BY_NAME[self.name(classic)].aggregation is Aggregation.RATE:
+            return f"sum by ({keys}) (max by ({keys}, instance) ({expr}))"
+        return f"max by ({keys}) ({expr})"
+
+    @property
+    def node_keys(self) -> str:
+        """One node: its cluster and host name, not the scrape instance (which a replaced exporter pod changes)."""
+        c = self.config
+        return f"{c.cluster_label}, {c.host_label}"
 
     @property
     def cluster(self) -> str:

@@ -8,6 +8,7 @@ the long-term store has a predictable number of series.
 
 from __future__ import annotations
 
+from gpuscope.rules.accounting import share_per_holder, unit_match, unit_share
 from gpuscope.rules.model import MINUTE_INTERVAL, Group, Recording
 from gpuscope.rules.promql import Promql, alternatives
 
@@ -24,6 +25,18 @@ AGGREGATE_INTERVAL = MINUTE_INTERVAL
 # Per-GPU "seen within the hour" markers the lost-GPU and stale-profiling alerts read.
 PRESENT_1H = "gpu:present:max1h"
 PROF_PRESENT_1H = "gpu:prof_present:max1h"
+# Per accounting unit (whole GPU or MIG instance, by UUID and GPU instance): share of its GPU, activity, both.
+UNIT_SHARE = "gpu:unit_share:ratio"
+UNIT_ACTIVITY = "gpu:unit_activity:avg5m"
+UNIT_ACTIVE = "gpu:unit_active:avg5m"
+# Per physical GPU (by UUID): power; per unit: framebuffer bytes used and free.
+POWER_5M = "gpu:power_watts:avg5m"
+FB_USED_5M = "gpu:fb_used_bytes:avg5m"
+FB_FREE_5M = "gpu:fb_free_bytes:avg5m"
+# Per (unit, holder): the holder's share of a GPU, and that share times the unit's activity.
+HELD = "workload:gpu_held:ratio"
+HELD_ACTIVE = "workload:gpu_active:ratio"
+FELL_OFF_BUS = "GPUFellOffBus"
 
 
 def used_share(used: str, free: str) -> str:
@@ -49,9 +62,8 @@ def gpu_group(q: Promql) -> Group:
             expr=q.base("DCGM_FI_DEV_GPU_UTIL", f"avg_over_time({q.dcgm('DCGM_FI_DEV_GPU_UTIL')}[1m])"),
         )
     )
-    rules.append(
-        Recording(record="gpu:power_watts:avg1m", expr=f"avg_over_time({q.dcgm('DCGM_FI_DEV_POWER_USAGE')}[1m])")
-    )
+    power = f"avg_over_time({q.dcgm('DCGM_FI_DEV_POWER_USAGE')}[1m])"
+    rules.append(Recording(record="gpu:power_watts:avg1m", expr=q.per_entity("DCGM_FI_DEV_POWER_USAGE", power)))
     used, free = q.dcgm("DCGM_FI_DEV_FB_USED"), q.dcgm("DCGM_FI_DEV_FB_FREE")
     rules.append(Recording(record="gpu:fb_used:ratio", expr=used_share(used, free)))
     return Group(name="gpuscope-gpu.rules", rules=tuple(rules), interval=AGGREGATE_INTERVAL)
@@ -76,8 +88,6 @@ def gpu_5m_group(q: Promql) -> Group:
     )
     util = q.base("DCGM_FI_DEV_GPU_UTIL", f"avg_over_time({q.dcgm('DCGM_FI_DEV_GPU_UTIL')}[5m])")
     rules.append(Recording(record="gpu:utilization:ratio_avg5m", expr=util))
-    power = f"avg_over_time({q.dcgm('DCGM_FI_DEV_POWER_USAGE')}[5m])"
-    rules.append(Recording(record="gpu:power_watts:avg5m", expr=power))
     # Activity with a fallback: SM active where profiling metrics exist, else graphics-engine active (the
     # default CSV's PROF field), else NVML's coarse utilization. The three recorded averages keep the exporter's
     # labels, and "or" matches without the metric name, so it picks one per GPU.
@@ -87,16 +97,16 @@ def gpu_5m_group(q: Promql) -> Group:
             expr=alternatives("gpu:sm_active:avg5m", "gpu:gr_engine_active:avg5m", "gpu:utilization:ratio_avg5m"),
         )
     )
-    used, free = q.dcgm("DCGM_FI_DEV_FB_USED"), q.dcgm("DCGM_FI_DEV_FB_FREE")
-    rules.append(
-        Recording(
-            record="gpu:fb_used:ratio_avg5m",
-            expr=used_share(f"avg_over_time({used}[5m])", f"avg_over_time({free}[5m])"),
+    rules += unit_records(q)
+    power = f"avg_over_time({q.dcgm('DCGM_FI_DEV_POWER_USAGE')}[5m])"
+    rules.append(Recording(record=POWER_5M, expr=q.per_entity("DCGM_FI_DEV_POWER_USAGE", power)))
+    for record, field in ((FB_USED_5M, "DCGM_FI_DEV_FB_USED"), (FB_FREE_5M, "DCGM_FI_DEV_FB_FREE")):
+        rules.append(
+            Recording(record=record, expr=q.per_entity(field, q.base(field, f"avg_over_time({q.dcgm(field)}[5m])")))
         )
-    )
-    rules.append(
-        Recording(record="gpu:temperature_celsius:max5m", expr=f"max_over_time({q.dcgm('DCGM_FI_DEV_GPU_TEMP')}[5m])")
-    )
+    rules.append(Recording(record="gpu:fb_used:ratio_avg5m", expr=used_share(FB_USED_5M, FB_FREE_5M)))
+    temp = f"max_over_time({q.dcgm('DCGM_FI_DEV_GPU_TEMP')}[5m])"
+    rules.append(Recording(record="gpu:temperature_celsius:max5m", expr=q.per_entity("DCGM_FI_DEV_GPU_TEMP", temp)))
     return Group(name="gpuscope-gpu-5m.rules", rules=tuple(rules), interval=AGGREGATE_INTERVAL)
 
 
@@ -123,103 +133,142 @@ def presence_group(q: Promql) -> Group:
     )
 
 
+def unit_records(q: Promql) -> list[Recording]:
+    """Per accounting unit (a whole GPU or a MIG instance; ``rules/accounting.py``), keyed by UUID and GPU
+    instance, never by scrape instance: its share of the physical GPU, its activity, and the two multiplied
+    (active GPU-equivalents). Node, cluster and workload aggregates are sums of these, so a 7-instance GPU counts
+    as one GPU, an old and a new exporter pod as one, and every instance weighs by its size."""
+    u = q.unit_keys
+    return [
+        Recording(record=UNIT_SHARE, expr=unit_share(q, u)),
+        Recording(record=UNIT_ACTIVITY, expr=f"max by ({u}) (gpu:activity:avg5m)"),
+        Recording(record=UNIT_ACTIVE, expr=f"{UNIT_ACTIVITY} * {UNIT_SHARE}"),
+    ]
+
+
+def weighted_mean(q: Promql, per_unit: str, by: str) -> str:
+    """The mean of a per-unit ratio over ``by``, each unit weighted by its share of a GPU: a 1g MIG instance
+    weighs a seventh of a whole GPU. Units without the signal are left out of both sides."""
+    values = f"max by ({q.unit_keys}) ({per_unit})"
+    return f"sum by ({by}) ({values} * {UNIT_SHARE})\n/\nsum by ({by}) ({UNIT_SHARE} and {values})"
+
+
 def node_group(q: Promql) -> Group:
+    """Per node (cluster and host name: a replaced exporter pod is the same node), from the per-unit and
+    per-device records: power is a sum over distinct GPUs, activity a mean weighted by unit size."""
     n = q.node_keys
     physical = f"max by ({n}, {q.config.uuid_label}) ({q.dcgm('DCGM_FI_DEV_GPU_TEMP')})"
     return Group(
         name="gpuscope-node.rules",
         rules=(
-            Recording(record="node:gpu_activity:avg5m", expr=f"avg by ({n}) (gpu:activity:avg5m)"),
-            Recording(record="node:gpu_sm_active:avg5m", expr=f"avg by ({n}) (gpu:sm_active:avg5m)"),
-            Recording(record="node:gpu_power_watts:sum5m", expr=f"sum by ({n}) (gpu:power_watts:avg5m)"),
+            Recording(
+                record="node:gpu_activity:avg5m",
+                expr=f"sum by ({n}) ({UNIT_ACTIVE})\n/\nsum by ({n}) ({UNIT_SHARE} and {UNIT_ACTIVE})",
+            ),
+            Recording(record="node:gpu_sm_active:avg5m", expr=weighted_mean(q, "gpu:sm_active:avg5m", n)),
+            Recording(record="node:gpu_power_watts:sum5m", expr=f"sum by ({n}) ({POWER_5M})"),
             Recording(record="node:gpus_reporting:count", expr=f"count by ({n}) ({physical})"),
         ),
         interval=AGGREGATE_INTERVAL,
     )
 
 
+def lost_gpus(q: Promql) -> str:
+    """GPUs lost, from GPUFellOffBus itself (its ``ALERTS`` series, one per GPU while it fires): the same
+    condition on every exporter, gpuscope's or dcgm-exporter's of any version, counted once per UUID."""
+    c, uuid = q.cluster, q.config.uuid_label
+    firing = f'ALERTS{{alertname="{FELL_OFF_BUS}",alertstate="firing"}}'
+    return f"count by ({c}) (max by ({c}, {uuid}) ({firing}))\nor on ({c})\n(cluster:gpus_reporting:count * 0)"
+
+
 def cluster_group(q: Promql) -> Group:
     """Cluster aggregates, at the interval of the per-GPU averages they aggregate.
 
     GPUs are counted once, by model (one per physical GPU: a MIG GPU has a temperature series per instance);
-    the total and the zero of the lost count are sums of that count, not two more passes over every GPU.
+    the total and the zero of the lost count are sums of that count, not two more passes over every GPU. Power
+    sums distinct GPUs; activity and the profiling signals are means weighted by unit size; the memory ratio is
+    the bytes used over the bytes there are.
     """
     c, uuid = q.cluster, q.config.uuid_label
     physical = f"max by ({c}, {uuid}, modelName) ({q.dcgm('DCGM_FI_DEV_GPU_TEMP')})"
     rules = [
-        Recording(record=f"cluster:gpu_{name}:avg5m", expr=f"avg by ({c}) (gpu:{name}:avg5m)")
+        Recording(record=f"cluster:gpu_{name}:avg5m", expr=weighted_mean(q, f"gpu:{name}:avg5m", c))
         for name, _ in _PROF_SIGNALS
     ]
     rules += [
-        Recording(record="cluster:gpu_activity:avg5m", expr=f"avg by ({c}) (gpu:activity:avg5m)"),
-        Recording(record="cluster:gpu_activity:sum5m", expr=f"sum by ({c}) (gpu:activity:avg5m)"),
-        # What activity is averaged over: a whole GPU, or each MIG instance of a MIG GPU.
-        Recording(record="cluster:gpu_activity_units:count", expr=f"count by ({c}) (gpu:activity:avg5m)"),
-        Recording(record="cluster:gpu_power_watts:sum5m", expr=f"sum by ({c}) (gpu:power_watts:avg5m)"),
-        Recording(record="cluster:gpu_fb_used:ratio_avg5m", expr=f"avg by ({c}) (gpu:fb_used:ratio_avg5m)"),
+        # Active GPU-equivalents, and the GPU-equivalents activity is measured on: their ratio is the activity.
+        Recording(record="cluster:gpu_activity:sum5m", expr=f"sum by ({c}) ({UNIT_ACTIVE})"),
+        Recording(record="cluster:gpu_activity_units:count", expr=f"sum by ({c}) ({UNIT_SHARE} and {UNIT_ACTIVE})"),
+        Recording(
+            record="cluster:gpu_activity:avg5m", expr="cluster:gpu_activity:sum5m / cluster:gpu_activity_units:count"
+        ),
+        Recording(record="cluster:gpu_power_watts:sum5m", expr=f"sum by ({c}) ({POWER_5M})"),
+        Recording(
+            record="cluster:gpu_fb_used:ratio_avg5m",
+            expr=f"sum by ({c}) ({FB_USED_5M})\n/\n(sum by ({c}) ({FB_USED_5M}) + sum by ({c}) ({FB_FREE_5M}))",
+        ),
         Recording(record="cluster:gpus:count_by_model", expr=f"count by ({c}, modelName) ({physical})"),
         Recording(record="cluster:gpus_reporting:count", expr=f"sum by ({c}) (cluster:gpus:count_by_model)"),
-        Recording(
-            record="cluster:gpus_lost:count",
-            expr=f"count by ({c}) ({q.exporter('gpuscope_exporter_gpu_lost')} == 1) or on ({c}) "
-            f"(cluster:gpus_reporting:count * 0)",
-        ),
+        Recording(record="cluster:gpus_lost:count", expr=lost_gpus(q)),
     ]
     return Group(name="gpuscope-cluster.rules", rules=tuple(rules), interval=AGGREGATE_INTERVAL)
 
 
-def allocation_source(q: Promql) -> str:
-    """One series per allocated GPU or MIG instance, carrying the workload's labels, for the configured mode."""
+def allocation_holders(q: Promql) -> str:
+    """One series per (unit, holder) for the configured attribution mode, valued 1: pods from the info series
+    or from the pod labels on the GPU series; without attribution, a unit whose memory is held (a process owns
+    it). Scrape instances are dropped, so an old and a new exporter pod name one holder."""
     c = q.config
-    keys = f"{c.cluster_label}, instance, {c.host_label}, gpu, {c.uuid_label}, GPU_I_ID"
+    m, pods = unit_match(q), f"{c.namespace_label}, {c.pod_label}"
     if c.workload_labels == "info":
-        # Pods are the "many" side: with time-slicing several pods share one GPU (or MIG instance).
-        info = q.exporter("gpuscope_gpu_workload_info")
-        gpu = f"instance, {c.host_label}, gpu, modelName"
-        return (
-            f"max by ({c.uuid_label}, GPU_I_ID, {c.namespace_label}, {c.pod_label}) ({info})\n"
-            f"* on ({c.uuid_label}, GPU_I_ID) group_left ({gpu})\n"
-            f"max by ({c.uuid_label}, GPU_I_ID, {gpu}) (gpu:activity:avg5m)"
-        )
+        return f"group by ({m}, {pods}) ({q.exporter('gpuscope_gpu_workload_info')})"
     if c.workload_labels == "labels":
-        return f'max by ({keys}, {c.namespace_label}, {c.pod_label}) (gpu:activity:avg5m{{{c.pod_label}!=""}})'
-    # No attribution at all: a GPU whose memory is held counts as allocated (a process owns it).
-    return f"max by ({keys}) (gpu:activity:avg5m) and on ({c.uuid_label}, GPU_I_ID) (gpu:fb_used:ratio > 0.05)"
+        return f'group by ({m}, {pods}) (gpu:activity:avg5m{{{c.pod_label}!=""}})'
+    return f"group by ({m}) (gpu:fb_used:ratio > 0.05)"
+
+
+def allocation_source(q: Promql) -> str:
+    """One series per (unit, holder), carrying the holder's and the unit's labels, valued with the unit's
+    activity. Pods are the "many" side: with time-slicing several pods share one GPU (or MIG instance)."""
+    m, gpu = unit_match(q), f"{q.config.host_label}, gpu, modelName, GPU_I_PROFILE"
+    return f"{allocation_holders(q)}\n* on ({m}) group_left ({gpu})\n{UNIT_ACTIVITY}"
 
 
 def efficiency_group(q: Promql) -> Group:
+    """Allocation in the accounting unit: each holder holds its share of a GPU (``workload:gpu_held:ratio``),
+    and the counts are sums of it, so the GPUs allocated never exceed the GPUs there are."""
     c = q.config
     t = c.thresholds.idle_activity_ratio
-    ns = c.namespace_label
-    return Group(
-        name="gpuscope-efficiency.rules",
-        rules=(
-            Recording(record="workload:gpu_activity:avg5m", expr=allocation_source(q)),
-            Recording(
-                record="cluster:gpus_allocated:count",
-                expr=f"count by ({c.cluster_label}) (workload:gpu_activity:avg5m)",
-            ),
-            Recording(
-                record="cluster:gpus_allocated_active:count",
-                expr=f"count by ({c.cluster_label}) (workload:gpu_activity:avg5m >= {t:g})",
-            ),
-            Recording(
-                record="cluster:gpu_allocation_efficiency:ratio",
-                expr=f"avg by ({c.cluster_label}) (workload:gpu_activity:avg5m >= bool {t:g})",
-            ),
+    cl, ns, m = c.cluster_label, c.namespace_label, unit_match(q)
+    alloc = "workload:gpu_activity:avg5m"
+    held = share_per_holder(q, f"group without () ({alloc})", f"max by ({m}, modelName) ({UNIT_SHARE})")
+    rules = [
+        Recording(record=alloc, expr=allocation_source(q)),
+        Recording(record=HELD, expr=held),
+        Recording(record=HELD_ACTIVE, expr=f"{HELD} * {alloc}"),
+        Recording(record="cluster:gpus_allocated:count", expr=f"sum by ({cl}) ({HELD})"),
+        # 0, not nothing, when no allocated GPU is active: the efficiency is then 0.
+        Recording(
+            record="cluster:gpus_allocated_active:count",
+            expr=f"sum by ({cl}) ({HELD} and {alloc} >= {t:g})\nor on ({cl})\n(cluster:gpus_allocated:count * 0)",
+        ),
+        Recording(
+            record="cluster:gpu_allocation_efficiency:ratio",
+            expr="cluster:gpus_allocated_active:count / cluster:gpus_allocated:count",
+        ),
+    ]
+    if c.workload_labels != "off":
+        rules.append(
             Recording(
                 record="namespace:gpu_activity:avg5m",
-                expr=f"avg by ({c.cluster_label}, {ns}) (workload:gpu_activity:avg5m)",
+                expr=f"sum by ({cl}, {ns}) ({HELD_ACTIVE})\n/\nsum by ({cl}, {ns}) ({HELD})",
             )
-            if c.workload_labels != "off"
-            else Recording(
-                record="cluster:gpus_memory_held:count", expr=f"count by ({c.cluster_label}) (gpu:fb_used:ratio > 0.05)"
-            ),
-        ),
-        # It joins the per-GPU 5 m activity, recorded once a minute; its one alert (GPUAllocatedButIdle) waits
-        # for 50 minutes.
-        interval=AGGREGATE_INTERVAL,
-    )
+        )
+    else:
+        rules.append(Recording(record="cluster:gpus_memory_held:count", expr=f"sum by ({cl}) ({HELD})"))
+    # It joins the per-GPU 5 m activity, recorded once a minute; its one alert (GPUAllocatedButIdle) waits
+    # for 50 minutes.
+    return Group(name="gpuscope-efficiency.rules", rules=tuple(rules), interval=AGGREGATE_INTERVAL)
 
 
 def job_group(q: Promql) -> Group:
@@ -237,7 +286,7 @@ def job_group(q: Promql) -> Group:
     running = f"{info} unless on (job, job_id, instance) gpuscope_job_end_time_seconds{{{sel}}}"
     if uuid != "UUID":  # pushed info series always say UUID; dcgm-exporter -o says uuid
         running = f'label_replace({running}, "{uuid}", "$1", "UUID", "(.+)")'
-    gpu = f"{c.cluster_label}, instance, {c.host_label}, gpu, modelName"
+    gpu = f"{c.cluster_label}, {c.host_label}, gpu, modelName"
     return Group(
         name="gpuscope-job.rules",
         rules=(
@@ -245,7 +294,7 @@ def job_group(q: Promql) -> Group:
                 record="job:gpu_activity:avg5m",
                 expr=f"max by (job_id, user, {uuid}, GPU_I_ID) ({running})\n"
                 f"* on ({uuid}, GPU_I_ID) group_left ({gpu})\n"
-                f"max by ({uuid}, GPU_I_ID, {gpu}) (gpu:activity:avg5m)",
+                f"max by ({uuid}, GPU_I_ID, {gpu}) ({UNIT_ACTIVITY})",
             ),
             # GPUs a job reported with a UUID (the ones its metrics can join); unresolved ones carry no UUID.
             Recording(
@@ -258,30 +307,31 @@ def job_group(q: Promql) -> Group:
 
 
 def rollup_groups(q: Promql) -> tuple[Group, Group]:
-    """The cold tier: a few signals at 5 m and 1 h resolution, with bounded labels."""
-    k, c = q.gpu_keys, q.cluster
+    """The cold tier: a few signals at 5 m and 1 h resolution, with bounded labels, one series per GPU (device
+    fields) or per unit (instance fields), never per scrape instance."""
+    c = q.cluster
     # The raw signals' rollups average the raw samples of the 5 minutes up to the rollup's own evaluation, not the
     # recorded per-GPU averages: those come from another group, up to a minute earlier (and, in promtool, from
     # this step or the previous one, as the groups happen to be ordered).
     five = [
         Recording(
-            record=f"gpu:{name}:avg_rollup5m", expr=f"avg by ({k}) (avg_over_time({q.dcgm(field)}[5m]))", cold=True
+            record=f"gpu:{name}:avg_rollup5m",
+            expr=q.per_entity(field, f"avg_over_time({q.dcgm(field)}[5m])"),
+            cold=True,
         )
         for name, field in _PROF_SIGNALS
     ]
+    power = f"avg_over_time({q.dcgm('DCGM_FI_DEV_POWER_USAGE')}[5m])"
+    temp = f"max_over_time({q.dcgm('DCGM_FI_DEV_GPU_TEMP')}[5m])"
     five += [
-        Recording(record="gpu:activity:avg_rollup5m", expr=f"avg by ({k}) (gpu:activity:avg5m)", cold=True),
+        Recording(record="gpu:activity:avg_rollup5m", expr=UNIT_ACTIVITY, cold=True),
         Recording(
-            record="gpu:power_watts:avg_rollup5m",
-            expr=f"avg by ({k}) (avg_over_time({q.dcgm('DCGM_FI_DEV_POWER_USAGE')}[5m]))",
-            cold=True,
+            record="gpu:power_watts:avg_rollup5m", expr=q.per_entity("DCGM_FI_DEV_POWER_USAGE", power), cold=True
         ),
         Recording(
-            record="gpu:temperature_celsius:max_rollup5m",
-            expr=f"max by ({k}) (max_over_time({q.dcgm('DCGM_FI_DEV_GPU_TEMP')}[5m]))",
-            cold=True,
+            record="gpu:temperature_celsius:max_rollup5m", expr=q.per_entity("DCGM_FI_DEV_GPU_TEMP", temp), cold=True
         ),
-        Recording(record="gpu:fb_used:ratio_rollup5m", expr=f"avg by ({k}) (gpu:fb_used:ratio_avg5m)", cold=True),
+        Recording(record="gpu:fb_used:ratio_rollup5m", expr="gpu:fb_used:ratio_avg5m", cold=True),
         Recording(record="node:gpu_power_watts:sum_rollup5m", expr="node:gpu_power_watts:sum5m", cold=True),
         Recording(record="cluster:gpu_activity:avg_rollup5m", expr="cluster:gpu_activity:avg5m", cold=True),
         Recording(record="cluster:gpu_power_watts:sum_rollup5m", expr="cluster:gpu_power_watts:sum5m", cold=True),

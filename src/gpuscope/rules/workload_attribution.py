@@ -2,9 +2,10 @@
 exporter's allowlist), shared GPUs (``--kubernetes-virtual-gpus``) and DRA claims (``--kubernetes-enable-dra``).
 
 Each exists only when its option is configured, so a default bundle is unchanged. In ``info`` mode the labels
-are on ``gpuscope_gpu_workload_info`` and are joined to ``workload:gpu_activity:avg5m`` on the GPU and the pod; in
-``labels`` mode they are on the GPU series themselves. The pod (or claim) side is collapsed with ``max by`` first,
-so a pod holding several replicas of one GPU counts once and the join stays one-to-one. Series are bounded by
+are on ``gpuscope_gpu_workload_info``, in ``labels`` mode on the GPU series themselves; either way they are joined
+to the per-holder records (``workload:gpu_held:ratio``, ``workload:gpu_active:ratio``) on the GPU and the pod, so a
+group's GPUs are counted in the accounting unit (a shared GPU's holders split it) and its activity is weighted by
+them. The label side is collapsed with ``group by`` first, so the join stays one-to-one. Series are bounded by
 the groups (teams, claims), never by pods.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from gpuscope.rules.model import Group, Recording
 from gpuscope.rules.promql import Promql
+from gpuscope.rules.recording import HELD, HELD_ACTIVE
 
 DRA_CLAIM = ("dra_claim_namespace", "dra_claim_name")
 
@@ -21,14 +23,23 @@ def group_record(label: str, what: str) -> str:
     return f"{label}:{what}"
 
 
-def _labelled(q: Promql, labels: str, present: str) -> str:
-    """One series per (GPU or MIG instance, pod) carrying ``labels``, valued with the pod's activity."""
+def _labelled(q: Promql, record: str, labels: str, present: str) -> str:
+    """``record`` (one series per unit and pod: its held share, or held x activity) labelled with ``labels`` from
+    the pod's info series (``info`` mode) or from the GPU series' own pod labels (``labels`` mode)."""
     c = q.config
     pod = f"{c.uuid_label}, GPU_I_ID, {c.namespace_label}, {c.pod_label}"
     if c.workload_labels == "info":
-        info = q.exporter("gpuscope_gpu_workload_info", f'{present}!=""')
-        return f"workload:gpu_activity:avg5m\n* on ({pod}) group_left ({labels})\nmax by ({pod}, {labels}) ({info})"
-    return f'max by ({c.cluster_label}, {pod}, {labels}) (gpu:activity:avg5m{{{present}!=""}})'
+        source = q.exporter("gpuscope_gpu_workload_info", f'{present}!=""')
+    else:
+        source = f'gpu:activity:avg5m{{{present}!=""}}'
+    return f"{record}\n* on ({pod}) group_left ({labels})\ngroup by ({pod}, {labels}) ({source})"
+
+
+def _per_group(q: Promql, by: str, labels: str, present: str) -> tuple[str, str]:
+    """(activity, GPUs held) of each group: held GPU-equivalents, and activity weighted by them."""
+    held = f"sum by ({by}) (\n{_labelled(q, HELD, labels, present)}\n)"
+    active = f"sum by ({by}) (\n{_labelled(q, HELD_ACTIVE, labels, present)}\n)"
+    return f"{active}\n/\n{held}", held
 
 
 def attribution_groups(q: Promql) -> tuple[Group, ...]:
@@ -37,16 +48,10 @@ def attribution_groups(q: Promql) -> tuple[Group, ...]:
         return ()
     rules: list[Recording] = []
     for label in c.pod_group_labels:
-        source = _labelled(q, label, label)
+        activity, held = _per_group(q, f"{c.cluster_label}, {label}", label, label)
         rules += [
-            Recording(
-                record=group_record(label, "gpu_activity:avg5m"),
-                expr=f"avg by ({c.cluster_label}, {label}) (\n{source}\n)",
-            ),
-            Recording(
-                record=group_record(label, "gpus_allocated:count"),
-                expr=f"count by ({c.cluster_label}, {label}) (\n{source}\n)",
-            ),
+            Recording(record=group_record(label, "gpu_activity:avg5m"), expr=activity),
+            Recording(record=group_record(label, "gpus_allocated:count"), expr=held),
         ]
     if c.virtual_gpus:
         pods = f"{c.cluster_label}, {c.uuid_label}, GPU_I_ID, {c.namespace_label}, {c.pod_label}"
@@ -63,10 +68,6 @@ def attribution_groups(q: Promql) -> tuple[Group, ...]:
         )
     if c.dra:
         claim = ", ".join(DRA_CLAIM)
-        rules.append(
-            Recording(
-                record="dra_claim:gpu_activity:avg5m",
-                expr=f"avg by ({c.cluster_label}, {claim}) (\n{_labelled(q, claim, DRA_CLAIM[1])}\n)",
-            )
-        )
+        activity, _ = _per_group(q, f"{c.cluster_label}, {claim}", claim, DRA_CLAIM[1])
+        rules.append(Recording(record="dra_claim:gpu_activity:avg5m", expr=activity))
     return (Group(name="gpuscope-attribution.rules", rules=tuple(rules)),) if rules else ()

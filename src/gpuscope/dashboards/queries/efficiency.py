@@ -1,15 +1,17 @@
 """Efficiency: the chargeback rollups live (GPUs held, activity-weighted active GPUs, power per namespace and
-team), the figures ``gpuscope report`` sums over a range. Each cluster counts once across its HA replicas."""
+team), the figures ``gpuscope report`` sums over a range, read through the same ``rollup_sum``: each cluster counts
+once across its HA replicas, and GPUs are counted in the accounting unit (a MIG instance is its share of a GPU,
+holders of a shared GPU split it; ``rules/accounting.py``)."""
 
 from __future__ import annotations
 
 from gpuscope.dashboards.model import Query
 from gpuscope.dashboards.promql import Q
-from gpuscope.rules.efficiency_chargeback import ACTIVE_5M, GPUS_5M, HELD_5M, POWER_5M, TEAM_LABEL
+from gpuscope.rules.efficiency_chargeback import ACTIVE_5M, GPUS_5M, HELD_5M, POWER_5M, TEAM_LABEL, rollup_sum
 
 
 def _by(q: Q, record: str, by: str) -> str:
-    expr = f"sum by ({by}) (max by ({q.cluster}, {by}, modelName) ({q.rec(record, q.in_cluster)}))"
+    expr = rollup_sum(q.p, q.rec(record, q.in_cluster), by)
     if by == TEAM_LABEL:
         # The team is a pod label the exporter's allowlist may not carry: GPUs without one still show, named so.
         return f'label_replace({expr}, "{by}", "(no {by} label)", "{by}", "")'
@@ -37,8 +39,8 @@ def power(q: Q, by: str) -> Query:
 
 
 def held_vs_capacity(q: Q) -> tuple[Query, Query]:
-    cap = f"sum(max by ({q.cluster}, modelName) ({q.rec(GPUS_5M, q.in_cluster)}))"
-    total = f"sum(max by ({q.cluster}, modelName) ({q.rec(HELD_5M, q.in_cluster)}))"
+    cap = rollup_sum(q.p, q.rec(GPUS_5M, q.in_cluster), "")
+    total = rollup_sum(q.p, q.rec(HELD_5M, q.in_cluster), "")
     return Query(cap, "GPUs"), Query(total, "held")
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from gpuscope.dashboards.model import Query
 from gpuscope.dashboards.promql import Q
+from gpuscope.rules.recording import HELD, HELD_ACTIVE, UNIT_ACTIVITY
 
 
 def _pods(q: Q) -> str:
@@ -31,18 +32,28 @@ def allocations(q: Q) -> str:
     return q.rec("workload:gpu_activity:avg5m", _pods(q))
 
 
+def _held(q: Q) -> str:
+    """``workload:gpu_held:ratio`` for the selected pods: each one's share of a GPU (a MIG instance its share,
+    holders of a shared GPU split it), the accounting unit of the Efficiency dashboard and the report."""
+    return q.rec(HELD, _pods(q))
+
+
 def gpus_held(q: Q) -> Query:
-    return Query(f"count by ({_pod_by(q)}) ({allocations(q)})", _pod_legend(q))
+    return Query(f"sum by ({_pod_by(q)}) ({_held(q)})", _pod_legend(q))
 
 
 def activity(q: Q) -> Query:
-    return Query(f"avg by ({_pod_by(q)}) ({allocations(q)})", _pod_legend(q))
+    """The pod's activity, each of its GPUs and instances weighed by its held share."""
+    by = _pod_by(q)
+    return Query(f"sum by ({by}) ({q.rec(HELD_ACTIVE, _pods(q))})\n/\nsum by ({by}) ({_held(q)})", _pod_legend(q))
 
 
 def efficiency(q: Q) -> Query:
-    """Share of the pod's GPUs at or above the idle threshold (the cluster's allocation efficiency, per pod)."""
-    t = q.c.thresholds.idle_activity_ratio
-    return Query(f"avg by ({_pod_by(q)}) ({allocations(q)} >= bool {t:g})", _pod_legend(q))
+    """Share of the pod's held GPUs at or above the idle threshold (the cluster's allocation efficiency, per
+    pod), in held GPU-equivalents."""
+    t, by = q.c.thresholds.idle_activity_ratio, _pod_by(q)
+    busy = f"sum by ({by}) ({_held(q)} * ({allocations(q)} >= bool {t:g}))"
+    return Query(f"{busy}\n/\nsum by ({by}) ({_held(q)})", _pod_legend(q))
 
 
 def per_pod(q: Q, gpu_expr: str, how: str, fields: tuple[str, ...], suffix: str = "") -> Query | None:
@@ -103,10 +114,10 @@ def job_allocations(q: Q) -> str:
     )
     if u != "UUID":
         running = f'label_replace({running}, "{u}", "$1", "UUID", "(.+)")'
-    gpu = f"{c.cluster_label}, instance, {h}, gpu, modelName"
+    gpu = f"{c.cluster_label}, {h}, gpu, modelName"
     fallback = (
         f"max by (job_id, user, {u}, GPU_I_ID) ({running})\n"
-        f"* on ({u}, GPU_I_ID) group_left ({gpu}) max by ({u}, GPU_I_ID, {gpu}) (gpu:activity:avg5m)"
+        f"* on ({u}, GPU_I_ID) group_left ({gpu}) max by ({u}, GPU_I_ID, {gpu}) ({UNIT_ACTIVITY})"
     )
     return q.recorded_or("job:gpu_activity:avg5m", fallback, scope)
 
