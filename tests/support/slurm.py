@@ -239,7 +239,9 @@ def slurm_cluster(
         "slurmctld", [*env_conf, "slurmctld", "-D", "-i", "-f", str(conf)], root / "log" / "slurmctld.out", ""
     )
     slurmds = [
-        ManagedProcess(f"slurmd-{n}", [*env_conf, "slurmd", "-D", "-f", str(conf), "-N", n], root / "log" / f"{n}.out", "")
+        ManagedProcess(
+            f"slurmd-{n}", [*env_conf, "slurmd", "-D", "-f", str(conf), "-N", n], root / "log" / f"{n}.out", ""
+        )
         for n in nodes
     ]
     cluster = Slurm(root, conf, tuple(nodes), gpus)

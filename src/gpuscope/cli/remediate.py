@@ -25,7 +25,7 @@ def remediate_command(
     ] = False,
     bearer_token_file: Annotated[
         str | None,
-        typer.Option("--bearer-token-file", help="Require 'Authorization: Bearer <token>' (Alertmanager's http_config)."),
+        typer.Option("--bearer-token-file", help="Require 'Authorization: Bearer <token>' (Alertmanager http_config)."),
     ] = None,
     web_config_file: Annotated[
         str | None,

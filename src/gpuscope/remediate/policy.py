@@ -35,6 +35,7 @@ __all__ = [
     "CONDITION_TYPE",
     "DEFAULT_RULES",
     "DEFAULT_XID_BUCKETS",
+    "LEASE_NAME",
     "TAINT_KEY",
     "Budget",
     "ClusterPolicy",
@@ -45,6 +46,7 @@ __all__ = [
 ]
 
 TAINT_KEY = "gpuscope.io/gpu-unhealthy"
+LEASE_NAME = "gpuscope-remediate"  # the leader Lease in the policy's Kubernetes namespace
 CONDITION_TYPE = "GPUHealthy"
 # The XID catalogue's buckets whose immediate action takes the GPU out of service (a reset, a reboot, the memory
 # and NVLink workflows); RESTART_APP, IGNORE and the rest leave the node in service.

@@ -27,13 +27,11 @@ from gpuscope.remediate.kubernetes import KubeApi, KubernetesActuator
 from gpuscope.remediate.lease import LeaseKeeper
 from gpuscope.remediate.ledger import LedgerFile
 from gpuscope.remediate.pager import AlertmanagerPager
-from gpuscope.remediate.policy import Policy, load_policy
+from gpuscope.remediate.policy import LEASE_NAME, Policy, load_policy
 from gpuscope.remediate.server import Service, serve
 from gpuscope.remediate.slurm import SlurmActuator
 
 log = logging.getLogger("gpuscope.remediate")
-
-LEASE_NAME = "gpuscope-remediate"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
