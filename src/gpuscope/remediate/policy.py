@@ -76,13 +76,19 @@ class _Model(BaseModel):
 
 
 class Budget(_Model):
-    """At most this many nodes held by gpuscope at once in one cluster (the smaller of the two, where both are set)."""
+    """At most this many nodes held by gpuscope at once in one cluster: the smaller of the two where both are set
+    (by default 2 nodes and 10%); naming only one sets only that one."""
 
     max_nodes: Count | None = Field(2, ge=1, le=100_000)
     max_percent: Percent | None = 10.0
 
     @model_validator(mode="after")
     def _some(self) -> Budget:
+        # Naming one limit means that limit alone: the other's default applies only when neither is written.
+        if self.model_fields_set == {"max_nodes"}:
+            object.__setattr__(self, "max_percent", None)
+        elif self.model_fields_set == {"max_percent"}:
+            object.__setattr__(self, "max_nodes", None)
         if self.max_nodes is None and self.max_percent is None:
             raise ValueError("set max_nodes or max_percent (or both): a budget without either is no limit")
         return self

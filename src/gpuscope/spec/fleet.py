@@ -275,6 +275,11 @@ class Remediation(_Model):
 
     @model_validator(mode="after")
     def _budget(self) -> Remediation:
+        # Naming one limit means that limit alone, as in the policy file.
+        if "max_nodes" in self.model_fields_set and "max_percent" not in self.model_fields_set:
+            object.__setattr__(self, "max_percent", None)
+        elif "max_percent" in self.model_fields_set and "max_nodes" not in self.model_fields_set:
+            object.__setattr__(self, "max_nodes", None)
         if self.max_nodes is None and self.max_percent is None:
             raise ValueError("set max_nodes or max_percent (or both): a budget without either is no limit")
         return self
