@@ -76,8 +76,9 @@ def recorder() -> Iterator[Recorder]:
         server.server_close()
 
 
-def fleet_spec(clusters: str, remediate_url: str, page_url: str, token_file: Path, extra: str = "") -> str:
-    """A fleet whose GPU pages go to ``remediate_url`` (every cluster) and whose infra pages to ``page_url``."""
+def fleet_spec(clusters: str, remediate_url: str, page_url: str, token_file: Path, remediation: str = "") -> str:
+    """A fleet whose GPU pages go to ``remediate_url`` (every cluster) and whose infra pages to ``page_url``;
+    ``remediation`` adds keys to its ``remediation:`` (one per line, YAML)."""
     return f"""
 name: remediation-test
 clusters:
@@ -90,8 +91,11 @@ receivers:
 remediation:
   bearer_token_file: {token_file}
   urls: {{{", ".join(f"{name}: {remediate_url}" for name in _names(clusters))}}}
-{extra}
-"""
+{_indented(remediation)}"""
+
+
+def _indented(lines: str) -> str:
+    return "".join(f"  {line.strip()}\n" for line in lines.splitlines() if line.strip())
 
 
 def _names(clusters: str) -> list[str]:
@@ -161,13 +165,16 @@ def post_alert(
 
 
 def page(cluster: str, node: str, alertname: str = "GPUFellOffBus", **labels: str) -> dict[str, str]:
+    """The labels of a GPU page as the rules write them (the UUID matters: inhibitions match on it)."""
+    gpu = labels.get("gpu", "0")
     return {
         "alertname": alertname,
         "cluster": cluster,
         "Hostname": node,
         "severity": "page",
         "owner": "infra",
-        "gpu": "0",
+        "gpu": gpu,
+        "UUID": f"GPU-{node}-{gpu}",
         **labels,
     }
 
@@ -208,6 +215,7 @@ def remediator(
     token: str | None = TOKEN,
     name: str = "remediate",
     port: int | None = None,
+    tls: bool = False,
 ) -> Iterator[Remediator]:
     """``gpuscope remediate`` as a process of its own (as systemd or a Deployment runs it), ready on /-/ready."""
     workdir.mkdir(parents=True, exist_ok=True)
@@ -226,7 +234,12 @@ def remediator(
     child = ManagedProcess(name, argv, workdir / f"{name}.log", f"http://127.0.0.1:{port}/-/ready")
     child.start()
     try:
-        assert child.wait_ready(30), f"gpuscope remediate did not start: {child.log_path.read_text()[-2000:]}"
+        if tls:  # /-/ready wants a client certificate too: the line it logs once listening says it is up
+            wait_for(
+                lambda: "remediating" in child.log_path.read_text(), what=f"gpuscope remediate up ({child.log_path})"
+            )
+        else:
+            assert child.wait_ready(30), f"gpuscope remediate did not start: {child.log_path.read_text()[-2000:]}"
         yield Remediator(f"http://127.0.0.1:{port}", workdir / f"{name}-audit.jsonl", child)
     finally:
         child.stop(10)

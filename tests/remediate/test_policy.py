@@ -35,11 +35,31 @@ def test_the_defaults() -> None:
     ("text", "where", "message"),
     [
         ("clusters: [{name: hpc, kind: slrum}]", "1:30", "clusters[0].kind: Input should be 'slurm' or 'kubernetes'"),
-        ("clusters:\n  - {name: hpc, kind: slurm, budgit: {}}", "2:30", "unknown key 'clusters[0].budgit' (did you mean 'budget'?)"),
-        ("clusters: [{name: hpc, kind: slurm, budget: {max_nodes: true}}]", "1:57", "max_nodes: Input should be a valid integer"),
-        ("clusters: [{name: hpc, kind: slurm, budget: {max_nodes: null, max_percent: null}}]", "1:45", "set max_nodes or max_percent"),
-        ("clusters: [{name: hpc, kind: slurm}]\nrules: [{alert: GPUFellOffBus}, {alert: GPUFellOffBus}]", "2:8", "one rule per alert; repeated: GPUFellOffBus"),
-        ("clusters: [{name: hpc, kind: slurm}]\nrules: [{alert: X, xid_buckets: [RESET]}]", "2:34", "xid_buckets[0]: Input should be"),
+        (
+            "clusters:\n  - {name: hpc, kind: slurm, budgit: {}}",
+            "2:30",
+            "unknown key 'clusters[0].budgit' (did you mean 'budget'?)",
+        ),
+        (
+            "clusters: [{name: hpc, kind: slurm, budget: {max_nodes: true}}]",
+            "1:57",
+            "max_nodes: Input should be a valid integer",
+        ),
+        (
+            "clusters: [{name: hpc, kind: slurm, budget: {max_nodes: null, max_percent: null}}]",
+            "1:45",
+            "set max_nodes or max_percent",
+        ),
+        (
+            "clusters: [{name: hpc, kind: slurm}]\nrules: [{alert: GPUFellOffBus}, {alert: GPUFellOffBus}]",
+            "2:8",
+            "one rule per alert; repeated: GPUFellOffBus",
+        ),
+        (
+            "clusters: [{name: hpc, kind: slurm}]\nrules: [{alert: X, xid_buckets: [RESET]}]",
+            "2:34",
+            "xid_buckets[0]: Input should be",
+        ),
         ("clusters: [{name: hpc, kind: slurm}]\nrules: [{alert: 'a b'}]", "2:17", "'a b' is not an alert name"),
         ("clusters: [{name: hpc, kind: slurm}]\nreturn_to_service: {after: soon}", "2:28", "a Prometheus duration"),
         ("clusters: []", "1:11", "clusters: list at least 1"),
@@ -47,7 +67,7 @@ def test_the_defaults() -> None:
         ("clusters: [{name: a, kind: slurm}]\nclusters: []", "2:1", "key 'clusters' appears twice"),
         ("- 1\n- 2", "1:1", "expected a mapping of settings at the top"),
     ],
-)  # fmt: skip
+)
 def test_mistakes_are_located(text: str, where: str, message: str) -> None:
     with pytest.raises(SpecError) as caught:
         parse_policy(text, "policy.yaml")

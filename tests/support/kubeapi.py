@@ -25,7 +25,8 @@ Nodes, Events and Leases, with the real API's write semantics (what ``gpuscope r
   (409 AlreadyExists for a second create);
 - ``deny("patch", "nodes/status")``: that verb on that resource answers 403, as a missing RBAC rule does.
 
-Tests act as a person would with ``person_cordon`` and ``person_taint``.
+Tests act as a person would with ``person_cordon`` and ``person_taint``; ``meddle`` makes the next node patches
+race another writer (409 for a patch carrying the old version), ``stall`` holds node reads (a slow API server).
 """
 
 from __future__ import annotations
@@ -74,6 +75,8 @@ class FakeKubeApi:
     )
     denied: set[tuple[str, str]] = field(default_factory=set)  # (verb, resource) answered 403
     writes: list[tuple[str, str, str]] = field(default_factory=list)  # (method, path, content type) of each write
+    meddle: int = 0  # the next N node patches find the node just changed by another writer
+    stall: threading.Event | None = None  # node reads wait until it is set (a slow API server)
     history: list[tuple[int, str, str, dict[str, Any]]] = field(default_factory=list)  # (rv, collection, type, obj)
     oldest: int = 0  # watches from a version below this get 410 Gone
     watches_open: int = 0
@@ -367,6 +370,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self._json(200, {"kind": "NodeList", "metadata": {"resourceVersion": version}, "items": items})
             return True
         if node and not node[2]:
+            if api.stall is not None:
+                api.stall.wait(60)
             self._one("get", "nodes", node[1])
             return True
         if lease and lease[2]:
@@ -417,6 +422,9 @@ class _Handler(BaseHTTPRequestHandler):
             return
         api = self.api
         with api.cond:
+            if api.meddle and name in api.objects["nodes"]:
+                api.meddle -= 1
+                api._change_node(name, lambda o: o["metadata"]["labels"].__setitem__("meddled", "yes"))
             current = api.objects["nodes"].get(name)
             if current is None:
                 self._json(404, _status(404, "NotFound", f'nodes "{name}" not found'))

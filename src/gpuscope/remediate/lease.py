@@ -52,6 +52,7 @@ class LeaseKeeper:
         self.duration_s = duration_s
         self.clock = clock
         self.leader = False
+        self.holder = ""
         self._next = 0.0
 
     def check(self) -> bool:
@@ -59,7 +60,7 @@ class LeaseKeeper:
         now = self.clock()
         if now < self._next:
             return self.leader
-        was = self.leader
+        was, first = self.leader, self._next == 0.0
         try:
             self.leader = self._try(now)
         except ApiError as exc:
@@ -67,6 +68,8 @@ class LeaseKeeper:
             self.leader = False
         if self.leader != was:
             log.info("leader Lease %s/%s %s", self.namespace, self.name, "held: acting" if self.leader else "lost")
+        elif first and not self.leader:
+            log.info("leader Lease %s/%s held by %s: standing by", self.namespace, self.name, self.holder or "?")
         self._next = now + max(1.0, self.duration_s / 3)
         return self.leader
 
@@ -95,6 +98,7 @@ class LeaseKeeper:
         found = lease.get("spec")
         spec: dict[str, Any] = found if isinstance(found, dict) else {}
         holder = spec.get("holderIdentity")
+        self.holder = str(holder)[:253]
         renewed = _parse(spec.get("renewTime"))
         duration = spec.get("leaseDurationSeconds")
         expired = renewed is None or now > renewed + (duration if isinstance(duration, int) else self.duration_s)

@@ -123,6 +123,7 @@ def run_remediator(options: RemediateOptions, on_ready: Callable[[], None] | Non
             token=token,
             leader=leader,
             tick_s=options.tick_s,
+            is_leader=lease is None,  # with a Lease, nothing is accepted before it is held
         )
 
         def ready() -> None:
