@@ -124,13 +124,13 @@ def write_bundle(spec_text: str, workdir: Path) -> Bundle:
 
 
 @contextmanager
-def alertmanagers(config: Path, workdir: Path, count: int = 1) -> Iterator[list[str]]:
-    """``count`` real Alertmanagers on ``config``, each on its own (no gossip: each delivers every notification,
-    the harshest case for idempotency)."""
+def alertmanagers(config: Path, workdir: Path, count: int = 1, ports: Sequence[int] = ()) -> Iterator[list[str]]:
+    """``count`` real Alertmanagers on ``config`` (on ``ports`` when given), each on its own (no gossip: each
+    delivers every notification, the harshest case for idempotency)."""
     with ExitStack() as stack:
         urls = []
         for i in range(count):
-            port = free_port()
+            port = ports[i] if ports else free_port()
             url = f"http://127.0.0.1:{port}"
             argv = [
                 find_binary("alertmanager"),
