@@ -431,3 +431,15 @@ def test_an_injected_zombie_alerts_platform_once_and_resolves(stack: UpStack) ->
         interval=0.5,
         what="GPUMemoryHeldByNoPod resolved",
     )
+
+
+def test_the_remediator_runs_in_dry_run_and_the_view_says_what_it_would_drain(stack: UpStack) -> None:
+    """gpu-b is a Slurm cluster: a lost GPU there is a node gpuscope remediate would drain, and only says so."""
+    stack.inject("fell-off-bus", "--cluster", "gpu-b", "--node", "1", "--gpu", "2")
+    line = "would drain gpu-b-a100-01: GPUFellOffBus"
+    wait_for(lambda: line in stack.status().get("remediation", []), timeout=90, interval=0.5, what=line)
+    shown = cli("status", "--data-dir", str(stack.data_dir))
+    assert shown.returncode == 0 and line in shown.stdout
+    audit = [json.loads(x) for x in (stack.data_dir / "logs/remediation.jsonl").read_text().splitlines()]
+    assert audit and all(d["dry_run"] for d in audit)
+    assert [d["node"] for d in audit if d["result"] == "would"] == ["gpu-b-a100-01"]
