@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from gpuscope.remediate.actuator import Hold
 from gpuscope.remediate.engine import Engine
 from gpuscope.remediate.ledger import LedgerFile
 from gpuscope.remediate.payload import AlertEvent, Delivery
@@ -183,3 +184,10 @@ def test_a_damaged_state_file_is_one_log_line_and_a_fresh_start(
     engine = make(clock, state=state)
     assert engine.budgets()["hpc"] == (0, 2)
     assert [r.getMessage() for r in caplog.records if "state file" in r.getMessage()]
+
+
+def test_a_hostile_summary_becomes_one_short_printable_reason() -> None:
+    hold = Hold(node="n1", alert="GPUFellOffBus", summary="lost\nreason=evil\x00 " + "x" * 500)
+    assert "\n" not in hold.reason and "\x00" not in hold.reason and hold.reason.isprintable()
+    assert len(hold.reason) <= 200 and hold.reason.endswith(" [gpuscope]")
+    assert hold.reason.startswith("GPUFellOffBus: lost reason=evil x")

@@ -32,6 +32,7 @@ RECEIVER = "gpuscope-remediate"
 APP = "gpuscope-remediate"
 PORT = 9450
 TOKEN_DIR = "/etc/gpuscope/remediate"
+STATE_DIR = "/var/lib/gpuscope-remediate"
 # The alerts the default policy acts on (remediate/policy.py DEFAULT_RULES), in the route's matcher.
 ALERTS = ("GPUFellOffBus", "GPUXidCritical", "GPUDoubleBitEccErrors", "GPURowRemapFailure", "GPUFabricDegraded")
 
@@ -119,7 +120,11 @@ def _deployment(spec: FleetSpec, cluster: Cluster) -> dict[str, Any]:
     container = {
         "name": "remediate",
         "image": spec.exporter.image,
-        "command": ["gpuscope", *_args(spec, f"0.0.0.0:{PORT}", "/etc/gpuscope/policy/policy.yaml", token=token)],
+        "command": [
+            "gpuscope",
+            *_args(spec, f"0.0.0.0:{PORT}", "/etc/gpuscope/policy/policy.yaml", token=token),
+            f"--state-file={STATE_DIR}/state.json",
+        ],
         "env": [{"name": "POD_NAME", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}}],
         "ports": [{"name": "webhook", "containerPort": PORT, "protocol": "TCP"}],
         "resources": {"requests": {"cpu": "10m", "memory": "48Mi"}, "limits": {"memory": "128Mi"}},
@@ -134,10 +139,15 @@ def _deployment(spec: FleetSpec, cluster: Cluster) -> dict[str, Any]:
         "livenessProbe": {"httpGet": {"path": "/-/healthy", "port": "webhook"}, "periodSeconds": 30},
         "volumeMounts": [
             {"name": "policy", "mountPath": "/etc/gpuscope/policy", "readOnly": True},
+            # What was seen survives a container restart; a new pod re-adopts its holds from the nodes' marks.
+            {"name": "state", "mountPath": STATE_DIR},
             *([{"name": "token", "mountPath": TOKEN_DIR, "readOnly": True}] if token else []),
         ],
     }
-    volumes: list[dict[str, Any]] = [{"name": "policy", "configMap": {"name": f"{APP}-policy"}}]
+    volumes: list[dict[str, Any]] = [
+        {"name": "policy", "configMap": {"name": f"{APP}-policy"}},
+        {"name": "state", "emptyDir": {"sizeLimit": "16Mi"}},
+    ]
     if token:
         volumes.append({"name": "token", "secret": {"secretName": f"{APP}-token"}})
     return {
