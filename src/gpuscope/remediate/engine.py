@@ -166,8 +166,10 @@ class Engine:
                     self.ledger.seen[key] = self.clock()
                     detail = f"out of service by someone else ({state.detail}): left alone"
                     return self._decide(ev, cluster.name, node, action, "persons", detail)
-                if not state.ours:
-                    detail = actuator.hold(hold)
+                if state.ours:  # marked by gpuscope, unknown to the ledger (a lost state file): adopted
+                    self._adopt(cluster.name, node, ev.name, key, ev)
+                    return self._decide(ev, cluster.name, node, action, "already", "marked by gpuscope on the node")
+                detail = actuator.hold(hold)
             except ActuatorError as exc:
                 return self._decide(ev, cluster.name, node, action, "failed", str(exc))
         if flapping:
@@ -184,6 +186,17 @@ class Engine:
         )
         self.ledger.seen[key] = self.clock()
         return self._decide(ev, cluster.name, node, action, "done" if self.apply else "would", detail)
+
+    def _adopt(self, cluster: str, node: str, alert: str, key: str, ev: AlertEvent) -> None:
+        self.ledger.held[node_key(cluster, node)] = Held(
+            cluster=cluster,
+            node=node,
+            alert=alert,
+            since=self.clock(),
+            firing={ev.fingerprint or key: alert},
+            auto_return=self.policy.return_to_service.after is not None,
+        )
+        self.ledger.seen[key] = self.clock()
 
     def _resolved(self, ev: AlertEvent) -> None:
         node = ev.labels.get(self.policy.node_label, "")
