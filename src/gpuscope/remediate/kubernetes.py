@@ -24,6 +24,7 @@ import time
 import urllib.parse
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
+from http import HTTPStatus
 from typing import Any
 
 from gpuscope.exporter.workloads.kubewatch import ApiServer, WatchError
@@ -85,12 +86,13 @@ class KubeApi:
 
 def _problem(method: str, path: str, status: int, answer: Mapping[str, Any]) -> str:
     message = str(answer.get("message", ""))[:200]
-    hint = {
-        401: "the service account token is missing or not accepted",
-        403: "grant the remediator's service account this verb (gpuscope generate's RBAC does)",
-        404: "no such object",
-        409: "changed meanwhile (stale resourceVersion)",
-    }.get(status, "")
+    hints: dict[int, str] = {
+        HTTPStatus.UNAUTHORIZED: "the service account token is missing or not accepted",
+        HTTPStatus.FORBIDDEN: "grant the remediator's service account this verb (gpuscope generate's RBAC does)",
+        HTTPStatus.NOT_FOUND: "no such object",
+        HTTPStatus.CONFLICT: "changed meanwhile (stale resourceVersion)",
+    }
+    hint = hints.get(status, "")  # HTTPStatus is an IntEnum: its members are keys for the plain code too
     return f"{method} {path}: HTTP {status}" + (f" ({hint})" if hint else "") + (f": {message}" if message else "")
 
 
