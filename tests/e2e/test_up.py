@@ -342,7 +342,8 @@ def test_a_sigkilled_supervisor_keeps_the_data_dir_until_its_children_have_exite
 def test_ctrl_c_leaves_no_process_behind(stack: UpStack) -> None:
     status = stack.status()
     pids = [c["pid"] for c in status["components"] if c["running"]]
-    assert len(pids) == 9  # 2 x 2 replicas, the global store, vmalert, Alertmanager, Pushgateway, node-exporter
+    # 2 x 2 replicas, the global store, vmalert, Alertmanager, Pushgateway, node-exporter, the remediator (dry run)
+    assert len(pids) == 10
     control = stack.url("control")
     stack.proc.send_signal(signal.SIGINT)
     assert stack.proc.wait(60) == 0
@@ -431,3 +432,15 @@ def test_an_injected_zombie_alerts_platform_once_and_resolves(stack: UpStack) ->
         interval=0.5,
         what="GPUMemoryHeldByNoPod resolved",
     )
+
+
+def test_the_remediator_runs_in_dry_run_and_the_view_says_what_it_would_drain(stack: UpStack) -> None:
+    """gpu-b is a Slurm cluster: a lost GPU there is a node gpuscope remediate would drain, and only says so."""
+    stack.inject("fell-off-bus", "--cluster", "gpu-b", "--node", "1", "--gpu", "2")
+    line = "would drain gpu-b-a100-01: GPUFellOffBus"
+    wait_for(lambda: line in stack.status().get("remediation", []), timeout=90, interval=0.5, what=line)
+    shown = cli("status", "--data-dir", str(stack.data_dir))
+    assert shown.returncode == 0 and line in shown.stdout
+    audit = [json.loads(x) for x in (stack.data_dir / "logs/remediation.jsonl").read_text().splitlines()]
+    assert audit and all(d["dry_run"] for d in audit)
+    assert [d["node"] for d in audit if d["result"] == "would"] == ["gpu-b-a100-01"]

@@ -193,12 +193,46 @@ def victoriametrics_listeners(files: Files, spec: FleetSpec) -> list[Listener]:
     return out
 
 
+def _remediate_listener(component: str, host: str, args: list[str]) -> Listener | None:
+    listen = next((a.split("=", 1)[1] for a in args if a.startswith("--listen=")), None)
+    if listen is None:
+        return None
+    token = any(a.startswith("--bearer-token-file=") for a in args)
+    return Listener(
+        component=component,
+        address=f"{host}:{_port_of(listen)}",
+        serves=frozenset({"remediate_webhook"}),
+        needs_headers=frozenset({"Authorization"}) if token else frozenset(),
+    )
+
+
+def remediation_listeners(files: Files, spec: FleetSpec) -> list[Listener]:
+    """``gpuscope remediate``: the Deployment behind its Service (Kubernetes), the systemd unit on the host the
+    bundle names ``gpuscope-remediate-<cluster>`` (Slurm)."""
+    out = []
+    for cluster in spec.clusters:
+        deployment = _yaml(files, f"kubernetes/{cluster.name}/remediate/deployment.yaml")
+        if deployment is not None:
+            args = deployment["spec"]["template"]["spec"]["containers"][0]["command"]
+            host = f"gpuscope-remediate.{cluster.namespace}.svc"
+            found = _remediate_listener(f"gpuscope remediate ({cluster.name})", host, args)
+            out += [found] if found else []
+        unit = files.get(f"slurm/{cluster.name}/gpuscope-remediate.service", "")
+        for line in unit.splitlines():
+            if line.startswith("ExecStart="):
+                host = f"gpuscope-remediate-{cluster.name}"
+                found = _remediate_listener(f"gpuscope remediate ({cluster.name})", host, line.split())
+                out += [found] if found else []
+    return out
+
+
 LISTENER_SOURCES: list[Callable[[Files, FleetSpec], list[Listener]]] = [
     prometheus_listeners,
     federation_listeners,
     thanos_listeners,
     mimir_listeners,
     victoriametrics_listeners,
+    remediation_listeners,
 ]
 
 # --- links ------------------------------------------------------------------------------------------------
@@ -284,12 +318,34 @@ def vmalert_links(files: Files, spec: FleetSpec) -> list[Link]:
     ]
 
 
+def alertmanager_links(files: Files, spec: FleetSpec) -> list[Link]:
+    """Alertmanager's webhooks to gpuscope remediate (other receivers are outside the bundle)."""
+    path = "alertmanager/alertmanager.yml"
+    out = []
+    for receiver in (_yaml(files, path) or {}).get("receivers", []):
+        if not receiver["name"].startswith("gpuscope-remediate"):
+            continue
+        for hook in receiver.get("webhook_configs", []):
+            auth = hook.get("http_config", {}).get("authorization")
+            headers = {"Authorization": auth.get("credentials_file", "")} if auth else {}
+            out.append(
+                Link(
+                    source=f"{path}: receiver {receiver['name']}",
+                    target=hook["url"],
+                    protocol="remediate_webhook",
+                    headers=headers,
+                )
+            )
+    return out
+
+
 LINK_SOURCES: list[Callable[[Files, FleetSpec], list[Link]]] = [
     grafana_links,
     prometheus_links,
     federation_links,
     thanos_links,
     vmalert_links,
+    alertmanager_links,
 ]
 
 # --- the check ----------------------------------------------------------------------------------------------

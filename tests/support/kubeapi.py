@@ -12,6 +12,21 @@ It answers as the API server does (JSON objects, ``Status`` errors, 401 without 
 Tests change pods and slices while a client watches (``create_pod``, ``relabel_pod``, ``delete_pod``,
 ``put_slice``), and can compact the history, end every open watch, make watches hang silently or make every
 request fail with a status. It also writes the service-account directory (``token``, ``ca.crt``) a pod would have.
+
+Nodes, Events and Leases, with the real API's write semantics (what ``gpuscope remediate`` relies on):
+
+- ``GET /api/v1/nodes`` and ``/api/v1/nodes/<name>``; ``PATCH`` of a node and of its ``/status`` subresource in
+  the three patch types (``tests/support/kubepatch.py``: merge patch, strategic merge patch with the Node type's
+  merge keys, JSON patch), any other content type 415, a patch that cannot apply 422. The main resource ignores
+  changes to ``status`` and the subresource everything but ``status``, as the API server does. A patch or update
+  whose ``metadata.resourceVersion`` is not the object's current one is 409 Conflict;
+- ``POST /api/v1/namespaces/<ns>/events`` (``generateName`` honoured), listed by ``events_for(node)``;
+- ``GET``/``PUT /apis/coordination.k8s.io/v1/namespaces/<ns>/leases/<name>`` and ``POST`` to the collection
+  (409 AlreadyExists for a second create);
+- ``deny("patch", "nodes/status")``: that verb on that resource answers 403, as a missing RBAC rule does.
+
+Tests act as a person would with ``person_cordon`` and ``person_taint``; ``meddle`` makes the next node patches
+race another writer (409 for a patch carrying the old version), ``stall`` holds node reads (a slow API server).
 """
 
 from __future__ import annotations
@@ -31,10 +46,15 @@ from pathlib import Path
 from typing import Any
 
 from tests.support.certs import CertAuthority
+from tests.support.kubepatch import PATCH_TYPES, PatchError, apply_patch
 
 _CONFIGMAP = re.compile(r"^/api/v1/namespaces/([^/]+)/configmaps/([^/]+)$")
+_NODE = re.compile(r"^/api/v1/nodes/([^/]+)(/status)?$")
+_EVENTS = re.compile(r"^/api/v1/namespaces/([^/]+)/events$")
+_LEASES = re.compile(r"^/apis/coordination\.k8s\.io/v1/namespaces/([^/]+)/leases(?:/([^/]+))?$")
 _COLLECTIONS = {"/api/v1/pods": "pods"}
 SLICE_VERSIONS = ("v1", "v1beta2", "v1beta1")
+_INVALID = object()  # a request body that is not JSON
 
 
 @dataclass
@@ -50,7 +70,13 @@ class FakeKubeApi:
     hang_watches: bool = False  # watches send headers, then nothing until the client gives up
     slice_versions: tuple[str, ...] = SLICE_VERSIONS  # the resource.k8s.io versions served
     version: int = 100
-    objects: dict[str, dict[str, dict[str, Any]]] = field(default_factory=lambda: {"pods": {}, "resourceslices": {}})
+    objects: dict[str, dict[str, dict[str, Any]]] = field(
+        default_factory=lambda: {"pods": {}, "resourceslices": {}, "nodes": {}, "events": {}, "leases": {}}
+    )
+    denied: set[tuple[str, str]] = field(default_factory=set)  # (verb, resource) answered 403
+    writes: list[tuple[str, str, str]] = field(default_factory=list)  # (method, path, content type) of each write
+    meddle: int = 0  # the next N node patches find the node just changed by another writer
+    stall: threading.Event | None = None  # node reads wait until it is set (a slow API server)
     history: list[tuple[int, str, str, dict[str, Any]]] = field(default_factory=list)  # (rv, collection, type, obj)
     oldest: int = 0  # watches from a version below this get 410 Gone
     watches_open: int = 0
@@ -120,6 +146,73 @@ class FakeKubeApi:
         }
         kind = "MODIFIED" if name in self.objects["resourceslices"] else "ADDED"
         self._record("resourceslices", kind, name, obj)
+
+    # -- nodes, events, leases ----------------------------------------------------------------------------------
+
+    def add_node(self, name: str, labels: Mapping[str, str] | None = None) -> None:
+        obj = {
+            "kind": "Node",
+            "apiVersion": "v1",
+            "metadata": {"name": name, "uid": str(uuidlib.uuid4()), "labels": dict(labels or {}), "annotations": {}},
+            "spec": {},
+            "status": {"conditions": [{"type": "Ready", "status": "True", "reason": "KubeletReady"}]},
+        }
+        self._record("nodes", "ADDED", name, obj)
+
+    def node(self, name: str) -> dict[str, Any]:
+        with self.cond:
+            return json.loads(json.dumps(self.objects["nodes"][name]))
+
+    def condition(self, name: str, kind: str) -> dict[str, Any] | None:
+        return next((c for c in self.node(name)["status"].get("conditions", []) if c["type"] == kind), None)
+
+    def taints(self, name: str) -> list[dict[str, Any]]:
+        taints: list[dict[str, Any]] = self.node(name)["spec"].get("taints", [])
+        return taints
+
+    def events_for(self, node: str) -> list[dict[str, Any]]:
+        with self.cond:
+            events = [json.loads(json.dumps(e)) for e in self.objects["events"].values()]
+        return [e for e in events if e.get("involvedObject", {}).get("name") == node]
+
+    def deny(self, verb: str, resource: str) -> None:
+        self.denied.add((verb, resource))
+
+    def _change_node(self, name: str, change: Any) -> None:
+        obj = self.node(name)
+        change(obj)
+        self._record("nodes", "MODIFIED", name, obj)
+
+    def person_cordon(self, name: str) -> None:
+        """``kubectl cordon``."""
+        self._change_node(name, lambda o: o["spec"].__setitem__("unschedulable", True))
+
+    def person_uncordon(self, name: str) -> None:
+        self._change_node(name, lambda o: o["spec"].pop("unschedulable", None))
+
+    def person_taint(self, name: str, key: str, effect: str = "NoSchedule") -> None:
+        """``kubectl taint node <name> <key>:<effect>``."""
+        self._change_node(name, lambda o: o["spec"].setdefault("taints", []).append({"key": key, "effect": effect}))
+
+    def person_untaint(self, name: str, key: str) -> None:
+        def drop(obj: dict[str, Any]) -> None:
+            obj["spec"]["taints"] = [t for t in obj["spec"].get("taints", []) if t["key"] != key]
+
+        self._change_node(name, drop)
+
+    def write(self, collection: str, key: str, new: dict[str, Any]) -> tuple[int, Any]:
+        """Store ``new`` unless it names a ``resourceVersion`` that is no longer the object's (409 Conflict).
+
+        Call with ``cond`` held from the read the change was computed from, so nothing comes between."""
+        with self.cond:
+            current = self.objects[collection].get(key)
+            given = new.get("metadata", {}).get("resourceVersion")
+            now = current["metadata"]["resourceVersion"] if current else None
+            if given and current is not None and given != now:
+                message = f'Operation cannot be fulfilled on {collection} "{key}": the object has been modified'
+                return 409, _status(409, "Conflict", message)
+            self._record(collection, "MODIFIED" if current else "ADDED", key, new)
+            return 200, json.loads(json.dumps(new))
 
     def compact(self) -> None:
         """Forget the event history (etcd compaction): a watch from an older version gets 410 Gone."""
@@ -200,6 +293,8 @@ class _Handler(BaseHTTPRequestHandler):
         match = re.fullmatch(r"/apis/resource\.k8s\.io/([^/]+)/resourceslices", url.path)
         if match and match[1] in api.slice_versions:
             collection = "resourceslices"
+        if collection is None and self._object_get(url.path):
+            return
         if collection is None:
             self._configmap(url.path)
         elif api.fail_with is not None:
@@ -254,6 +349,163 @@ class _Handler(BaseHTTPRequestHandler):
             with api.cond:
                 api.watches_open -= 1
         self.close_connection = True
+
+    # -- nodes, events, leases ----------------------------------------------------------------------------------
+
+    def _denied(self, verb: str, resource: str) -> bool:
+        if (verb, resource) in self.api.denied:
+            message = f'{resource} is forbidden: User "system:serviceaccount:test" cannot {verb} resource'
+            self._json(403, _status(403, "Forbidden", message))
+            return True
+        return False
+
+    def _object_get(self, path: str) -> bool:
+        api = self.api
+        node, lease = _NODE.match(path), _LEASES.match(path)
+        if path == "/api/v1/nodes":
+            if not self._denied("list", "nodes"):
+                with api.cond:
+                    items = list(api.objects["nodes"].values())
+                    version = str(api.version)
+                self._json(200, {"kind": "NodeList", "metadata": {"resourceVersion": version}, "items": items})
+            return True
+        if node and not node[2]:
+            if api.stall is not None:
+                api.stall.wait(60)
+            self._one("get", "nodes", node[1])
+            return True
+        if lease and lease[2]:
+            self._one("get", "leases", f"{lease[1]}/{lease[2]}")
+            return True
+        return False
+
+    def _one(self, verb: str, collection: str, key: str) -> None:
+        if self._denied(verb, collection):
+            return
+        with self.api.cond:
+            obj = self.api.objects[collection].get(key)
+        if obj is None:
+            self._json(404, _status(404, "NotFound", f'{collection} "{key.rsplit("/", 1)[-1]}" not found'))
+        else:
+            self._json(200, obj)
+
+    def _body(self) -> Any:
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        try:
+            return json.loads(raw) if raw else None
+        except ValueError:
+            return _INVALID
+
+    def _authorized(self, method: str) -> bool:
+        api = self.api
+        api.requests.append(f"{method} {self.path}")
+        api.writes.append((method, self.path, self.headers.get("Content-Type", "")))
+        if self.headers.get("Authorization") != f"Bearer {api.token}":
+            self._json(401, _status(401, "Unauthorized", "Unauthorized"))
+            return False
+        return True
+
+    def do_PATCH(self) -> None:
+        if not self._authorized("PATCH"):
+            return
+        match = _NODE.match(urllib.parse.urlsplit(self.path).path)
+        body = self._body()
+        if match is None:
+            self._json(405, _status(405, "MethodNotAllowed", "the fake API server patches only nodes"))
+            return
+        name, subresource = match[1], bool(match[2])
+        if self._denied("patch", "nodes/status" if subresource else "nodes"):
+            return
+        if body is _INVALID:
+            self._json(400, _status(400, "BadRequest", "the patch is not JSON"))
+            return
+        api = self.api
+        with api.cond:
+            if api.meddle and name in api.objects["nodes"]:
+                api.meddle -= 1
+                api._change_node(name, lambda o: o["metadata"]["labels"].__setitem__("meddled", "yes"))
+            current = api.objects["nodes"].get(name)
+            if current is None:
+                self._json(404, _status(404, "NotFound", f'nodes "{name}" not found'))
+                return
+            try:
+                patched = apply_patch(self.headers.get("Content-Type", ""), json.loads(json.dumps(current)), body)
+            except ValueError:
+                kind = self.headers.get("Content-Type", "")
+                message = f"unknown patch format {kind!r}: accepted media types include {', '.join(PATCH_TYPES)}"
+                self._json(415, _status(415, "UnsupportedMediaType", message))
+                return
+            except PatchError as exc:
+                self._json(422, _status(422, "Invalid", str(exc)))
+                return
+            if not isinstance(patched, dict) or patched.get("metadata", {}).get("name") != name:
+                self._json(422, _status(422, "Invalid", "the patch changes the object's name or kind"))
+                return
+            # The status subresource writes only status; the main resource everything but status.
+            if subresource:
+                merged = {**current, "status": patched.get("status", {})}
+                merged["metadata"] = {**current["metadata"], "resourceVersion": patched["metadata"]["resourceVersion"]}
+            else:
+                merged = {**patched, "status": current.get("status", {})}
+            code, answer = api.write("nodes", name, merged)
+        self._json(code, answer)
+
+    def do_POST(self) -> None:
+        if not self._authorized("POST"):
+            return
+        path = urllib.parse.urlsplit(self.path).path
+        body = self._body()
+        events, leases = _EVENTS.match(path), _LEASES.match(path)
+        if not isinstance(body, dict):
+            self._json(400, _status(400, "BadRequest", "the body is not a JSON object"))
+            return
+        if events:
+            self._create("create", "events", events[1], body)
+        elif leases and not leases[2]:
+            self._create("create", "leases", leases[1], body)
+        else:
+            self._json(405, _status(405, "MethodNotAllowed", f"the fake API server creates nothing at {path}"))
+
+    def _create(self, verb: str, collection: str, namespace: str, body: dict[str, Any]) -> None:
+        if self._denied(verb, collection):
+            return
+        meta = body.setdefault("metadata", {})
+        if collection == "events" and not isinstance(body.get("involvedObject"), dict):
+            self._json(422, _status(422, "Invalid", "involvedObject: Required value"))
+            return
+        name = meta.get("name") or (meta.get("generateName", "") + uuidlib.uuid4().hex[:5])
+        if not name:
+            self._json(422, _status(422, "Invalid", "metadata.name or generateName: Required value"))
+            return
+        meta.update(name=name, namespace=namespace, uid=str(uuidlib.uuid4()))
+        meta.pop("resourceVersion", None)
+        key = f"{namespace}/{name}"
+        with self.api.cond:
+            if key in self.api.objects[collection]:
+                self._json(409, _status(409, "AlreadyExists", f'{collection} "{name}" already exists'))
+                return
+            _, answer = self.api.write(collection, key, body)
+        self._json(201, answer)
+
+    def do_PUT(self) -> None:
+        if not self._authorized("PUT"):
+            return
+        path = urllib.parse.urlsplit(self.path).path
+        leases = _LEASES.match(path)
+        body = self._body()
+        if leases is None or not leases[2] or not isinstance(body, dict):
+            self._json(405, _status(405, "MethodNotAllowed", f"the fake API server updates only leases, not {path}"))
+            return
+        if self._denied("update", "leases"):
+            return
+        key = f"{leases[1]}/{leases[2]}"
+        with self.api.cond:
+            if key not in self.api.objects["leases"]:
+                self._json(404, _status(404, "NotFound", f'leases "{leases[2]}" not found'))
+                return
+            code, answer = self.api.write("leases", key, body)
+        self._json(code, answer)
 
     def _configmap(self, path: str) -> None:
         api = self.api

@@ -13,7 +13,21 @@ import sys
 import typer
 from typer.exceptions import Abort, TyperException
 
-from gpuscope.cli import console, doctor, exporter, generate, job, misc, report, rules, selftest, sim, up, xid  # noqa: F401 - importing registers the commands
+from gpuscope.cli import (  # noqa: F401 - importing registers the commands
+    console,
+    doctor,
+    exporter,
+    generate,
+    job,
+    misc,
+    remediate,
+    report,
+    rules,
+    selftest,
+    sim,
+    up,
+    xid,
+)
 from gpuscope.cli._app import app
 from gpuscope.cli._dcgm_flags import normalise_bool_args
 from gpuscope.errors import AuditError, GpuscopeError

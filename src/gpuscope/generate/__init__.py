@@ -21,6 +21,7 @@ from gpuscope.generate.host_scrape import host_service_monitors, host_targets_fi
 from gpuscope.generate.kubernetes_rbac import rbac_files
 from gpuscope.generate.prometheus import choose_store, prometheus_config, targets_files
 from gpuscope.generate.readme import bundle_readme
+from gpuscope.generate.remediation import remediation_files
 from gpuscope.generate.storage import federation_files, global_query, mimir_files, thanos_files
 from gpuscope.generate.victoriametrics import victoriametrics_files
 from gpuscope.rules import render_rule_files, runbooks
@@ -49,6 +50,7 @@ def generate_bundle(spec: FleetSpec, collectors: CollectorSet, collectors_csv: s
         if cluster.kind == "kubernetes":
             files.update(_kubernetes(spec, cluster, by_name[cluster.name], rule_files, collectors_csv))
     files["alertmanager/alertmanager.yml"] = alertmanager_config(spec)
+    files.update(remediation_files(spec))
     if store == "federation":
         files.update(federation_files(spec, rule_files["gpuscope-fleet.yaml"]))
     elif store == "thanos":

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from gpuscope.escaping import go_template_text
+from gpuscope.generate.remediation import alertmanager_routes
 from gpuscope.rules.timescale import scale
 from gpuscope.spec.fleet import FleetSpec, Receiver
 
@@ -75,6 +76,9 @@ def alertmanager_config(spec: FleetSpec) -> dict[str, Any]:
                 ],
             }
         )
+    remediate, remediate_receivers = alertmanager_routes(spec)  # first, with continue: true
+    routes[:0] = remediate
+    receivers += remediate_receivers
     gpu_alert = 'alertname=~"GPU.+"'
     return {
         "global": {"resolve_timeout": "5m"},

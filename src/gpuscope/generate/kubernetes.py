@@ -17,6 +17,7 @@ from gpuscope.generate.budget import ClusterBudget
 from gpuscope.generate.kubernetes_processes import host_pid, process_env, process_mounts
 from gpuscope.generate.kubernetes_rbac import ROLE_FILES, attribution_env
 from gpuscope.generate.prometheus import EXPORTER_JOB, LABEL_LIMIT
+from gpuscope.remediate.policy import TAINT_KEY
 from gpuscope.spec.fleet import Cluster, FleetSpec
 
 APP = "gpuscope-exporter"
@@ -147,7 +148,12 @@ def daemonset(spec: FleetSpec, cluster: Cluster) -> dict[str, Any]:
                     "runtimeClassName": "nvidia",
                     **host_pid(spec),
                     "nodeSelector": {"nvidia.com/gpu.present": "true"},
-                    "tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}],
+                    "tolerations": [
+                        {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"},
+                        # gpuscope remediate's taint: a node taken out for its GPUs keeps its telemetry (the
+                        # exporter must be there to see it recover).
+                        {"key": TAINT_KEY, "operator": "Exists"},
+                    ],
                     "containers": [container],
                     "volumes": volumes,
                 },

@@ -17,6 +17,8 @@ _DESCRIPTIONS = (
     ("alertmanager/", "routing by owner and severity, inhibitions"),
     ("kubernetes/", "per Kubernetes cluster: exporter DaemonSet, Service, ServiceMonitor, PrometheusRule, ConfigMap"),
     ("global/", "the long-term store of the chosen topology"),
+    ("slurm/", "per Slurm cluster: the job-mapping prolog/epilog; with remediation, its systemd unit and policy"),
+    ("remediation/", "the remediation policy of every cluster (gpuscope remediate --policy)"),
     ("runbooks/", "one page per alert, linked from its runbook_url"),
     ("grafana/", "dashboards, provisioning, and `dashboards/.lint`: the dashboard-linter rules they skip, and why"),
     ("budget.json", "the budget report below, for automation"),

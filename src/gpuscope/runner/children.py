@@ -6,6 +6,7 @@ moved to the data directory and loopback: the local stack proves the generated f
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import yaml
@@ -157,7 +158,19 @@ def build_children(plan: LocalPlan, data_dir: Path, bundle: Path, logs: Path) ->
     (data_dir / "pushgateway").mkdir(parents=True, exist_ok=True)
     if plan.node_exporter_port:
         children["node-exporter"] = node_exporter(plan.node_exporter_port, logs)
+    if plan.remediate_port and (bundle / "remediation" / "policy.yaml").exists():
+        children["remediate"] = remediator(plan.remediate_port, bundle, logs)
     return children
+
+
+def remediator(port: int, bundle: Path, logs: Path) -> ManagedProcess:
+    """``gpuscope remediate`` in dry run on the bundle's policy: the live view shows what it would drain."""
+    argv = [
+        sys.executable, "-m", "gpuscope", "remediate", "--dry-run",
+        f"--policy={bundle / 'remediation' / 'policy.yaml'}", f"--listen=127.0.0.1:{port}",
+        f"--audit-log={logs / 'remediation.jsonl'}",
+    ]  # fmt: skip
+    return ManagedProcess("remediate", argv, logs / "remediate.log", f"http://127.0.0.1:{port}/-/ready")
 
 
 # The collectors the host row, the host rules and the doctor read (infiniband reports nothing without an HCA,

@@ -5,7 +5,8 @@ exporter's naming, thresholds) and loses what points at production: endpoints be
 targets become simulated nodes on 127.x.y.z, every alert receiver becomes the local webhook recorder (a demo must
 never page anyone), and the long-term store is the real one for ``victoriametrics`` (the single-node server and
 vmalert), a Prometheus remote-write receiver standing in for Mimir, or a federating Prometheus (Thanos cannot run
-here). ``--fast`` scrapes every second and compresses rule and alerting time 15x.
+here). Remediation goes to one local ``gpuscope remediate`` in dry run: it never drains anything. ``--fast``
+scrapes every second and compresses rule and alerting time 15x.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from gpuscope.spec.fleet import (
     NodeGroup,
     Receiver,
     Receivers,
+    Remediation,
     VictoriaMetrics,
     Webhook,
     seconds,
@@ -75,6 +77,7 @@ class LocalPlan:
     console_port: int = 0
     vmalert_port: int | None = None  # with victoriametrics
     node_exporter_port: int = 0  # the one real node-exporter, reporting this machine under every simulated node
+    remediate_port: int = 0  # gpuscope remediate, in dry run: what it would drain or taint
 
     @property
     def global_name(self) -> str:
@@ -95,6 +98,8 @@ class LocalPlan:
             out["vmalert"] = f"http://127.0.0.1:{self.vmalert_port}"
         if self.node_exporter_port:
             out["node-exporter"] = f"http://127.0.0.1:{self.node_exporter_port}"
+        if self.remediate_port:
+            out["remediate"] = f"http://127.0.0.1:{self.remediate_port}"
         return out
 
     def nodes_of(self, cluster: str) -> list[LocalNode]:
@@ -158,6 +163,7 @@ def plan_stack(spec: FleetSpec, *, fast: bool, port: Callable[[], int] = free_po
     global_port, am_port, pg_port, control_port = port(), port(), port(), port()
     vmalert_port = port() if global_kind == "victoriametrics" else None
     ne_port = port() if spec.host_signals.node_exporter else 0
+    remediate_port = port()
     nodes: list[LocalNode] = []
     clusters = []
     for ci, cluster in enumerate(spec.clusters):
@@ -188,6 +194,7 @@ def plan_stack(spec: FleetSpec, *, fast: bool, port: Callable[[], int] = free_po
         "remote_write_token_file": None,
         # simulated pods share the local GPUs: per-pod panels, the process series, `gpuscope inject zombie`
         "exporter": spec.exporter.model_copy(update={"process_metrics": True}),
+        "remediation": local_remediation(spec, remediate_port),
     }
     if vmalert_port is not None:
         # The single node on loopback (a cluster version in the spec runs as one node here).
@@ -216,6 +223,16 @@ def plan_stack(spec: FleetSpec, *, fast: bool, port: Callable[[], int] = free_po
         console_port=port(),
         vmalert_port=vmalert_port,
         node_exporter_port=ne_port,
+        remediate_port=remediate_port,
+    )
+
+
+def local_remediation(spec: FleetSpec, port: int) -> Remediation:
+    """Every cluster's remediation webhook is the one local remediator, in dry run: a demo never drains anything."""
+    base = spec.remediation or Remediation()
+    url = f"http://127.0.0.1:{port}/webhook"
+    return base.model_copy(
+        update={"urls": {c.name: url for c in spec.clusters}, "bearer_token_file": None, "apply": False}
     )
 
 

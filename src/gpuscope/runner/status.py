@@ -92,6 +92,7 @@ async def gather(plan: LocalPlan, client: httpx.AsyncClient, notifications: int)
     global_gpus = await _query(client, urls["global"], f"count by (cluster) (count by (cluster, {uuid}) ({temp}))")
     global_up = await _query(client, urls["global"], f"count by (cluster) (count by (cluster, instance) ({q.up} == 1))")
     alerts = await _api(client, f"{urls['alertmanager']}/api/v2/alerts?active=true&silenced=false&inhibited=false")
+    decisions = await _api(client, f"{urls['remediate']}/api/v1/decisions") if "remediate" in urls else None
     clusters = []
     for name in names:
         a, b = by_replica[(name, "a")], by_replica[(name, "b")]
@@ -124,6 +125,7 @@ async def gather(plan: LocalPlan, client: httpx.AsyncClient, notifications: int)
         "alerts": {"firing_by_owner": dict(Counter(al["owner"] for al in firing)), "firing": firing},
         "alertmanager_reachable": alerts is not None,
         "notifications": notifications,
+        "remediation": remediation_lines(decisions),
         "global": {
             "gpus_by_cluster": {s["metric"].get("cluster", ""): int(float(s["value"][1])) for s in global_gpus or []},
             "exporter_targets_by_cluster": {
@@ -133,6 +135,17 @@ async def gather(plan: LocalPlan, client: httpx.AsyncClient, notifications: int)
     }
     status["floor"] = [asdict(c) for c in floor_checks(status)]
     return status
+
+
+# What the live view shows of the remediator: what it would do, and why it did not (redeliveries and alerts outside
+# the policy are left out).
+_SHOWN = ("would", "done", "over_budget", "persons", "failed", "resolved")
+
+
+def remediation_lines(decisions: Any) -> list[str]:
+    if not isinstance(decisions, list):
+        return []
+    return [str(d.get("line", "")) for d in decisions if isinstance(d, dict) and d.get("result") in _SHOWN][-6:]
 
 
 def floor_checks(status: dict[str, Any]) -> list[Check]:

@@ -72,10 +72,12 @@ def render(status: dict[str, Any]) -> Group:
     for name, url in sorted(status.get("urls", {}).items()):
         urls.add_row(name, url)
     events = Text("\n".join(status.get("events", [])[-6:]))
+    remediation = status.get("remediation") or []
     return Group(
         clusters,
         Panel(floor_text),
         Panel(firing, title="Alerts"),
+        *((Panel(Text("\n".join(remediation)), title="Remediation (dry run)"),) if remediation else ()),
         Panel(urls, title="URLs"),
         *((Panel(Text(HOST_SIGNALS), title="Host signals"),) if "node-exporter" in status.get("urls", {}) else ()),
         Panel(events, title="Events"),

@@ -158,15 +158,34 @@ class Endpoints(_Model):
     kube_state_metrics: Address = "kube-state-metrics.kube-system.svc:8080"  # host_signals (Kubernetes clusters)
 
 
+# An absolute path of plain characters; ``%n`` stands for the node's name (several slurmd on one host).
+_JOB_DIR_RE = re.compile(r"^/(?!.*(?:^|/)\.\.(?:/|$))[A-Za-z0-9._/%-]{1,200}$")
+
+
+class Slurm(_Model):
+    """A bare-metal cluster scheduled by Slurm: the bundle ships the job-mapping prolog/epilog (docs/remediation.md)."""
+
+    job_mapping_dir: Annotated[
+        str, _check(_JOB_DIR_RE, "an absolute path of letters, digits, '.', '_', '-', '/' (and %n for the node name)")
+    ] = Field("/run/gpuscope/hpc-jobs", description="the exporter's --hpc-job-mapping-dir, written by the prolog")
+
+
 class Cluster(_Model):
     name: DnsName
     region: str = "default"
     kind: Literal["kubernetes", "baremetal"] = "kubernetes"
+    slurm: Slurm | None = Field(None, description="bare metal run by Slurm: job mapping and node drains")
     namespace: DnsName = "gpu-monitoring"
     tenant: TenantId | None = Field(None, description="Mimir tenant (X-Scope-OrgID); default: the cluster name")
     node_groups: tuple[NodeGroup, ...] = Field(min_length=1)
     pod_restarts_per_hour: Number = Field(0.0, ge=0, le=1e6, description="expected GPU pod churn, for the budget")
     endpoints: Endpoints = Endpoints()
+
+    @model_validator(mode="after")
+    def _slurm_on_bare_metal(self) -> Cluster:
+        if self.slurm is not None and self.kind != "baremetal":
+            raise ValueError("slurm: is for kind: baremetal clusters (Kubernetes schedules a kubernetes cluster)")
+        return self
 
     @property
     def gpus(self) -> int:
@@ -226,6 +245,44 @@ class Receivers(_Model):
     infra: Receiver
     platform: Receiver
     workload: Receiver
+
+
+class Remediation(_Model):
+    """``gpuscope remediate`` for the fleet: Alertmanager's route to it, the policy's limits (docs/remediation.md)."""
+
+    urls: dict[DnsName, Url] = Field(
+        default_factory=dict,
+        description="per cluster, where Alertmanager delivers (default: the generated Service, or "
+        "http://gpuscope-remediate-<cluster>:9450/webhook for a Slurm cluster's host)",
+    )
+    bearer_token_file: str | None = Field(
+        "/etc/alertmanager/secrets/gpuscope-remediate/token", description="Alertmanager's side of the bearer token"
+    )
+    apply: Annotated[bool, Strict()] = Field(False, description="the generated remediators act (default: dry run)")
+    max_nodes: Count | None = Field(2, ge=1, le=100_000, description="budget: nodes held at once per cluster")
+    max_percent: Number | None = Field(10.0, gt=0, le=100, description="budget: percent of a cluster's nodes")
+    return_after: Duration | None = Field(None, description="return nodes after this long healthy (default: a person)")
+    taint_effect: Literal["NoSchedule", "PreferNoSchedule", "NoExecute"] = "NoSchedule"
+    cordon: Annotated[bool, Strict()] = True
+
+    def url(self, cluster: Cluster) -> str:
+        default = (
+            f"http://gpuscope-remediate.{cluster.namespace}.svc:9450/webhook"
+            if cluster.kind == "kubernetes"
+            else f"http://gpuscope-remediate-{cluster.name}:9450/webhook"
+        )
+        return self.urls.get(cluster.name, default)
+
+    @model_validator(mode="after")
+    def _budget(self) -> Remediation:
+        # Naming one limit means that limit alone, as in the policy file.
+        if "max_nodes" in self.model_fields_set and "max_percent" not in self.model_fields_set:
+            object.__setattr__(self, "max_percent", None)
+        elif "max_percent" in self.model_fields_set and "max_nodes" not in self.model_fields_set:
+            object.__setattr__(self, "max_nodes", None)
+        if self.max_nodes is None and self.max_percent is None:
+            raise ValueError("set max_nodes or max_percent (or both): a budget without either is no limit")
+        return self
 
 
 class Tenant(_Model):
@@ -397,6 +454,7 @@ class FleetSpec(_Model):
     runbook_base_url: TemplateFree = "runbooks"
     kube_prometheus_release: LabelValue | None = Field(None, description="kube-prometheus-stack release label to carry")
     speedup: Count = Field(1, ge=1, le=60, description="compress rule time windows (demos and tests only)")
+    remediation: Remediation | None = Field(None, description="route GPU pages to gpuscope remediate")
 
     @field_validator("clusters")
     @classmethod

@@ -1,0 +1,244 @@
+"""Kubernetes nodes through the API server: a node condition, a taint, optionally a cordon, and an Event.
+
+Taking a node out of service (with the pod's service account, through ``exporter.workloads.kubewatch.ApiServer``,
+the one API server client gpuscope has):
+
+1. ``PATCH /api/v1/nodes/<node>`` as a JSON merge patch carrying the ``resourceVersion`` just read: the taint
+   ``gpuscope.io/gpu-unhealthy`` (effect by policy) added to the node's own taints, ``spec.unschedulable`` when
+   the policy cordons and nobody already has, and the ownership annotation ``gpuscope.io/remediation`` (what
+   gpuscope did, so only that is ever undone). A node changed meanwhile answers 409 Conflict: read again, retry.
+2. ``PATCH /api/v1/nodes/<node>/status`` as a strategic merge patch: the condition ``GPUHealthy=False`` with the
+   alert as reason and its summary as message (conditions merge by ``type``: the kubelet's stay).
+3. ``POST /api/v1/namespaces/<ns>/events``: a Warning Event on the node, which ``kubectl describe node`` shows.
+
+Putting it back is a JSON patch that first tests that the taint at its index is still ours, then removes it and
+the annotation and uncordons only if gpuscope cordoned; then ``GPUHealthy=True`` and a Normal Event. RBAC: nodes
+get/list/patch, nodes/status patch, events create, leases get/create/update (``generate/remediation.py``).
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import time
+import urllib.parse
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from http import HTTPStatus
+from typing import Any
+
+from gpuscope.exporter.workloads.kubewatch import ApiServer, WatchError
+from gpuscope.remediate.actuator import ActuatorError, Hold, NodeState
+from gpuscope.remediate.policy import CONDITION_TYPE, TAINT_KEY
+
+ANNOTATION = "gpuscope.io/remediation"
+MAX_ANSWER_BYTES = 64 * 1024 * 1024  # a node list of a large cluster
+CONFLICT_RETRIES = 5
+Clock = Callable[[], float]
+
+
+class ApiError(ActuatorError):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _stamp(now: float) -> str:
+    return datetime.fromtimestamp(now, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class KubeApi:
+    """JSON requests to the API server; a failure is one ``ApiError`` line naming the status and the fix."""
+
+    def __init__(self, server: ApiServer, timeout_s: float = 10.0) -> None:
+        self.server = server
+        self.timeout_s = timeout_s
+
+    def request(
+        self, method: str, path: str, body: object | None = None, content_type: str = "application/json"
+    ) -> dict[str, Any]:
+        try:
+            conn, token = self.server.connect(self.timeout_s)
+        except WatchError as exc:
+            raise ApiError(0, str(exc)) from None
+        headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
+        data = None if body is None else json.dumps(body).encode()
+        if data is not None:
+            headers["Content-Type"] = content_type
+        try:
+            conn.request(method, path, body=data, headers=headers)
+            response = conn.getresponse()
+            raw = response.read(MAX_ANSWER_BYTES + 1)
+        except (OSError, http.client.HTTPException) as exc:
+            raise ApiError(0, f"API server {self.server.host}:{self.server.port} unreachable: {exc}") from None
+        finally:
+            conn.close()
+        try:
+            answer = json.loads(raw) if raw else {}
+        except ValueError:
+            answer = {}
+        if not isinstance(answer, dict) or len(raw) > MAX_ANSWER_BYTES:
+            raise ApiError(response.status, f"{method} {path}: the API server's answer is not a JSON object")
+        if response.status >= 300:
+            raise ApiError(response.status, _problem(method, path, response.status, answer))
+        return answer
+
+
+def _problem(method: str, path: str, status: int, answer: Mapping[str, Any]) -> str:
+    message = str(answer.get("message", ""))[:200]
+    hints: dict[int, str] = {
+        HTTPStatus.UNAUTHORIZED: "the service account token is missing or not accepted",
+        HTTPStatus.FORBIDDEN: "grant the remediator's service account this verb (gpuscope generate's RBAC does)",
+        HTTPStatus.NOT_FOUND: "no such object",
+        HTTPStatus.CONFLICT: "changed meanwhile (stale resourceVersion)",
+    }
+    hint = hints.get(status, "")  # HTTPStatus is an IntEnum: its members are keys for the plain code too
+    return f"{method} {path}: HTTP {status}" + (f" ({hint})" if hint else "") + (f": {message}" if message else "")
+
+
+def _node_path(node: str) -> str:
+    return f"/api/v1/nodes/{urllib.parse.quote(node, safe='')}"
+
+
+class KubernetesActuator:
+    kind = "kubernetes"
+
+    def __init__(self, api: KubeApi, namespace: str, clock: Clock = time.time) -> None:
+        self.api = api
+        self.namespace = namespace
+        self.clock = clock
+
+    def _get(self, node: str) -> dict[str, Any] | None:
+        try:
+            return self.api.request("GET", _node_path(node))
+        except ApiError as exc:
+            if exc.status == 404:
+                return None
+            raise
+
+    def inspect(self, node: str) -> NodeState:
+        obj = self._get(node)
+        if obj is None:
+            return NodeState(exists=False, ours=False, persons=False, detail="no such Kubernetes node")
+        mark = _mark(obj)
+        cordoned = bool(obj.get("spec", {}).get("unschedulable"))
+        theirs_taint = any(t.get("key") == TAINT_KEY for t in _taints(obj)) and mark is None
+        persons = (cordoned and (mark is None or not mark.get("cordoned"))) or theirs_taint
+        detail = ("cordoned" if cordoned else "schedulable") + (", gpuscope's" if mark is not None else "")
+        return NodeState(exists=True, ours=mark is not None, persons=persons and mark is None, detail=detail)
+
+    def hold(self, hold: Hold) -> str:
+        for _ in range(CONFLICT_RETRIES):
+            obj = self._get(hold.node)
+            if obj is None:
+                raise ActuatorError(f"node {hold.node} does not exist")
+            cordon = hold.cordon and not obj.get("spec", {}).get("unschedulable")
+            taint = {"key": TAINT_KEY, "value": hold.alert, "effect": hold.taint_effect}
+            taints = [t for t in _taints(obj) if t.get("key") != TAINT_KEY] + [taint]
+            mark = {"alert": hold.alert, "cordoned": cordon, "since": _stamp(self.clock())}
+            patch: dict[str, Any] = {
+                "metadata": {
+                    "resourceVersion": obj.get("metadata", {}).get("resourceVersion", ""),
+                    "annotations": {ANNOTATION: json.dumps(mark, sort_keys=True)},
+                },
+                "spec": {"taints": taints, **({"unschedulable": True} if cordon else {})},
+            }
+            try:
+                self.api.request("PATCH", _node_path(hold.node), patch, "application/merge-patch+json")
+                break
+            except ApiError as exc:
+                if exc.status != 409:
+                    raise
+        else:
+            raise ActuatorError(f"node {hold.node} kept changing ({CONFLICT_RETRIES} conflicts): try again later")
+        self._condition(hold.node, "False", hold.alert, hold.reason)
+        self._event(hold.node, "Warning", hold.alert, f"gpuscope remediate: {hold.reason}")
+        done = f"taint {TAINT_KEY}={hold.alert}:{hold.taint_effect}, condition {CONDITION_TYPE}=False"
+        return done + (", cordoned" if cordon else "")
+
+    def release(self, node: str, alert: str) -> str:
+        for _ in range(CONFLICT_RETRIES):
+            obj = self._get(node)
+            mark = _mark(obj) if obj is not None else None
+            if obj is None or mark is None:
+                raise ActuatorError(f"{node} is no longer held by gpuscope: left as it is")
+            ops: list[dict[str, Any]] = []
+            for i, t in enumerate(_taints(obj)):
+                if t.get("key") == TAINT_KEY:
+                    ops += [
+                        {"op": "test", "path": f"/spec/taints/{i}/key", "value": TAINT_KEY},
+                        {"op": "remove", "path": f"/spec/taints/{i}"},
+                    ]
+                    break
+            ops.append({"op": "remove", "path": "/metadata/annotations/" + ANNOTATION.replace("/", "~1")})
+            uncordon = bool(mark.get("cordoned")) and bool(obj.get("spec", {}).get("unschedulable"))
+            if uncordon:
+                ops.append({"op": "replace", "path": "/spec/unschedulable", "value": False})
+            try:
+                self.api.request("PATCH", _node_path(node), ops, "application/json-patch+json")
+                break
+            except ApiError as exc:
+                if exc.status not in (409, 422):  # 422: the test failed, the taints moved meanwhile
+                    raise
+        else:
+            raise ActuatorError(f"node {node} kept changing ({CONFLICT_RETRIES} conflicts): try again later")
+        self._condition(node, "True", "GPUHealthy", f"no GPU alert since gpuscope took it out for {alert}")
+        self._event(node, "Normal", "GPUHealthy", "gpuscope remediate: returned to service after a hold of good health")
+        return f"taint {TAINT_KEY} removed, condition {CONDITION_TYPE}=True" + (", uncordoned" if uncordon else "")
+
+    def _condition(self, node: str, status: str, reason: str, message: str) -> None:
+        now = _stamp(self.clock())
+        condition = {
+            "type": CONDITION_TYPE,
+            "status": status,
+            "reason": reason,
+            "message": message,
+            "lastHeartbeatTime": now,
+            "lastTransitionTime": now,
+        }
+        body = {"status": {"conditions": [condition]}}
+        self.api.request("PATCH", _node_path(node) + "/status", body, "application/strategic-merge-patch+json")
+
+    def _event(self, node: str, kind: str, reason: str, message: str) -> None:
+        now = self.clock()
+        event = {
+            "apiVersion": "v1",
+            "kind": "Event",
+            "metadata": {"generateName": f"{node}.gpuscope-", "namespace": self.namespace},
+            "involvedObject": {"apiVersion": "v1", "kind": "Node", "name": node},
+            "reason": reason,
+            "message": message[:1024],
+            "type": kind,
+            "source": {"component": "gpuscope-remediate"},
+            "firstTimestamp": _stamp(now),
+            "lastTimestamp": _stamp(now),
+            "count": 1,
+        }
+        self.api.request("POST", f"/api/v1/namespaces/{urllib.parse.quote(self.namespace)}/events", event)
+
+    def _nodes(self) -> list[dict[str, Any]]:
+        items = self.api.request("GET", "/api/v1/nodes").get("items")
+        return [i for i in items if isinstance(i, dict)] if isinstance(items, list) else []
+
+    def owned(self) -> list[str]:
+        return sorted(str(n.get("metadata", {}).get("name", "")) for n in self._nodes() if _mark(n) is not None)
+
+    def size(self) -> int | None:
+        return len(self._nodes())
+
+
+def _taints(obj: Mapping[str, Any]) -> list[dict[str, Any]]:
+    taints = obj.get("spec", {}).get("taints")
+    return [t for t in taints if isinstance(t, dict)] if isinstance(taints, list) else []
+
+
+def _mark(obj: Mapping[str, Any]) -> dict[str, Any] | None:
+    annotations = obj.get("metadata", {}).get("annotations")
+    raw = annotations.get(ANNOTATION) if isinstance(annotations, dict) else None
+    if not isinstance(raw, str):
+        return None
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}

@@ -1,0 +1,139 @@
+"""``gpuscope remediate``: options in, a running remediator out (policy, actuators, engine, server, signals).
+
+A dry run (the default) builds no actuator at all: it never reads nor writes the scheduler, so it runs anywhere
+(the local stack runs it). ``--apply`` needs, per cluster kind in the policy, the one scheduler this process
+reaches: Slurm through ``scontrol`` (``SLURM_CONF``), Kubernetes through the pod's service account (or
+``KUBERNETES_SERVICE_HOST``/``_PORT`` and ``GPUSCOPE_SERVICEACCOUNT_DIR``), and so at most one cluster of each kind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from gpuscope.errors import EnvironmentProblem, UsageError
+from gpuscope.exporter.webconfig import load_web_config
+from gpuscope.exporter.workloads.kubewatch import ApiServer
+from gpuscope.inputs import read_text
+from gpuscope.remediate.actuator import Actuator
+from gpuscope.remediate.audit import AuditLog, Metrics
+from gpuscope.remediate.engine import Engine
+from gpuscope.remediate.kubernetes import KubeApi, KubernetesActuator
+from gpuscope.remediate.lease import LeaseKeeper
+from gpuscope.remediate.ledger import LedgerFile
+from gpuscope.remediate.pager import AlertmanagerPager
+from gpuscope.remediate.policy import LEASE_NAME, Policy, load_policy
+from gpuscope.remediate.server import Service, serve
+from gpuscope.remediate.slurm import SlurmActuator
+
+log = logging.getLogger("gpuscope.remediate")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RemediateOptions:
+    policy: str
+    listen: str = "127.0.0.1:9450"
+    apply: bool = False
+    bearer_token_file: str | None = None
+    web_config_file: str | None = None
+    audit_log: str = "-"
+    state_file: str | None = None
+    alertmanagers: tuple[str, ...] = ()
+    scontrol: str = "scontrol"
+    lease: bool = True  # take the leader Lease when acting on a Kubernetes cluster
+    identity: str = field(default_factory=lambda: os.environ.get("POD_NAME") or socket.gethostname())
+    queue_size: int = 256
+    tick_s: float = 1.0
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit() or not 0 < int(port) < 65536:
+        raise UsageError(f"--listen {text!r:.80}: write HOST:PORT, e.g. 0.0.0.0:9450")
+    return host.strip("[]") or "0.0.0.0", int(port)
+
+
+def read_token(path: str | None) -> str | None:
+    if path is None:
+        return None
+    token = read_text(path, "bearer token file").strip()
+    if not token or not token.isprintable() or " " in token:
+        raise UsageError(f"--bearer-token-file {path}: the file must hold one token (printable, no spaces)")
+    return token
+
+
+def build_actuators(policy: Policy, options: RemediateOptions) -> tuple[dict[str, Actuator], LeaseKeeper | None]:
+    if not options.apply:
+        return {}, None
+    actuators: dict[str, Actuator] = {}
+    lease = None
+    for kind in ("slurm", "kubernetes"):
+        names = [c.name for c in policy.clusters if c.kind == kind]
+        if len(names) > 1:
+            raise UsageError(
+                f"--apply acts on one {kind} cluster per process, the policy names {len(names)} "
+                f"({', '.join(names)}): run one remediator per cluster, each with its own policy"
+            )
+    for cluster in policy.clusters:
+        if cluster.kind == "slurm":
+            actuators[cluster.name] = SlurmActuator(options.scontrol)
+            continue
+        server = ApiServer.from_env()
+        if server is None:
+            raise EnvironmentProblem(
+                f"--apply on Kubernetes cluster {cluster.name}: no API server (KUBERNETES_SERVICE_HOST/PORT unset); "
+                "run in the cluster with the generated Deployment"
+            )
+        api = KubeApi(server)
+        actuators[cluster.name] = KubernetesActuator(api, policy.kubernetes.namespace)
+        if options.lease:
+            lease = LeaseKeeper(api, policy.kubernetes.namespace, LEASE_NAME, options.identity)
+    return actuators, lease
+
+
+def run_remediator(options: RemediateOptions, on_ready: Callable[[], None] | None = None) -> None:
+    """Serve until SIGINT/SIGTERM; every input problem is raised before anything listens."""
+    policy = load_policy(options.policy)
+    host, port = parse_listen(options.listen)
+    token = read_token(options.bearer_token_file)
+    web_config = load_web_config(options.web_config_file) if options.web_config_file else None
+    actuators, lease = build_actuators(policy, options)
+    pager = AlertmanagerPager(options.alertmanagers) if options.alertmanagers else None
+    engine = Engine(policy, actuators=actuators, apply=options.apply, pager=pager, state=LedgerFile(options.state_file))
+    audit = AuditLog(options.audit_log)  # the first tick reconciles the ledger with the scheduler (when acting)
+    leader: Callable[[], bool] = (lambda: True) if lease is None else lease.check
+    mode = "acting (--apply)" if options.apply else "dry run: nothing is changed, every decision is logged"
+    clusters = ", ".join(f"{c.name} ({c.kind})" for c in policy.clusters)
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        service = Service(
+            engine=engine,
+            audit=audit,
+            metrics=Metrics(),
+            queue=asyncio.Queue(maxsize=options.queue_size),
+            token=token,
+            leader=leader,
+            tick_s=options.tick_s,
+            is_leader=lease is None,  # with a Lease, nothing is accepted before it is held
+        )
+
+        def ready() -> None:
+            log.info("remediating %s on %s:%d; %s", clusters, host, port, mode)
+            if on_ready is not None:
+                on_ready()
+
+        await serve(service, host, port, web_config, stop, ready)
+
+    try:
+        asyncio.run(main())
+    finally:
+        audit.close()

@@ -1,0 +1,197 @@
+"""The webhook receiver: Alertmanager's notifications in, through a bounded queue, to one planning worker.
+
+- ``POST /webhook``: authenticated by ``Authorization: Bearer <token>`` (``--bearer-token-file``, as Alertmanager's
+  ``http_config.authorization`` sends it) and/or a client certificate (``--web-config-file``, exporter-toolkit's
+  format, the same code as the exporter's: TLS, ``client_auth_type: RequireAndVerifyClientCert``,
+  ``client_allowed_sans``). A payload that is not Alertmanager's is answered 400 and logged as one line (rate
+  limited); a full queue, or a process that is not the leader, answers 503 so Alertmanager retries.
+- ``GET /metrics``, ``GET /-/ready``, ``GET /-/healthy``; ``GET /api/v1/decisions``: the recent decisions (the local
+  stack's live view shows them).
+
+The answer to a notification is given once it is queued, never after acting: Alertmanager's webhook timeout must
+not depend on ``scontrol`` or the API server. One worker plans everything in order, so two deliveries of one alert
+(both Alertmanagers of a pair) are seen one after the other, never at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from aiohttp import web
+
+from gpuscope.errors import EnvironmentProblem
+from gpuscope.exporter.auth import install
+from gpuscope.exporter.httpguard import GuardedSite, HttpLimits
+from gpuscope.exporter.server import make_runner
+from gpuscope.exporter.webconfig import WebConfig
+from gpuscope.remediate.audit import AuditLog, Metrics
+from gpuscope.remediate.decision import Decision
+from gpuscope.remediate.engine import Engine
+from gpuscope.remediate.payload import MAX_BODY_BYTES, Delivery, PayloadError, parse_delivery
+
+log = logging.getLogger("gpuscope.remediate")
+
+
+@dataclass
+class Service:
+    engine: Engine
+    audit: AuditLog
+    metrics: Metrics
+    queue: asyncio.Queue[Delivery]
+    token: str | None
+    leader: Callable[[], bool]
+    tick_s: float = 1.0
+    is_leader: bool = True
+
+    def record(self, decisions: list[Decision]) -> None:
+        for decision in decisions:
+            self.audit.write(decision)
+            self.metrics.count(decision)
+            level = logging.INFO if decision.result in ("done", "would", "resolved") else logging.DEBUG
+            if decision.result in ("failed", "over_budget", "persons"):
+                level = logging.WARNING
+            log.log(level, "%s", decision.line)
+
+    async def work(self, stop: asyncio.Event) -> None:
+        """Plan each notification in arrival order; between them, every ``tick_s``, let time pass."""
+        next_tick = 0.0
+        while not stop.is_set():
+            self.is_leader = await asyncio.to_thread(self.leader)
+            if not self.is_leader:  # what is queued waits for the lease; new notifications are answered 503
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), timeout=self.tick_s)
+                continue
+            delivery: Delivery | None = None
+            with contextlib.suppress(TimeoutError):
+                delivery = await asyncio.wait_for(self.queue.get(), timeout=self.tick_s)
+            if delivery is not None:
+                self.record(await asyncio.to_thread(self.engine.handle, delivery))
+            if time.monotonic() >= next_tick:
+                self.record(await asyncio.to_thread(self.engine.tick))
+                next_tick = time.monotonic() + self.tick_s
+
+
+SERVICE_KEY = web.AppKey("remediate", Service)
+
+
+class _Throttle:
+    """At most ``burst`` lines, then one a second: a flood of hostile requests cannot flood the log."""
+
+    def __init__(self, burst: int = 5, per_s: float = 1.0) -> None:
+        self.burst, self.per_s = float(burst), per_s
+        self.tokens, self.last, self.suppressed = float(burst), time.monotonic(), 0
+
+    def allow(self) -> str | None:
+        """None when this line must be left out, else the note to append (how many were left out)."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.per_s)
+        self.last = now
+        if self.tokens < 1.0:
+            self.suppressed += 1
+            return None
+        self.tokens -= 1.0
+        note = f" ({self.suppressed} more since the last such line)" if self.suppressed else ""
+        self.suppressed = 0
+        return note
+
+
+_REFUSED = _Throttle()
+
+
+def _refuse(request: web.Request, status: int, why: str) -> web.Response:
+    service = request.app[SERVICE_KEY]
+    service.metrics.requests[str(status)] += 1
+    note = _REFUSED.allow() if status in (400, 401) else None
+    if note is not None:
+        log.warning("refused a notification from %s (HTTP %d): %s%s", request.remote or "?", status, why, note)
+    return web.json_response({"status": "error", "error": why}, status=status)
+
+
+async def _webhook(request: web.Request) -> web.Response:
+    service = request.app[SERVICE_KEY]
+    if service.token is not None:
+        given = request.headers.get("Authorization", "")
+        if not hmac.compare_digest(given.encode(), f"Bearer {service.token}".encode()):
+            return _refuse(request, 401, "missing or wrong bearer token")
+    if not service.is_leader:
+        return _refuse(request, 503, "not the leader: another remediator acts (retry)")
+    try:
+        body = await request.content.read(MAX_BODY_BYTES + 1)
+        delivery = parse_delivery(body)
+    except PayloadError as exc:
+        return _refuse(request, 400, str(exc))
+    try:
+        service.queue.put_nowait(delivery)
+    except asyncio.QueueFull:
+        return _refuse(request, 503, f"queue full ({service.queue.maxsize} notifications waiting): retry")
+    service.metrics.requests["200"] += 1
+    return web.json_response({"status": "queued", "alerts": len(delivery.alerts)})
+
+
+async def _metrics(request: web.Request) -> web.Response:
+    service = request.app[SERVICE_KEY]
+    text = service.metrics.render(
+        budgets=await asyncio.to_thread(service.engine.budgets),
+        queued=service.queue.qsize(),
+        queue_size=service.queue.maxsize,
+        dry_run=not service.engine.apply,
+        leader=service.is_leader,
+    )
+    return web.Response(text=text, content_type="text/plain", charset="utf-8")
+
+
+async def _decisions(request: web.Request) -> web.Response:
+    service = request.app[SERVICE_KEY]
+    return web.json_response([d.record() for d in service.metrics.recent])
+
+
+async def _ok(_request: web.Request) -> web.Response:
+    return web.Response(text="OK\n")
+
+
+def build_app(service: Service, web_config: WebConfig | None) -> web.Application:
+    app = web.Application(client_max_size=MAX_BODY_BYTES)
+    app[SERVICE_KEY] = service
+    if web_config is not None:
+        install(app, web_config)
+    app.router.add_post("/webhook", _webhook)
+    app.router.add_get("/metrics", _metrics)
+    app.router.add_get("/api/v1/decisions", _decisions)
+    app.router.add_get("/-/ready", _ok)
+    app.router.add_get("/-/healthy", _ok)
+    return app
+
+
+async def serve(
+    service: Service,
+    host: str,
+    port: int,
+    web_config: WebConfig | None,
+    stop: asyncio.Event,
+    on_ready: Callable[[], None],
+) -> None:
+    limits = HttpLimits(max_body_bytes=MAX_BODY_BYTES, max_connections=256)
+    runner = make_runner(build_app(service, web_config), limits)
+    await runner.setup()
+    tls = web_config.tls.context if web_config is not None and web_config.tls is not None else None
+    site = GuardedSite(runner, host, port, limits=limits, ssl_context=tls)
+    try:
+        await site.start()
+    except OSError as exc:
+        await runner.cleanup()
+        raise EnvironmentProblem(f"cannot listen on {host}:{port} (--listen): {exc.strerror or exc}") from None
+    worker = asyncio.create_task(service.work(stop))
+    on_ready()
+    try:
+        await stop.wait()
+    finally:
+        worker.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await worker
+        await runner.cleanup()
