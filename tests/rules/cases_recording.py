@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gpuscope.rules import RulesConfig
-from tests.rules.fixtures import H100, flat, gpu_labels, self_labels, uuid
+from tests.rules.fixtures import H100, flat, from_, gpu_labels, self_labels, uuid
 from tests.rules.harness import ExprCase, Series
 
 
@@ -133,6 +133,26 @@ EXPRS = (
             (f'cluster:gpus:count_by_model{{modelName="{H100}"}}', 2),
             ('cluster:gpus:count_by_model{modelName="NVIDIA A100-SXM4-80GB"}', 1),
         ),
+    ),
+    ExprCase(
+        "lost GPUs on a stock dcgm-exporter (no gpuscope_exporter_gpu_lost) are counted from GPUFellOffBus itself: "
+        "XID 79 on the last-XID gauge, once per GPU although the gauge repeats on both MIG instances",
+        (
+            Series("up", {"job": "dcgm-exporter", "instance": "node-a:9400"}, flat(1)),
+            Series("DCGM_FI_DEV_GPU_TEMP", G1, flat(60)),
+            *(Series("DCGM_FI_DEV_GPU_TEMP", m, flat(60)) for m in (MIG7, MIG8)),
+            *(
+                Series(
+                    "DCGM_FI_DEV_XID_ERRORS",
+                    {**m, "err_code": "79", "err_msg": "GPU has fallen off the bus"},
+                    from_("79", start="5m"),
+                )
+                for m in (MIG7, MIG8)
+            ),
+        ),
+        "7m",
+        "cluster:gpus_lost:count",
+        (("cluster:gpus_lost:count", 1),),
     ),
     ExprCase(
         "lost GPUs are counted, and zero is recorded when none is lost",

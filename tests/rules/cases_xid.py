@@ -12,7 +12,7 @@ GPUXidCritical stays quiet for it: one event, one page.
 from __future__ import annotations
 
 from gpuscope.rules import RulesConfig
-from tests.rules.fixtures import flat, from_, gpu_labels, identity, self_labels, steps, until, up
+from tests.rules.fixtures import change, flat, from_, gpu_labels, identity, self_labels, steps, until, up
 from tests.rules.harness import Case, Series
 
 TEMP = "DCGM_FI_DEV_GPU_TEMP"
@@ -232,4 +232,45 @@ XID_CRITICAL_SHAPES = (
     ),
 )
 
-CASES = FELL_OFF_BUS_79 + FELL_OFF_BUS_GPUSCOPE + XID_CRITICAL_SHAPES
+# dcgm-exporter before 3.3.6: the last-XID gauge has no err_code label (its value is the code) and the
+# DCGM_EXP_XID_ERRORS_* series are not in its default counters.
+OLD_EXPORTER = (
+    Case(
+        "dcgm-exporter < 3.3.6 (no err_code): the last-XID gauge goes from 0 to 48: pages with xid 48 at the first "
+        "evaluation, resolves, and the sticky gauge never re-pages",
+        "GPUXidCritical",
+        (up(), *temps(), Series(XID, gpu_labels(0), change(0, 48))),
+        fires_by="30m",
+        expected=(identity(0, xid="48"),),
+        still_firing_at=("39m45s",),
+        quiet_at=("29m45s", "41m15s", "55m"),
+    ),
+    Case(
+        "near miss: dcgm-exporter < 3.3.6 with a non-critical XID 13 on its gauge",
+        "GPUXidCritical",
+        (up(), *temps(), Series(XID, gpu_labels(0), change(0, 13))),
+        quiet_at=("30m", "31m", "35m"),
+    ),
+    Case(
+        "near miss: dcgm-exporter < 3.3.6 restarted (new instance) serves the same old XID 48: no page",
+        "GPUXidCritical",
+        (
+            Series("up", {"job": "dcgm-exporter", "instance": "node-a:9400"}, until(1, start="50m", after="0")),
+            Series("up", {"job": "dcgm-exporter", "instance": "10.0.0.2:9400"}, from_("1", start="50m")),
+            Series(TEMP, gpu_labels(0, instance="10.0.0.2:9400"), from_("60", start="50m")),
+            Series(XID, gpu_labels(0), f"48x{steps('40m')} stale"),
+            Series(XID, gpu_labels(0, instance="10.0.0.2:9400"), from_("48", start="50m")),
+        ),
+        quiet_at=("50m", "50m15s", "55m"),
+    ),
+    Case(
+        "dcgm-exporter < 3.3.6: XID 79 on the unlabelled gauge pages GPUFellOffBus",
+        "GPUFellOffBus",
+        (up(), *temps(), Series(XID, gpu_labels(0), change(0, 79))),
+        fires_by="30m",
+        expected=(identity(0),),
+        quiet_at=("29m45s",),
+    ),
+)
+
+CASES = FELL_OFF_BUS_79 + FELL_OFF_BUS_GPUSCOPE + XID_CRITICAL_SHAPES + OLD_EXPORTER

@@ -1,0 +1,272 @@
+"""The report and the Efficiency dashboard agree with each other and with hand-computed truth on one fleet of every
+shape (whole GPUs, a GPU time-sliced by two namespaces, a MIG GPU partly partitioned with an MPS-shared instance),
+stored in the global store as each topology stores an HA pair.
+
+The 5 m chargeback rollups are the real rules' expressions evaluated by a real Prometheus over the cluster's raw
+series (one copy: a cluster Prometheus sees its own scrapes); the 1 h rollups are their hourly means, as the
+``avg_over_time(...[1h])`` rule records them. The global store then holds everything once (Mimir, which drops
+``__replica__`` at ingestion; Thanos behind a deduplicating querier) or twice, labelled ``replica`` (a federating
+Prometheus; VictoriaMetrics and Thanos stores, which keep both replicas' series). The report's raw and rollup
+tiers and the dashboard's held/active/power panels must give the same totals either way.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from gpuscope.cli import main
+from gpuscope.dashboards.options import Options, recorded_names
+from gpuscope.dashboards.promql import Q
+from gpuscope.dashboards.queries import efficiency
+from gpuscope.rules import RulesConfig
+from gpuscope.rules.accounting import GPU_SLICES
+from gpuscope.rules.efficiency_chargeback import (
+    ACTIVE_1H,
+    ACTIVE_5M,
+    GPUS_1H,
+    GPUS_5M,
+    HELD_1H,
+    HELD_5M,
+    POWER_1H,
+    POWER_5M,
+    chargeback_groups,
+)
+from gpuscope.rules.promql import Promql
+from gpuscope.runner.binaries import find_binary
+from tests.support.prom import Prometheus, run_prometheus
+
+pytestmark = pytest.mark.e2e
+
+MODEL = "NVIDIA H100 80GB HBM3"
+START = 1_795_305_600  # a fixed past instant: deterministic steps
+HOURS = 3
+END = START + HOURS * 3600
+SCRAPE = 60
+SLICES = {"3g.40gb": 3, "2g.20gb": 2, "1g.10gb": 1}
+
+
+@dataclass(frozen=True)
+class Unit:
+    host: str
+    gpu: int
+    watts: float  # the GPU's, repeated on each of its MIG instances
+    activity: float
+    gi: int | None = None
+    profile: str | None = None
+    holders: tuple[tuple[str, str, str], ...] = ()  # (namespace, team, pod)
+
+    @property
+    def share(self) -> float:
+        return 1.0 if self.profile is None else SLICES[self.profile] / GPU_SLICES
+
+    @property
+    def uuid(self) -> str:
+        return f"GPU-{self.host}-{self.gpu:04d}"
+
+
+UNITS = (
+    Unit("node-0", 0, 400.0, 0.6, holders=(("ml", "vision", "train-0"),)),
+    Unit("node-0", 1, 300.0, 0.3, holders=(("ml", "vision", "train-1"), ("research", "search", "nb-0"))),
+    Unit("node-0", 2, 100.0, 0.1),
+    Unit("node-1", 0, 500.0, 0.8, 1, "3g.40gb", (("infer", "serving", "srv-0"),)),
+    Unit("node-1", 0, 500.0, 0.0, 2, "2g.20gb", (("research", "search", "nb-1"),)),
+    Unit("node-1", 0, 500.0, 0.5, 3, "1g.10gb"),
+    Unit("node-1", 0, 500.0, 0.25, 4, "1g.10gb", (("infer", "serving", "srv-1"), ("infer", "serving", "srv-2"))),
+)
+GPUS = len({u.uuid for u in UNITS})
+
+
+def truth(after: int, until: int, label: str) -> dict[str, tuple[float, float, float]]:
+    """group -> (GPU-hours held, active GPU-hours, kWh) over ``(after, until]``, in the accounting unit."""
+    hours = (until - after) / 3600
+    out: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
+    for u in UNITS:
+        for ns, team, pod in u.holders:
+            held = u.share / len(u.holders)
+            row = out[{"namespace": ns, "team": team, "job": pod}[label]]
+            row[0] += held * hours
+            row[1] += held * u.activity * hours
+            row[2] += held * u.watts * hours / 1000
+    return {k: (v[0], v[1], v[2]) for k, v in out.items()}
+
+
+def _labels(u: Unit, replica: str | None) -> str:
+    labels = {
+        "cluster": "c1",
+        "job": "dcgm-exporter",
+        "instance": f"{u.host}:9400",
+        "gpu": str(u.gpu),
+        "UUID": u.uuid,
+        "modelName": MODEL,
+        "Hostname": u.host,
+    }
+    if u.profile is not None:
+        labels.update(GPU_I_PROFILE=u.profile, GPU_I_ID=str(u.gi))
+    if replica:
+        labels["replica"] = replica
+    return ",".join(f'{k}="{v}"' for k, v in labels.items())
+
+
+def raw_openmetrics(replicas: tuple[str | None, ...]) -> list[str]:
+    times = range(START - 3600, END + 1, SCRAPE)  # an hour of lead-in: the windows at START are full
+    lines: list[str] = []
+    families: dict[str, list[str]] = defaultdict(list)
+    for replica in replicas:
+        for u in UNITS:
+            base = _labels(u, replica)
+            families["DCGM_FI_DEV_GPU_TEMP"] += [f"{{{base}}} 40 {t}" for t in times]
+            families["DCGM_FI_PROF_SM_ACTIVE"] += [f"{{{base}}} {u.activity} {t}" for t in times]
+            families["DCGM_FI_DEV_POWER_USAGE"] += [f"{{{base}}} {u.watts} {t}" for t in times]
+            families["DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION"] += [
+                f"{{{base}}} {1e9 + u.watts * 1000 * (t - times[0]):.0f} {t}" for t in times
+            ]
+            for ns, team, pod in u.holders:
+                info = f'{base},namespace="{ns}",pod="{pod}",container="main",team="{team}"'
+                families["gpuscope_gpu_workload_info"] += [f"{{{info}}} 1 {t}" for t in times]
+    for name, samples in families.items():
+        lines.append(f"# TYPE {name} gauge")
+        lines += [name + s for s in samples]
+    return lines
+
+
+def backfill(work: Path, lines: list[str]) -> Path:
+    source = work / "data.om"
+    source.write_text("\n".join([*lines, "# EOF", ""]))
+    data = work / "data"
+    subprocess.run(
+        [find_binary("promtool"), "tsdb", "create-blocks-from", "openmetrics", str(source), str(data)],
+        check=True,
+        capture_output=True,
+    )
+    source.unlink()
+    return work
+
+
+def query_range(prom: Prometheus, expr: str, start: int, end: int, step: int) -> list[dict[str, Any]]:
+    response = httpx.get(
+        f"{prom.url}/api/v1/query_range",
+        params={"query": expr, "start": str(start), "end": str(end), "step": str(step)},
+        timeout=30,
+    )
+    response.raise_for_status()
+    result: list[dict[str, Any]] = response.json()["data"]["result"]
+    return result
+
+
+def series_lines(name: str, result: list[dict[str, Any]], replica: str | None) -> list[str]:
+    out = []
+    for s in result:
+        labels = {k: v for k, v in s["metric"].items() if k != "__name__"}
+        if replica:
+            labels["replica"] = replica
+        text = ",".join(f'{k}="{v}"' for k, v in sorted(labels.items()))
+        out += [f"{name}{{{text}}} {float(v)!r} {int(float(t))}" for t, v in s["values"]]
+    return out
+
+
+@pytest.fixture(scope="module")
+def rollups(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, Any]]]:
+    """The 5 m chargeback rollups, the real rules' expressions evaluated every 5 minutes over one copy of the
+    raw series (what a cluster Prometheus records), and the 1 h rollups as their hourly means."""
+    work = backfill(tmp_path_factory.mktemp("cluster"), raw_openmetrics((None,)))
+    five, _ = chargeback_groups(Promql(RulesConfig()))
+    out: dict[str, list[dict[str, Any]]] = {}
+    with run_prometheus({"global": {"scrape_interval": "1m"}, "scrape_configs": []}, work) as prom:
+        for rule in five.rules:
+            assert rule.record is not None
+            out[rule.record] = query_range(prom, rule.expr, START - 3600 + 300, END, 300)
+    for short, long in ((HELD_5M, HELD_1H), (ACTIVE_5M, ACTIVE_1H), (POWER_5M, POWER_1H), (GPUS_5M, GPUS_1H)):
+        hourly = []
+        for s in out[short]:
+            values = {int(float(t)): float(v) for t, v in s["values"]}
+            points = [
+                [h, repr(sum(values[t] for t in range(h - 3600, h + 1, 300)) / 13)]
+                for h in range(START + 3600, END + 1, 3600)
+            ]
+            hourly.append({"metric": s["metric"], "values": points})
+        out[long] = hourly
+    return out
+
+
+@pytest.fixture(scope="module", params=["one copy (Mimir, deduplicating Thanos)", "both replicas (federation)"])
+def store(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    rollups: dict[str, list[dict[str, Any]]],
+) -> Iterator[Prometheus]:
+    replicas: tuple[str | None, ...] = (None,) if request.param.startswith("one") else ("a", "b")
+    lines = raw_openmetrics(replicas)
+    for name, result in rollups.items():
+        lines.append(f"# TYPE {name} gauge")
+        for replica in replicas:
+            lines += series_lines(name, result, replica)
+    work = backfill(tmp_path_factory.mktemp("global"), lines)
+    with run_prometheus(
+        {"global": {"scrape_interval": "1m"}, "scrape_configs": []},
+        work,
+        extra_args=("--storage.tsdb.retention.time=100y",),
+    ) as prom:
+        yield prom
+
+
+def report(prom: Prometheus, tmp_path: Path, *args: str) -> dict[str, Any]:
+    out = tmp_path / "report.json"
+    code = main(["report", "--prometheus", prom.url, "-o", str(out), "--format", "json", *args])
+    assert code == 0
+    body: dict[str, Any] = json.loads(out.read_text())
+    return body
+
+
+def close(actual: float, expected: float) -> bool:
+    return abs(actual - expected) <= 1e-6 * max(1.0, abs(expected))
+
+
+def rows(body: dict[str, Any]) -> dict[str, tuple[float, float, float]]:
+    return {r["group"]: (r["gpu_hours_held"], r["active_gpu_hours"], r["energy_kwh"]) for r in body["groups"]}
+
+
+def check(actual: dict[str, tuple[float, float, float]], expected: dict[str, tuple[float, float, float]]) -> None:
+    assert set(actual) == set(expected)
+    for group, values in expected.items():
+        assert all(close(a, e) for a, e in zip(actual[group], values, strict=True)), (group, actual[group], values)
+
+
+@pytest.mark.parametrize("tier", ["raw", "rollup"])
+@pytest.mark.parametrize("group_by", ["namespace", "team"])
+def test_report_matches_the_truth_on_every_shape(store: Prometheus, tmp_path: Path, tier: str, group_by: str) -> None:
+    body = report(store, tmp_path, "--from", str(START), "--to", str(END), "--tier", tier, "--group-by", group_by)
+    check(rows(body), truth(START, END, group_by))
+    assert body["capacity_by_model"] == {MODEL: GPUS}
+    held = sum(r["gpu_hours_held"] for r in body["groups"])
+    assert held <= GPUS * HOURS  # GPU-hours held never exceed the GPU-hours there are
+
+
+def test_dashboard_panels_sum_to_the_report(store: Prometheus, tmp_path: Path) -> None:
+    """The Efficiency dashboard's held/active/power panels, summed over the range at the rollups' 5 m steps, are
+    the report's GPU-hours and kWh; its held-vs-capacity panel never shows more held than there is."""
+    config = RulesConfig()
+    q = Q(options=Options(fleet="shapes", rules=config, fields=frozenset(), recorded=recorded_names(config)))
+
+    def panel_range(expr: str) -> list[dict[str, Any]]:
+        return query_range(store, expr.replace("$cluster", ".+"), START + 300, END, 300)
+
+    body = report(store, tmp_path, "--from", str(START), "--to", str(END), "--tier", "raw", "--group-by", "namespace")
+    dashboard: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
+    for col, panel in enumerate((efficiency.held, efficiency.active, efficiency.power)):
+        for s in panel_range(panel(q, "namespace").expr):
+            total = sum(float(v) for _, v in s["values"]) * 300 / 3600
+            dashboard[s["metric"]["namespace"]][col] += total / (1000 if col == 2 else 1)
+    check({k: (v[0], v[1], v[2]) for k, v in dashboard.items()}, rows(body))
+    capacity, held = efficiency.held_vs_capacity(q)
+    cap, total = panel_range(capacity.expr), panel_range(held.expr)
+    assert [float(v) for _, v in cap[0]["values"]] == [float(GPUS)] * (HOURS * 12)
+    assert all(float(v) <= GPUS for _, v in total[0]["values"])
