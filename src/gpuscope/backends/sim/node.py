@@ -77,13 +77,17 @@ def _bus_id(index: int) -> str:
 
 
 def _gi_ids(layout: tuple[MigProfile, ...]) -> list[int]:
-    # NVML numbers placements per size class; reproduce that so GPU_I_ID values look familiar.
-    taken: dict[int, int] = {}
+    # NVML numbers placements per size class; reproduce that so GPU_I_ID values look familiar. The ids are
+    # unique on a GPU (the device handle's own guarantee, and what every per-instance join relies on), so a
+    # class whose first id is taken (3g after 4g) takes the next free one.
+    used: set[int] = set()
     ids = []
     for profile in layout:
-        n = taken.get(profile.slices, 0)
-        taken[profile.slices] = n + 1
-        ids.append(_GI_BASE.get(profile.slices, 1) + n)
+        gi = _GI_BASE.get(profile.slices, 1)
+        while gi in used:
+            gi += 1
+        used.add(gi)
+        ids.append(gi)
     return ids
 
 
