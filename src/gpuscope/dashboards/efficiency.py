@@ -7,6 +7,7 @@ from gpuscope.dashboards import variables
 from gpuscope.dashboards.model import Dashboard, Panel, Row
 from gpuscope.dashboards.promql import Q
 from gpuscope.dashboards.queries import efficiency as e
+from gpuscope.rules.accounting import UNIT_NOTE
 
 KEY = "efficiency"
 
@@ -15,7 +16,7 @@ def _row(q: Q, by: str, title: str) -> Row:
     return Row(
         title,
         (
-            Panel("GPUs held", "timeseries", (e.held(q, by),), unit="short", width=8),
+            Panel("GPUs held", "timeseries", (e.held(q, by),), unit="short", width=8, description=UNIT_NOTE),
             Panel(
                 "Active GPUs (activity-weighted)",
                 "timeseries",
@@ -37,7 +38,7 @@ def efficiency_dashboard(q: Q) -> Dashboard:
         key=KEY,
         title="GPU Efficiency",
         description="GPUs held vs used per namespace and team, from the chargeback rollups; "
-        "`gpuscope report` prices it over a range.",
+        f"`gpuscope report` prices it over a range. {UNIT_NOTE}",
         variables=(variables.cluster(q),),
         rows=(
             Row("Fleet", (Panel("GPUs and GPUs held", "timeseries", e.held_vs_capacity(q), unit="short", width=24),)),

@@ -18,6 +18,7 @@ from matplotlib.figure import Figure
 
 from gpuscope.report.collect import Report
 from gpuscope.report.compute import DAY
+from gpuscope.rules.accounting import UNIT_NOTE
 
 matplotlib.rcParams["svg.hashsalt"] = "gpuscope-report"
 matplotlib.rcParams["svg.fonttype"] = "none"
@@ -194,6 +195,7 @@ def render_html(report: Report) -> str:
             "<div class=cards>",
             *(f"<div class=card>{html.escape(k)}<b>{html.escape(v)}</b></div>" for k, v in cards),
             "</div>",
+            f"<p class=meta>{html.escape(UNIT_NOTE)}</p>",
             "<h2>Fleet utilization</h2>",
             f"<p>{source} Below 10%: {d['<10%']} · 10&ndash;50%: {d['10-50%']} · above 50%: {d['>50%']}.</p>",
             f"<div class=plots>{''.join(plots)}</div>",

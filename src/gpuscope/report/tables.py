@@ -9,6 +9,7 @@ from dataclasses import asdict
 from typing import Any
 
 from gpuscope.report.collect import Report
+from gpuscope.rules.accounting import UNIT_NOTE
 
 COLUMNS = (
     "group",
@@ -27,6 +28,7 @@ def to_json(report: Report) -> str:
     body: dict[str, Any] = {
         "range": {"start": report.start, "end": report.end, "step_seconds": report.step, "tier": report.tier},
         "group_by": report.group_by,
+        "unit": UNIT_NOTE,
         "groups": [asdict(r) for r in report.rows],
         "capacity_by_model": report.capacity_by_model,
         "distribution": report.distribution,

@@ -21,6 +21,11 @@ from __future__ import annotations
 from gpuscope.hardware.models import MODELS
 from gpuscope.rules.promql import Promql
 
+# What every GPU count, GPU-hour and idle cost is counted in, said where those numbers are shown.
+UNIT_NOTE = (
+    "Counted in physical GPUs: a whole GPU is 1, a MIG instance its share of compute slices (g/7; g/4 on an A30), "
+    "and the holders of a shared (time-sliced, MPS) GPU split it evenly."
+)
 PRESENCE = "DCGM_FI_DEV_GPU_TEMP"  # a device-level gauge every exporter serves for every GPU and MIG instance
 GPU_SLICES = 7  # compute slices of every MIG-capable GPU in the catalog (A100, H100, H200, B200, GB200)
 # Compute-slice counts the catalog's MIG profiles use (1g, 2g, 3g, 4g, 7g).
