@@ -7,7 +7,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from prometheus_client.samples import Sample
 
 from gpuscope.backends.sim import FaultKind, FaultRequest
-from gpuscope.exporter.render import escape
+from gpuscope.exposition import escape
 from gpuscope.fields.catalog import Dialect
 from gpuscope.fields.collectors import load_collectors
 from gpuscope.simulator.control import apply_fault

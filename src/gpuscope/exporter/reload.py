@@ -2,8 +2,8 @@
 
 A reload re-reads the collectors CSV (or the ConfigMap of ``-m``) and the web config file. Everything is read and
 checked first; only when all of it is good does the new configuration replace the old, so a bad file keeps the old
-configuration serving. Each outcome is one log line and the two self-metrics named after Prometheus's own
-(``..._config_last_reload_successful``, ``..._config_last_reload_success_timestamp_seconds``).
+configuration serving. Each outcome is one log line and the runtime's own reload state, which every scrape exports as
+two self-metrics named after Prometheus's own (``exporter/selfmetrics.py``).
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from gpuscope.errors import GpuscopeError
 from gpuscope.exporter.runtime import NodeRuntime
@@ -20,28 +19,6 @@ from gpuscope.exporter.webconfig import WebConfig
 from gpuscope.fields.collectors import CollectorSet
 
 log = logging.getLogger(__name__)
-
-SUCCESSFUL = "gpuscope_exporter_config_last_reload_successful"
-SUCCESS_TIMESTAMP = "gpuscope_exporter_config_last_reload_success_timestamp_seconds"
-
-
-@dataclass(slots=True)
-class ReloadStatus:
-    """The last reload's outcome; the configuration read at start counts as the first successful one."""
-
-    successful: bool
-    success_at: float
-
-    def render(self) -> str:
-        return (
-            f"# HELP {SUCCESSFUL} Whether the last configuration reload attempt was successful.\n"
-            f"# TYPE {SUCCESSFUL} gauge\n"
-            f"{SUCCESSFUL} {1 if self.successful else 0}\n"
-            f"# HELP {SUCCESS_TIMESTAMP} Timestamp of the last successful configuration reload.\n"
-            f"# TYPE {SUCCESS_TIMESTAMP} gauge\n"
-            f"{SUCCESS_TIMESTAMP} {self.success_at:.3f}\n"
-        )
-
 
 # Applies a checked web config to the running server (None: the file gave no web config).
 WebApplier = Callable[[WebConfig | None], None]
@@ -64,9 +41,9 @@ class Reloader:
         self._clock = clock
         self._lock = threading.Lock()
         self.apply_web: WebApplier | None = None  # set by the server once it runs
-        self.status = ReloadStatus(successful=True, success_at=clock())
+        started = clock()
         for runtime in self.runtimes:
-            runtime.reload_status = self.status
+            runtime.reload_succeeded(started)
 
     def reload(self) -> bool:
         """Read, check and apply; False (old configuration kept, one log line) on any problem. Blocking I/O:
@@ -81,13 +58,14 @@ class Reloader:
                 if self.apply_web is not None:
                     self.apply_web(web)
             except GpuscopeError as exc:
-                self.status.successful = False
+                for runtime in self.runtimes:
+                    runtime.reload_failed()
                 log.error("SIGHUP reload failed, keeping the previous configuration: %s", exc)
                 return False
+            applied = self._clock()
             for runtime in self.runtimes:
                 runtime.reconfigure(collectors)
-            self.status.successful = True
-            self.status.success_at = self._clock()
+                runtime.reload_succeeded(applied)
             log.info("SIGHUP: configuration reloaded (%d fields from %s)", len(collectors.metrics), collectors.source)
             return True
         finally:

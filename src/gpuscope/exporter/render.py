@@ -3,7 +3,8 @@
 Pure functions: the same snapshot and config give the same bytes. Families follow the CSV order (dcgm-exporter's
 order is random), series follow GPU then GPU-instance then link order, label order is dcgm-exporter's:
 ``gpu, UUID, pci_bus_id, device, modelName, [GPU_I_PROFILE, GPU_I_ID], Hostname, <label fields>, <labels>,
-<attributes>``. Every label value is escaped here, in one place. A field without a value is left out, never 0.
+<attributes>``. Label values are escaped and numbers written by ``gpuscope.exposition``, the one place for both. A
+field without a value is left out, never 0.
 In ``--workload-labels labels`` mode the snapshot's attribution adds ``container``/``namespace``/``pod`` and
 ``hpc_job`` attributes (byte-sorted with ``err_code``/``err_msg``), one series per job, as dcgm-exporter does; the
 ``info`` mode series are rendered by ``workloads.exposition``.
@@ -14,11 +15,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
-from gpuscope import __version__
+from gpuscope import __version__, exposition
 from gpuscope.backends.base import GpuReading, NodeReading, Value
 from gpuscope.exporter.snapshot import GpuDerived, Snapshot
 from gpuscope.exporter.workloads.labels import NO_ATTRIBUTES, Pairs, attribute_variants
 from gpuscope.exporter.workloads.model import Attribution, WorkloadLabels
+from gpuscope.exposition import escape, label_suffix
 from gpuscope.fields.catalog import DERIVED, Entity, MigScope, ValueKind
 from gpuscope.fields.collectors import CollectorSet, Metric
 from gpuscope.fields.ids import FieldId
@@ -50,18 +52,11 @@ class RenderConfig:
     old_namespace: bool = False  # -o: pod_name/pod_namespace/container_name
 
 
-def escape(value: str) -> str:
-    """Escape a label value for the text format (backslash, double quote, newline)."""
-    if "\\" in value or '"' in value or "\n" in value:
-        return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-    return value
-
-
 def format_value(value: Value, kind: ValueKind) -> str:
     """``%d`` for DCGM integers, ``%f`` for doubles, as dcgm-exporter prints them."""
     if kind is ValueKind.DOUBLE:
-        return f"{float(value):f}"
-    return str(int(value))
+        return exposition.fixed(float(value))
+    return exposition.integer(int(value) if isinstance(value, str) else value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,12 +88,8 @@ def _entity(
     split = split if split is not None else _NO_SPLIT
     if attrs is NO_ATTRIBUTES:
         return _Entity(labels, values, attrs, _NO_SUFFIX, (labels,), split)
-    suffixes = tuple(_pairs_text(pairs) for pairs in attrs)
+    suffixes = tuple(label_suffix(pairs) for pairs in attrs)
     return _Entity(labels, values, attrs, suffixes, tuple(labels + suffix for suffix in suffixes), split)
-
-
-def _pairs_text(pairs: Pairs) -> str:
-    return "".join(f',{name}="{escape(value)}"' for name, value in pairs)
 
 
 # A lost GPU answers nothing, so its readings vanish (that absence is the signal); what the exporter learned from
@@ -133,10 +124,7 @@ def render_dcgm(snapshot: Snapshot, config: RenderConfig, split: Split | None = 
     views = _views(snapshot.reading, snapshot.derived, config, snapshot.attribution, split or {})
     out: list[str] = []
     for metric in config.collectors.metrics:
-        lines = list(_series(metric, views, config))
-        if lines:
-            out.append(f"# HELP {metric.name} {metric.help}\n# TYPE {metric.name} {metric.type.value}\n")
-            out.extend(lines)
+        out.append(exposition.family(metric.name, metric.type.value, metric.help, _series(metric, views, config)))
     return "".join(out)
 
 
@@ -235,11 +223,11 @@ def _series(metric: Metric, views: list[_GpuView], config: RenderConfig) -> Iter
             if value is None:
                 continue
             if entity.attrs is plain:  # the common case, kept to one format per series
-                yield f"{name}{{{entity.labels}}} {format_value(value, kind)}\n"
+                yield exposition.sample(name, entity.labels, format_value(value, kind))
                 continue
             text = format_value(value, kind)
             for labels in entity.texts:
-                yield f"{name}{{{labels}}} {text}\n"
+                yield exposition.sample(name, labels, text)
 
 
 def _special_series(name: str, fid: int, kind: ValueKind, entity: _Entity, xid_last: int) -> Iterator[str]:
@@ -248,17 +236,17 @@ def _special_series(name: str, fid: int, kind: ValueKind, entity: _Entity, xid_l
         yield from _xid_series(name, entity, xid_last)
         return
     for suffix, share in entity.split[fid]:
-        yield f"{name}{{{entity.labels}{suffix}}} {format_value(share, kind)}\n"
+        yield exposition.sample(name, entity.labels + suffix, format_value(share, kind))
 
 
 def _xid_series(name: str, entity: _Entity, code: int) -> Iterator[str]:
     message = escape(xid_message(code))
     if entity.attrs is NO_ATTRIBUTES:
-        yield f'{name}{{{entity.labels},err_code="{code}",err_msg="{message}"}} {code}\n'
+        yield exposition.sample(name, f'{entity.labels},err_code="{code}",err_msg="{message}"', str(code))
         return
     error = (("err_code", str(code)), ("err_msg", xid_message(code)))
     for pairs in entity.attrs:  # err_* are attributes too: byte-sorted with the workload ones
-        yield f"{name}{{{entity.labels}{_pairs_text(tuple(sorted((*pairs, *error))))}}} {code}\n"
+        yield exposition.sample(name, entity.labels + label_suffix(sorted((*pairs, *error))), str(code))
 
 
 def _getter(fid: int) -> Callable[[Mapping[int, Value]], Value | None]:
@@ -281,7 +269,7 @@ def _exporter_series(metric: Metric, views: list[_GpuView], config: RenderConfig
         suffixes = view.physical.suffixes
         for own, value in _exporter_samples(fid, view, config):
             for suffix in suffixes:
-                yield f"{name}{{{labels}{own}{suffix}}} {value}\n"
+                yield exposition.sample(name, labels + own + suffix, str(value))
 
 
 def _exporter_samples(fid: int, view: _GpuView, config: RenderConfig) -> Iterator[tuple[str, int]]:
@@ -312,8 +300,11 @@ def _exporter_samples(fid: int, view: _GpuView, config: RenderConfig) -> Iterato
 
 
 def build_info_line(backend: str, dialect: str) -> str:
-    return (
-        "# HELP gpuscope_exporter_build_info gpuscope exporter version and settings.\n"
-        "# TYPE gpuscope_exporter_build_info gauge\n"
-        f'gpuscope_exporter_build_info{{backend="{backend}",dialect="{dialect}",version="{__version__}"}} 1\n'
+    name = "gpuscope_exporter_build_info"
+    pairs = (("backend", backend), ("dialect", dialect), ("version", __version__))
+    return exposition.family(
+        name,
+        exposition.GAUGE,
+        "gpuscope exporter version and settings.",
+        [exposition.sample(name, exposition.labels(pairs), "1")],
     )

@@ -11,19 +11,21 @@ import json
 import threading
 import zlib
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
 
 from gpuscope.backends.base import Backend
 from gpuscope.exporter.collector import Collector
 from gpuscope.exporter.processes.exposition import labels_split, render_processes
 from gpuscope.exporter.render import RenderConfig, render_dcgm
-from gpuscope.exporter.selfmetrics import ConnectionStats, read_process_stats, render_dynamic, render_self
+from gpuscope.exporter.selfmetrics import (
+    ConnectionStats,
+    ReloadStatus,
+    read_process_stats,
+    render_dynamic,
+    render_self,
+)
 from gpuscope.exporter.snapshot import Snapshot
 from gpuscope.exporter.workloads.exposition import render_workload_info
 from gpuscope.fields.collectors import CollectorSet
-
-if TYPE_CHECKING:
-    from gpuscope.exporter.reload import ReloadStatus
 
 FRESHNESS_INTERVALS = 3
 
@@ -63,8 +65,10 @@ class NodeRuntime:
         self.dialect = dialect
         self.process_metrics = process_metrics
         self.busy = False
-        self.reload_status: ReloadStatus | None = None  # set when this process reloads on SIGHUP
-        self.connections: ConnectionStats | None = None  # set by the listener serving this node
+        # The per-scrape self-state, set through the methods below: the listener's connection counts and the last
+        # reload's outcome (absent until a listener serves this node, and unless this process reloads on SIGHUP).
+        self._connections: ConnectionStats | None = None
+        self._reload: ReloadStatus | None = None
         self._publish_lock = threading.Lock()
         self.published = self._render(collector.snapshot)
 
@@ -97,15 +101,30 @@ class NodeRuntime:
         """The exposition for one scrape."""
         pub = self.published
         process = read_process_stats() if self.process_metrics else None
-        tail_text = render_dynamic(pub.snapshot, now, process, self.connections)
-        if self.reload_status is not None:
-            tail_text += self.reload_status.render()
-        tail = tail_text.encode()
+        tail = render_dynamic(pub.snapshot, now, process, self._connections, self._reload).encode()
         if not gzip:
             return pub.static + tail
         prefix, compressor = pub.gzip_parts()
         copy = compressor.copy()
         return prefix + copy.compress(tail) + copy.flush()
+
+    @property
+    def connections(self) -> ConnectionStats | None:
+        """The connection counts of the listener serving this node, once one does."""
+        return self._connections
+
+    def export_connections(self, stats: ConnectionStats) -> None:
+        """Export ``stats`` (kept by the listener's guard, on the event loop) with every scrape of this node."""
+        self._connections = stats
+
+    def reload_succeeded(self, at: float) -> None:
+        """A configuration (the one read at start, or a SIGHUP reload's) was applied at ``at``."""
+        self._reload = ReloadStatus(successful=True, success_at=at)
+
+    def reload_failed(self) -> None:
+        """A reload was refused; the previous configuration, and its success time, stay."""
+        previous = self._reload
+        self._reload = ReloadStatus(successful=False, success_at=previous.success_at if previous else 0.0)
 
     def health(self, now: float) -> tuple[int, str]:
         """(HTTP status, JSON body) for ``/health``: 200 only while the snapshot is fresh and the backend up."""

@@ -1,7 +1,8 @@
 """The exporter's own metrics (``gpuscope_exporter_*`` and ``process_*``): what dcgm-exporter never told you.
 
-Static families are rendered once per collection with the DCGM ones; the dynamic tail (snapshot age, process
-figures) is rendered per scrape because it changes between collections.
+Static families are rendered once per collection with the DCGM ones; the dynamic tail (snapshot age, connection
+counts, process figures, the last reload) is rendered per scrape because it changes between collections. The
+records of that tail's state (``ConnectionStats``, ``ReloadStatus``) live here and are held by the runtime.
 """
 
 from __future__ import annotations
@@ -13,23 +14,23 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from gpuscope.backends.base import ProfilingState
-from gpuscope.exporter.render import RenderConfig, build_info_line, escape
+from gpuscope.exporter.render import RenderConfig, build_info_line
 from gpuscope.exporter.snapshot import Snapshot
 from gpuscope.exporter.workloads.exposition import render_api_status
+from gpuscope.exposition import COUNTER, GAUGE, family, fixed, general, integer, label, label_suffix, labels, sample
 
 _CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 _PAGE = resource.getpagesize()
 
 
-def _family(name: str, kind: str, help_text: str, lines: list[str]) -> str:
-    if not lines:
-        return ""
-    return f"# HELP {name} {help_text}\n# TYPE {name} {kind}\n" + "".join(lines)
-
-
 def _gpu_labels(index: int, uuid: str, config: RenderConfig) -> str:
-    host = f',{config.host_label}="{escape(config.hostname)}"' if config.hostname is not None else ""
-    return f'gpu="{index}",{config.uuid_label}="{escape(uuid)}"{host}'
+    host = "," + label(config.host_label, config.hostname) if config.hostname is not None else ""
+    return f'gpu="{index}",{label(config.uuid_label, uuid)}{host}'
+
+
+def _single(name: str, kind: str, help_text: str, value: str | None) -> str:
+    """A family of one unlabelled sample; none when ``value`` is None."""
+    return family(name, kind, help_text, [] if value is None else [sample(name, "", value)])
 
 
 def render_self(snapshot: Snapshot, config: RenderConfig, interval_s: float, dialect: str) -> str:
@@ -37,49 +38,44 @@ def render_self(snapshot: Snapshot, config: RenderConfig, interval_s: float, dia
     s = snapshot
     parts = [
         build_info_line(s.backend, dialect),
-        _family(
+        _single(
             "gpuscope_exporter_start_time_seconds",
-            "gauge",
+            GAUGE,
             "When this exporter (or simulated node) started, in seconds since the epoch.",
-            [f"gpuscope_exporter_start_time_seconds {s.started_at:.3f}\n"],
+            fixed(s.started_at, 3),
         ),
-        _family(
+        family(
             "gpuscope_exporter_backend_up",
-            "gauge",
+            GAUGE,
             "1 if the last collection could read the GPU backend, 0 if the backend is unavailable.",
-            [f'gpuscope_exporter_backend_up{{backend="{s.backend}"}} {int(s.backend_up)}\n'],
+            [sample("gpuscope_exporter_backend_up", label("backend", s.backend), integer(s.backend_up))],
         ),
-        _family(
-            "gpuscope_exporter_collections_total",
-            "counter",
-            "Collections attempted since start.",
-            [f"gpuscope_exporter_collections_total {s.collections}\n"],
+        _single(
+            "gpuscope_exporter_collections_total", COUNTER, "Collections attempted since start.", integer(s.collections)
         ),
-        _family(
+        _single(
             "gpuscope_exporter_collection_failures_total",
-            "counter",
+            COUNTER,
             "Collections that could not read the backend since start.",
-            [f"gpuscope_exporter_collection_failures_total {s.failures}\n"],
+            integer(s.failures),
         ),
-        _family(
+        _single(
             "gpuscope_exporter_collection_duration_seconds",
-            "gauge",
+            GAUGE,
             "How long the last collection took.",
-            [f"gpuscope_exporter_collection_duration_seconds {s.last_duration:.6f}\n"],
+            fixed(s.last_duration, 6),
         ),
-        _family(
+        _single(
             "gpuscope_exporter_collection_interval_seconds",
-            "gauge",
+            GAUGE,
             "The configured collection interval.",
-            [f"gpuscope_exporter_collection_interval_seconds {interval_s:g}\n"],
+            general(interval_s),
         ),
-        _family(
+        _single(
             "gpuscope_exporter_last_collection_timestamp_seconds",
-            "gauge",
+            GAUGE,
             "When the served reading was taken, in seconds since the epoch.",
-            []
-            if s.reading_at is None
-            else [f"gpuscope_exporter_last_collection_timestamp_seconds {s.reading_at:.3f}\n"],
+            None if s.reading_at is None else fixed(s.reading_at, 3),
         ),
         *_dcgm_families(s),
         *_gpu_families(s, config),
@@ -92,14 +88,13 @@ def _dcgm_families(s: Snapshot) -> Iterator[str]:
     info = s.reading.dcgm if s.reading is not None else None
     if info is None:
         return
-    yield _family(
-        "gpuscope_exporter_dcgm_info",
-        "gauge",
+    name = "gpuscope_exporter_dcgm_info"
+    pairs = (("client_version", info.client_version), ("hostengine_version", info.hostengine_version))
+    yield family(
+        name,
+        GAUGE,
         "The DCGM versions in use: this exporter's libdcgm and the host engine (skew: keep client >= engine).",
-        [
-            f'gpuscope_exporter_dcgm_info{{client_version="{escape(info.client_version)}"'
-            f',hostengine_version="{escape(info.hostengine_version)}"}} 1\n'
-        ],
+        [sample(name, labels(pairs), "1")],
     )
 
 
@@ -108,84 +103,94 @@ def _workload_families(s: Snapshot) -> Iterator[str]:
     if status is None:
         return
     if status.kubernetes:
-        yield _family(
+        yield _single(
             "gpuscope_exporter_kubelet_up",
-            "gauge",
+            GAUGE,
             "1 if the last kubelet PodResources List succeeded (pod attribution is current).",
-            [f"gpuscope_exporter_kubelet_up {int(status.kubelet_up)}\n"],
+            integer(status.kubelet_up),
         )
-        yield _family(
+        yield _single(
             "gpuscope_exporter_kubelet_errors_total",
-            "counter",
+            COUNTER,
             "Failed kubelet PodResources List calls since start.",
-            [f"gpuscope_exporter_kubelet_errors_total {status.kubelet_errors}\n"],
+            integer(status.kubelet_errors),
         )
     yield render_api_status(status)
     if status.hpc:
-        yield _family(
+        yield _single(
             "gpuscope_exporter_hpc_job_mapping_dir_readable",
-            "gauge",
+            GAUGE,
             "1 if the HPC job mapping directory could be read at the last collection.",
-            [f"gpuscope_exporter_hpc_job_mapping_dir_readable {int(status.hpc_dir_readable)}\n"],
+            integer(status.hpc_dir_readable),
         )
-    yield _family(
+    yield _single(
         "gpuscope_exporter_workload_unmatched_devices",
-        "gauge",
+        GAUGE,
         "Devices (kubelet device ids, mapping file names) naming no GPU or MIG instance of this node.",
-        [f"gpuscope_exporter_workload_unmatched_devices {len(s.attribution.unmatched)}\n"],
+        integer(len(s.attribution.unmatched)),
     )
 
 
 def _gpu_families(s: Snapshot, config: RenderConfig) -> Iterator[str]:
     gpus = sorted(s.reading.gpus, key=lambda g: g.identity.index) if s.reading else []
-    yield _family(
-        "gpuscope_exporter_gpu_lost",
-        "gauge",
+    name = "gpuscope_exporter_gpu_lost"
+    yield family(
+        name,
+        GAUGE,
         "1 if the GPU has fallen off the bus or is otherwise lost (NVML GPU_IS_LOST, XID 79).",
-        [
-            f"gpuscope_exporter_gpu_lost{{{_gpu_labels(g.identity.index, g.identity.uuid, config)}}} {int(g.lost)}\n"
-            for g in gpus
-        ],
+        [sample(name, _gpu_labels(g.identity.index, g.identity.uuid, config), integer(g.lost)) for g in gpus],
     )
     profiled = [g for g in gpus if g.profiling is not ProfilingState.NOT_REQUESTED and not g.lost]
-    yield _family(
-        "gpuscope_exporter_gpu_profiling_supported",
-        "gauge",
+    name = "gpuscope_exporter_gpu_profiling_supported"
+    yield family(
+        name,
+        GAUGE,
         "1 if the GPU can deliver DCGM_FI_PROF_* metrics at all; 0 means it never will (no GPM/DCP).",
         [
-            f"gpuscope_exporter_gpu_profiling_supported{{{_gpu_labels(g.identity.index, g.identity.uuid, config)}}}"
-            f" {int(g.profiling is not ProfilingState.UNSUPPORTED)}\n"
+            sample(
+                name,
+                _gpu_labels(g.identity.index, g.identity.uuid, config),
+                integer(g.profiling is not ProfilingState.UNSUPPORTED),
+            )
             for g in profiled
         ],
     )
-    yield _family(
-        "gpuscope_exporter_gpu_profiling_available",
-        "gauge",
+    name = "gpuscope_exporter_gpu_profiling_available"
+    yield family(
+        name,
+        GAUGE,
         "1 if DCGM_FI_PROF_* values are flowing for the GPU now; see the reason label when 0.",
         [
-            f"gpuscope_exporter_gpu_profiling_available{{{_gpu_labels(g.identity.index, g.identity.uuid, config)}"
-            f',reason="{g.profiling.value}"}} {int(g.profiling is ProfilingState.AVAILABLE)}\n'
+            sample(
+                name,
+                _gpu_labels(g.identity.index, g.identity.uuid, config) + label_suffix((("reason", g.profiling.value),)),
+                integer(g.profiling is ProfilingState.AVAILABLE),
+            )
             for g in profiled
         ],
     )
-    yield _family(
-        "gpuscope_exporter_field_unsupported",
-        "gauge",
+    name = "gpuscope_exporter_field_unsupported"
+    yield family(
+        name,
+        GAUGE,
         "1 for each requested field the GPU does not support (its series is left out).",
         [
-            f'gpuscope_exporter_field_unsupported{{gpu="{idx}",{config.uuid_label}="{escape(uuid)}"'
-            f',field="{name}"}} 1\n'
-            for idx, uuid, name in sorted(s.unsupported)
+            sample(name, f'gpu="{idx}",{label(config.uuid_label, uuid)},{label("field", field)}', "1")
+            for idx, uuid, field in sorted(s.unsupported)
         ],
     )
-    yield _family(
-        "gpuscope_exporter_field_read_errors_total",
-        "counter",
+    name = "gpuscope_exporter_field_read_errors_total"
+    yield family(
+        name,
+        COUNTER,
         "Failed reads of a requested field, by GPU, field and reason (the series is left out that collection).",
         [
-            f'gpuscope_exporter_field_read_errors_total{{gpu="{idx}",{config.uuid_label}="{escape(uuid)}"'
-            f',field="{name}",reason="{reason}"}} {count}\n'
-            for (idx, uuid, name, reason), count in sorted(s.read_errors.items())
+            sample(
+                name,
+                f'gpu="{idx}",{label(config.uuid_label, uuid)}' + label_suffix((("field", field), ("reason", reason))),
+                integer(count),
+            )
+            for (idx, uuid, field, reason), count in sorted(s.read_errors.items())
         ],
     )
 
@@ -237,85 +242,106 @@ class ConnectionStats:
     rejected: int = 0  # refused because ``limit`` connections were open
 
 
+@dataclass(frozen=True, slots=True)
+class ReloadStatus:
+    """The last configuration reload's outcome (SIGHUP); the configuration read at start is the first success."""
+
+    successful: bool
+    success_at: float
+
+
+RELOAD_SUCCESSFUL = "gpuscope_exporter_config_last_reload_successful"
+RELOAD_SUCCESS_TIMESTAMP = "gpuscope_exporter_config_last_reload_success_timestamp_seconds"
+
+
 def _connection_families(c: ConnectionStats) -> list[str]:
+    name = "gpuscope_exporter_http_connections"
     return [
-        _family(
-            "gpuscope_exporter_http_connections",
-            "gauge",
+        family(
+            name,
+            GAUGE,
             "Open connections to this listener, by state (tls_handshake: handshake not finished).",
             [
-                f'gpuscope_exporter_http_connections{{state="tls_handshake"}} {c.handshaking}\n',
-                f'gpuscope_exporter_http_connections{{state="established"}} {c.open - c.handshaking}\n',
+                sample(name, label("state", "tls_handshake"), integer(c.handshaking)),
+                sample(name, label("state", "established"), integer(c.open - c.handshaking)),
             ],
         ),
-        _family(
+        _single(
             "gpuscope_exporter_http_connection_limit",
-            "gauge",
+            GAUGE,
             "Most connections this listener keeps open at once; more are closed on arrival.",
-            [f"gpuscope_exporter_http_connection_limit {c.limit}\n"],
+            integer(c.limit),
         ),
-        _family(
+        _single(
             "gpuscope_exporter_http_connections_rejected_total",
-            "counter",
+            COUNTER,
             "Connections closed on arrival because the connection limit was reached.",
-            [f"gpuscope_exporter_http_connections_rejected_total {c.rejected}\n"],
+            integer(c.rejected),
         ),
     ]
 
 
+def _reload_families(r: ReloadStatus) -> list[str]:
+    # Named after Prometheus's own prometheus_config_last_reload_* pair.
+    return [
+        _single(
+            RELOAD_SUCCESSFUL,
+            GAUGE,
+            "Whether the last configuration reload attempt was successful.",
+            integer(r.successful),
+        ),
+        _single(
+            RELOAD_SUCCESS_TIMESTAMP,
+            GAUGE,
+            "Timestamp of the last successful configuration reload.",
+            fixed(r.success_at, 3),
+        ),
+    ]
+
+
+def _process_families(p: ProcessStats) -> list[str]:
+    # client_python's process collector: the same names, help texts and two decimals.
+    return [
+        _single(
+            "process_cpu_seconds_total",
+            COUNTER,
+            "Total user and system CPU time spent in seconds.",
+            fixed(p.cpu_seconds, 2),
+        ),
+        _single("process_resident_memory_bytes", GAUGE, "Resident memory size in bytes.", integer(p.resident_bytes)),
+        _single("process_virtual_memory_bytes", GAUGE, "Virtual memory size in bytes.", integer(p.virtual_bytes)),
+        _single(
+            "process_start_time_seconds",
+            GAUGE,
+            "Start time of the process since unix epoch in seconds.",
+            fixed(p.start_time, 2),
+        ),
+        _single("process_open_fds", GAUGE, "Number of open file descriptors.", integer(p.open_fds)),
+        _single("process_max_fds", GAUGE, "Maximum number of open file descriptors.", integer(p.max_fds)),
+    ]
+
+
 def render_dynamic(
-    snapshot: Snapshot, now: float, process: ProcessStats | None, connections: ConnectionStats | None = None
+    snapshot: Snapshot,
+    now: float,
+    process: ProcessStats | None,
+    connections: ConnectionStats | None = None,
+    reload: ReloadStatus | None = None,
 ) -> str:
-    """The per-scrape tail: snapshot age, process figures and the listener's connection counts."""
+    """The per-scrape tail: snapshot age, the listener's connection counts, process figures, the last reload."""
     age = snapshot.age(now)
     parts = [
-        _family(
+        _single(
             "gpuscope_exporter_snapshot_age_seconds",
-            "gauge",
+            GAUGE,
             "Age of the served reading; grows when collections fail or hang.",
-            [] if age is None else [f"gpuscope_exporter_snapshot_age_seconds {age:.3f}\n"],
+            None if age is None else fixed(age, 3),
         )
     ]
     if connections is not None:
         parts += _connection_families(connections)
     if process is not None:
-        p = process
-        parts += [
-            _family(
-                "process_cpu_seconds_total",
-                "counter",
-                "Total user and system CPU time spent in seconds.",
-                [f"process_cpu_seconds_total {p.cpu_seconds:.2f}\n"],
-            ),
-            _family(
-                "process_resident_memory_bytes",
-                "gauge",
-                "Resident memory size in bytes.",
-                [f"process_resident_memory_bytes {p.resident_bytes}\n"],
-            ),
-            _family(
-                "process_virtual_memory_bytes",
-                "gauge",
-                "Virtual memory size in bytes.",
-                [f"process_virtual_memory_bytes {p.virtual_bytes}\n"],
-            ),
-            _family(
-                "process_start_time_seconds",
-                "gauge",
-                "Start time of the process since unix epoch in seconds.",
-                [f"process_start_time_seconds {p.start_time:.2f}\n"],
-            ),
-            _family(
-                "process_open_fds",
-                "gauge",
-                "Number of open file descriptors.",
-                [f"process_open_fds {p.open_fds}\n"],
-            ),
-            _family(
-                "process_max_fds",
-                "gauge",
-                "Maximum number of open file descriptors.",
-                [f"process_max_fds {p.max_fds}\n"],
-            ),
-        ]
+        parts += _process_families(process)
+    if reload is not None:
+        parts += _reload_families(reload)
     return "".join(parts)

@@ -224,5 +224,5 @@ async def start_site(
         if exc.errno == errno.EADDRNOTAVAIL:
             raise EnvironmentProblem(f"cannot listen on {where} ({flag}): no such local address") from None
         raise EnvironmentProblem(f"cannot listen on {where} ({flag}): {exc.strerror or exc}") from None
-    lst.runtime.connections = site.stats  # the node's scrapes export its listener's connection counts
+    lst.runtime.export_connections(site.stats)  # the node's scrapes export its listener's connection counts
     return site

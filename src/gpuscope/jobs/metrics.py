@@ -15,10 +15,10 @@ the Pushgateway serves one family per name across all groups.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from gpuscope.exposition import family, labels, sample, shortest
 from gpuscope.jobs.devices import JobGpu
 
 INFO = "gpuscope_job_info"
@@ -84,32 +84,18 @@ class Family:
     samples: tuple[tuple[Labels, float], ...]
 
 
-def escape(value: str) -> str:
-    """Label value escaping of the text format: backslash, double quote, newline."""
-    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-
-
-def format_value(value: float) -> str:
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "+Inf" if value > 0 else "-Inf"
-    return repr(float(value))
-
-
 def render(families: Iterable[Family]) -> bytes:
-    """Prometheus text format 0.0.4, families sorted by name (same input, same bytes)."""
-    lines: list[str] = []
-    for fam in sorted(families, key=lambda f: f.name):
-        if not fam.samples:
-            continue
-        lines.append(f"# HELP {fam.name} {_HELP.get(fam.name, _CUSTOM_HELP)}")
-        lines.append(f"# TYPE {fam.name} {fam.type}")
-        for labels, value in fam.samples:
-            inner = ",".join(f'{k}="{escape(v)}"' for k, v in labels)
-            selector = f"{{{inner}}}" if inner else ""
-            lines.append(f"{fam.name}{selector} {format_value(value)}")
-    return ("\n".join(lines) + "\n").encode() if lines else b""
+    """Prometheus text format 0.0.4, families sorted by name (same input, same bytes); values in Python's shortest
+    form (``1.0``, ``NaN``), as client_python pushes them."""
+    return "".join(
+        family(
+            fam.name,
+            fam.type,
+            _HELP.get(fam.name, _CUSTOM_HELP),
+            [sample(fam.name, labels(pairs), shortest(value)) for pairs, value in fam.samples],
+        )
+        for fam in sorted(families, key=lambda f: f.name)
+    ).encode()
 
 
 def info_family(identity: JobIdentity, gpus: Iterable[JobGpu]) -> Family:

@@ -18,6 +18,7 @@ from collections import Counter, deque
 from collections.abc import Mapping
 from typing import IO
 
+from gpuscope.exposition import COUNTER, GAUGE, header, integer, label, labels, sample
 from gpuscope.remediate.decision import Decision
 
 RECENT = 50
@@ -40,10 +41,6 @@ class AuditLog:
             self._file.close()
 
 
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-
-
 class Metrics:
     """Counts since start, and the recent decisions the live view shows."""
 
@@ -59,38 +56,37 @@ class Metrics:
     def render(
         self, *, budgets: Mapping[str, tuple[int, int]], queued: int, queue_size: int, dry_run: bool, leader: bool
     ) -> str:
+        # Every family keeps its header when it has no sample yet, so a fresh remediator lists what it counts.
+        actions = "gpuscope_remediation_actions_total"
         out = [
-            "# HELP gpuscope_remediation_actions_total Decisions of the remediator by action and result.",
-            "# TYPE gpuscope_remediation_actions_total counter",
+            header(actions, COUNTER, "Decisions of the remediator by action and result."),
+            *(
+                sample(actions, labels((("action", action), ("result", result))), integer(n))
+                for (action, result), n in sorted(self.actions.items())
+            ),
         ]
-        for (action, result), n in sorted(self.actions.items()):
-            out.append(f'gpuscope_remediation_actions_total{{action="{action}",result="{result}"}} {n}')
         for name, index, text in (
             ("in_use", 0, "Nodes the remediator holds out of service now, per cluster."),
             ("limit", 1, "Nodes the remediator may hold at once (the policy's budget), per cluster."),
         ):
-            out += [f"# HELP gpuscope_remediation_budget_nodes_{name} {text}"]
-            out += [f"# TYPE gpuscope_remediation_budget_nodes_{name} gauge"]
-            for cluster, values in sorted(budgets.items()):
-                out.append(f'gpuscope_remediation_budget_nodes_{name}{{cluster="{_escape(cluster)}"}} {values[index]}')
-        out += [
-            "# HELP gpuscope_remediation_webhook_requests_total Webhook requests by HTTP status answered.",
-            "# TYPE gpuscope_remediation_webhook_requests_total counter",
-            *(
-                f'gpuscope_remediation_webhook_requests_total{{code="{c}"}} {n}'
-                for c, n in sorted(self.requests.items())
+            budget = f"gpuscope_remediation_budget_nodes_{name}"
+            out.append(header(budget, GAUGE, text))
+            out += [
+                sample(budget, label("cluster", cluster), integer(values[index]))
+                for cluster, values in sorted(budgets.items())
+            ]
+        requests = "gpuscope_remediation_webhook_requests_total"
+        out.append(header(requests, COUNTER, "Webhook requests by HTTP status answered."))
+        out += [sample(requests, label("code", c), integer(n)) for c, n in sorted(self.requests.items())]
+        for name, help_text, value in (
+            ("gpuscope_remediation_queue_notifications", "Notifications waiting to be planned.", queued),
+            ("gpuscope_remediation_queue_capacity", "Notifications the queue holds before answering 503.", queue_size),
+            ("gpuscope_remediation_dry_run", "1 when the remediator only logs what it would do.", dry_run),
+            (
+                "gpuscope_remediation_leader",
+                "1 when this process acts (holds the leader Lease, or needs none).",
+                leader,
             ),
-            "# HELP gpuscope_remediation_queue_notifications Notifications waiting to be planned.",
-            "# TYPE gpuscope_remediation_queue_notifications gauge",
-            f"gpuscope_remediation_queue_notifications {queued}",
-            "# HELP gpuscope_remediation_queue_capacity Notifications the queue holds before answering 503.",
-            "# TYPE gpuscope_remediation_queue_capacity gauge",
-            f"gpuscope_remediation_queue_capacity {queue_size}",
-            "# HELP gpuscope_remediation_dry_run 1 when the remediator only logs what it would do.",
-            "# TYPE gpuscope_remediation_dry_run gauge",
-            f"gpuscope_remediation_dry_run {int(dry_run)}",
-            "# HELP gpuscope_remediation_leader 1 when this process acts (holds the leader Lease, or needs none).",
-            "# TYPE gpuscope_remediation_leader gauge",
-            f"gpuscope_remediation_leader {int(leader)}",
-        ]
-        return "\n".join(out) + "\n"
+        ):
+            out += [header(name, GAUGE, help_text), sample(name, "", integer(value))]
+        return "".join(out)

@@ -13,13 +13,13 @@ a hold; entries of ``seen`` and ``returns`` older than a day (or the flap window
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
-import tempfile
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+from gpuscope import outputs
 
 log = logging.getLogger(__name__)
 
@@ -107,13 +107,8 @@ class LedgerFile:
     def save(self, ledger: Ledger) -> None:
         if self.path is None:
             return
-        directory = os.path.dirname(os.path.abspath(self.path))
-        fd, tmp = tempfile.mkstemp(prefix=".remediate-state-", dir=directory)
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(ledger.to_json())
-            os.replace(tmp, self.path)
+            # 0600, as before: the ledger names the nodes this remediator holds, for its own eyes.
+            outputs.write_text(self.path, ledger.to_json(), mode=0o600)
         except OSError as exc:
             log.error("cannot write state file %s: %s", self.path, exc)
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)

@@ -15,6 +15,7 @@ import os
 from pathlib import Path
 from typing import IO, Any
 
+from gpuscope import outputs
 from gpuscope.errors import EnvironmentProblem, UsageError
 from gpuscope.inputs import MAX_SECRET_BYTES, MissingFile, read_text
 
@@ -107,9 +108,8 @@ def data_directory(path: str) -> Path:
 
 
 def write_state(path: Path, state: dict[str, Any]) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(state, indent=2, sort_keys=True) + "\n")
-    os.replace(tmp, path)
+    """The state file, replaced whole: ``gpuscope status`` may read it at any moment."""
+    outputs.write_text(path, json.dumps(state, indent=2, sort_keys=True) + "\n")
 
 
 def read_state(path: Path) -> dict[str, Any]:

@@ -10,12 +10,12 @@ from __future__ import annotations
 import ipaddress
 import json
 import logging
-import os
 import resource
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from gpuscope import outputs
 from gpuscope.backends.sim.node import SimNode, SimNodeConfig
 from gpuscope.errors import EnvironmentProblem, UsageError
 from gpuscope.exporter.server import Listener
@@ -116,11 +116,8 @@ def build_listeners(nodes: Sequence[FleetNode], settings: ExporterSettings) -> l
 def write_targets_file(path: str, nodes: Sequence[FleetNode], labels: Mapping[str, str] | None = None) -> None:
     """Write a Prometheus ``file_sd`` JSON file listing every node (atomic replace)."""
     groups = [{"targets": [node.target for node in nodes], "labels": dict(labels or {})}]
-    target = Path(path)
-    tmp = target.with_name(target.name + ".tmp")
     try:
-        tmp.write_text(json.dumps(groups, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-        os.replace(tmp, target)
+        outputs.write_text(path, json.dumps(groups, indent=2, sort_keys=True) + "\n")
     except OSError as exc:
         raise UsageError(f"cannot write targets file {path!r} (--targets-file): {exc.strerror or exc}") from None
 

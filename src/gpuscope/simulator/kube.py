@@ -28,6 +28,7 @@ from aiohttp import web
 from gpuscope.backends.sim.node import SimNodeConfig
 from gpuscope.exporter.runtime import NodeRuntime
 from gpuscope.exporter.server import Extension, node_for
+from gpuscope.exposition import Families, general, labels
 from gpuscope.fields.companion import BY_NAME, GPU_RESOURCE, VERSIONS, resource_label
 
 KSM_PATH = "/sim/kube-state-metrics"
@@ -37,10 +38,6 @@ TRAIN_NAMESPACE = "ml"
 NODE_CPUS = 96
 NODE_MEMORY = 1_099_511_627_776  # 1 TiB
 _CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
-
-
-def _esc(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
 
 
 def _suffix(*parts: str) -> str:
@@ -140,20 +137,17 @@ def _uid(*parts: str) -> str:
 
 
 class _Exposition:
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-        self.seen: set[str] = set()
+    """The families of kube-state-metrics and cAdvisor, by their names (help text and type from the catalog)."""
 
-    def add(self, name: str, labels: Sequence[tuple[str, str]], value: float) -> None:
-        if name not in self.seen:
-            meta = BY_NAME[name]
-            self.lines += [f"# HELP {name} {meta.help}", f"# TYPE {name} {meta.kind}"]
-            self.seen.add(name)
-        inner = ",".join(f'{k}="{_esc(v)}"' for k, v in labels)
-        self.lines.append(f"{name}{{{inner}}} {value:.10g}")
+    def __init__(self) -> None:
+        self._families = Families()
+
+    def add(self, name: str, pairs: Sequence[tuple[str, str]], value: float) -> None:
+        meta = BY_NAME[name]
+        self._families.add(name, meta.kind, meta.help, labels(pairs), general(value, 10))
 
     def text(self) -> str:
-        return "\n".join(self.lines) + "\n"
+        return self._families.text()
 
 
 @dataclass

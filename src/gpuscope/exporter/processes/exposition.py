@@ -20,10 +20,11 @@ from collections.abc import Iterator, Mapping
 from gpuscope.backends.base import Value
 from gpuscope.exporter.processes.attribute import ENGINES, Owner, OwnerUsage, ProcessView
 from gpuscope.exporter.processes.cgroup import OwnerKind
-from gpuscope.exporter.render import RenderConfig, Split, escape
+from gpuscope.exporter.render import RenderConfig, Split
 from gpuscope.exporter.snapshot import Snapshot
 from gpuscope.exporter.workloads.labels import JOB_LABEL, pod_label_names
 from gpuscope.exporter.workloads.model import Target, WorkloadLabels
+from gpuscope.exposition import COUNTER, GAUGE, family, general, integer, label, label_suffix, sample
 from gpuscope.fields.ids import FieldId
 
 MEMORY = "gpuscope_gpu_process_memory_used_bytes"
@@ -48,19 +49,19 @@ def owner_labels(owner: Owner, old_namespace: bool) -> str:
         pairs = ((JOB_LABEL, owner.job),)
     else:
         pairs = ((PROCESS_LABEL, owner.name), (USER_LABEL, owner.user))
-    return "".join(f',{name}="{escape(value)}"' for name, value in pairs)
+    return label_suffix(pairs)
 
 
 def _heads(snapshot: Snapshot, config: RenderConfig) -> dict[Target, str]:
     """The join keys of every GPU and MIG instance, as the info series write them."""
     assert snapshot.reading is not None
-    host = f',{config.host_label}="{escape(config.hostname)}"' if config.hostname is not None else ""
+    host = "," + label(config.host_label, config.hostname) if config.hostname is not None else ""
     heads: dict[Target, str] = {}
     for gpu in snapshot.reading.gpus:
         if gpu.lost:
             continue
         index = gpu.identity.index
-        base = f'gpu="{index}",{config.uuid_label}="{escape(gpu.identity.uuid)}"'
+        base = f'gpu="{index}",{label(config.uuid_label, gpu.identity.uuid)}'
         heads[(index, None)] = base + host
         for inst in gpu.instances:
             gi = inst.identity.gpu_instance_id
@@ -81,32 +82,34 @@ def render_processes(snapshot: Snapshot, config: RenderConfig) -> str:
     for index, left in sorted(view.usage.unattributed.items()):
         head = heads.get((index, None))
         if head is not None:
-            memory.append(f"{UNATTRIBUTED_MEMORY}{{{head}}} {left.memory_bytes}\n")
-            count.append(f"{UNATTRIBUTED_PROCESSES}{{{head}}} {left.processes}\n")
+            memory.append(sample(UNATTRIBUTED_MEMORY, head, integer(left.memory_bytes)))
+            count.append(sample(UNATTRIBUTED_PROCESSES, head, integer(left.processes)))
     out.append(
-        _family(
+        family(
             UNATTRIBUTED_MEMORY,
+            GAUGE,
             "GPU memory held by processes that belong to no live container, job or command (bytes).",
-            "gauge",
             memory,
         )
     )
-    out.append(_family(UNATTRIBUTED_PROCESSES, "Processes on the GPU that belong to no live owner.", "gauge", count))
-    reasons = [f'{UNATTRIBUTED_TOTAL}{{reason="{r.value}"}} {n}\n' for r, n in view.unattributed_total.items()]
+    out.append(family(UNATTRIBUTED_PROCESSES, GAUGE, "Processes on the GPU that belong to no live owner.", count))
+    reasons = [
+        sample(UNATTRIBUTED_TOTAL, label("reason", r.value), integer(n)) for r, n in view.unattributed_total.items()
+    ]
     out.append(
-        _family(
+        family(
             UNATTRIBUTED_TOTAL,
+            COUNTER,
             "Process readings (one per process and collection) that could not be attributed, by reason.",
-            "counter",
             reasons,
         )
     )
     out.append(
-        _family(
+        family(
             READ_FAILURES,
+            COUNTER,
             "Per-process NVML readings that failed (a busy or resetting GPU).",
-            "counter",
-            [f"{READ_FAILURES} {view.read_failures_total}\n"],
+            [sample(READ_FAILURES, "", integer(view.read_failures_total))],
         )
     )
     return "".join(out)
@@ -120,21 +123,21 @@ def _owner_families(view: ProcessView, heads: Mapping[Target, str], config: Rend
         if head is None:
             continue
         labels = head + owner_labels(usage.owner, config.old_namespace)
-        memory.append(f"{MEMORY}{{{labels}}} {usage.memory_bytes}\n")
+        memory.append(sample(MEMORY, labels, integer(usage.memory_bytes)))
         util.extend(
-            f'{UTILIZATION}{{{labels},engine="{engine}"}} {usage.utilization[engine]:g}\n'
+            sample(UTILIZATION, labels + label_suffix((("engine", engine),)), general(usage.utilization[engine]))
             for engine in ENGINES
             if engine in usage.utilization
         )
-    return _family(
+    return family(
         MEMORY,
+        GAUGE,
         "GPU memory used by the processes of one container, job or command on the GPU or MIG instance (bytes).",
-        "gauge",
         memory,
-    ) + _family(
+    ) + family(
         UTILIZATION,
+        GAUGE,
         "Utilization of a GPU engine by the processes of one owner since the last collection (percent).",
-        "gauge",
         util,
     )
 
@@ -161,13 +164,7 @@ def _sorted_pod_labels(usage: OwnerUsage, old_namespace: bool) -> str:
     container, namespace, pod = pod_label_names(old_namespace)
     o = usage.owner
     pairs = sorted(((container, o.container), (namespace, o.namespace), (pod, o.pod)))
-    return "".join(f',{name}="{escape(value)}"' for name, value in pairs)
-
-
-def _family(name: str, help_text: str, kind: str, lines: list[str]) -> str:
-    if not lines:
-        return ""
-    return f"# HELP {name} {help_text}\n# TYPE {name} {kind}\n" + "".join(lines)
+    return label_suffix(pairs)
 
 
 def series_names() -> Iterator[str]:

@@ -10,13 +10,18 @@ pod's allowed labels, ``pod_uid``, ``vgpu`` (one series per replica a pod holds)
 
 from __future__ import annotations
 
-from gpuscope.exporter.render import RenderConfig, escape
+from gpuscope.exporter.render import RenderConfig
 from gpuscope.exporter.snapshot import Snapshot
 from gpuscope.exporter.workloads.labels import JOB_LABEL, extra_pairs, pod_label_names
 from gpuscope.exporter.workloads.model import WorkloadLabels, WorkloadStatus
+from gpuscope.exposition import COUNTER, GAUGE, family, integer, label, label_suffix, sample
 
 WORKLOAD_INFO = "gpuscope_gpu_workload_info"
 JOB_INFO = "gpuscope_gpu_job_info"
+API_UP = "gpuscope_exporter_kubernetes_api_up"
+API_ERRORS = "gpuscope_exporter_kubernetes_api_errors_total"
+API_OBJECTS = "gpuscope_exporter_kubernetes_api_objects"
+API_REQUESTS = "gpuscope_exporter_kubernetes_api_requests_total"
 
 
 def render_workload_info(snapshot: Snapshot, config: RenderConfig) -> str:
@@ -24,7 +29,7 @@ def render_workload_info(snapshot: Snapshot, config: RenderConfig) -> str:
     if config.workload_labels is not WorkloadLabels.INFO or snapshot.reading is None:
         return ""
     uuids = {gpu.identity.index: gpu.identity.uuid for gpu in snapshot.reading.gpus}
-    host = f',{config.host_label}="{escape(config.hostname)}"' if config.hostname is not None else ""
+    host = "," + label(config.host_label, config.hostname) if config.hostname is not None else ""
     container, namespace, pod = pod_label_names(config.old_namespace)
     pods: list[str] = []
     jobs: list[str] = []
@@ -33,26 +38,23 @@ def render_workload_info(snapshot: Snapshot, config: RenderConfig) -> str:
         if uuid is None:
             continue
         instance = "" if gi is None else f',GPU_I_ID="{gi}"'
-        head = f'gpu="{index}",{config.uuid_label}="{escape(uuid)}"{instance}{host}'
+        head = f'gpu="{index}",{label(config.uuid_label, uuid)}{instance}{host}'
         pods.extend(
-            f'{WORKLOAD_INFO}{{{head},{container}="{escape(w.container)}",{namespace}="{escape(w.namespace)}"'
-            f',{pod}="{escape(w.pod)}"{_pairs(extra_pairs(w))}}} 1\n'
+            sample(
+                WORKLOAD_INFO,
+                head
+                + label_suffix(((container, w.container), (namespace, w.namespace), (pod, w.pod), *extra_pairs(w))),
+                "1",
+            )
             for w in assignment.pods
         )
-        jobs.extend(f'{JOB_INFO}{{{head},{JOB_LABEL}="{escape(job)}"}} 1\n' for job in assignment.jobs)
-    return _family(
-        WORKLOAD_INFO, "Kubernetes container holding the GPU or MIG instance (join on UUID and GPU_I_ID).", pods
-    ) + _family(JOB_INFO, "HPC (Slurm) job running on the GPU or MIG instance (join on UUID and GPU_I_ID).", jobs)
-
-
-def _pairs(pairs: tuple[tuple[str, str], ...]) -> str:
-    return "".join(f',{name}="{escape(value)}"' for name, value in pairs)
-
-
-def _family(name: str, help_text: str, lines: list[str]) -> str:
-    if not lines:
-        return ""
-    return f"# HELP {name} {help_text}\n# TYPE {name} gauge\n" + "".join(lines)
+        jobs.extend(sample(JOB_INFO, head + label_suffix(((JOB_LABEL, job),)), "1") for job in assignment.jobs)
+    return family(
+        WORKLOAD_INFO,
+        GAUGE,
+        "Kubernetes container holding the GPU or MIG instance (join on UUID and GPU_I_ID).",
+        pods,
+    ) + family(JOB_INFO, GAUGE, "HPC (Slurm) job running on the GPU or MIG instance (join on UUID and GPU_I_ID).", jobs)
 
 
 def render_api_status(status: WorkloadStatus) -> str:
@@ -64,38 +66,32 @@ def render_api_status(status: WorkloadStatus) -> str:
     objects: list[str] = []
     requests: list[str] = []
     for api in status.api:
-        res = f'resource="{escape(api.resource)}"'
-        up.append(f"gpuscope_exporter_kubernetes_api_up{{{res}}} {int(api.up)}\n")
+        res = label("resource", api.resource)
+        up.append(sample(API_UP, res, integer(api.up)))
         errors.extend(
-            f'gpuscope_exporter_kubernetes_api_errors_total{{{res},reason="{escape(reason)}"}} {count}\n'
+            sample(API_ERRORS, res + label_suffix((("reason", reason),)), integer(count))
             for reason, count in api.errors
         )
-        objects.append(f"gpuscope_exporter_kubernetes_api_objects{{{res}}} {api.objects}\n")
-        requests.append(f"gpuscope_exporter_kubernetes_api_requests_total{{{res}}} {api.requests}\n")
+        objects.append(sample(API_OBJECTS, res, integer(api.objects)))
+        requests.append(sample(API_REQUESTS, res, integer(api.requests)))
     return (
-        _typed(
-            "gpuscope_exporter_kubernetes_api_up",
-            "gauge",
+        family(
+            API_UP,
+            GAUGE,
             "1 if the last list or watch of this resource on the API server succeeded (pod labels/UID, DRA).",
             up,
         )
-        + _typed(
-            "gpuscope_exporter_kubernetes_api_errors_total",
-            "counter",
+        + family(
+            API_ERRORS,
+            COUNTER,
             "Failed API server requests by reason (unreachable, unauthorized, forbidden, expired, timeout, ...).",
             errors,
         )
-        + _typed("gpuscope_exporter_kubernetes_api_objects", "gauge", "Objects in the watch cache.", objects)
-        + _typed(
-            "gpuscope_exporter_kubernetes_api_requests_total",
-            "counter",
+        + family(API_OBJECTS, GAUGE, "Objects in the watch cache.", objects)
+        + family(
+            API_REQUESTS,
+            COUNTER,
             "HTTP requests made to the API server (lists and watches) since start.",
             requests,
         )
     )
-
-
-def _typed(name: str, kind: str, help_text: str, lines: list[str]) -> str:
-    if not lines:
-        return ""
-    return f"# HELP {name} {help_text}\n# TYPE {name} {kind}\n" + "".join(lines)
