@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PYTEST_WORKERS ?= 2
 
-.PHONY: up test quick fmt lint typecheck unit deps binaries assets screenshots bench bench-full clean image
+.PHONY: up test quick fmt lint typecheck unit docs deps binaries assets screenshots bench bench-full clean image
 
 $(STAMP): pyproject.toml scripts/bootstrap-venv
 	scripts/bootstrap-venv $(VENV)
@@ -30,12 +30,16 @@ up: deps binaries
 	$(BIN)/gpuscope up $(UP_ARGS)
 
 ## test: lint, types, every test (real Prometheus/Alertmanager/Pushgateway on loopback)
-test: deps binaries lint typecheck unit
+test: deps binaries lint typecheck docs unit
 
 lint: deps
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/lint-imports
+
+## docs: the documentation site (mkdocs, strict: a broken link or anchor fails) into build/site/
+docs: deps
+	$(BIN)/mkdocs build --strict --quiet
 
 typecheck: deps
 	$(BIN)/mypy

@@ -1,4 +1,5 @@
-"""The README's joins, run by a real Prometheus against MIG and non-MIG nodes attributed by fake kubelets."""
+"""The joins docs/exporter.md documents, run by a real Prometheus against MIG and non-MIG nodes attributed by
+fake kubelets."""
 
 from __future__ import annotations
 
@@ -28,8 +29,8 @@ PER_POD = f"gpuscope_gpu_workload_info * on(UUID, GPU_I_ID) group_left(modelName
 
 
 def readme_queries() -> list[str]:
-    """The PromQL the README documents for the join (its ```promql block, comments left out)."""
-    text = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    """The PromQL docs/exporter.md documents for the join (its first ```promql block, comments left out)."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "exporter.md").read_text()
     block = text.split("```promql\n", 1)[1].split("```", 1)[0]
     return [line for line in block.splitlines() if line.strip() and not line.startswith("#")]
 
@@ -113,6 +114,6 @@ def test_joins_on_mig_and_whole_gpus(tmp_path: Path) -> None:
                 ("web", "slice-a"),
                 ("web", "slice-b"),
             }
-            # The README says why the first query is for one pod per GPU: with a shared GPU it is an error.
+            # docs/exporter.md says why the first query is for one pod per GPU: with a shared GPU it is an error.
             response = httpx.get(f"{prom.url}/api/v1/query", params={"query": JOIN}, timeout=10)
             assert response.status_code == 422 and "many-to-many matching not allowed" in response.json()["error"]

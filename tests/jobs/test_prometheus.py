@@ -1,6 +1,6 @@
 """Jobs, simulated GPU nodes, a Pushgateway and Prometheus with the generated rules, all real, on loopback.
 
-Pushed job series are scraped with ``honor_labels`` and join the simulated GPUs' series by UUID (the README's
+Pushed job series are scraped with ``honor_labels`` and join the simulated GPUs' series by UUID (docs/jobs.md's
 query and the recorded ``job:gpu_activity:avg5m``); a finished job leaves no stale alert and a deleted group
 leaves nothing; a job killed with SIGKILL raises PushgatewayJobStale. Rules run in compressed time
 (``speedup: 15``): ``job_stale_after: 1m`` is 4 s, ``for: 1m`` is 4 s.
@@ -47,8 +47,8 @@ KILLED_JOB = textwrap.dedent(
 
 
 def readme_job_queries() -> list[str]:
-    """The PromQL of the README's "Job metrics" section (its ```promql block, comments left out)."""
-    section = (REPO / "README.md").read_text().split("## Job metrics", 1)[1]
+    """The PromQL of docs/jobs.md (its ```promql block, comments left out)."""
+    section = (REPO / "docs" / "jobs.md").read_text()
     block = section.split("```promql\n", 1)[1].split("```", 1)[0]
     return [line for line in block.splitlines() if line.strip() and not line.startswith("#")]
 
@@ -98,7 +98,7 @@ def test_jobs_join_gpu_telemetry_finish_cleanly_and_a_killed_job_alerts(
         joined = wait_for(
             lambda: len(r := [s for s in prom.query(join) if s["metric"]["job_id"] == "run-a"]) == 2 and r,
             timeout=60,
-            what="the README join for run-a",
+            what="the documented join for run-a",
         )
         assert {s["metric"]["UUID"] for s in joined} == set(uuids[:2])
         assert {(s["metric"]["user"], s["metric"]["Hostname"], s["metric"]["job"]) for s in joined} == {
