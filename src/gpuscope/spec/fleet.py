@@ -2,7 +2,8 @@
 
 Clusters and their node groups (GPU model, GPUs per node, MIG layout), scrape and retention policy, the
 long-term-store topology, alert receivers per owner, exporter settings and the series budget. Every default
-lives here; generators read a validated ``FleetSpec`` and nothing else.
+lives here but the alert thresholds', which ``rules/config.py`` owns (the rules are usable without a spec);
+generators read a validated ``FleetSpec`` and nothing else.
 """
 
 from __future__ import annotations
