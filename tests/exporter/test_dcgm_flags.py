@@ -6,6 +6,7 @@ import re
 import socket
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -131,15 +132,118 @@ def test_every_dcgm_exporter_flag_is_accepted_and_the_inert_ones_say_why(tmp_pat
     assert "Traceback" not in log
 
 
-def test_readme_table_lists_every_dcgm_exporter_flag() -> None:
-    readme = (ROOT / "docs" / "exporter.md").read_text(encoding="utf-8")
-    rows = [ln for ln in readme.splitlines() if ln.startswith("| `")]
+FLAG_TABLE_MARKER = "<!-- flag table: generated from gpuscope.cli._dcgm_flags.markdown_table() -->\n"
+
+
+def _flag_table_doc() -> str:
+    """The text after the flag table's marker, in whichever page holds it (docs/exporter.md today)."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    holders = [p for p in pages if FLAG_TABLE_MARKER in p.read_text(encoding="utf-8")]
+    assert len(holders) == 1, f"the flag table's marker must be on exactly one page, found {holders}"
+    return holders[0].read_text(encoding="utf-8").split(FLAG_TABLE_MARKER, 1)[1]
+
+
+def test_documented_flag_table_lists_every_dcgm_exporter_flag() -> None:
+    rows = [ln for ln in _flag_table_doc().splitlines() if ln.startswith("| `")]
     for long, short, var, *_rest in DCGM_EXPORTER_FLAGS:
         row = next((r for r in rows if f"`{long}`" in r), None)
-        assert row is not None, f"{long} is missing from the flag table in docs/exporter.md"
-        assert f"`{var}`" in row, f"{long}: env var {var} missing from its row in docs/exporter.md"
+        assert row is not None, f"{long} is missing from the flag table (docs/exporter.md)"
+        assert f"`{var}`" in row, f"{long}: env var {var} missing from its flag table row"
         if short:
-            assert f"`{short}`" in row, f"{long}: short flag {short} missing from its row in docs/exporter.md"
+            assert f"`{short}`" in row, f"{long}: short flag {short} missing from its flag table row"
+
+
+def test_documented_flag_table_is_the_generated_one() -> None:
+    from gpuscope.cli._dcgm_flags import markdown_table
+
+    assert _flag_table_doc().startswith(markdown_table()), "paste markdown_table() after the flag table's marker"
+
+
+def test_the_flag_table_holds_dcgm_exporters_flags_and_no_other() -> None:
+    """The table's dcgm-exporter rows are the flags of dcgm-exporter's app.go (listed above, by hand), with the
+    same short names, env vars and inert status: a flag is neither invented nor lost."""
+    from gpuscope.cli._dcgm_flags import rows
+
+    table = {r.flag.long: (r.flag.short or None, r.flag.env, bool(r.flag.inert)) for r in rows() if r.flag.dcgm}
+    assert table == {long: (short, var, inert) for long, short, var, _value, inert in DCGM_EXPORTER_FLAGS}
+
+
+@pytest.mark.parametrize("command", ["exporter", "sim"])
+def test_every_row_is_one_settings_field_and_one_typer_option(command: str) -> None:
+    import dataclasses
+
+    import typer
+
+    from gpuscope.cli import app
+    from gpuscope.cli._dcgm_flags import ExporterFlags, rows
+
+    assert [f.name for f in dataclasses.fields(ExporterFlags)] == [r.name for r in rows()]
+    root: Any = typer.main.get_command(app)
+    click_command = root.commands[command]
+    for r in rows():
+        params = [p for p in click_command.params if p.name == r.name]
+        if command not in r.flag.commands:
+            assert params == [], (command, r.name)
+            continue
+        assert len(params) == 1, (command, r.name)
+        (param,) = params
+        names = {r.flag.short, r.flag.long, r.flag.off} - {""}
+        assert set(param.opts) | set(param.secondary_opts) == names, r.name
+        assert param.envvar == (r.flag.env or None), r.name
+        assert param.default == r.default, r.name
+        assert param.help == r.flag.help, r.name
+        others = [p.name for p in click_command.params if names & (set(p.opts) | set(p.secondary_opts))]
+        assert others == [r.name], (r.name, others)  # no other option answers to these names
+
+
+def test_choices_in_the_table_are_the_settings_values() -> None:
+    from gpuscope.cli._app import LOG_FORMATS
+    from gpuscope.cli._dcgm_flags import row
+    from gpuscope.exporter.workloads.model import WorkloadLabels
+    from gpuscope.fields.catalog import Dialect
+
+    assert row("dialect").flag.choices == tuple(d.value for d in Dialect)
+    assert row("workload_labels").flag.choices == tuple(m.value for m in WorkloadLabels)
+    assert row("log_format").flag.choices == LOG_FORMATS
+
+
+def test_the_record_maps_each_flag_to_its_setting() -> None:
+    from gpuscope.cli._dcgm_flags import ExporterFlags
+    from gpuscope.cli._options import exporter_settings
+
+    settings = exporter_settings(
+        ExporterFlags(
+            kubernetes=True,
+            kubernetes_enable_pod_labels=True,
+            kubernetes_enable_pod_uid=True,
+            kubernetes_pod_label_allowlist_regex="^app$",
+            kubernetes_virtual_gpus=True,
+            kubernetes_enable_dra=True,
+            node_name="node-7",
+            nvidia_resource_names="nvidia.com/a100, example.com/gpu",
+            hpc_job_mapping_dir="/run/hpc",
+            xid_count_window_size=60000,
+            clock_events_count_window_size=120000,
+            collect_interval=2500,
+            use_old_namespace=True,
+            no_hostname=True,
+            replace_blanks_in_model_name=True,
+            process_metrics=True,
+            proc_root="/host/proc",
+        )
+    )
+    wl = settings.workloads
+    assert (wl.kubernetes, wl.pod_labels, wl.pod_uid, wl.virtual_gpus, wl.dra) == (True, True, True, True, True)
+    assert (wl.label_allowlist, wl.node_name, wl.hpc_dir) == ("^app$", "node-7", "/run/hpc")
+    assert wl.resource_names == ("nvidia.com/a100", "example.com/gpu")
+    assert (settings.xid_window_ms, settings.clock_events_window_ms, settings.interval_s) == (60000, 120000, 2.5)
+    assert (settings.use_old_namespace, settings.no_hostname, settings.replace_blanks_in_model_name) == (
+        True,
+        True,
+        True,
+    )
+    assert (settings.processes.enabled, settings.processes.proc_root) == (True, "/host/proc")
+    assert exporter_settings(ExporterFlags()).workloads.node_name == socket.gethostname()
 
 
 def test_dcgm_exporter_boolean_value_form_is_rewritten_for_click() -> None:
@@ -224,6 +328,9 @@ def test_instance_selector_keeps_only_those_instances(make: RuntimeFactory) -> N
         (["-p", "f:1"], "for -p/--cpu-devices"),
         (["-m", "no-colon"], "invalid value 'no-colon' for -m/--configmap-data"),
         (["--dcgm-log-level", "LOUD"], "invalid value 'LOUD' for --dcgm-log-level"),
+        (["--log-format", "yaml"], "invalid value 'yaml' for --log-format"),
+        (["--kubernetes-gpu-id-type", "pci"], "invalid value 'pci' for --kubernetes-gpu-id-type"),
+        (["--kubernetes-pod-label-allowlist-regex", "("], "--kubernetes-pod-label-allowlist-regex"),
         (["--web-systemd-socket"], "--web-systemd-socket (env DCGM_EXPORTER_SYSTEMD_SOCKET): no socket was passed"),
         (["--fake-gpus", "--backend", "nvml"], "--fake-gpus asks for simulated GPUs"),
         (["-m", "gpu:metrics"], "-m/--configmap-data (env DCGM_EXPORTER_CONFIGMAP_DATA) gpu:metrics: not running in"),

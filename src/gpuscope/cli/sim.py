@@ -14,32 +14,17 @@ from typing import Annotated
 import typer
 
 from gpuscope.cli._app import setup_logging, sim_app
-from gpuscope.cli._options import (
-    DEFAULT_SOCKET,
-    CollectInterval,
-    Collectors,
-    Debug,
-    DialectName,
-    HostLabel,
-    HpcJobMappingDir,
-    Kubernetes,
-    NvidiaResourceNames,
-    PodLogDir,
-    PodResourcesSocket,
-    ProcessMetrics,
-    ProcRoot,
-    WebConfigFile,
-    WorkloadLabelsMode,
-    exporter_settings,
-    web_config,
-)
+from gpuscope.cli._dcgm_flags import ExporterFlags, check_choices, with_flags
+from gpuscope.cli._options import exporter_settings, web_config
 
 log = logging.getLogger("gpuscope")
 
 
 @sim_app.callback()
+@with_flags("sim")
 def sim_command(
     ctx: typer.Context,
+    *,
     nodes: Annotated[int, typer.Option("--nodes", min=1, help="Number of simulated nodes.")] = 1,
     gpus_per_node: Annotated[int, typer.Option("--gpus-per-node", min=1, max=16, help="GPUs per node.")] = 8,
     model: Annotated[str, typer.Option("--model", help="GPU model: h100, h200, b200, gb200, a100, l40s.")] = "h100",
@@ -51,24 +36,11 @@ def sim_command(
     base_address: Annotated[str, typer.Option("--base-address", help="Address of the first node.")] = "127.1.0.1",
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port every node listens on.")] = 9400,
     hostname_prefix: Annotated[str, typer.Option("--hostname-prefix", help="Host label prefix.")] = "sim-node",
-    collectors: Collectors = None,
-    collect_interval: CollectInterval = 15000,
-    dialect: DialectName = "classic",
-    host_label: HostLabel = "Hostname",
+    flags: ExporterFlags,
     workers: Annotated[int, typer.Option("--workers", min=1, max=64, help="Collection worker threads.")] = 4,
     targets_file: Annotated[
         str | None, typer.Option("--targets-file", help="Write a Prometheus file_sd JSON of all nodes here.")
     ] = None,
-    kubernetes: Kubernetes = False,
-    pod_resources_kubelet_socket: PodResourcesSocket = DEFAULT_SOCKET,
-    nvidia_resource_names: NvidiaResourceNames = "",
-    hpc_job_mapping_dir: HpcJobMappingDir = "",
-    workload_labels: WorkloadLabelsMode = "info",
-    process_metrics: ProcessMetrics = False,
-    proc_root: ProcRoot = "/proc",
-    pod_log_dir: PodLogDir = "/var/log/pods",
-    web_config_file: WebConfigFile = "",
-    debug: Debug = False,
 ) -> None:
     """Serve --nodes simulated nodes, each an exporter on its own loopback address (127.1.0.1, 127.1.0.2, ...)."""
     if ctx.invoked_subcommand is not None:
@@ -84,7 +56,8 @@ def sim_command(
     )
     from gpuscope.simulator.routes import FAULT_ROUTES
 
-    setup_logging(debug, "text")
+    check_choices(flags, "sim")
+    setup_logging(flags.debug, "text")
     gpu_model = model_by_key(model)
     planned = plan_nodes(
         count=nodes,
@@ -99,22 +72,9 @@ def sim_command(
         seed=seed,
         profiling=profiling,
     )
-    settings = exporter_settings(
-        collectors=collectors,
-        collect_interval=collect_interval,
-        dialect=dialect,
-        host_label=host_label,
-        workload_labels=workload_labels,
-        kubernetes=kubernetes,
-        pod_resources_kubelet_socket=pod_resources_kubelet_socket,
-        nvidia_resource_names=nvidia_resource_names,
-        hpc_job_mapping_dir=hpc_job_mapping_dir,
-        process_metrics=process_metrics,
-        proc_root=proc_root,
-        pod_log_dir=pod_log_dir,
-    )
-    web = web_config(web_config_file)
-    if process_metrics:  # the simulated nodes' /proc and pod directories, under a directory of their own
+    settings = exporter_settings(flags, command="sim")
+    web = web_config(flags.web_config_file)
+    if flags.process_metrics:  # the simulated nodes' /proc and pod directories, under a directory of their own
         base = Path(tempfile.mkdtemp(prefix="gpuscope-sim-processes-"))
         atexit.register(shutil.rmtree, base, True)
         planned, settings = with_simulated_processes(planned, settings, base)
