@@ -369,3 +369,20 @@ def test_systemd_socket_activation_serves_on_the_passed_socket(tmp_path: Path) -
             assert f"on http://127.0.0.1:{port}/metrics" in exporter.log()
     finally:
         listener.close()
+
+
+def test_kubernetes_only_flags_without_k_say_so_once_each(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("KUBERNETES_VIRTUAL_GPUS", "true")  # the env var form counts as set, too
+    # An address that cannot be served ends the run right after the start-up lines.
+    code = main(["exporter", "--backend", "sim", "-a", "127.0.0.1:0", "--kubernetes-enable-dra", "-s", "g"])
+    err = capsys.readouterr().err
+    assert code == 2
+    said = [ln.split("gpuscope: ", 1)[1] for ln in err.splitlines() if "has no effect" in ln]
+    assert said == [
+        "--kubernetes-virtual-gpus has no effect without -k/--kubernetes (env DCGM_EXPORTER_KUBERNETES)",
+        "--kubernetes-enable-dra has no effect without -k/--kubernetes (env DCGM_EXPORTER_KUBERNETES)",
+        "-s/--switch-devices is accepted and has no effect: gpuscope serves GPU and GPU-instance entities only, "
+        "not NvSwitches",
+    ]
