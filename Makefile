@@ -44,8 +44,12 @@ docs: deps
 typecheck: deps
 	$(BIN)/mypy
 
+## unit: every test, with coverage (subprocesses included; the floor is pyproject.toml's fail_under) and the ten
+## slowest tests listed
 unit: deps
-	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile
+	mkdir -p build/coverage && rm -f build/coverage/.coverage*
+	COVERAGE_FILE=$(CURDIR)/build/coverage/.coverage $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile \
+		--cov --cov-report=term:skip-covered --cov-report=html:build/coverage/html --durations=10
 
 ## quick: the fast loop while coding, under a minute on 2 cores: every test but those marked e2e (real
 ## Prometheus-family servers, whole stacks) or promtool (the alert scenarios; `pytest -m promtool` runs them).
