@@ -26,12 +26,12 @@ from gpuscope.generate import generate_bundle
 from gpuscope.hardware.models import model_by_key, parse_mig_layout
 from gpuscope.simulator.control import apply_fault
 from gpuscope.simulator.fleet import FleetNode, build_listeners, plan_nodes
+from gpuscope.simulator.kubelet import KubeletServer, pod
 from gpuscope.spec.load import parse_fleet
 from tests.dashboards.support import csv_of, every_field
 from tests.generate.specs import RECEIVERS
 from tests.support.exporters import serving
 from tests.support.fleets import loopback_base
-from tests.support.kubelet import FakeKubelet, pod
 from tests.support.net import free_port, wait_for
 from tests.support.prom import Prometheus, run_prometheus, run_prometheus_file, run_pushgateway
 
@@ -170,7 +170,7 @@ def running_fleet(tmp_path: Path, fields: list[str]) -> Iterator[Fleet]:
         )
         kubelets = {}
         for name in (mig_host, host):
-            kubelets[name] = FakeKubelet(f"{sockets}/{name}.sock")
+            kubelets[name] = KubeletServer(f"{sockets}/{name}.sock")
             kubelets[name].start()
             stack.callback(kubelets[name].stop)
         listeners = build_listeners(nodes, settings)

@@ -35,10 +35,10 @@ from gpuscope.fields.collectors import default_counters_text, load_collectors
 from gpuscope.hardware.models import model_by_key
 from gpuscope.rules import RulesConfig, render_rule_files
 from gpuscope.simulator.fleet import FleetNode, build_listeners, plan_nodes
+from gpuscope.simulator.kubelet import KubeletServer, pod
 from tests.doctor.support import until
 from tests.support.exporters import serving
 from tests.support.fleets import loopback_base
-from tests.support.kubelet import FakeKubelet, pod
 from tests.support.net import free_port, wait_for
 from tests.support.prom import Prometheus, binary, run_prometheus_file, serving_binary
 
@@ -116,7 +116,7 @@ def _group(base: ipaddress.IPv4Address, port: int, prefix: str, count: int, gpus
 
 
 @contextmanager
-def rotating_pods(kubelet: FakeKubelet) -> Iterator[None]:
+def rotating_pods(kubelet: KubeletServer) -> Iterator[None]:
     """A CD pipeline gone wrong: the pod holding the node's GPUs restarts under a new name all the time."""
     stop = threading.Event()
 
@@ -156,7 +156,7 @@ def fleet() -> Iterator[Fleet]:
     sockets = tempfile.mkdtemp(prefix="kubelets-")
     csv = Path(sockets) / "no-prof.csv"
     csv.write_text("".join(line + "\n" for line in default_counters_text().splitlines() if "_PROF_" not in line))
-    kubelets = {n.config.hostname: FakeKubelet(f"{sockets}/{n.config.hostname}.sock") for n in f.dcgm + f.churn}
+    kubelets = {n.config.hostname: KubeletServer(f"{sockets}/{n.config.hostname}.sock") for n in f.dcgm + f.churn}
     for kubelet in kubelets.values():
         kubelet.start()
     first, second = (kubelets[n.config.hostname] for n in f.dcgm)

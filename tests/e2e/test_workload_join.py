@@ -16,9 +16,9 @@ from gpuscope.exporter.settings import ExporterSettings
 from gpuscope.exporter.workloads.source import WorkloadSettings
 from gpuscope.fields.collectors import load_collectors
 from gpuscope.hardware.models import model_by_key, parse_mig_layout
+from gpuscope.simulator.kubelet import KubeletServer, pod
 from tests.support.exporters import serving
 from tests.support.fleets import fleet_of, scrape_config, sim_nodes
-from tests.support.kubelet import FakeKubelet, pod
 from tests.support.net import wait_for
 from tests.support.prom import run_prometheus
 
@@ -39,9 +39,9 @@ JOIN, SUM_BY_POD = readme_queries()
 
 
 @contextmanager
-def kubelets(names: list[str]) -> Iterator[tuple[str, dict[str, FakeKubelet]]]:
+def kubelets(names: list[str]) -> Iterator[tuple[str, dict[str, KubeletServer]]]:
     workdir = tempfile.mkdtemp(prefix="kubelets-")
-    started = {name: FakeKubelet(f"{workdir}/{name}.sock") for name in names}
+    started = {name: KubeletServer(f"{workdir}/{name}.sock") for name in names}
     for kubelet in started.values():
         kubelet.start()
     try:

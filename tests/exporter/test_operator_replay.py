@@ -22,9 +22,9 @@ import pytest
 import yaml
 
 from gpuscope.fields.collectors import parse_collectors
+from gpuscope.simulator.kubelet import kubelet_server, pod
 from tests.support.exporter_process import clean_env, exporter_process
 from tests.support.image import ROOT, image_facts, map_paths
-from tests.support.kubelet import fake_kubelet, pod
 from tests.support.net import free_port
 
 pytestmark = pytest.mark.e2e
@@ -72,7 +72,7 @@ def test_deployment_runs_unchanged_and_passes_its_probes(name: str, tmp_path: Pa
     assert collectors_path.startswith(str(tmp_path)), f"{name}: the collectors file must be one the pod has"
     expected = parse_collectors(Path(collectors_path).read_text(encoding="utf-8"), collectors_path)
 
-    with fake_kubelet() as kubelet:
+    with kubelet_server() as kubelet:
         kubelet.set_pods([pod("team-a", "trainer-0", ("main", "nvidia.com/gpu", ["nvidia0"]))])
         # The pod-resources mount is where the exporter's default kubelet socket lives: point that default at it.
         env["DCGM_POD_RESOURCES_KUBELET_SOCKET"] = kubelet.socket_path

@@ -51,10 +51,15 @@ def test_kube_state_metrics_series_have_upstream_names_and_label_sets() -> None:
     for name, labels, _ in series:
         assert tuple(labels) == BY_NAME[name].labels, name
     gpu = {(s[1]["node"], s[1]["resource"]): s[2] for s in series if s[0] == "kube_node_status_allocatable"}
-    assert gpu[("n-0", "nvidia_com_gpu")] == 2 and gpu[("n-1", "nvidia_com_gpu")] == 0
+    # both GPUs of n-0 are shared: the device plugin advertises each as its replicas
+    assert gpu[("n-0", "nvidia_com_gpu")] == 8 and gpu[("n-1", "nvidia_com_gpu")] == 0
     assert gpu[("n-1", "nvidia_com_mig_1g_10gb")] == 14  # 7 instances on each of 2 GPUs
-    requests = {s[1]["resource"]: s[2] for s in series if s[0] == "kube_pod_container_resource_requests"}
-    assert requests == {"nvidia_com_gpu": 2, "nvidia_com_mig_1g_10gb": 13}  # seven eighths, rounded up
+    requests: dict[str, float] = {}
+    for name, labels, value in series:
+        if name == "kube_pod_container_resource_requests":
+            requests[labels["resource"]] = requests.get(labels["resource"], 0) + value
+    # the mixed population: GPU 0 time-sliced by three pods, GPU 1 two MPS clients; a pod per MIG instance
+    assert requests == {"nvidia_com_gpu": 5, "nvidia_com_mig_1g_10gb": 14}
 
 
 def test_an_exporter_restart_is_counted_on_its_container_only() -> None:
@@ -62,15 +67,16 @@ def test_an_exporter_restart_is_counted_on_its_container_only() -> None:
     sim = KubeSim(nodes=[node])
 
     def restarts() -> dict[str, float]:
-        series = _series(sim.kube_state_metrics("c"))
+        series = _series(sim.kube_state_metrics("c", now=1000.0))
         return {s[1]["container"]: s[2] for s in series if s[0] == "kube_pod_container_status_restarts_total"}
 
-    assert restarts() == {"exporter": 0, "main": 0}
-    assert restarts() == {"exporter": 0, "main": 0}  # asked again, nothing restarted: nothing counted
+    workers = {"server": 0, "client": 0}  # the node's serving and MPS client pods (one container name each)
+    assert restarts() == {"exporter": 0, **workers}
+    assert restarts() == {"exporter": 0, **workers}  # asked again, nothing restarted: nothing counted
     node.runtime.restart()
-    assert restarts() == {"exporter": 1, "main": 0}
+    assert restarts() == {"exporter": 1, **workers}
     node.runtime.restart()
-    assert restarts() == {"exporter": 2, "main": 0}
+    assert restarts() == {"exporter": 2, **workers}
 
 
 def test_cadvisor_series_have_the_kubelet_label_set_and_grow_with_time() -> None:
@@ -87,7 +93,10 @@ def test_cadvisor_series_have_the_kubelet_label_set_and_grow_with_time() -> None
         assert set(labels) == set(BY_NAME[name].labels), name
     cpu = {s[1]["pod"]: s[2] for s in late if s[0] == "container_cpu_usage_seconds_total"}
     cpu_early = {s[1]["pod"]: s[2] for s in early if s[0] == "container_cpu_usage_seconds_total"}
-    assert all(cpu[p] > cpu_early[p] for p in cpu) and set(cpu) == {
-        "train-n-0",
-        next(p for p in cpu if p.startswith("gpuscope-exporter-")),
-    }
+    assert all(cpu[p] > cpu_early[p] for p in cpu)
+    # the exporter's pod and the node's GPU pods (three time-slicing GPU 0, two MPS clients on GPU 1)
+    assert sorted(re.sub(r"-[0-9a-z]+$", "", p) for p in cpu) == [
+        "gpuscope-exporter",
+        *["infer"] * 3,
+        *["mps-client"] * 2,
+    ]

@@ -21,6 +21,7 @@ from importlib import resources
 from pathlib import Path
 
 from gpuscope.backends.sim.node import SimNodeConfig
+from gpuscope.backends.sim.teams import TEAMS_MIX
 from gpuscope.generate.prometheus import choose_store
 from gpuscope.hardware.models import MODELS, parse_mig_layout
 from gpuscope.simulator.fleet import FleetNode
@@ -279,6 +280,8 @@ def _nodes(spec: FleetSpec, cluster: Cluster, group: NodeGroup, ci: int, gi: int
             mig_layout=layout if i < mig_nodes else (),
             seed=ci * 1000 + gi * 100 + i,
             profiling="all",
+            # Kubernetes nodes run the teams' pods (who holds what, and how well they use it: teams.py)
+            workload=TEAMS_MIX if cluster.kind == "kubernetes" else "mixed",
         )
         out.append(LocalNode(config, f"127.{20 + ci}.{gi}.{i + 1}", port, cluster.name))
     return out

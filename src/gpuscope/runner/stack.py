@@ -39,6 +39,7 @@ from gpuscope.runner.plan import LocalPlan, data_paths
 from gpuscope.runner.process import ManagedProcess, stop_all
 from gpuscope.runner.state import StackLock, write_state
 from gpuscope.runner.status import floor_green, gather
+from gpuscope.runner.workloads import Workloads, plan_workloads
 from gpuscope.simulator.control import apply_fault, sim_of
 from gpuscope.simulator.fleet import build_listeners, raise_fd_limit, with_simulated_processes
 from gpuscope.simulator.kube import KubeSim, SimKubeNode
@@ -72,6 +73,7 @@ class Stack:
         self.children: dict[str, ManagedProcess] = {}
         self.listeners: list[Listener] = []
         self.kube = KubeSim(nodes=[])
+        self.workloads: Workloads | None = None
         self.node_runners: list[web.AppRunner] = []
         self.down_nodes: set[int] = set()
         self.notifications: list[dict[str, Any]] = []
@@ -113,7 +115,13 @@ class Stack:
         )
         nodes, settings = with_simulated_processes(self.plan.nodes, settings, self.data_dir / "processes")
         raise_fd_limit(len(self.plan.nodes) * 4 + 256)
-        self.listeners = build_listeners(nodes, settings)
+        # who holds which GPU: a kubelet per Kubernetes node, a job-mapping directory per Slurm node
+        self.workloads = plan_workloads(self.plan, self.data_dir)
+        self.listeners = [
+            build_listeners([n], self.workloads.settings(local.cluster, settings))[0]
+            for local, n in zip(self.plan.nodes, nodes, strict=True)
+        ]
+        self.workloads.start(self.plan, self.listeners, push_interval_s=5.0 if self.plan.fast else 15.0)
         self.kube = kube_sim(self.plan, self.listeners)  # kube-state-metrics and cAdvisor of the simulated pods
         self.node_runners = [await self._serve(lst) for lst in self.listeners]
         return Scheduler([lst.runtime for lst in self.listeners], self.plan.interval_s, workers=2)
@@ -165,6 +173,14 @@ class Stack:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(stop.wait(), timeout=1.0)
 
+    async def drive_workloads(self, stop: asyncio.Event) -> None:
+        """Keep the Slurm nodes' job-mapping directories and the jobs' pushes in step with the time."""
+        while not stop.is_set():
+            if self.workloads is not None:
+                await asyncio.to_thread(self.workloads.tick, time.time())
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), timeout=1.0)
+
     def report(self) -> dict[str, Any]:
         """Everything the live view and ``gpuscope status`` show: the latest status plus the stack's own facts."""
         return {
@@ -190,12 +206,16 @@ class Stack:
         }
 
     async def shutdown(self) -> None:
+        if self.workloads is not None:  # the jobs report their end while the Pushgateway still runs
+            await asyncio.to_thread(self.workloads.finish_jobs)
         await asyncio.to_thread(self._stop_children)
         for i, runner in enumerate(self.node_runners):
             if i not in self.down_nodes:
                 await runner.cleanup()
         for lst in self.listeners:
-            lst.runtime.backend.close()
+            lst.runtime.close()  # the kubelet channels too, before their kubelets go
+        if self.workloads is not None:
+            await asyncio.to_thread(self.workloads.close)
         if self.lock.held:
             self.paths["state"].unlink(missing_ok=True)
         self.lock.release()

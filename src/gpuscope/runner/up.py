@@ -77,6 +77,7 @@ async def run_up(plan: LocalPlan, loaded: LoadedSpec, data_dir: Path, *, reset: 
         stack.publish_state()
         stack.event(f"stack up; data in {data_dir}; Ctrl-C stops everything")
         tasks.append(_spawn(stack.supervise(stop), stop))
+        tasks.append(_spawn(stack.drive_workloads(stop), stop))
         if tui:
             tasks.append(_spawn(_live_view(stack, stop), stop))
         await stop.wait()

@@ -2,9 +2,12 @@
 
 Neither is packaged for a laptop, and both describe a cluster that does not exist here, so the simulator serves
 their series for the simulated pods, in their exact names and label sets (``gpuscope.fields.companion``): each
-simulated node runs the GPU exporter's pod (``gpuscope-exporter-<suffix>``, container ``exporter``) and one
-training pod holding seven eighths of the node's GPUs (or MIG instances). The rules' joins (the exporter's restarts,
-GPUs requested vs allocatable, pod CPU and memory) then run end to end on the local stack.
+simulated node runs the GPU exporter's pod (``gpuscope-exporter-<suffix>``, container ``exporter``) and the pods
+of its simulated population (``SimNode.population``): the same pods, with the same devices, that the node's
+kubelet lists (``kubelet.py``) and its process metrics name, churn included. Each GPU pod requests the devices it
+holds; a GPU shared by time-slicing or MPS is advertised as its replicas, as the device plugin does. The rules'
+joins (the exporter's restarts, GPUs requested vs allocatable, pod CPU and memory) then run end to end on the local
+stack.
 
 - kube-state-metrics, one per cluster: ``/sim/kube-state-metrics`` on the cluster's first node. The exporter
   container's restart count is the number of times that node's exporter started again (a ``restart`` fault),
@@ -25,16 +28,19 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
-from gpuscope.backends.sim.node import SimNodeConfig
+from gpuscope.backends.sim.node import SimNode, SimNodeConfig
+from gpuscope.backends.sim.processes import SimProcess
+from gpuscope.backends.sim.teams import SHARED_REPLICAS
 from gpuscope.exporter.runtime import NodeRuntime
 from gpuscope.exporter.server import Extension, node_for
 from gpuscope.exposition import Families, general, labels
 from gpuscope.fields.companion import BY_NAME, GPU_RESOURCE, VERSIONS, resource_label
+from gpuscope.simulator.control import sim_of
+from gpuscope.simulator.kubelet import devices_of
 
 KSM_PATH = "/sim/kube-state-metrics"
 CADVISOR_PATH = "/metrics/cadvisor"
 EXPORTER_CONTAINER = "exporter"
-TRAIN_NAMESPACE = "ml"
 NODE_CPUS = 96
 NODE_MEMORY = 1_099_511_627_776  # 1 TiB
 _CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
@@ -75,17 +81,29 @@ class SimKubeNode:
     def hostname(self) -> str:
         return self.config.hostname
 
-    def allocatable(self) -> tuple[tuple[str, int], ...]:
-        """GPU resources as the device plugin's mixed strategy advertises them: MIG instances per profile."""
+    def sim(self) -> SimNode | None:
+        return sim_of(self.runtime)
+
+    def devices(self, now: float | None = None) -> list[tuple[SimProcess, str, str]]:
+        """(process, resource, device id) of the node's live pods: what its kubelet lists (``kubelet.py``)."""
+        sim = self.sim()
+        return [] if sim is None else devices_of(sim, sim.population(now))
+
+    def allocatable(self, now: float | None = None) -> tuple[tuple[str, int], ...]:
+        """GPU resources as the device plugin advertises them: MIG instances per profile (the mixed strategy);
+        a GPU shared by time-slicing or MPS as its replicas, a whole GPU as one."""
         if not self.config.mig_layout:
-            return ((GPU_RESOURCE, self.config.gpus),)
+            shared = {p.gpu for p, _, device in self.devices(now) if "::" in device}
+            return ((GPU_RESOURCE, self.config.gpus + (SHARED_REPLICAS - 1) * len(shared)),)
         per: dict[str, int] = {}
         for profile in self.config.mig_layout:
             key = resource_label(f"nvidia.com/mig-{profile.name}")
             per[key] = per.get(key, 0) + self.config.gpus
         return ((GPU_RESOURCE, 0), *sorted(per.items()))
 
-    def pods(self) -> tuple[SimPod, SimPod]:
+    def pods(self, now: float | None = None) -> list[SimPod]:
+        """The exporter's pod, then the pods holding GPUs (the kubelet's, in its order), each container's requests
+        the devices it holds."""
         host = self.hostname
         exporter = SimPod(
             namespace=self.namespace,
@@ -100,20 +118,37 @@ class SimKubeNode:
             created_by=("DaemonSet", "gpuscope-exporter"),
             priority_class="system-node-critical",
         )
-        train = SimPod(
-            namespace=TRAIN_NAMESPACE,
-            name=f"train-{host}",
-            uid=_uid("train", host),
-            container="main",
-            node=host,
-            # all but an eighth: the cluster keeps headroom, so GPURequestsNearAllocatable stays quiet
-            requests=tuple((r, n - n // 8) for r, n in self.allocatable() if n),
-            cpu_cores=NODE_CPUS * 0.4,
-            memory_bytes=NODE_MEMORY * 0.3,
-            memory_limit_bytes=NODE_MEMORY * 0.5,
-            created_by=("Job", f"train-{host}"),
-        )
-        return exporter, train
+        held: dict[str, tuple[SimProcess, dict[str, int]]] = {}
+        for proc, resource, _ in self.devices(now):
+            assert proc.pod is not None
+            _, counts = held.setdefault(proc.pod.uid, (proc, {}))
+            label = resource_label(resource)
+            counts[label] = counts.get(label, 0) + 1
+        gpu_pods = [
+            SimPod(
+                namespace=proc.pod.namespace,
+                name=proc.pod.name,
+                uid=proc.pod.uid,
+                container=proc.pod.container,
+                node=host,
+                requests=tuple(sorted(counts.items())),
+                cpu_cores=4.0 * proc.share,
+                memory_bytes=NODE_MEMORY * 0.03,
+                memory_limit_bytes=NODE_MEMORY * 0.06,
+                created_by=_owner(proc.pod.namespace, proc.pod.name),
+            )
+            for proc, counts in held.values()
+            if proc.pod is not None
+        ]
+        return [exporter, *gpu_pods]
+
+
+def _owner(namespace: str, pod: str) -> tuple[str, str]:
+    """The controller a simulated pod would have: serving replicas a ReplicaSet, notebooks a StatefulSet,
+    training and evaluation pods a Job (named as the pod, less its generated suffix)."""
+    base = pod.rsplit("-", 1)[0]
+    kind = {"serving": "ReplicaSet", "notebooks": "StatefulSet"}.get(namespace, "Job")
+    return kind, base
 
 
 def _node_info(node: SimKubeNode) -> tuple[tuple[str, str], ...]:
@@ -169,11 +204,13 @@ class KubeSim:
                     node.restarts += 1
                 node.started_at = started
 
-    def kube_state_metrics(self, cluster: str) -> str:
+    def kube_state_metrics(self, cluster: str, now: float | None = None) -> str:
         """kube-state-metrics' node and pod families for one cluster."""
         self._count_restarts()
         out = _Exposition()
         members = [n for n in self.nodes if n.cluster == cluster]
+        at = time.time() if now is None else now
+        pods = {n.hostname: n.pods(at) for n in members}  # one population per node: every family agrees
         for node in members:
             out.add("kube_node_info", _node_info(node), 1)
         for node in members:
@@ -181,7 +218,7 @@ class KubeSim:
                 ("cpu", "core", NODE_CPUS),
                 ("memory", "byte", NODE_MEMORY),
                 ("pods", "integer", 110),
-                *((r, "integer", n) for r, n in node.allocatable()),
+                *((r, "integer", n) for r, n in node.allocatable(at)),
             ):
                 out.add(
                     "kube_node_status_allocatable",
@@ -189,7 +226,7 @@ class KubeSim:
                     value,
                 )
         for node in members:
-            for pod in node.pods():
+            for pod in pods[node.hostname]:
                 kind, owner = pod.created_by
                 out.add(
                     "kube_pod_info",
@@ -208,7 +245,7 @@ class KubeSim:
                     1,
                 )
         for node in members:
-            for pod in node.pods():
+            for pod in pods[node.hostname]:
                 for resource, count in pod.requests:
                     out.add(
                         "kube_pod_container_resource_requests",
@@ -224,7 +261,7 @@ class KubeSim:
                         count,
                     )
         for node in members:
-            for pod in node.pods():
+            for pod in pods[node.hostname]:
                 restarts = node.restarts if pod.container == EXPORTER_CONTAINER else 0
                 out.add(
                     "kube_pod_container_status_restarts_total",
@@ -235,9 +272,10 @@ class KubeSim:
 
     def cadvisor(self, node: SimKubeNode, now: float | None = None) -> str:
         """The kubelet's /metrics/cadvisor container families for the node's pods."""
-        elapsed = max(0.0, (now or time.time()) - self.started)
+        at = time.time() if now is None else now
+        elapsed = max(0.0, at - self.started)
         out = _Exposition()
-        pods = node.pods()
+        pods = node.pods(at)
         for pod in pods:
             cid = hashlib.sha256(f"{pod.uid}/{pod.container}".encode()).hexdigest()
             labels = (

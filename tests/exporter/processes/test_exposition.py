@@ -17,11 +17,10 @@ from gpuscope.exporter.settings import ExporterSettings, make_runtime
 from gpuscope.exporter.workloads.model import WorkloadLabels
 from gpuscope.exporter.workloads.source import WorkloadSettings
 from gpuscope.fields.collectors import load_collectors
+from gpuscope.simulator.kubelet import KubeletServer, kubelet_server, pod
 from tests.exporter.processes.proctree import ProcTree, pod_cgroup
 from tests.fakenvml import FakeNvml
 from tests.fakenvml.processes import FakeProcess
-from tests.support import kubelet as kubelet_support
-from tests.support.kubelet import FakeKubelet, pod
 
 GIB = 1 << 30
 UID_A = "11111111-2222-4333-8444-555555555555"
@@ -48,8 +47,8 @@ class Node:
 
 
 @pytest.fixture
-def fake_kubelet() -> Iterator[FakeKubelet]:
-    with kubelet_support.fake_kubelet() as k:
+def kubelet() -> Iterator[KubeletServer]:
+    with kubelet_server() as k:
         yield k
 
 
@@ -139,11 +138,11 @@ def test_off_by_default_and_a_bad_pod_directory_never_fails_the_scrape(tmp_path:
         n.runtime.close()
 
 
-def test_labels_mode_splits_gpu_util_and_fb_used_per_pod(tmp_path: Path, fake_kubelet: FakeKubelet) -> None:
-    n = Node(tmp_path, WorkloadLabels.LABELS, socket=fake_kubelet.socket_path)
+def test_labels_mode_splits_gpu_util_and_fb_used_per_pod(tmp_path: Path, kubelet: KubeletServer) -> None:
+    n = Node(tmp_path, WorkloadLabels.LABELS, socket=kubelet.socket_path)
     try:
         uuid = n.fake.devices[0].uuid
-        fake_kubelet.set_pods(
+        kubelet.set_pods(
             [
                 pod("ml", "trainer-0", ("trainer", "nvidia.com/gpu", [f"{uuid}::0"])),
                 pod("ml", "notebook-7", ("jupyter", "nvidia.com/gpu", [f"{uuid}::1"])),
@@ -170,19 +169,17 @@ def test_labels_mode_splits_gpu_util_and_fb_used_per_pod(tmp_path: Path, fake_ku
         n.runtime.close()
 
 
-def test_kubelet_device_list_names_the_only_pod_without_a_pod_directory(
-    tmp_path: Path, fake_kubelet: FakeKubelet
-) -> None:
-    n = Node(tmp_path, socket=fake_kubelet.socket_path)
+def test_kubelet_device_list_names_the_only_pod_without_a_pod_directory(tmp_path: Path, kubelet: KubeletServer) -> None:
+    n = Node(tmp_path, socket=kubelet.socket_path)
     try:
         uuid = n.fake.devices[0].uuid
         n.tree.pods.rmdir()
         n.tree.process(100, pod_cgroup(UID_A))
         n.fake.devices[0].processes = [FakeProcess(pid=100, memory=GIB)]
-        fake_kubelet.set_pods([pod("ml", "solo", ("main", "nvidia.com/gpu", [uuid]))])
+        kubelet.set_pods([pod("ml", "solo", ("main", "nvidia.com/gpu", [uuid]))])
         text = n.scrape()
         assert value(text, "gpuscope_gpu_process_memory_used_bytes", pod="solo", container="main") == GIB
-        fake_kubelet.set_pods([])  # the pod is gone, its process is not
+        kubelet.set_pods([])  # the pod is gone, its process is not
         text = n.scrape()
         assert value(text, "gpuscope_gpu_unattributed_memory_used_bytes", gpu="0") == GIB
         assert value(text, "gpuscope_exporter_process_unattributed_total", reason="pod_gone") == 1

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from gpuscope.exporter.workloads.model import WorkloadLabels
 from gpuscope.exporter.workloads.source import WorkloadSettings
+from gpuscope.simulator.kubelet import KubeletServer, kubelet_server, pod
 from tests.exporter.conftest import RuntimeFactory
 from tests.exporter.test_render import scrape
-from tests.support.kubelet import FakeKubelet, fake_kubelet, pod
 
 GPUS = 8
 RESTARTS = 100
@@ -39,7 +39,7 @@ def series(text: str) -> set[str]:
     }
 
 
-def churn(make: RuntimeFactory, kubelet: FakeKubelet, mode: WorkloadLabels) -> tuple[int, int, int]:
+def churn(make: RuntimeFactory, kubelet: KubeletServer, mode: WorkloadLabels) -> tuple[int, int, int]:
     """(distinct series before any restart, distinct series after 100 restarts, GPU series per GPU)."""
     settings = WorkloadSettings(mode=mode, kubernetes=True, socket_path=kubelet.socket_path)
     runtime, _, clock = make(gpus=GPUS, csv=CSV, workloads=settings)
@@ -63,7 +63,7 @@ def churn(make: RuntimeFactory, kubelet: FakeKubelet, mode: WorkloadLabels) -> t
 
 
 def test_info_mode_a_restart_adds_one_series(make: RuntimeFactory) -> None:
-    with fake_kubelet() as kubelet:
+    with kubelet_server() as kubelet:
         before, after, per_gpu = churn(make, kubelet, WorkloadLabels.INFO)
     assert per_gpu == FIELDS
     assert before == GPUS * FIELDS + GPUS  # every GPU series once, plus one info series per running pod
@@ -71,7 +71,7 @@ def test_info_mode_a_restart_adds_one_series(make: RuntimeFactory) -> None:
 
 
 def test_labels_mode_a_restart_adds_one_series_per_field(make: RuntimeFactory) -> None:
-    with fake_kubelet() as kubelet:
+    with kubelet_server() as kubelet:
         before, after, per_gpu = churn(make, kubelet, WorkloadLabels.LABELS)
     assert per_gpu == FIELDS
     assert before == GPUS * FIELDS

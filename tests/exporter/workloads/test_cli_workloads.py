@@ -11,9 +11,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from gpuscope.simulator.kubelet import kubelet_server, pod
 from tests.support.certs import CertAuthority, bcrypt_hash
 from tests.support.kubeapi import fake_kube_api
-from tests.support.kubelet import fake_kubelet, pod
 from tests.support.net import free_port, wait_for
 from tests.test_cli import assert_one_line_error, gpuscope
 
@@ -30,7 +30,7 @@ def test_exporter_process_with_kubelet_jobs_tls_and_auth(tmp_path: Path) -> None
     jobs.mkdir()
     (jobs / "3").write_text("slurm-77\n")
     port = free_port()
-    with fake_kubelet() as kubelet:
+    with kubelet_server() as kubelet:
         kubelet.set_pods([pod("ml", "trainer", ("main", "nvidia.com/gpu", ["nvidia1"]))])
         env = {
             **os.environ,
@@ -71,7 +71,7 @@ def test_exporter_process_with_kubelet_jobs_tls_and_auth(tmp_path: Path) -> None
 @pytest.mark.e2e
 def test_exporter_process_follows_pod_labels_through_dcgm_exporter_env_vars(tmp_path: Path) -> None:
     port = free_port()
-    with fake_kube_api(tmp_path) as api, fake_kubelet() as kubelet:
+    with fake_kube_api(tmp_path) as api, kubelet_server() as kubelet:
         uid = api.create_pod("ml", "trainer", "gpu-node-7", {"team": "vision", "secret": "no"})
         kubelet.set_pods([pod("ml", "trainer", ("main", "nvidia.com/gpu", ["nvidia1"]))])
         env = {

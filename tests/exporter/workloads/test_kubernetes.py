@@ -9,9 +9,9 @@ import pytest
 
 from gpuscope.exporter.workloads.model import WorkloadLabels
 from gpuscope.exporter.workloads.source import KUBELET_GRACE, WorkloadSettings
+from gpuscope.simulator.kubelet import KubeletServer, kubelet_server, pod
 from tests.exporter.conftest import RuntimeFactory
 from tests.exporter.test_render import families, label_order, scrape
-from tests.support.kubelet import FakeKubelet, fake_kubelet, pod
 
 GPU = "nvidia.com/gpu"
 MIG = "nvidia.com/mig-1g.10gb"
@@ -25,12 +25,12 @@ CSV = (
 
 
 @pytest.fixture
-def kubelet() -> Iterator[FakeKubelet]:
-    with fake_kubelet() as k:
+def kubelet() -> Iterator[KubeletServer]:
+    with kubelet_server() as k:
         yield k
 
 
-def k8s(kubelet: FakeKubelet, mode: WorkloadLabels = WorkloadLabels.INFO, **extra: object) -> WorkloadSettings:
+def k8s(kubelet: KubeletServer, mode: WorkloadLabels = WorkloadLabels.INFO, **extra: object) -> WorkloadSettings:
     return WorkloadSettings(mode=mode, kubernetes=True, socket_path=kubelet.socket_path, **extra)  # type: ignore[arg-type]
 
 
@@ -39,7 +39,7 @@ def info_series(text: str) -> list[dict[str, str]]:
     return [] if fam is None else [dict(s.labels) for s in fam[1]]
 
 
-def test_info_mode_one_series_per_allocation_and_clean_gpu_series(make: RuntimeFactory, kubelet: FakeKubelet) -> None:
+def test_info_mode_one_series_per_allocation_and_clean_gpu_series(make: RuntimeFactory, kubelet: KubeletServer) -> None:
     runtime, _, clock = make(gpus=4, workloads=k8s(kubelet))
     runtime.collect()
     uuid = [g.identity.uuid for g in runtime.collector.snapshot.reading.gpus]  # type: ignore[union-attr]
@@ -66,7 +66,7 @@ def test_info_mode_one_series_per_allocation_and_clean_gpu_series(make: RuntimeF
     assert "gpuscope_exporter_workload_unmatched_devices 0\n" in text
 
 
-def test_mig_instances_get_gpu_i_id_on_the_info_series(make: RuntimeFactory, kubelet: FakeKubelet) -> None:
+def test_mig_instances_get_gpu_i_id_on_the_info_series(make: RuntimeFactory, kubelet: KubeletServer) -> None:
     runtime, _, clock = make(gpus=2, mig="1g.10gb:7", workloads=k8s(kubelet))
     runtime.collect()
     gpus = runtime.collector.snapshot.reading.gpus  # type: ignore[union-attr]
@@ -89,7 +89,7 @@ def test_mig_instances_get_gpu_i_id_on_the_info_series(make: RuntimeFactory, kub
     }
 
 
-def test_labels_mode_is_dcgm_exporter_behaviour(make: RuntimeFactory, kubelet: FakeKubelet) -> None:
+def test_labels_mode_is_dcgm_exporter_behaviour(make: RuntimeFactory, kubelet: KubeletServer) -> None:
     runtime, _, clock = make(gpus=2, csv=CSV, workloads=k8s(kubelet, WorkloadLabels.LABELS))
     runtime.collect()
     uuid = runtime.collector.snapshot.reading.gpus[1].identity.uuid  # type: ignore[union-attr]
@@ -124,7 +124,7 @@ def test_labels_mode_is_dcgm_exporter_behaviour(make: RuntimeFactory, kubelet: F
 
 
 def test_terminated_pods_drop_their_attribution_at_the_next_collection(
-    make: RuntimeFactory, kubelet: FakeKubelet
+    make: RuntimeFactory, kubelet: KubeletServer
 ) -> None:
     runtime, _, clock = make(gpus=2, workloads=k8s(kubelet))
     kubelet.set_pods([pod("ml", "a", ("c", GPU, ["nvidia0"])), pod("ml", "b", ("c", GPU, ["nvidia1"]))])
@@ -139,7 +139,7 @@ def test_terminated_pods_drop_their_attribution_at_the_next_collection(
 
 
 def test_kubelet_is_read_per_collection_never_per_scrape_over_one_channel(
-    make: RuntimeFactory, kubelet: FakeKubelet
+    make: RuntimeFactory, kubelet: KubeletServer
 ) -> None:
     runtime, _, clock = make(gpus=1, workloads=k8s(kubelet))
     kubelet.set_pods([pod("ml", "a", ("c", GPU, ["nvidia0"]))])
@@ -154,7 +154,7 @@ def test_kubelet_is_read_per_collection_never_per_scrape_over_one_channel(
 
 
 def test_kubelet_failure_keeps_attribution_briefly_then_drops_it_and_reconnects(
-    make: RuntimeFactory, kubelet: FakeKubelet
+    make: RuntimeFactory, kubelet: KubeletServer
 ) -> None:
     import grpc
 
@@ -176,7 +176,7 @@ def test_kubelet_failure_keeps_attribution_briefly_then_drops_it_and_reconnects(
     assert source is not None and source.kubelet is not None and source.kubelet.dials == KUBELET_GRACE + 1
 
 
-def test_kubelet_restart_on_the_same_socket(make: RuntimeFactory, kubelet: FakeKubelet) -> None:
+def test_kubelet_restart_on_the_same_socket(make: RuntimeFactory, kubelet: KubeletServer) -> None:
     runtime, _, clock = make(gpus=1, workloads=k8s(kubelet))
     kubelet.set_pods([pod("ml", "a", ("c", GPU, ["nvidia0"]))])
     runtime.collect()
@@ -199,7 +199,7 @@ def test_missing_socket_is_reported_not_fatal(make: RuntimeFactory, tmp_path: Pa
     assert runtime.collector.snapshot.backend_up
 
 
-def test_off_mode_never_asks_the_kubelet(make: RuntimeFactory, kubelet: FakeKubelet) -> None:
+def test_off_mode_never_asks_the_kubelet(make: RuntimeFactory, kubelet: KubeletServer) -> None:
     runtime, _, clock = make(gpus=1, workloads=k8s(kubelet, WorkloadLabels.OFF))
     kubelet.set_pods([pod("ml", "a", ("c", GPU, ["nvidia0"]))])
     runtime.collect()
@@ -207,7 +207,7 @@ def test_off_mode_never_asks_the_kubelet(make: RuntimeFactory, kubelet: FakeKube
     assert kubelet.calls == 0 and "pod=" not in text and "kubelet" not in text
 
 
-def test_unmatched_devices_are_counted(make: RuntimeFactory, kubelet: FakeKubelet) -> None:
+def test_unmatched_devices_are_counted(make: RuntimeFactory, kubelet: KubeletServer) -> None:
     runtime, _, clock = make(gpus=1, workloads=k8s(kubelet, resource_names=("nvidia.com/a100",)))
     kubelet.set_pods(
         [pod("ml", "a", ("c", "nvidia.com/a100", ["GPU-elsewhere", "nvidia0"]), ("c", "example.com/x", ["nvidia0"]))]

@@ -15,10 +15,10 @@ import pytest
 from gpuscope.exporter.runtime import NodeRuntime
 from gpuscope.exporter.workloads.model import WorkloadLabels
 from gpuscope.exporter.workloads.source import WorkloadSettings, WorkloadSource
+from gpuscope.simulator.kubelet import KubeletServer, kubelet_server, pod
 from tests.exporter.conftest import Clock, RuntimeFactory
 from tests.exporter.test_render import families, scrape
 from tests.support.kubeapi import FakeKubeApi, fake_kube_api
-from tests.support.kubelet import FakeKubelet, fake_kubelet, pod
 from tests.support.net import wait_for
 from tests.support.prom import binary
 
@@ -30,8 +30,8 @@ CSV = "DCGM_FI_DEV_GPU_TEMP, gauge, Temperature.\nDCGM_FI_DEV_FB_USED, gauge, Us
 
 
 @pytest.fixture
-def kubelet() -> Iterator[FakeKubelet]:
-    with fake_kubelet() as k:
+def kubelet() -> Iterator[KubeletServer]:
+    with kubelet_server() as k:
         yield k
 
 
@@ -43,7 +43,7 @@ def api(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeKubeApi
         yield server
 
 
-def settings(kubelet: FakeKubelet, mode: WorkloadLabels = WorkloadLabels.INFO, **kw: object) -> WorkloadSettings:
+def settings(kubelet: KubeletServer, mode: WorkloadLabels = WorkloadLabels.INFO, **kw: object) -> WorkloadSettings:
     return WorkloadSettings(
         mode=mode,
         kubernetes=True,
@@ -75,7 +75,7 @@ def collect_until(runtime: NodeRuntime, clock: Clock, check: object, what: str) 
 
 
 def test_info_mode_pod_labels_and_uid_follow_the_api_server(
-    make: RuntimeFactory, kubelet: FakeKubelet, api: FakeKubeApi
+    make: RuntimeFactory, kubelet: KubeletServer, api: FakeKubeApi
 ) -> None:
     uid = api.create_pod("ml", "train-0", NODE, {"team": "vision", "app.kubernetes.io/name": "trainer", "tier": "x"})
     runtime, _, clock = make(
@@ -118,7 +118,7 @@ def test_info_mode_pod_labels_and_uid_follow_the_api_server(
 
 
 def test_labels_mode_puts_pod_labels_and_uid_on_every_gpu_series(
-    make: RuntimeFactory, kubelet: FakeKubelet, api: FakeKubeApi
+    make: RuntimeFactory, kubelet: KubeletServer, api: FakeKubeApi
 ) -> None:
     hostile = {"team": "vision", "pod": "clash", "9lives": "cat", "a.b/c-d": "x", "a_b_c_d": "y", "Hostname": "no"}
     uid = api.create_pod("ml", "train-0", NODE, hostile)
@@ -146,7 +146,7 @@ def test_labels_mode_puts_pod_labels_and_uid_on_every_gpu_series(
 
 
 def test_api_server_failure_degrades_to_the_kubelet_and_says_why(
-    make: RuntimeFactory, kubelet: FakeKubelet, api: FakeKubeApi
+    make: RuntimeFactory, kubelet: KubeletServer, api: FakeKubeApi
 ) -> None:
     api.fail_with = 403
     runtime, _, clock = make(gpus=1, hostname=NODE, workloads=settings(kubelet, pod_labels=True))
@@ -163,7 +163,7 @@ def test_api_server_failure_degrades_to_the_kubelet_and_says_why(
 
 
 def test_a_wrong_node_name_is_said_once(
-    make: RuntimeFactory, kubelet: FakeKubelet, api: FakeKubeApi, caplog: pytest.LogCaptureFixture
+    make: RuntimeFactory, kubelet: KubeletServer, api: FakeKubeApi, caplog: pytest.LogCaptureFixture
 ) -> None:
     api.create_pod("ml", "a", "the-real-node", {"team": "vision"})
     wrong = WorkloadSettings(kubernetes=True, socket_path=kubelet.socket_path, node_name="not-this", pod_labels=True)
@@ -181,7 +181,7 @@ def test_a_wrong_node_name_is_said_once(
     assert "team" not in series(scrape(runtime, clock), "gpuscope_gpu_workload_info")[0]
 
 
-def test_virtual_gpus_one_attribution_per_sharing_pod_and_replica(make: RuntimeFactory, kubelet: FakeKubelet) -> None:
+def test_virtual_gpus_one_attribution_per_sharing_pod_and_replica(make: RuntimeFactory, kubelet: KubeletServer) -> None:
     runtime, _, clock = make(gpus=2, csv=CSV, workloads=settings(kubelet, virtual_gpus=True))
     runtime.collect()
     uuid = runtime.collector.snapshot.reading.gpus[0].identity.uuid  # type: ignore[union-attr]
@@ -211,7 +211,7 @@ def v1beta1_gpu(name: str, uuid: str) -> dict[str, object]:
 
 
 def test_dra_claims_resolve_through_the_resource_slices(
-    make: RuntimeFactory, kubelet: FakeKubelet, api: FakeKubeApi
+    make: RuntimeFactory, kubelet: KubeletServer, api: FakeKubeApi
 ) -> None:
     runtime, _, clock = make(gpus=2, mig="", csv=CSV, hostname=NODE, workloads=settings(kubelet, dra=True))
     runtime.collect()
@@ -243,7 +243,7 @@ def test_dra_claims_resolve_through_the_resource_slices(
 
 
 def test_dra_mig_devices_land_on_their_instance_or_their_parent(
-    make: RuntimeFactory, kubelet: FakeKubelet, api: FakeKubeApi
+    make: RuntimeFactory, kubelet: KubeletServer, api: FakeKubeApi
 ) -> None:
     runtime, _, clock = make(gpus=1, mig="1g.10gb:7", csv=CSV, hostname=NODE, workloads=settings(kubelet, dra=True))
     runtime.collect()
@@ -270,7 +270,7 @@ def test_dra_mig_devices_land_on_their_instance_or_their_parent(
     assert "GPU_I_ID" not in got["b"] and got["b"]["UUID"] == gpu.identity.uuid  # created on demand: the parent
 
 
-def test_the_pod_watch_is_the_process_metrics_pod_lookup(kubelet: FakeKubelet, api: FakeKubeApi) -> None:
+def test_the_pod_watch_is_the_process_metrics_pod_lookup(kubelet: KubeletServer, api: FakeKubeApi) -> None:
     from gpuscope.exporter.processes.pods import PodRef
     from gpuscope.exporter.workloads.process_pods import WatchedPods
 

@@ -23,9 +23,10 @@ from gpuscope.backends.base import (
     ReadRequest,
     XidEvent,
 )
+from gpuscope.backends.sim import teams
 from gpuscope.backends.sim.faults import FaultKind, FaultRequest
 from gpuscope.backends.sim.gpu import SimGpu
-from gpuscope.backends.sim.processes import population, readings, sync
+from gpuscope.backends.sim.processes import SimProcess, population, readings, sync
 from gpuscope.backends.sim.workload import workload_for
 from gpuscope.errors import UsageError
 from gpuscope.fields.catalog import BY_ID, Entity
@@ -44,7 +45,7 @@ SIM_HOSTENGINE = "the simulated host engine at localhost:5555"
 _HGX_BUSES = (0x18, 0x2A, 0x3A, 0x5D, 0x9A, 0xAB, 0xBA, 0xDB)
 _GI_BASE = {7: 0, 4: 1, 3: 1, 2: 3, 1: 7}  # first GPU-instance id NVML hands out per slice count
 _XID_ON_FAULT = {FaultKind.ECC_DBE: 48, FaultKind.NVLINK_CRC: 74, FaultKind.FELL_OFF_BUS: GPU_FELL_OFF_BUS}
-WORKLOAD_MIXES = ("mixed", "idle", "training", "inference", "bursty")
+WORKLOAD_MIXES = ("mixed", "idle", "training", "inference", "bursty", teams.TEAMS_MIX)
 PROFILING_MODES = ("all", "gpm", "none")
 
 
@@ -117,6 +118,8 @@ class SimNode:
         self._version_skew = False
         self._pending: dict[int, list[XidEvent]] = {}
         self.zombies: set[int] = set()  # GPUs with a process whose pod is gone
+        self.started = clock()  # the teams mix's growing team arrives a while after this
+        self.grown = False
         self.gpus = [self._make_gpu(i) for i in range(config.gpus)]
 
     def _make_gpu(self, index: int) -> SimGpu:
@@ -128,18 +131,56 @@ class SimNode:
             for gi, p in zip(_gi_ids(layout), layout, strict=True)
         ]
         profiling = c.profiling == "all" or (c.profiling == "gpm" and c.model.gpm)
+        if c.workload == teams.TEAMS_MIX:
+            kind = teams.gpu_kind(index, grown=False)
+            instance_kinds = [teams.instance_kind(n, len(layout)) for n in range(len(layout))]
+        else:
+            kind = workload_for(c.workload, c.seed, key)
+            instance_kinds = [workload_for(c.workload, c.seed, key * 16 + n + 1) for n in range(len(layout))]
         return SimGpu(
             c.model,
             index,
             _uuid("GPU", c.seed, c.hostname, index),
             _bus_id(index),
-            workload_for(c.workload, c.seed, key),
+            kind,
             c.seed,
             key,
             mig=instances,
             mig_profiles=layout,
-            instance_workloads=[workload_for(c.workload, c.seed, key * 16 + n + 1) for n in range(len(layout))],
+            instance_workloads=instance_kinds,
             profiling_supported=profiling,
+        )
+
+    def _grow(self, now: float) -> None:
+        """The teams mix: the growing team takes its GPU once the node has run for its delay (lock held)."""
+        if self.config.workload != teams.TEAMS_MIX or self.grown:
+            return
+        if now - self.started >= teams.growth_delay(self.config.hostname):
+            self.grown = True
+            for gpu in self.gpus:
+                if not gpu.instances:
+                    gpu.workload = teams.gpu_kind(gpu.index, grown=True)
+
+    def population(self, now: float | None = None) -> list[SimProcess]:
+        """The node's simulated processes and the pods they belong to at ``now`` (default: the clock's now):
+        what the simulated kubelet and kube-state-metrics list, so they agree with the process metrics."""
+        with self._lock:
+            now = self._clock() if now is None else now
+            self._grow(now)
+            return self._population(now)
+
+    def _population(self, now: float) -> list[SimProcess]:
+        c = self.config
+        instances = [[i.identity.gpu_instance_id for i in gpu.instances] for gpu in self.gpus]
+        return population(
+            c.hostname,
+            c.gpus,
+            instances,
+            c.model.memory_mib << 20,
+            now,
+            sorted(self.zombies),
+            mix=c.workload,
+            grown=self.grown,
         )
 
     # --- Backend protocol ----------------------------------------------------------------------------------
@@ -155,6 +196,7 @@ class SimNode:
         with self._lock:
             self._check_hostengine()
             now = self._clock()
+            self._grow(now)
             gpus = tuple(self._read_gpu(gpu, request, now) for gpu in self.gpus)
             if request.processes:
                 gpus = self._with_processes(gpus, now)
@@ -170,8 +212,7 @@ class SimNode:
 
     def _with_processes(self, gpus: tuple[GpuReading, ...], now: float) -> tuple[GpuReading, ...]:
         c = self.config
-        instances = [[i.identity.gpu_instance_id for i in gpu.instances] for gpu in self.gpus]
-        procs = population(c.hostname, c.gpus, instances, c.model.memory_mib << 20, now, sorted(self.zombies))
+        procs = self._population(now)
         if c.process_dir:
             try:
                 sync(Path(c.process_dir), procs)

@@ -5,6 +5,7 @@ GPU 1, 5, ... run an MPS server (a plain root process) with two client pods, the
 a MIG GPU one pod per GPU instance. Inference and MPS client pods restart every ``CHURN_S`` seconds (a new pod UID,
 name and PIDs: the churn the budget counts). The ``zombie`` fault leaves a process on a GPU whose pod has been
 deleted: it keeps its memory, its cgroup still names the pod's UID, the pod log directory no longer lists it.
+The ``teams`` mix lays the pods out as ``teams.py`` says instead (``gpuscope up``'s story).
 
 When the node has a process directory, ``sync`` keeps ``<dir>/proc/<pid>/{cgroup,comm,status}`` and
 ``<dir>/pods/<namespace>_<pod>_<uid>/<container>/`` equal to the population, so the exporter attributes simulated
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gpuscope.backends.base import GpuProcess
+from gpuscope.backends.sim import teams
 
 CHURN_S = 600.0
 _GIB = 1 << 30
@@ -65,11 +67,59 @@ def _pod(host: str, namespace: str, base: str, container: str, gpu: int, slot: i
 
 
 def population(
-    host: str, gpus: int, instances: Sequence[Sequence[int]], memory_bytes: int, now: float, zombies: Sequence[int]
+    host: str,
+    gpus: int,
+    instances: Sequence[Sequence[int]],
+    memory_bytes: int,
+    now: float,
+    zombies: Sequence[int],
+    *,
+    mix: str = "mixed",
+    grown: bool = False,
 ) -> list[SimProcess]:
-    """The processes of a node at ``now``: ``instances[g]`` are the GPU instance ids of GPU g (empty: no MIG)."""
+    """The processes of a node at ``now``: ``instances[g]`` are the GPU instance ids of GPU g (empty: no MIG).
+
+    ``mix`` ``teams`` lays the pods out as ``teams.py`` says (``grown``: the growing team has arrived)."""
+    if mix == teams.TEAMS_MIX:
+        out = _teams(host, gpus, instances, memory_bytes, int(now // CHURN_S), grown)
+    else:
+        out = _mixed(host, gpus, instances, memory_bytes, int(now // CHURN_S))
+    for g in sorted(set(zombies)):
+        pod = SimPod(ZOMBIE_NAMESPACE, ZOMBIE_POD, _uid(host, g, "zombie"), "trainer")
+        out.append(SimProcess(_pid(host, g, "zombie"), g, pod, "python3", 8 * _GIB, 0.0, live_pod=False))
+    return out
+
+
+def _teams(
+    host: str, gpus: int, instances: Sequence[Sequence[int]], memory_bytes: int, generation: int, grown: bool
+) -> list[SimProcess]:
     out: list[SimProcess] = []
-    generation = int(now // CHURN_S)
+    for g in range(gpus):
+        gis = instances[g] if g < len(instances) else ()
+        if gis:
+            w = teams.MIG_WORKER
+            for n, gi in enumerate(gis[:-1] if len(gis) > 1 else gis):
+                pod = _pod(host, w.namespace, w.base, w.container, g, n, 0)
+                out.append(SimProcess(_pid(host, g, n, 0), g, pod, w.comm, memory_bytes // 16, 1.0, gi))
+            continue
+        r = teams.role(g)
+        if r.grows and not grown:
+            continue
+        if r.sharing == "mps":
+            out.append(SimProcess(_pid(host, g, "mps"), g, None, "nvidia-cuda-mps", 64 << 20, 0.0))
+        shares = {"time-slicing": (0.5, 0.3, 0.2), "mps": (0.6, 0.4)}.get(r.sharing, (1.0,))
+        for slot, share in enumerate(shares):
+            gen = generation + slot if r.churns else 0
+            pod = _pod(host, r.namespace, r.base, r.container, g, slot, gen)
+            memory = int(memory_bytes * r.memory / len(shares))
+            out.append(SimProcess(_pid(host, g, slot, gen), g, pod, r.comm, memory, share))
+    return out
+
+
+def _mixed(
+    host: str, gpus: int, instances: Sequence[Sequence[int]], memory_bytes: int, generation: int
+) -> list[SimProcess]:
+    out: list[SimProcess] = []
     for g in range(gpus):
         gis = instances[g] if g < len(instances) else ()
         if gis:
@@ -90,9 +140,6 @@ def population(
         else:
             pod = _pod(host, "ml", "trainer", "trainer", g, 0, 0)
             out.append(SimProcess(_pid(host, g, 0, 0), g, pod, "python3", memory_bytes * 3 // 4, 1.0))
-    for g in sorted(set(zombies)):
-        pod = SimPod(ZOMBIE_NAMESPACE, ZOMBIE_POD, _uid(host, g, "zombie"), "trainer")
-        out.append(SimProcess(_pid(host, g, "zombie"), g, pod, "python3", 8 * _GIB, 0.0, live_pod=False))
     return out
 
 

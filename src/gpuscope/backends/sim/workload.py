@@ -19,6 +19,7 @@ class WorkloadKind(StrEnum):
     TRAINING = "training"
     INFERENCE = "inference"
     BURSTY = "bursty"
+    NOTEBOOK = "notebook"  # a kernel left open: nothing runs, its memory stays allocated
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +80,8 @@ def activity(kind: WorkloadKind, seed: int, key: int, t: float) -> Activity:
     """What a GPU running ``kind`` is doing at wall time ``t``."""
     if kind is WorkloadKind.IDLE:
         return IDLE
+    if kind is WorkloadKind.NOTEBOOK:
+        return replace(IDLE, fb_used=0.6)
     if kind is WorkloadKind.TRAINING:
         return _training(seed, key, t)
     if kind is WorkloadKind.INFERENCE:
