@@ -8,6 +8,8 @@ alerts page. Every wait is for a condition in the page.
 from __future__ import annotations
 
 import json
+import math
+import shlex
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlparse
@@ -17,9 +19,10 @@ from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
+from gpuscope.runner.view import tour
 from tests.console.browser import chromium, errors, loaded, panels, wait
 from tests.support.net import wait_for
-from tests.support.upstack import UpStack, running_stack
+from tests.support.upstack import UpStack, cli, running_stack
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 
@@ -30,19 +33,32 @@ DASHBOARDS = (
     "local-l4-gpu",
     "local-l5-workload",
     "local-pipeline",
+    "local-efficiency",
 )
-# L2 panels that are rightly empty on a healthy local stack: it runs no pods (nothing is allocated), and the
-# health-event tables list faults, of which there are none yet.
+# L2 panels that are rightly empty on a healthy local stack: the health-event tables list faults, of which there
+# are none yet.
 EMPTY_WHEN_HEALTHY = {
-    "GPUs allocated": "no pods",
-    "Top allocated-but-idle GPUs": "no pods",
-    "Activity by namespace": "no pods",
     "Last XID per GPU": "no fault",
     "ECC and row-remap events": "no fault",
     "Lost GPUs": "no fault",
     "Thermal events": "no fault",
     "Profiling metrics stale": "no fault",
 }
+# The workload half (who holds which GPU, and how well they use it), per dashboard: None is every panel.
+WORKLOAD_PANELS: dict[str, tuple[str, ...] | None] = {
+    "local-l1-fleet": ("GPUs allocated", "GPUs allocated vs actively used", "Allocation efficiency"),
+    "local-l5-workload": (
+        "GPUs held",
+        "Activity",
+        "Efficiency",
+        "GPUs of the selected pods",
+        "GPU memory per pod",
+        "Jobs",
+        "GPUs of the selected jobs",
+    ),
+    "local-efficiency": None,
+}
+H100 = "NVIDIA H100 80GB HBM3"
 RED = "rgb(242, 73, 92)"  # Grafana's "red", the L4 temperature panel's top threshold colour
 HOT = ("gpu-b", "1", "3")  # cluster, node, GPU of the thermal fault (distinct from test_up's)
 
@@ -138,6 +154,40 @@ def test_every_l2_panel_shows_data(stack: UpStack, browser: webdriver.Chrome) ->
     assert columns[1:] == [str(g) for g in range(8)] and len(rows) == 6
     assert {c[0] for r in rows for c in r[1:]} == {"OK"}  # the mapping's text for 0
     assert {c[1] for r in rows for c in r[1:]} == {"rgb(115, 191, 105)"}  # and its colour: Grafana's green
+    assert errors(browser) == []
+
+
+def test_the_workload_half_has_data_and_the_report_bills_the_teams(
+    stack: UpStack, browser: webdriver.Chrome, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Simulated kubelets and Slurm job-mapping directories tell the exporters who holds which GPU: L1's allocation,
+    L5's pods and jobs, every Efficiency panel and `gpuscope report`'s team table have data on a healthy stack."""
+    for uid, titles in WORKLOAD_PANELS.items():
+
+        def filled(driver: webdriver.Chrome, uid: str = uid, titles: tuple[str, ...] | None = titles) -> bool:
+            driver.get(f"{console(stack)}/d/{uid}?from=now-15m&to=now")
+            wait(driver, loaded)
+            found = [p for p in panels(driver) if titles is None or p["title"] in titles]
+            return bool(found) and all(p["state"] == "data" for p in found)
+
+        wait(browser, filled, timeout=180, what=f"{uid}: the workload panels with data")
+    # the live view's tour names the report command for this stack: run it as shown, as JSON
+    step = next(line for line in tour(stack.status()).splitlines() if line.startswith("4. gpuscope report"))
+    shown = shlex.split(step.removeprefix("4. ").split("   ")[0])
+    out = tmp_path_factory.mktemp("report") / "report.json"
+    done = cli(*shown[1:], "-o", str(out), "--format", "json", "--gpu-hour-cost", f"{H100}=4")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(out.read_text())
+    groups = {g["group"]: g for g in report["groups"]}
+    # the teams mix: ml busy, vision holding GPUs it does not use, a notebook sitting on memory
+    assert {"ml", "vision", "notebooks", "serving", "research"} <= set(groups), sorted(groups)
+    assert all(g["gpu_hours_held"] > 0 for g in groups.values())
+    assert groups["ml"]["efficiency"] > 0.5
+    for idle in ("vision", "notebooks"):
+        assert groups[idle]["efficiency"] < 0.05 and groups[idle]["idle_cost"] > 0, groups[idle]
+    held = sum(g["gpu_hours_held"] for g in groups.values())
+    gpus = sum(report["capacity_by_model"].values())
+    assert not math.isnan(held) and held <= gpus * 15 / 60 + 1e-6  # never more than the GPUs could be held
     assert errors(browser) == []
 
 

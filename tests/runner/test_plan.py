@@ -126,3 +126,15 @@ def test_one_real_node_exporter_is_labelled_with_every_simulated_node(tmp_path: 
     console.print(render({"urls": plan.urls()}))
     text = console.export_text()
     assert "node-exporter is real" in text and "kube-state-metrics and the kubelets' cAdvisor are simulated" in text
+
+
+def test_the_live_view_tours_the_workload_half_with_the_stacks_own_urls() -> None:
+    plan = plan_stack(_load(builtin_spec_text()).spec, fast=True)
+    urls = plan.urls()
+    console = Console(width=400, record=True)
+    console.print(render({"urls": urls, "fleet": plan.spec.name}))
+    text = console.export_text()
+    for uid in ("local-l1-fleet", "local-l5-workload", "local-efficiency"):
+        assert f"{urls['console']}/d/{uid}" in text
+    assert f"gpuscope report --prometheus {urls['global']} --from now-15m" in text
+    assert "GPUAllocatedButIdle" in text and "job-mapping directory" in text

@@ -186,6 +186,7 @@ class Stack:
         return {
             **self.status,
             "urls": self.plan.urls(),
+            "fleet": self.plan.spec.name,
             "global_store": self.plan.global_name,
             "data_dir": str(self.data_dir),
             "fast": self.plan.fast,

@@ -10,6 +10,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from gpuscope.dashboards.defaults import uid_for
 from gpuscope.runner import DEFAULT_DATA_DIR
 
 INJECT_HELP = (
@@ -26,6 +27,35 @@ HOST_SIGNALS = (
     "kube-state-metrics and the kubelets' cAdvisor are simulated for the Kubernetes clusters' pods "
     "(/sim/kube-state-metrics and /metrics/cadvisor on the simulated nodes)."
 )
+
+
+WORKLOADS = (
+    "Who holds which GPU: each Kubernetes node's simulated kubelet (PodResources on a unix socket) lists the teams' "
+    "pods: ml busy, serving time-slicing GPU 0, research on MPS, vision holding GPUs it does not use "
+    "(GPUAllocatedButIdle fires within minutes), a notebook sitting on memory, llm growing node by node. "
+    "Slurm clusters run jobs through the job-mapping directory; two of them push progress to the Pushgateway."
+)
+
+
+def tour(status: dict[str, Any]) -> str:
+    """What to try first, with this stack's own URLs: the console's L1 and L5, a fault, the report."""
+    urls = status.get("urls", {})
+    console, store = urls.get("console", "<console>"), urls.get("global", "<global>")
+    fleet = status.get("fleet", "local")
+
+    def page(key: str) -> str:
+        return f"{console}/d/{uid_for(fleet, key)}"
+
+    lines = (
+        f"1. {page('l1-fleet')}   allocation and allocation efficiency per cluster",
+        f"2. {page('l5-workload')}   pods, the GPUs they hold, how well they use them; Slurm jobs",
+        f"   {page('efficiency')}   GPU-hours held and active, idle GPUs, per namespace",
+        "3. gpuscope inject thermal --cluster gpu-b --node 0 --gpu 3   then the console's alerts page "
+        f"({console}/alerts); gpuscope clear",
+        f"4. gpuscope report --prometheus {store} --from now-15m --step 60 -o report.html   per-team GPU-hours "
+        "held/active and idle cost (--gpu-hour-cost 'NVIDIA H100 80GB HBM3=4')",
+    )
+    return "\n".join(lines) + _data_dir_hint(status.get("data_dir"))
 
 
 def render(status: dict[str, Any]) -> Group:
@@ -81,6 +111,7 @@ def render(status: dict[str, Any]) -> Group:
         Panel(urls, title="URLs"),
         *((Panel(Text(HOST_SIGNALS), title="Host signals"),) if "node-exporter" in status.get("urls", {}) else ()),
         Panel(events, title="Events"),
+        Panel(Text(tour(status) + "\n" + WORKLOADS), title="Try it"),
         Panel(Text(INJECT_HELP + _data_dir_hint(status.get("data_dir"))), title="Inject faults (another terminal)"),
     )
 
