@@ -52,7 +52,7 @@ def tour(status: dict[str, Any]) -> str:
         f"   {page('efficiency')}   GPU-hours held and active, idle GPUs, per namespace",
         "3. gpuscope inject thermal --cluster gpu-b --node 0 --gpu 3   then the console's alerts page "
         f"({console}/alerts); gpuscope clear",
-        f"4. gpuscope report --prometheus {store} --from now-15m --step 60 -o report.html   per-team GPU-hours "
+        f"4. gpuscope report --prometheus {store} --from now-15m --step 15 -o report.html   per-team GPU-hours "
         "held/active and idle cost (--gpu-hour-cost 'NVIDIA H100 80GB HBM3=4')",
     )
     return "\n".join(lines) + _data_dir_hint(status.get("data_dir"))
