@@ -30,7 +30,9 @@ def sim_command(
     model: Annotated[str, typer.Option("--model", help="GPU model: h100, h200, b200, gb200, a100, l40s.")] = "h100",
     mig_nodes: Annotated[int, typer.Option("--mig-nodes", min=0, help="How many nodes (the first ones) run MIG.")] = 0,
     mig_layout: Annotated[str, typer.Option("--mig-layout", help="MIG layout of MIG nodes, e.g. 1g.10gb:7.")] = "",
-    workload: Annotated[str, typer.Option("--workload", help="mixed, idle, training, inference or bursty.")] = "mixed",
+    workload: Annotated[
+        str, typer.Option("--workload", help="mixed, idle, training, inference, bursty or teams (gpuscope up's story).")
+    ] = "mixed",
     seed: Annotated[int, typer.Option("--seed", help="Seed of the simulated workloads.")] = 0,
     profiling: Annotated[str, typer.Option("--profiling", help="GPUs with PROF metrics: all, gpm, none.")] = "all",
     base_address: Annotated[str, typer.Option("--base-address", help="Address of the first node.")] = "127.1.0.1",
