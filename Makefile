@@ -70,7 +70,7 @@ bench: deps binaries
 bench-full: deps binaries
 	$(BIN)/python bench/run.py --append docs/benchmarks.md
 
-## screenshots: L1, L2, L4 and the alerts page of a local stack with a fault injected -> docs/img/*.png
+## screenshots: L1, L2, L4, L5, Efficiency and the alerts page of a local stack with a fault injected -> docs/img/*.png
 screenshots: deps binaries
 	$(BIN)/python scripts/screenshots.py docs/img
 

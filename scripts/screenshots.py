@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""`make screenshots`: L1, L2, L4 and the alerts page of a local stack with a fault injected, as PNGs.
+"""`make screenshots`: L1, L2, L4, L5, Efficiency and the alerts page of a local stack with a fault injected, as PNGs.
 
 Starts `gpuscope up --fast` in a temporary data directory, injects a thermal fault (and a GPU falling off the
-bus) once the Phase 1 floor is green, waits until Alertmanager has the thermal alert, then has the system
-Chromium (headless) capture each page once it has settled. Usage: scripts/screenshots.py [OUT_DIR]
+bus) once the Phase 1 floor is green, waits until Alertmanager has the thermal alert and the global store has the
+workload half (allocation, the chargeback rollups the Efficiency page reads), then has the system Chromium
+(headless) capture each page once it has settled. Usage: scripts/screenshots.py [OUT_DIR]
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ def main() -> int:
             interval=1,
             what="GPUThermalThrottling in Alertmanager",
         )
+        for expr in ("cluster:gpu_allocation_efficiency:ratio", "chargeback:gpus_held:count_rollup5m"):
+            wait_for(lambda e=expr: stack.query("global", e), timeout=180, interval=1, what=f"{expr} in the store")
         host = f"{cluster}-a100-{int(node):02d}"
         uuid = stack.query("global", f'DCGM_FI_DEV_GPU_TEMP{{Hostname="{host}",gpu="{gpu}"}}')[0]["metric"]["UUID"]
         base = stack.url("console")
@@ -45,6 +48,8 @@ def main() -> int:
             "l1-fleet": f"{base}/d/local-l1-fleet?from=now-15m&to=now",
             "l2-cluster": f"{base}/d/local-l2-cluster?from=now-15m&to=now",
             "l4-gpu": f"{base}/d/local-l4-gpu?from=now-15m&to=now&var-cluster={cluster}&var-node={host}&var-gpu={uuid}",
+            "l5-workload": f"{base}/d/local-l5-workload?from=now-15m&to=now",
+            "efficiency": f"{base}/d/local-efficiency?from=now-15m&to=now",
         }
         driver = chromium()
         try:
