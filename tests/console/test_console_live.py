@@ -7,6 +7,7 @@ alerts page. Every wait is for a condition in the page.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import shlex
@@ -16,11 +17,13 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from gpuscope.runner.view import tour
 from tests.console.browser import chromium, errors, loaded, panels, wait
+from tests.dashboards.support import panels as model_panels
 from tests.support.net import wait_for
 from tests.support.upstack import UpStack, cli, running_stack
 
@@ -194,6 +197,29 @@ def test_the_workload_half_has_data_and_the_report_bills_the_teams(
     held = sum(g["gpu_hours_held"] for g in groups.values())
     gpus = sum(report["capacity_by_model"].values())
     assert not math.isnan(held) and held <= gpus * 15 / 60 + 1e-6  # never more than the GPUs could be held
+    assert errors(browser) == []
+
+
+def _unexplained(driver: webdriver.Chrome, url: str, says_why: set[int]) -> list[dict[str, Any]]:
+    """The panels of the page at ``url`` without data whose description does not say when they are empty."""
+    driver.get(url)
+    wait(driver, loaded)
+    return [p for p in panels(driver) if p["state"] != "data" and not (p["state"] == "empty" and p["id"] in says_why)]
+
+
+def test_every_panel_has_data_or_says_why_it_is_empty(stack: UpStack, browser: webdriver.Chrome) -> None:
+    """On a healthy stack every panel of every dashboard has data, or its description says when it is empty (a
+    table of faults while there are none, InfiniBand without an HCA)."""
+    described = {}
+    for path in (stack.data_dir / "bundle/grafana/dashboards").glob("*.json"):
+        model = json.loads(path.read_text())
+        described[model["uid"]] = {p["id"]: p.get("description", "") for p in model_panels(model)}
+    for uid in DASHBOARDS:
+        url = f"{console(stack)}/d/{uid}?from=now-15m&to=now"
+        says_why = {i for i, text in described[uid].items() if "Empty" in text}
+        with contextlib.suppress(TimeoutException):
+            wait(browser, lambda d, u=url, w=says_why: not _unexplained(d, u, w), timeout=90, what=uid)
+        assert _unexplained(browser, url, says_why) == [], f"{uid}: panels without data or a reason"
     assert errors(browser) == []
 
 

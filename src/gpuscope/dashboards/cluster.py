@@ -163,9 +163,21 @@ def _events(q: Q) -> Row:
         "Health events",
         (
             table("XID errors in range", (c.xid_events(q),), "Events per GPU and XID in the dashboard's time range."),
-            table("Last XID per GPU", (c.last_xid(q),), "The last XID each GPU reported, where not 0."),
-            table("ECC and row-remap events", c.ecc_events(q), "GPUDoubleBitEccErrors / GPURowRemapFailure sources."),
-            table("Lost GPUs", (c.lost_gpus(q),), "XID 79 / GPU_IS_LOST, or stopped reporting (GPUFellOffBus)."),
+            table(
+                "Last XID per GPU",
+                (c.last_xid(q),),
+                "The last XID each GPU reported, where not 0. Empty while no GPU has reported one.",
+            ),
+            table(
+                "ECC and row-remap events",
+                c.ecc_events(q),
+                "GPUDoubleBitEccErrors / GPURowRemapFailure sources. Empty while no GPU has had one.",
+            ),
+            table(
+                "Lost GPUs",
+                (c.lost_gpus(q),),
+                "XID 79 / GPU_IS_LOST, or stopped reporting (GPUFellOffBus). Empty while every GPU reports.",
+            ),
             Panel(
                 "Thermal throttling (top 10)",
                 "timeseries",
@@ -175,9 +187,17 @@ def _events(q: Q) -> Row:
                 links=(to_gpu(q, "__field.labels"),),
                 width=12,
             ),
-            table("Thermal events", (c.thermal_events(q),), "Thermal clock events, or at the alert's temperature."),
+            table(
+                "Thermal events",
+                (c.thermal_events(q),),
+                "Thermal clock events, or at the alert's temperature. Empty while no GPU is throttled or hot.",
+            ),
             table("NVLink errors in range", (c.nvlink_errors(q),), "Largest NVLink error-counter increase per GPU."),
-            table("Profiling metrics stale", (c.profiling_stale(q),), "DCGM_FI_PROF_* stopped while the GPU reports."),
+            table(
+                "Profiling metrics stale",
+                (c.profiling_stale(q),),
+                "DCGM_FI_PROF_* stopped while the GPU reports. Empty while they arrive.",
+            ),
         ),
     )
 

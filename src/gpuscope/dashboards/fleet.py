@@ -161,12 +161,19 @@ def _alerts(q: Q) -> Row:
     return Row(
         "Alerts and capacity",
         (
-            Panel("Firing alerts by owner", "bargauge", (f.firing_alerts(q, "owner, severity"),), width=8),
+            Panel(
+                "Firing alerts by owner",
+                "bargauge",
+                (f.firing_alerts(q, "owner, severity"),),
+                width=8,
+                description="Empty while no alert fires.",
+            ),
             Panel(
                 "Firing alerts",
                 "table",
                 (f.firing_alerts(q, "alertname, owner, severity"),),
                 width=8,
+                description="Empty while no alert fires.",
             ),
             Panel(
                 "Head series vs budget",

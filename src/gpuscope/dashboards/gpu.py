@@ -32,7 +32,13 @@ def _who(q: Q) -> Row:
                 "this GPU or one of its MIG instances.",
                 width=12,
             ),
-            Panel("Alerts firing on this GPU", "statushistory", (g.alerts(q),), width=12),
+            Panel(
+                "Alerts firing on this GPU",
+                "statushistory",
+                (g.alerts(q),),
+                width=12,
+                description="Empty while none fires.",
+            ),
             *((owners,) if (owners := l4_panel(q)) else ()),
         ),
     )

@@ -44,7 +44,8 @@ def _gpu_to_exporter(q: Q) -> tuple[Row, Row, Row]:
                     (p.profiling_unavailable(q),),
                     "short",
                     styles.any_is_bad(),
-                    "Another client (Nsight, dcgmi, a vendor agent) holds the profiling counters.",
+                    "Another client (Nsight, dcgmi, a vendor agent) holds the profiling counters. "
+                    "Empty while no one does.",
                 ),
             ),
         ),
@@ -92,7 +93,15 @@ def _exporter_to_prometheus(q: Q) -> Row:
                 f"The scrape timeout is {o.scrape_timeout_s:g} s: a scrape reaching it fails (up = 0).",
             ),
             _ts("Samples per scrape", (p.scrape(q, "scrape_samples_scraped"),), "short"),
-            Panel("Exporter targets down", "table", (p.targets_down(q),), steps=styles.up(), width=24, height=5),
+            Panel(
+                "Exporter targets down",
+                "table",
+                (p.targets_down(q),),
+                steps=styles.up(),
+                width=24,
+                height=5,
+                description="Empty while every exporter answers.",
+            ),
         ),
     )
 
