@@ -159,7 +159,8 @@ def _memory_activity(q: Q) -> Row:
                 "percentunit",
                 min=0,
                 max=1,
-                description="Share of time any kernel ran: not how busy the SMs were (see SM active).",
+                description="Share of time any kernel ran: not how busy the SMs were (see SM active). Empty on a "
+                "node in MIG mode: NVML reports no utilization for MIG GPUs (dcgm-exporter neither).",
                 width=8,
             ),
         ),
