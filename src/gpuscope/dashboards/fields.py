@@ -46,6 +46,7 @@ class Family:
     steps: Callable[[Options], Steps] | None = None
     mappings: tuple[ValueText, ...] = ()
     width: int = 12
+    empty: str = ""  # when the panel is rightly empty, for its description
 
     def matches(self, name: str) -> bool:
         return re.fullmatch(self.pattern, name) is not None
@@ -74,7 +75,12 @@ FAMILIES: tuple[Family, ...] = (
     Family("Clock events", THERMAL, r"DCGM_EXP_CLOCK_EVENTS_(COUNT|TOTAL)"),
     Family("Throttled time", THERMAL, r"DCGM_FI_DEV_[A-Z_]+_VIOLATION", steps=styles.throttled_share),
     Family("Performance state and fan", THERMAL, r"DCGM_FI_DEV_(PSTATE|FAN_SPEED)"),
-    Family("Utilization (NVML)", ACTIVITY, r"DCGM_FI_DEV_(GPU|MEM_COPY|ENC|DEC)_UTIL"),
+    Family(
+        "Utilization (NVML)",
+        ACTIVITY,
+        r"DCGM_FI_DEV_(GPU|MEM_COPY|ENC|DEC)_UTIL",
+        empty="Empty on a MIG GPU: NVML reports no utilization in MIG mode (dcgm-exporter neither).",
+    ),
     Family("Framebuffer", ACTIVITY, r"DCGM_FI_DEV_FB_(TOTAL|FREE|USED|RESERVED|USED_PERCENT|CAPACITY_BYTES)"),
     Family(
         "Profiling: engines and pipes",
@@ -105,6 +111,7 @@ FAMILIES: tuple[Family, ...] = (
         HEALTH,
         r"DCGM_EXP_(GPU_HEALTH|P2P)_STATUS|DCGM_FI_DEV_VGPU_LICENSE_STATUS",
         mappings=styles.HEALTH,
+        empty="Empty where the exporter reports none of these for the GPU (the simulator: on a MIG GPU).",
     ),
     Family("Recovery the driver asks for", HEALTH, r"DCGM_FI_DEV_GPU_RECOVERY_ACTION", mappings=styles.RECOVERY_ACTION),
 )
@@ -204,6 +211,7 @@ def family_panels(q: Q, family: Family, fields: Iterable[Field]) -> tuple[Panel,
                 steps=family.steps(q.options) if family.steps and unit != "short" else None,
                 mappings=family.mappings if unit in ("none", "bool_yes_no") else (),
                 width=family.width,
+                description=family.empty,
             )
         )
     return tuple(panels)
