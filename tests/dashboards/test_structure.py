@@ -23,7 +23,7 @@ from gpuscope.fields.catalog import ALL_FIELDS, RENAMED_IN_4_9, Dialect
 from gpuscope.generate import generate_bundle
 from gpuscope.rules import RulesConfig, Thresholds, build_groups
 from gpuscope.spec.load import parse_fleet
-from tests.dashboards.support import built, collectors, every_field, options, substitute, targets
+from tests.dashboards.support import VALUES, built, collectors, every_field, options, substitute, targets
 from tests.generate.specs import ONE, clusters, fleet
 from tests.support.prom import binary
 
@@ -38,15 +38,6 @@ CONFIGS = {
     "attribution": RulesConfig(pod_group_labels=("team",), virtual_gpus=True, dra=True),
 }
 KEYS = ("l1-fleet", "l2-cluster", "l3-node", "l4-gpu", "l5-workload", "pipeline", "efficiency")
-VALUES = {
-    "cluster": "gpu-a",
-    "node": "node-1",
-    "gpu": "GPU-0",
-    "mig": ".*",
-    "namespace": "ml",
-    "pod": "train-0",
-    "job_id": "j-1",
-}
 
 
 def variants() -> list[tuple[str, RulesConfig, list[str] | None, bool]]:

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
 
@@ -10,19 +10,8 @@ from gpuscope.exporter.settings import ExporterSettings, make_runtime
 from gpuscope.fields.catalog import Dialect
 from gpuscope.fields.collectors import CollectorSet, load_collectors, parse_collectors
 from gpuscope.hardware.models import model_by_key, parse_mig_layout
-
-
-class Clock:
-    """A settable wall clock for simulated nodes."""
-
-    def __init__(self, t: float = 1_800_000_000.0) -> None:
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
-
-
-RuntimeFactory = Callable[..., tuple[NodeRuntime, SimNode, Clock]]
+from tests.exporter.support import RuntimeFactory
+from tests.support.clock import FakeClock
 
 
 @pytest.fixture
@@ -44,8 +33,8 @@ def make() -> Iterator[RuntimeFactory]:
         workload: str = "training",
         interval_s: float = 15.0,
         **settings: object,
-    ) -> tuple[NodeRuntime, SimNode, Clock]:
-        clock = Clock()
+    ) -> tuple[NodeRuntime, SimNode, FakeClock]:
+        clock = FakeClock()
         gpu_model = model_by_key(model)
         config = SimNodeConfig(
             hostname, gpu_model, gpus, parse_mig_layout(gpu_model, mig) if mig else (), workload=workload, seed=3

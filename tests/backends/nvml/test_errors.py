@@ -10,7 +10,7 @@ import pytest
 
 from gpuscope.backends.base import BackendUnavailable, ReadError
 from gpuscope.backends.nvml import Timing
-from tests.backends.nvml.conftest import Rig
+from tests.backends.nvml.support import Rig
 from tests.support.net import wait_for
 
 DEFAULT_ISH = {150, 155, 156, 252, 1002}

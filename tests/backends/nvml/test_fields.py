@@ -15,7 +15,7 @@ from gpuscope.backends.nvml.fieldmap import NOT_BACKEND_FIELDS, NOT_READ_YET, NV
 from gpuscope.exporter.collector import build_request
 from gpuscope.fields.catalog import BY_ID, ValueKind
 from gpuscope.fields.collectors import load_collectors
-from tests.backends.nvml.conftest import Rig
+from tests.backends.nvml.support import Rig
 from tests.fakenvml import description
 
 MIB = 1048576

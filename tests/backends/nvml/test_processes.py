@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gpuscope.backends.base import GpuProcess
-from tests.backends.nvml.conftest import Rig
+from tests.backends.nvml.support import Rig
 from tests.fakenvml.processes import FakeProcess
 
 TEMP = {150}  # one cheap field, so the calls counted are the process ones plus one temperature read

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from gpuscope.exporter.workloads.model import WorkloadLabels
 from gpuscope.exporter.workloads.source import WorkloadSettings
-from tests.exporter.conftest import RuntimeFactory
-from tests.exporter.test_render import scrape
+from tests.exporter.support import RuntimeFactory, scrape
 from tests.support.kubelet import FakeKubelet, fake_kubelet, pod
 
 GPUS = 8

@@ -10,8 +10,8 @@ import pytest
 from gpuscope.exporter.workloads.hpc import read_job_dir
 from gpuscope.exporter.workloads.model import WorkloadLabels
 from gpuscope.exporter.workloads.source import WorkloadSettings
-from tests.exporter.conftest import RuntimeFactory
-from tests.exporter.test_render import families, scrape
+from tests.exporter.support import RuntimeFactory, scrape
+from tests.support.metrics_text import families
 
 
 def jobs_of(text: str) -> list[tuple[str, str | None, str]]:

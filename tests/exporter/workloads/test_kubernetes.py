@@ -9,9 +9,9 @@ import pytest
 
 from gpuscope.exporter.workloads.model import WorkloadLabels
 from gpuscope.exporter.workloads.source import KUBELET_GRACE, WorkloadSettings
-from tests.exporter.conftest import RuntimeFactory
-from tests.exporter.test_render import families, label_order, scrape
+from tests.exporter.support import RuntimeFactory, scrape
 from tests.support.kubelet import FakeKubelet, fake_kubelet, pod
+from tests.support.metrics_text import families, label_order
 
 GPU = "nvidia.com/gpu"
 MIG = "nvidia.com/mig-1g.10gb"

@@ -15,10 +15,11 @@ import pytest
 from gpuscope.exporter.runtime import NodeRuntime
 from gpuscope.exporter.workloads.model import WorkloadLabels
 from gpuscope.exporter.workloads.source import WorkloadSettings, WorkloadSource
-from tests.exporter.conftest import Clock, RuntimeFactory
-from tests.exporter.test_render import families, scrape
+from tests.exporter.support import RuntimeFactory, scrape
+from tests.support.clock import FakeClock
 from tests.support.kubeapi import FakeKubeApi, fake_kube_api
 from tests.support.kubelet import FakeKubelet, fake_kubelet, pod
+from tests.support.metrics_text import families
 from tests.support.net import wait_for
 from tests.support.prom import binary
 
@@ -63,7 +64,7 @@ def source(runtime: NodeRuntime) -> WorkloadSource:
     return runtime.collector.workloads
 
 
-def collect_until(runtime: NodeRuntime, clock: Clock, check: object, what: str) -> str:
+def collect_until(runtime: NodeRuntime, clock: FakeClock, check: object, what: str) -> str:
     """Collect (one collection per poll) until the scrape satisfies ``check``."""
 
     def once() -> str | None:
