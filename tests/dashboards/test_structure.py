@@ -247,8 +247,9 @@ def test_bundle_carries_dashboards_and_provisioning_and_is_deterministic(tmp_pat
 
 def test_every_query_parses_with_promtool(tmp_path: Path) -> None:
     """Each panel query, variables filled in, is valid PromQL for Prometheus 2.42 (as a throwaway rule)."""
-    rules = []
+    rules: list[dict[str, str]] = []
     without_job_rules = frozenset(n for n in recorded_names(RulesConfig()) if not n.startswith("job:"))
+    cases: list[tuple[str, RulesConfig, list[str] | None, dict[str, Any]]]
     cases = [(n, c, f, {"remote_write": r}) for n, c, f, r in variants()]
     cases.append(("without job rules", RulesConfig(uuid_label="uuid"), None, {"recorded": without_job_rules}))
     for name, config, fields, extra in cases:

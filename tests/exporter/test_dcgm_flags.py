@@ -249,7 +249,7 @@ def test_the_record_maps_each_flag_to_its_setting() -> None:
 def test_dcgm_exporter_boolean_value_form_is_rewritten_for_click() -> None:
     import typer
 
-    from gpuscope.cli import app
+    from gpuscope.cli._app import app
     from gpuscope.cli._dcgm_flags import normalise_bool_args
     from gpuscope.cli.exporter import exporter_command_click
 

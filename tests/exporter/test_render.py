@@ -196,7 +196,7 @@ def test_lost_gpu_disappears_and_is_reported(make: RuntimeFactory) -> None:
     assert any(s.labels["reason"] == "gpu_lost" and s.labels["gpu"] == "1" for s in errors)
     # The XID 79 that took it down stays visible, and nothing is read from the dead GPU.
     last = {s.labels["gpu"]: (s.labels["err_code"], s.value) for s in fams["DCGM_FI_DEV_XID_ERRORS"][1]}
-    assert last["1"] == ("79", 79)
+    assert last["1"] == ("79", 79.0)
     assert not [s for s in fams["DCGM_FI_DEV_POWER_USAGE"][1] if s.labels["gpu"] == "1"]
 
 

@@ -12,8 +12,8 @@ GPUXidCritical stays quiet for it: one event, one page.
 from __future__ import annotations
 
 from gpuscope.rules import RulesConfig
-from tests.rules.fixtures import change, flat, from_, gpu_labels, identity, self_labels, steps, until, up
-from tests.rules.harness import Case, Series
+from tests.rules.fixtures import change, flat, from_, gpu_labels, identity, self_labels, until, up
+from tests.rules.harness import Case, Series, steps
 
 TEMP = "DCGM_FI_DEV_GPU_TEMP"
 XID = "DCGM_FI_DEV_XID_ERRORS"

@@ -57,7 +57,7 @@ def pod(
     return api_pb2.PodResources(name=name, namespace=namespace, containers=list(by_name.values()))
 
 
-class FakeKubelet(api_pb2_grpc.PodResourcesListerServicer):  # type: ignore[misc]
+class FakeKubelet(api_pb2_grpc.PodResourcesListerServicer):
     def __init__(self, socket_path: str) -> None:
         self.socket_path = socket_path
         self._lock = threading.Lock()

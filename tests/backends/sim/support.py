@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
-from gpuscope.backends.base import NodeReading, ReadRequest
+from gpuscope.backends.base import NodeReading, ReadRequest, Value
 from gpuscope.backends.sim import SimNode, SimNodeConfig
 from gpuscope.fields.catalog import BY_ID
 from gpuscope.hardware.models import MigProfile, model_by_key
@@ -34,3 +34,8 @@ def collect_twice(n: SimNode, clock: FakeClock, dt: float = 15.0) -> NodeReading
     n.collect(ALL)
     clock.t += dt
     return n.collect(ALL)
+
+
+def numbers(values: Mapping[int, Value]) -> dict[int, float]:
+    """A reading's numeric values, to compare (the string ones, such as the driver version, left out)."""
+    return {fid: v for fid, v in values.items() if not isinstance(v, str)}

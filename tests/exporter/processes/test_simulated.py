@@ -70,7 +70,7 @@ def test_shared_gpus_churn_and_a_zombie(tmp_path: Path) -> None:
         assert value(cleared, "gpuscope_gpu_unattributed_memory_used_bytes", gpu="2") == 0
         assert not (tmp_path / "sim-a" / "proc" / ".tmp").exists()
     finally:
-        runtime.close()  # type: ignore[attr-defined]
+        runtime.close()
 
 
 def test_mig_instances_have_their_own_pods(tmp_path: Path) -> None:
@@ -82,4 +82,4 @@ def test_mig_instances_have_their_own_pods(tmp_path: Path) -> None:
         assert len(on_gpu0) == 2 and all("GPU_I_ID=" in line for line in on_gpu0)
         assert 'gpuscope_gpu_process_utilization_percent{gpu="0"' not in text  # no per-process samples with MIG
     finally:
-        runtime.close()  # type: ignore[attr-defined]
+        runtime.close()

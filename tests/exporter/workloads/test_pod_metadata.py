@@ -202,8 +202,8 @@ def test_virtual_gpus_one_attribution_per_sharing_pod_and_replica(make: RuntimeF
     assert temp == info  # labels mode: one copy of each GPU series per sharing pod and replica
     plain, _, pclock = make(gpus=2, csv=CSV, workloads=settings(kubelet, WorkloadLabels.LABELS))
     plain.collect()
-    temp = {(s["gpu"], s["pod"]) for s in series(scrape(plain, pclock), "DCGM_FI_DEV_GPU_TEMP")}
-    assert temp == {("0", "a"), ("1", "c")}  # without the flag: dcgm-exporter's last pod wins, no vgpu label
+    plain_temp = {(s["gpu"], s["pod"]) for s in series(scrape(plain, pclock), "DCGM_FI_DEV_GPU_TEMP")}
+    assert plain_temp == {("0", "a"), ("1", "c")}  # without the flag: dcgm-exporter's last pod wins, no vgpu label
 
 
 def v1beta1_gpu(name: str, uuid: str) -> dict[str, object]:
