@@ -185,6 +185,13 @@ def test_thresholds_match_the_alerts() -> None:
     assert units["Throttled time"] == "percentunit"
 
 
+def _dashboard_uid(url: str) -> str:
+    """The dashboard a drill-down link opens (``/d/<uid>?...``)."""
+    link = re.match(r"/d/([^?]+)", url)
+    assert link, f"{url} does not open a dashboard"
+    return link.group(1)
+
+
 def test_drill_down_links() -> None:
     models = built()
     uid = {k: models[f"{k}.json"]["uid"] for k in KEYS}
@@ -197,7 +204,7 @@ def test_drill_down_links() -> None:
             for p in model["panels"]
             for link in p.get("fieldConfig", {}).get("defaults", {}).get("links", [])
         ]
-        return {re.match(r"/d/([^?]+)", u).group(1) for u in urls}  # type: ignore[union-attr]
+        return {_dashboard_uid(u) for u in urls}
 
     assert uid["l2-cluster"] in targets_of("l1-fleet")
     assert {uid["l3-node"], uid["l4-gpu"], uid["l5-workload"]} <= targets_of("l2-cluster")

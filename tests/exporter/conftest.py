@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -32,7 +33,7 @@ def make() -> Iterator[RuntimeFactory]:
         hostname: str = "node-a",
         workload: str = "training",
         interval_s: float = 15.0,
-        **settings: object,
+        **settings: Any,
     ) -> tuple[NodeRuntime, SimNode, FakeClock]:
         clock = FakeClock()
         gpu_model = model_by_key(model)
@@ -45,7 +46,7 @@ def make() -> Iterator[RuntimeFactory]:
         )
         runtime = make_runtime(
             sim,
-            ExporterSettings(collectors=collectors, dialect=dialect, interval_s=interval_s, **settings),  # type: ignore[arg-type]
+            ExporterSettings(collectors=collectors, dialect=dialect, interval_s=interval_s, **settings),
             hostname,
             clock=clock,
         )

@@ -3,6 +3,7 @@ from __future__ import annotations
 import json
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -80,6 +81,6 @@ def _temp_lines(url: str) -> str:
     ],
 )
 def test_plan_rejects_bad_fleets(kwargs: dict[str, object], message: str) -> None:
-    args: dict[str, object] = {"count": 2, "model": model_by_key("h100"), "gpus_per_node": 8, **kwargs}
+    args: dict[str, Any] = {"count": 2, "model": model_by_key("h100"), "gpus_per_node": 8, **kwargs}
     with pytest.raises(UsageError, match=message):
-        plan_nodes(**args)  # type: ignore[arg-type]
+        plan_nodes(**args)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from gpuscope.backends.base import NodeReading, ReadRequest
 from gpuscope.backends.nvml import NvmlBackend
 from tests.fakenvml import FakeNvml
@@ -14,10 +16,10 @@ TICKER_START = 1000.0
 class Rig:
     """A backend on a fake NVML node, with helpers to collect and count the NVML calls of one collection."""
 
-    def __init__(self, node: str, **kw: object) -> None:
+    def __init__(self, node: str, **kw: Any) -> None:
         self.fake = FakeNvml(node)
         self.ticker = FakeClock(TICKER_START)
-        self.backend = NvmlBackend(self.fake, monotonic=self.ticker, clock=lambda: 1_800_000_000.0, **kw)  # type: ignore[arg-type]
+        self.backend = NvmlBackend(self.fake, monotonic=self.ticker, clock=lambda: 1_800_000_000.0, **kw)
 
     def collect(self, ids: frozenset[int] | set[int], dt: float = 15.0, **request: bool) -> NodeReading:
         """One collection ``dt`` seconds (monotonic and NVML timestamps) after the previous one."""

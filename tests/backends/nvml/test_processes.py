@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gpuscope.backends.base import GpuProcess
+from gpuscope.backends.base import GpuProcess, GpuReading
 from tests.backends.nvml.support import Rig
 from tests.fakenvml.processes import FakeProcess
 
@@ -13,8 +13,8 @@ TEMP = {150}  # one cheap field, so the calls counted are the process ones plus 
 GIB = 1 << 30
 
 
-def procs(reading_gpu: object) -> dict[int, GpuProcess]:
-    return {p.pid: p for p in reading_gpu.processes}  # type: ignore[attr-defined]
+def procs(reading_gpu: GpuReading) -> dict[int, GpuProcess]:
+    return {p.pid: p for p in reading_gpu.processes}
 
 
 def test_processes_with_memory_and_utilization_in_four_calls_per_gpu(rig: Callable[..., Rig]) -> None:

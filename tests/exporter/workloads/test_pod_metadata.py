@@ -7,15 +7,16 @@ the next collection after the watch delivered it.
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from gpuscope.exporter.runtime import NodeRuntime
 from gpuscope.exporter.workloads.model import WorkloadLabels
 from gpuscope.exporter.workloads.source import WorkloadSettings, WorkloadSource
-from tests.exporter.support import RuntimeFactory, scrape
+from tests.exporter.support import RuntimeFactory, reading, scrape
 from tests.support.clock import FakeClock
 from tests.support.kubeapi import FakeKubeApi, fake_kube_api
 from tests.support.kubelet import FakeKubelet, fake_kubelet, pod
@@ -44,13 +45,13 @@ def api(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeKubeApi
         yield server
 
 
-def settings(kubelet: FakeKubelet, mode: WorkloadLabels = WorkloadLabels.INFO, **kw: object) -> WorkloadSettings:
+def settings(kubelet: FakeKubelet, mode: WorkloadLabels = WorkloadLabels.INFO, **kw: Any) -> WorkloadSettings:
     return WorkloadSettings(
         mode=mode,
         kubernetes=True,
         socket_path=kubelet.socket_path,
         node_name=NODE,
-        **kw,  # type: ignore[arg-type]
+        **kw,
     )
 
 
@@ -64,13 +65,13 @@ def source(runtime: NodeRuntime) -> WorkloadSource:
     return runtime.collector.workloads
 
 
-def collect_until(runtime: NodeRuntime, clock: FakeClock, check: object, what: str) -> str:
+def collect_until(runtime: NodeRuntime, clock: FakeClock, check: Callable[[str], object], what: str) -> str:
     """Collect (one collection per poll) until the scrape satisfies ``check``."""
 
     def once() -> str | None:
         runtime.collect()
         text = scrape(runtime, clock)
-        return text if check(text) else None  # type: ignore[operator]
+        return text if check(text) else None
 
     return wait_for(once, what=what)
 
@@ -185,7 +186,7 @@ def test_a_wrong_node_name_is_said_once(
 def test_virtual_gpus_one_attribution_per_sharing_pod_and_replica(make: RuntimeFactory, kubelet: FakeKubelet) -> None:
     runtime, _, clock = make(gpus=2, csv=CSV, workloads=settings(kubelet, virtual_gpus=True))
     runtime.collect()
-    uuid = runtime.collector.snapshot.reading.gpus[0].identity.uuid  # type: ignore[union-attr]
+    uuid = reading(runtime).gpus[0].identity.uuid
     kubelet.set_pods(
         [
             pod("web", "a", ("srv", GPU, [f"{uuid}::0", f"{uuid}::3"])),  # two replicas of GPU 0
@@ -216,7 +217,7 @@ def test_dra_claims_resolve_through_the_resource_slices(
 ) -> None:
     runtime, _, clock = make(gpus=2, mig="", csv=CSV, hostname=NODE, workloads=settings(kubelet, dra=True))
     runtime.collect()
-    gpus = runtime.collector.snapshot.reading.gpus  # type: ignore[union-attr]
+    gpus = reading(runtime).gpus
     api.slice_versions = ("v1beta1",)  # an older cluster: the reflector finds the version served
     api.put_slice(
         "node-a-gpu.nvidia.com", NODE, NODE,
@@ -248,7 +249,7 @@ def test_dra_mig_devices_land_on_their_instance_or_their_parent(
 ) -> None:
     runtime, _, clock = make(gpus=1, mig="1g.10gb:7", csv=CSV, hostname=NODE, workloads=settings(kubelet, dra=True))
     runtime.collect()
-    gpu = runtime.collector.snapshot.reading.gpus[0]  # type: ignore[union-attr]
+    gpu = reading(runtime).gpus[0]
     inst = gpu.instances[2].identity
 
     def mig(name: str, uuid: str) -> dict[str, object]:
