@@ -5,6 +5,8 @@ twice when names clash) and makes one test file's edit break another's; pytest's
 conftest (under some import modes it is imported twice, as two different modules). So a module under tests/ may
 import helpers from tests/support/ or from a package's support module (tests/doctor/support.py,
 tests/rules/harness.py, ...), and fixtures come from conftest.py by pytest's lookup, not by import.
+
+There is one fake clock, tests/support/clock.py: a second one would drift from it (defaults, ``sleep``).
 """
 
 from __future__ import annotations
@@ -78,3 +80,13 @@ def test_no_module_under_tests_imports_a_test_module_or_a_conftest() -> None:
         if bad := forbidden(imported(path.read_text(), module)):
             offenders[str(path.relative_to(ROOT))] = bad
     assert not offenders, f"move these helpers into tests/support/ or the package's support module: {offenders}"
+
+
+def test_the_one_fake_clock_is_tests_support_clock() -> None:
+    clocks = {
+        f"{path.relative_to(ROOT)}:{node.name}"
+        for path in sorted(TESTS.rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.ClassDef) and node.name.endswith(("Clock", "Ticker", "Time"))
+    }
+    assert clocks == {"tests/support/clock.py:FakeClock"}, "use tests.support.clock.FakeClock"
