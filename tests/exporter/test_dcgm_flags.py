@@ -174,7 +174,7 @@ def test_every_row_is_one_settings_field_and_one_typer_option(command: str) -> N
 
     import typer
 
-    from gpuscope.cli import app
+    from gpuscope.cli._app import app
     from gpuscope.cli._dcgm_flags import ExporterFlags, rows
 
     assert [f.name for f in dataclasses.fields(ExporterFlags)] == [r.name for r in rows()]
