@@ -41,6 +41,7 @@ lint: deps
 docs: deps
 	$(BIN)/mkdocs build --strict --quiet
 
+## typecheck: mypy --strict over src and tests (the files and settings are [tool.mypy] in pyproject.toml)
 typecheck: deps
 	$(BIN)/mypy
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -35,8 +35,15 @@ def chromium() -> webdriver.Chrome:
     return webdriver.Chrome(options=options, service=Service(executable_path=driver))
 
 
-def wait(driver: webdriver.Chrome, check: Callable[[webdriver.Chrome], T], timeout: float = 60, what: str = "") -> T:
-    result: T = WebDriverWait(driver, timeout, poll_frequency=0.1).until(check, message=what)
+def wait(
+    driver: webdriver.Chrome,
+    check: Callable[[webdriver.Chrome], T | Literal[False] | None],
+    timeout: float = 60,
+    what: str = "",
+) -> T:
+    """Poll ``check`` until it returns something truthy (WebDriverWait's rule), and return that."""
+    result = WebDriverWait(driver, timeout, poll_frequency=0.1).until(check, message=what)
+    assert result is not None  # until returns a truthy value or raises TimeoutException
     return result
 
 

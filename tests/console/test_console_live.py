@@ -12,6 +12,7 @@ import json
 import math
 import shlex
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
@@ -200,6 +201,10 @@ def test_the_workload_half_has_data_and_the_report_bills_the_teams(
     assert errors(browser) == []
 
 
+def _explained(driver: webdriver.Chrome, url: str, says_why: set[int]) -> bool:
+    return not _unexplained(driver, url, says_why)
+
+
 def _unexplained(driver: webdriver.Chrome, url: str, says_why: set[int]) -> list[dict[str, Any]]:
     """The panels of the page at ``url`` without data whose description does not say when they are empty."""
     driver.get(url)
@@ -218,7 +223,7 @@ def test_every_panel_has_data_or_says_why_it_is_empty(stack: UpStack, browser: w
         url = f"{console(stack)}/d/{uid}?from=now-15m&to=now"
         says_why = {i for i, text in described[uid].items() if "Empty" in text}
         with contextlib.suppress(TimeoutException):
-            wait(browser, lambda d, u=url, w=says_why: not _unexplained(d, u, w), timeout=90, what=uid)
+            wait(browser, partial(_explained, url=url, says_why=says_why), timeout=90, what=uid)
         assert _unexplained(browser, url, says_why) == [], f"{uid}: panels without data or a reason"
     assert errors(browser) == []
 

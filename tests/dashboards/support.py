@@ -16,6 +16,16 @@ from gpuscope.rules import RulesConfig
 _NEW_NAMES = frozenset(RENAMED_IN_4_9.values())
 # What Grafana puts in for its own macros when a test runs a query (1 s scrapes: $__rate_interval >= 4 scrapes).
 MACROS = {"__rate_interval": "10s", "__interval": "2s", "__range": "1m"}
+# A value for every dashboard variable, for a query checked outside Grafana (promtool, a real Prometheus).
+VALUES = {
+    "cluster": "gpu-a",
+    "node": "node-1",
+    "gpu": "GPU-0",
+    "mig": ".*",
+    "namespace": "ml",
+    "pod": "train-0",
+    "job_id": "j-1",
+}
 
 
 def csv_of(names: list[str]) -> str:

@@ -143,7 +143,9 @@ def test_every_panel_query_returns_data_from_a_live_fleet(tmp_path: Path) -> Non
             for var in model["templating"]["list"]:
                 if var["type"] != "query":
                     continue
-                selector, label = re.fullmatch(r"label_values\((.+), (\w+)\)", var["query"]["query"]).groups()  # type: ignore[union-attr]
+                call = re.fullmatch(r"label_values\((.+), (\w+)\)", var["query"]["query"])
+                assert call, (model["title"], var["name"], var["query"]["query"])
+                selector, label = call.groups()
                 assert label_values(fleet.store, substitute(selector, mig_values), label), (model["title"], var["name"])
 
 

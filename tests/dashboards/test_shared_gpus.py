@@ -14,8 +14,7 @@ from gpuscope.dashboards.lint import problems
 from gpuscope.dashboards.sdk import schema_problems
 from gpuscope.exporter.processes import exposition
 from gpuscope.rules import RulesConfig
-from tests.dashboards.support import built, collectors, substitute, targets
-from tests.dashboards.test_structure import VALUES
+from tests.dashboards.support import VALUES, built, collectors, substitute, targets
 from tests.support.prom import binary
 
 CONFIGS = {
@@ -47,7 +46,7 @@ def test_panels_only_with_process_metrics() -> None:
 def test_shared_gpu_queries_lint_and_parse(name: str, tmp_path: Path) -> None:
     models = built(CONFIGS[name], collectors(), process_metrics=True)
     uids = {m["uid"] for m in models.values()}
-    rules = []
+    rules: list[dict[str, str]] = []
     families = set(exposition.series_names())
     for file in ("l5-workload.json", "l4-gpu.json"):
         assert problems(models[file], uids) == [] and schema_problems(models[file]) == [], file

@@ -23,7 +23,7 @@ from gpuscope.fields.catalog import ALL_FIELDS, RENAMED_IN_4_9, Dialect
 from gpuscope.generate import generate_bundle
 from gpuscope.rules import RulesConfig, Thresholds, build_groups
 from gpuscope.spec.load import parse_fleet
-from tests.dashboards.support import built, collectors, every_field, options, substitute, targets
+from tests.dashboards.support import VALUES, built, collectors, every_field, options, substitute, targets
 from tests.generate.specs import ONE, clusters, fleet
 from tests.support.prom import binary
 
@@ -38,15 +38,6 @@ CONFIGS = {
     "attribution": RulesConfig(pod_group_labels=("team",), virtual_gpus=True, dra=True),
 }
 KEYS = ("l1-fleet", "l2-cluster", "l3-node", "l4-gpu", "l5-workload", "pipeline", "efficiency")
-VALUES = {
-    "cluster": "gpu-a",
-    "node": "node-1",
-    "gpu": "GPU-0",
-    "mig": ".*",
-    "namespace": "ml",
-    "pod": "train-0",
-    "job_id": "j-1",
-}
 
 
 def variants() -> list[tuple[str, RulesConfig, list[str] | None, bool]]:
@@ -194,6 +185,13 @@ def test_thresholds_match_the_alerts() -> None:
     assert units["Throttled time"] == "percentunit"
 
 
+def _dashboard_uid(url: str) -> str:
+    """The dashboard a drill-down link opens (``/d/<uid>?...``)."""
+    link = re.match(r"/d/([^?]+)", url)
+    assert link, f"{url} does not open a dashboard"
+    return link.group(1)
+
+
 def test_drill_down_links() -> None:
     models = built()
     uid = {k: models[f"{k}.json"]["uid"] for k in KEYS}
@@ -206,7 +204,7 @@ def test_drill_down_links() -> None:
             for p in model["panels"]
             for link in p.get("fieldConfig", {}).get("defaults", {}).get("links", [])
         ]
-        return {re.match(r"/d/([^?]+)", u).group(1) for u in urls}  # type: ignore[union-attr]
+        return {_dashboard_uid(u) for u in urls}
 
     assert uid["l2-cluster"] in targets_of("l1-fleet")
     assert {uid["l3-node"], uid["l4-gpu"], uid["l5-workload"]} <= targets_of("l2-cluster")
@@ -256,8 +254,9 @@ def test_bundle_carries_dashboards_and_provisioning_and_is_deterministic(tmp_pat
 
 def test_every_query_parses_with_promtool(tmp_path: Path) -> None:
     """Each panel query, variables filled in, is valid PromQL for Prometheus 2.42 (as a throwaway rule)."""
-    rules = []
+    rules: list[dict[str, str]] = []
     without_job_rules = frozenset(n for n in recorded_names(RulesConfig()) if not n.startswith("job:"))
+    cases: list[tuple[str, RulesConfig, list[str] | None, dict[str, Any]]]
     cases = [(n, c, f, {"remote_write": r}) for n, c, f, r in variants()]
     cases.append(("without job rules", RulesConfig(uuid_label="uuid"), None, {"recorded": without_job_rules}))
     for name, config, fields, extra in cases:

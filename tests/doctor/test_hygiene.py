@@ -19,6 +19,7 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
+from functools import partial
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -270,7 +271,7 @@ def proms(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[
             for name, (rules, job) in _variants(f, slow).items()
         }
         for name, prom in started.items():
-            wait_for(lambda p=prom: _scraped(p), timeout=60, what=f"GPU series in the {name} Prometheus")
+            wait_for(partial(_scraped, prom), timeout=60, what=f"GPU series in the {name} Prometheus")
         yield {name: (prom, am) for name, prom in started.items()}
 
 

@@ -5,13 +5,13 @@ ignored on ingestion. The queries are the ones ``gpuscope doctor`` sends; the an
 from __future__ import annotations
 
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from gpuscope.doctor.longterm import store_queries, victoriametrics
 from gpuscope.doctor.model import Finding, Sample, Status
-from gpuscope.doctor.observations import LoadedConfig, Peer
+from gpuscope.doctor.observations import LoadedConfig, Observations, Peer
 
 ARRIVED = Finding(Status.PASS, "cluster gpu-a's gpu:temperature_celsius:max_rollup5m is in the global store, 3s old")
 HEALTHY: dict[str, Any] = {
@@ -36,8 +36,9 @@ def judged(**answers: Any) -> Finding:
         for name in queries
     }
     store = Peer("http://vm:8428", None, {}, queries, results)
+    # victoriametrics() reads only what the Prometheus loaded: a stand-in with just that, not a whole audit
     observed = SimpleNamespace(loaded=LoadedConfig({"cluster": "gpu-a", "replica": "a"}, ("lts",), 15.0))
-    return victoriametrics(observed, store, ARRIVED)  # type: ignore[arg-type]
+    return victoriametrics(cast(Observations, observed), store, ARRIVED)
 
 
 def test_a_healthy_store_passes_with_its_own_figures() -> None:

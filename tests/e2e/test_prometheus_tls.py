@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -66,7 +67,7 @@ def test_prometheus_scrapes_with_mtls_and_basic_auth(tmp_path: Path) -> None:
         )
         assert {s["metric"]["Hostname"] for s in temps} == {"node-tls"}
         for refused in ("wrong-password", "no-client-cert"):
-            wait_for(lambda j=refused: prom.query(f'up{{job="{j}"}} == 0'), timeout=60, what=f"{refused} down")
+            wait_for(partial(prom.query, f'up{{job="{refused}"}} == 0'), timeout=60, what=f"{refused} down")
         errors = {t["labels"]["job"]: t["lastError"] for t in prom.targets()}
         assert "401" in errors["wrong-password"]
         assert errors["dcgm-exporter"] == ""

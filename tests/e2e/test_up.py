@@ -14,6 +14,7 @@ import os
 import signal
 import time
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -167,12 +168,17 @@ def test_failure_modes_page_once_stay_inhibited_and_resolve(stack: UpStack) -> N
     for name, labels in expected.items():
         if name != "GPUExporterRestarted":  # resolves by itself, already checked once above
             wait_for(
-                lambda n=name, lb=labels: notified(stack.notifications(), n, "resolved", **lb),
+                partial(resolved, stack, name, labels),
                 timeout=120,
                 interval=0.5,
                 what=f"{name} resolved after clear",
             )
     assert not notified(stack.notifications(), "GPUXidCritical", **lost)
+
+
+def resolved(stack: UpStack, alertname: str, labels: dict[str, str]) -> list[dict[str, Any]]:
+    """The notifications so far that resolve ``alertname`` with these labels."""
+    return notified(stack.notifications(), alertname, "resolved", **labels)
 
 
 def test_with_replica_a_down_alerts_still_arrive_once(stack: UpStack) -> None:

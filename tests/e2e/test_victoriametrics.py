@@ -17,6 +17,7 @@ import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -226,7 +227,7 @@ class TestHaPairIntoTheStore:
         # Drained: each replica's queue has sent what it scraped after the store came back.
         for replica in ("a", "b"):
             wait_for(
-                lambda r=replica: remote_write_caught_up(stack, r, restarted + 2),
+                partial(remote_write_caught_up, stack, replica, restarted + 2),
                 timeout=90,
                 interval=0.5,
                 what=f"replica {replica}'s remote-write backlog to drain",
@@ -248,7 +249,7 @@ class TestHaPairIntoTheStore:
         assert len(exprs) == 5
         for expr in exprs:
             concrete = expr.replace("$__rate_interval", "10s")
-            assert wait_for(lambda e=concrete: stack.query("global", e), timeout=30, what=concrete)
+            assert wait_for(partial(stack.query, "global", concrete), timeout=30, what=concrete)
 
     def test_doctor_reads_the_stores_own_ingestion_and_dedup(self, stack: UpStack) -> None:
         endpoints = Endpoints(stack.url("prometheus-a@gpu-a"), global_store=stack.url("global"))

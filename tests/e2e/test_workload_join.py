@@ -17,6 +17,7 @@ from gpuscope.exporter.workloads.source import WorkloadSettings
 from gpuscope.fields.collectors import load_collectors
 from gpuscope.hardware.models import model_by_key, parse_mig_layout
 from gpuscope.simulator.kubelet import KubeletServer, pod
+from tests.exporter.support import collected
 from tests.support.exporters import serving
 from tests.support.fleets import fleet_of, scrape_config, sim_nodes
 from tests.support.net import wait_for
@@ -70,7 +71,7 @@ def test_joins_on_mig_and_whole_gpus(tmp_path: Path) -> None:
             workloads=WorkloadSettings(kubernetes=True, socket_path=f"{workdir}/{{hostname}}.sock"),
         )
         fleet = fleet_of(nodes, settings)
-        mig_gpus, whole_gpus = (lst.runtime.collector.collect().reading.gpus for lst in fleet.listeners)  # type: ignore[union-attr]
+        mig_gpus, whole_gpus = (collected(lst.runtime).gpus for lst in fleet.listeners)
         mig_a, mig_b = mig_gpus[0].instances[0].identity, mig_gpus[1].instances[2].identity
         kl[names[0]].set_pods(
             [

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -10,19 +11,8 @@ from gpuscope.exporter.settings import ExporterSettings, make_runtime
 from gpuscope.fields.catalog import Dialect
 from gpuscope.fields.collectors import CollectorSet, load_collectors, parse_collectors
 from gpuscope.hardware.models import model_by_key, parse_mig_layout
-
-
-class Clock:
-    """A settable wall clock for simulated nodes."""
-
-    def __init__(self, t: float = 1_800_000_000.0) -> None:
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
-
-
-RuntimeFactory = Callable[..., tuple[NodeRuntime, SimNode, Clock]]
+from tests.exporter.support import RuntimeFactory
+from tests.support.clock import FakeClock
 
 
 @pytest.fixture
@@ -43,9 +33,9 @@ def make() -> Iterator[RuntimeFactory]:
         hostname: str = "node-a",
         workload: str = "training",
         interval_s: float = 15.0,
-        **settings: object,
-    ) -> tuple[NodeRuntime, SimNode, Clock]:
-        clock = Clock()
+        **settings: Any,
+    ) -> tuple[NodeRuntime, SimNode, FakeClock]:
+        clock = FakeClock()
         gpu_model = model_by_key(model)
         config = SimNodeConfig(
             hostname, gpu_model, gpus, parse_mig_layout(gpu_model, mig) if mig else (), workload=workload, seed=3
@@ -56,7 +46,7 @@ def make() -> Iterator[RuntimeFactory]:
         )
         runtime = make_runtime(
             sim,
-            ExporterSettings(collectors=collectors, dialect=dialect, interval_s=interval_s, **settings),  # type: ignore[arg-type]
+            ExporterSettings(collectors=collectors, dialect=dialect, interval_s=interval_s, **settings),
             hostname,
             clock=clock,
         )

@@ -5,7 +5,7 @@ from gpuscope.backends.sim import SimNode, SimNodeConfig
 from gpuscope.exporter.collector import Collector, build_request
 from gpuscope.fields.collectors import load_collectors, parse_collectors
 from gpuscope.hardware.models import model_by_key
-from tests.exporter.conftest import Clock
+from tests.support.clock import FakeClock
 
 
 class FlakyHardware:
@@ -26,8 +26,8 @@ class FlakyHardware:
         pass
 
 
-def make_collector() -> tuple[Collector, FlakyHardware, Clock]:
-    clock = Clock()
+def make_collector() -> tuple[Collector, FlakyHardware, FakeClock]:
+    clock = FakeClock()
     hardware = FlakyHardware(SimNode(SimNodeConfig("n", model_by_key("h100"), 2), clock=clock))
     return Collector(hardware, load_collectors(None), clock=clock), hardware, clock
 

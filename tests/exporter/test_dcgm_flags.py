@@ -13,7 +13,7 @@ import pytest
 from gpuscope.cli import main
 from gpuscope.errors import UsageError
 from gpuscope.exporter.devices import DeviceSelection, Selector, parse_devices
-from tests.exporter.conftest import RuntimeFactory
+from tests.exporter.support import RuntimeFactory
 from tests.support.exporter_process import GPUSCOPE, clean_env, exporter_process
 from tests.support.net import free_port
 
@@ -174,7 +174,7 @@ def test_every_row_is_one_settings_field_and_one_typer_option(command: str) -> N
 
     import typer
 
-    from gpuscope.cli import app
+    from gpuscope.cli._app import app
     from gpuscope.cli._dcgm_flags import ExporterFlags, rows
 
     assert [f.name for f in dataclasses.fields(ExporterFlags)] == [r.name for r in rows()]
@@ -249,7 +249,7 @@ def test_the_record_maps_each_flag_to_its_setting() -> None:
 def test_dcgm_exporter_boolean_value_form_is_rewritten_for_click() -> None:
     import typer
 
-    from gpuscope.cli import app
+    from gpuscope.cli._app import app
     from gpuscope.cli._dcgm_flags import normalise_bool_args
     from gpuscope.cli.exporter import exporter_command_click
 

@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -15,6 +17,12 @@ from gpuscope.simulator.fleet import build_listeners, plan_nodes, write_targets_
 from tests.support.exporters import serving
 from tests.support.fleets import loopback_base
 from tests.support.net import free_port, wait_for
+
+
+def metrics_with_temperatures(url: str) -> str | None:
+    """The /metrics text once it holds GPU temperatures (a node's first collection may not have run yet)."""
+    text = httpx.get(f"{url}/metrics").text
+    return text if "DCGM_FI_DEV_GPU_TEMP{" in text else None
 
 
 def test_each_node_is_its_own_target_with_its_own_host(tmp_path: Path) -> None:
@@ -36,10 +44,7 @@ def test_each_node_is_its_own_target_with_its_own_host(tmp_path: Path) -> None:
     with serving(listeners, 0.3, workers=2):
         seen = {}
         for lst in listeners:
-            text = wait_for(
-                lambda lst=lst: "DCGM_FI_DEV_GPU_TEMP{" in (t := httpx.get(f"{lst.url}/metrics").text) and t,
-                what=f"metrics on {lst.url}",
-            )
+            text = wait_for(partial(metrics_with_temperatures, lst.url), what=f"metrics on {lst.url}")
             temps = next(f for f in text_string_to_metric_families(text) if f.name == "DCGM_FI_DEV_GPU_TEMP")
             seen[lst.url] = {(s.labels["Hostname"], s.labels.get("GPU_I_ID")) for s in temps.samples}
             assert "process_resident_memory_bytes" not in text  # per-process figures make no sense per node
@@ -76,6 +81,6 @@ def _temp_lines(url: str) -> str:
     ],
 )
 def test_plan_rejects_bad_fleets(kwargs: dict[str, object], message: str) -> None:
-    args: dict[str, object] = {"count": 2, "model": model_by_key("h100"), "gpus_per_node": 8, **kwargs}
+    args: dict[str, Any] = {"count": 2, "model": model_by_key("h100"), "gpus_per_node": 8, **kwargs}
     with pytest.raises(UsageError, match=message):
-        plan_nodes(**args)  # type: ignore[arg-type]
+        plan_nodes(**args)

@@ -20,11 +20,11 @@ THREE_FIELDS = TWO_FIELDS + "DCGM_FI_DEV_SM_CLOCK, gauge, c\n"
 
 
 def families(exporter: ExporterProcess, **kwargs: object) -> set[str]:
-    return set(re.findall(r"^(DCGM_FI_\w+)\{", exporter.get("/metrics", **kwargs).text, re.M))  # type: ignore[arg-type]
+    return set(re.findall(r"^(DCGM_FI_\w+)\{", exporter.get("/metrics", **kwargs).text, re.M))
 
 
 def reload_state(exporter: ExporterProcess, **kwargs: object) -> tuple[int, float]:
-    text = exporter.get("/metrics", **kwargs).text  # type: ignore[arg-type]
+    text = exporter.get("/metrics", **kwargs).text
     ok = re.search(r"^gpuscope_exporter_config_last_reload_successful (\d)$", text, re.M)
     at = re.search(r"^gpuscope_exporter_config_last_reload_success_timestamp_seconds (\S+)$", text, re.M)
     assert ok and at, text

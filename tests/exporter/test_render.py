@@ -3,15 +3,13 @@ from __future__ import annotations
 import gzip
 import re
 
-from prometheus_client.parser import text_string_to_metric_families
-from prometheus_client.samples import Sample
-
 from gpuscope.backends.sim import FaultKind, FaultRequest
 from gpuscope.exposition import escape
 from gpuscope.fields.catalog import Dialect
 from gpuscope.fields.collectors import load_collectors
 from gpuscope.simulator.control import apply_fault
-from tests.exporter.conftest import RuntimeFactory
+from tests.exporter.support import RuntimeFactory, scrape
+from tests.support.metrics_text import families, label_order
 
 GPU_LABELS = ["gpu", "UUID", "pci_bus_id", "device", "modelName", "Hostname", "DCGM_FI_DRIVER_VERSION"]
 MIG_LABELS = [
@@ -25,23 +23,6 @@ MIG_LABELS = [
     "Hostname",
     "DCGM_FI_DRIVER_VERSION",
 ]
-
-
-def families(text: str) -> dict[str, tuple[str, list[Sample]]]:
-    return {f.name: (f.type, f.samples) for f in text_string_to_metric_families(text)}
-
-
-def label_order(text: str, metric: str) -> list[list[str]]:
-    orders = []
-    for line in text.splitlines():
-        if line.startswith(metric + "{"):
-            inner = line[len(metric) + 1 : line.rindex("}")]
-            orders.append(re.findall(r'(?:^|,)([A-Za-z_][A-Za-z0-9_]*)="', inner))
-    return orders
-
-
-def scrape(runtime, clock) -> str:  # type: ignore[no-untyped-def]
-    return runtime.body(clock.t, gzip=False).decode()
 
 
 def test_names_types_and_label_order_match_dcgm_exporter(make: RuntimeFactory) -> None:
@@ -215,7 +196,7 @@ def test_lost_gpu_disappears_and_is_reported(make: RuntimeFactory) -> None:
     assert any(s.labels["reason"] == "gpu_lost" and s.labels["gpu"] == "1" for s in errors)
     # The XID 79 that took it down stays visible, and nothing is read from the dead GPU.
     last = {s.labels["gpu"]: (s.labels["err_code"], s.value) for s in fams["DCGM_FI_DEV_XID_ERRORS"][1]}
-    assert last["1"] == ("79", 79)
+    assert last["1"] == ("79", 79.0)
     assert not [s for s in fams["DCGM_FI_DEV_POWER_USAGE"][1] if s.labels["gpu"] == "1"]
 
 

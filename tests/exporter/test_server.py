@@ -69,7 +69,11 @@ def test_fault_routes_exist_only_where_mounted() -> None:
 
 def test_slow_backend_never_blocks_metrics_and_health_goes_stale() -> None:
     gate = threading.Event()
-    sim = SimNode(SimNodeConfig("node-a", model_by_key("h100"), 1), sleep=lambda s: gate.wait(s))
+
+    def stall(seconds: float) -> None:  # the slow fault's delay, cut short when the test opens the gate
+        gate.wait(seconds)
+
+    sim = SimNode(SimNodeConfig("node-a", model_by_key("h100"), 1), sleep=stall)
     lst = listener(sim, interval_s=0.2)
     with serving([lst], 0.2):
         url = lst.url

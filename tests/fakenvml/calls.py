@@ -165,4 +165,4 @@ class DeviceCalls:
     def nvmlDeviceGetP2PStatus(self, first: Any, second: Any, index: int) -> int:
         self._call("nvmlDeviceGetP2PStatus")
         a, b = self._gpu(first), self._gpu(second)
-        return real.NVML_P2P_STATUS_OK if a.links and b.links else real.NVML_P2P_STATUS_NOT_SUPPORTED
+        return int(real.NVML_P2P_STATUS_OK if a.links and b.links else real.NVML_P2P_STATUS_NOT_SUPPORTED)

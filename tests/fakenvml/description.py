@@ -32,10 +32,10 @@ def check(value: Any) -> Any:
 
 def device(name: str) -> dict[str, Any]:
     """The description of one device model, with its base merged in."""
-    raw = yaml.safe_load((HERE / "devices" / f"{name}.yaml").read_text())
+    raw: dict[str, Any] = yaml.safe_load((HERE / "devices" / f"{name}.yaml").read_text())
     base_name = raw.pop("base", None)
     if base_name is None:
-        return raw  # type: ignore[no-any-return]
+        return raw
     merged = device(base_name)
     fields = {**merged.get("fields", {}), **raw.pop("fields", {})}
     merged.update(raw)

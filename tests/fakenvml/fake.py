@@ -88,25 +88,25 @@ class Device:
         """(type, value) of an NVML field, or its per-entry error code."""
         nvlink = self.desc.get("nvlink", {})
         if fid == 91:
-            return ("u", self.links) if self.links else real.NVML_ERROR_NOT_SUPPORTED
+            return ("u", self.links) if self.links else int(real.NVML_ERROR_NOT_SUPPORTED)
         if fid in (138, 139):
             if not self.links:
-                return real.NVML_ERROR_NOT_SUPPORTED
+                return int(real.NVML_ERROR_NOT_SUPPORTED)
             counters = nvlink["tx_kib" if fid == 138 else "rx_kib"]
             if scope == ALL_LINKS:
                 return "ull", sum(counters)
-            return ("ull", counters[scope]) if scope < self.links else real.NVML_ERROR_INVALID_ARGUMENT
+            return ("ull", counters[scope]) if scope < self.links else int(real.NVML_ERROR_INVALID_ARGUMENT)
         for name, lanes in _LANES.items():
             if fid in lanes:
                 lane = lanes.index(fid)
-                return ("ull", nvlink[name][lane]) if lane < self.links else real.NVML_ERROR_NOT_SUPPORTED
+                return ("ull", nvlink[name][lane]) if lane < self.links else int(real.NVML_ERROR_NOT_SUPPORTED)
         if fid in _TOTALS:
-            return ("ull", sum(nvlink[_TOTALS[fid]])) if self.links else real.NVML_ERROR_NOT_SUPPORTED
+            return ("ull", sum(nvlink[_TOTALS[fid]])) if self.links else int(real.NVML_ERROR_NOT_SUPPORTED)
         spec = self.desc.get("fields", {}).get(fid, NOT_SUPPORTED)
         if spec == NOT_SUPPORTED:
-            return real.NVML_ERROR_NOT_SUPPORTED
+            return int(real.NVML_ERROR_NOT_SUPPORTED)
         if spec == NO_PERMISSION:
-            return real.NVML_ERROR_NO_PERMISSION
+            return int(real.NVML_ERROR_NO_PERMISSION)
         ((kind, value),) = spec.items()
         if kind == "error":
             return int(value)

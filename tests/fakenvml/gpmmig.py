@@ -18,7 +18,7 @@ _EMPTY = real.NVML_ERROR_NOT_FOUND
 
 
 class MigGpmCalls:
-    """Mixed into ``FakeNvml``; relies on its ``_call``, ``_gpu``, ``_target``, ``_samples`` and ``_seq``."""
+    """Mixed into ``FakeNvml``; relies on its ``_call``, ``_gpu``, ``_target``, ``_samples``, ``_seq``, ``devices``."""
 
     _call: Any
     _gpu: Any
@@ -27,6 +27,7 @@ class MigGpmCalls:
     _samples: dict[int, Any]
     _last_sample: dict[tuple[Any, ...], int]
     _seq: Any
+    devices: list[Any]
     last_metrics: list[int]
 
     # --- MIG -----------------------------------------------------------------------------------------------
@@ -147,7 +148,7 @@ class MigGpmCalls:
         return {}
 
     def _devices(self) -> list[Any]:
-        return list(self.devices)  # type: ignore[attr-defined]
+        return list(self.devices)
 
 
 class _Sample:

@@ -112,7 +112,7 @@ class ProcessCalls:
         dev = self._gpu(handle)
         if dev.mig:
             raise real.NVMLError(real.NVML_ERROR_NOT_SUPPORTED)
-        return real.NVML_FEATURE_ENABLED if dev.desc.get("accounting") else real.NVML_FEATURE_DISABLED
+        return int(real.NVML_FEATURE_ENABLED if dev.desc.get("accounting") else real.NVML_FEATURE_DISABLED)
 
     def nvmlDeviceGetAccountingStats(self, handle: Any, pid: int) -> Any:
         self._call("nvmlDeviceGetAccountingStats")

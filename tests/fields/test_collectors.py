@@ -6,10 +6,10 @@ import pytest
 
 from gpuscope.errors import SpecError, UsageError
 from gpuscope.fields.catalog import Dialect, MetricType
-from gpuscope.fields.collectors import load_collectors, parse_collectors
+from gpuscope.fields.collectors import CollectorSet, load_collectors, parse_collectors
 
 
-def parse(text: str, dialect: Dialect = Dialect.CLASSIC):  # type: ignore[no-untyped-def]
+def parse(text: str, dialect: Dialect = Dialect.CLASSIC) -> CollectorSet:
     return parse_collectors(text, "fields.csv", dialect)
 
 

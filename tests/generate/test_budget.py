@@ -6,7 +6,7 @@ import math
 from pathlib import Path
 
 from gpuscope.fields.catalog import BY_ID, Entity, MigScope
-from gpuscope.generate.budget import HEAD_WINDOW_HOURS, compute_budget
+from gpuscope.generate.budget import HEAD_WINDOW_HOURS, BudgetReport, compute_budget
 from gpuscope.spec.load import parse_fleet
 from tests.generate.specs import fleet
 
@@ -14,7 +14,7 @@ SELF_PER_NODE = 8 + 1 + 1 + 6  # exporter-wide self-metrics, dcgm_info, snapshot
 SELF_PER_GPU = 3  # gpu_lost, profiling_supported, profiling_available
 
 
-def budget_of(clusters: str, tmp_path: Path, extra: str = ""):  # type: ignore[no-untyped-def]
+def budget_of(clusters: str, tmp_path: Path, extra: str = "") -> BudgetReport:
     loaded = parse_fleet(fleet(clusters, extra), "fleet.yaml", tmp_path)
     return compute_budget(loaded.spec, loaded.collectors)
 

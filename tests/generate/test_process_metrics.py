@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -24,10 +25,10 @@ K8S = """
 """
 
 
-def daemonset(extra: str, tmp_path: Path) -> dict:  # type: ignore[type-arg]
+def daemonset(extra: str, tmp_path: Path) -> dict[str, Any]:
     loaded = parse_fleet(fleet(K8S, extra), "fleet.yaml", tmp_path)
     files = generate_bundle(loaded.spec, loaded.collectors, loaded.collectors_csv).files
-    doc: dict = yaml.safe_load(files["kubernetes/gpu-k/daemonset.yaml"])  # type: ignore[type-arg]
+    doc: dict[str, Any] = yaml.safe_load(files["kubernetes/gpu-k/daemonset.yaml"])
     return doc
 
 

@@ -14,7 +14,7 @@ from gpuscope.fields.collectors import load_collectors
 from gpuscope.inputs import MAX_NODES, compose, read_text
 from gpuscope.spec.load import load_fleet, parse_fleet
 from tests.generate.specs import fleet
-from tests.test_cli import assert_one_line_error, gpuscope
+from tests.support.cli import assert_one_line_error, gpuscope
 
 
 def bomb(levels: int = 9) -> str:

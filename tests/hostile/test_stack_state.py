@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_cli import assert_one_line_error, gpuscope
+from tests.support.cli import assert_one_line_error, gpuscope
 
 
 def test_up_refuses_a_data_dir_that_is_a_file(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from gpuscope.jobs.gateway import GatewayError
 from gpuscope.jobs.oneshot import send
 from gpuscope.jobs.pusher import PushPolicy, next_delay
+from tests.support.clock import FakeClock
 
 
 def test_backoff_doubles_from_the_interval_up_to_the_cap() -> None:
@@ -14,40 +15,27 @@ def test_backoff_doubles_from_the_interval_up_to_the_cap() -> None:
     assert next_delay(policy, 3, jitter=0.1) == 66.0
 
 
-class FakeTime:
-    def __init__(self) -> None:
-        self.now = 0.0
-        self.slept: list[float] = []
-
-    def monotonic(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.slept.append(seconds)
-        self.now += seconds
-
-
 def test_send_retries_within_its_budget_then_reports_the_last_error() -> None:
-    clock, timeouts = FakeTime(), []
+    clock, timeouts = FakeClock(0.0), []
 
     def down(timeout: float) -> None:
         timeouts.append(timeout)
-        clock.now += 0.1
+        clock.t += 0.1
         raise GatewayError(f"refused #{len(timeouts)}")
 
-    outcome = send(down, 3.0, clock.monotonic, clock.sleep)
+    outcome = send(down, 3.0, clock, clock.sleep)
     assert not outcome.ok and outcome.error == f"refused #{outcome.attempts}"
     assert clock.slept == [0.25, 0.5, 1.0] and outcome.attempts == 4
-    assert clock.now <= 3.0 and all(t <= 3.0 for t in timeouts)
+    assert clock.t <= 3.0 and all(t <= 3.0 for t in timeouts)
 
 
 def test_send_stops_at_the_first_success() -> None:
-    clock, calls = FakeTime(), []
+    clock, calls = FakeClock(0.0), []
 
     def flaky(timeout: float) -> None:
         calls.append(timeout)
         if len(calls) < 2:
             raise GatewayError("refused")
 
-    outcome = send(flaky, 10.0, clock.monotonic, clock.sleep)
+    outcome = send(flaky, 10.0, clock, clock.sleep)
     assert outcome.ok and outcome.attempts == 2 and clock.slept == [0.25]

@@ -17,6 +17,7 @@ from gpuscope.jobs.metrics import (
     start_families,
 )
 from gpuscope.jobs.progress import MAX_GAUGES, ProgressRecorder
+from tests.support.clock import FakeClock
 
 IDENTITY = JobIdentity("train", "run-1", "node-a", 'o"brien\\x', "node-a", (("note", "line1\nline2"),))
 GPUS = (JobGpu("GPU-aaaaaaaa-0000-4000-8000-000000000000", "0"), JobGpu(device="3"))
@@ -66,16 +67,8 @@ def test_a_job_without_a_known_gpu_still_says_who_runs_it() -> None:
     ]
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.t = 100.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
 def test_steps_rates_and_the_window() -> None:
-    clock = Clock()
+    clock = FakeClock(100.0)
     rec = ProgressRecorder(clock)
     clock.t += 2.0
     rec.record_step(None, 64, 0, {})  # duration measured: 2 s since the recorder started

@@ -15,6 +15,7 @@ from gpuscope.remediate.engine import Engine
 from gpuscope.remediate.ledger import LedgerFile
 from gpuscope.remediate.payload import AlertEvent, Delivery
 from gpuscope.remediate.policy import Policy, parse_policy
+from tests.support.clock import FakeClock
 
 POLICY = """
 clusters:
@@ -23,14 +24,6 @@ clusters:
 return_to_service: {after: 10m}
 flap: {window: 6h, max_returns: 2}
 """
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 def event(
@@ -58,11 +51,11 @@ def deliver(engine: Engine, *events: AlertEvent) -> list[tuple[str, str, str]]:
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
+def clock() -> FakeClock:
+    return FakeClock()
 
 
-def make(clock: Clock, policy: Policy | None = None, state: Path | None = None) -> Engine:
+def make(clock: FakeClock, policy: Policy | None = None, state: Path | None = None) -> Engine:
     return Engine(
         policy or parse_policy(POLICY),
         actuators={},
@@ -72,7 +65,7 @@ def make(clock: Clock, policy: Policy | None = None, state: Path | None = None) 
     )
 
 
-def test_a_dry_run_says_what_it_would_do_and_counts_it_in_the_budget(clock: Clock) -> None:
+def test_a_dry_run_says_what_it_would_do_and_counts_it_in_the_budget(clock: FakeClock) -> None:
     engine = make(clock)
     decisions = engine.handle(Delivery(receiver="r", status="firing", alerts=(event("n1"),)))
     assert [d.line for d in decisions] == ["would drain n1: GPUFellOffBus"]
@@ -81,7 +74,7 @@ def test_a_dry_run_says_what_it_would_do_and_counts_it_in_the_budget(clock: Cloc
     assert deliver(engine, event("k1", cluster="k8s")) == [("k1", "taint", "would")]
 
 
-def test_redelivery_and_the_second_alertmanager_change_nothing(clock: Clock) -> None:
+def test_redelivery_and_the_second_alertmanager_change_nothing(clock: FakeClock) -> None:
     engine = make(clock)
     assert deliver(engine, event("n1")) == [("n1", "drain", "would")]
     # Alertmanager B delivers the same notification; A repeats it after repeat_interval; another GPU of the node.
@@ -90,7 +83,7 @@ def test_redelivery_and_the_second_alertmanager_change_nothing(clock: Clock) -> 
     assert engine.budgets()["hpc"] == (1, 2)
 
 
-def test_what_never_acts(clock: Clock) -> None:
+def test_what_never_acts(clock: FakeClock) -> None:
     engine = make(clock)
     ignored = deliver(
         engine,
@@ -110,7 +103,7 @@ def test_what_never_acts(clock: Clock) -> None:
     assert deliver(engine, event("n7", alertname="GPUXidCritical", xid="48")) == [("n7", "drain", "would")]
 
 
-def test_the_budget_caps_a_correlated_failure_and_pages_once(clock: Clock) -> None:
+def test_the_budget_caps_a_correlated_failure_and_pages_once(clock: FakeClock) -> None:
     engine = make(clock)
     half = [event(f"n{i}") for i in range(5)]
     decisions = engine.handle(Delivery(receiver="r", status="firing", alerts=tuple(half)))
@@ -127,7 +120,7 @@ def test_the_budget_caps_a_correlated_failure_and_pages_once(clock: Clock) -> No
     assert engine.budgets()["k8s"] == (0, 2)
 
 
-def test_return_to_service_after_a_hold_of_good_health_and_flap_damping(clock: Clock) -> None:
+def test_return_to_service_after_a_hold_of_good_health_and_flap_damping(clock: FakeClock) -> None:
     engine = make(clock)
     for round_ in range(3):
         assert deliver(engine, event("n1", start=round_))[0][2] == "would"
@@ -143,7 +136,7 @@ def test_return_to_service_after_a_hold_of_good_health_and_flap_damping(clock: C
     assert engine.budgets()["hpc"] == (1, 2)
 
 
-def test_an_alert_firing_again_during_the_hold_restarts_it(clock: Clock) -> None:
+def test_an_alert_firing_again_during_the_hold_restarts_it(clock: FakeClock) -> None:
     engine = make(clock)
     deliver(engine, event("n1"), event("n1", gpu="1"))
     deliver(engine, event("n1", status="resolved"))
@@ -159,7 +152,7 @@ def test_an_alert_firing_again_during_the_hold_restarts_it(clock: Clock) -> None
     assert [d.result for d in engine.tick()] == ["would"]
 
 
-def test_without_a_return_policy_a_person_returns_nodes(clock: Clock) -> None:
+def test_without_a_return_policy_a_person_returns_nodes(clock: FakeClock) -> None:
     engine = make(clock, parse_policy("clusters: [{name: hpc, kind: slurm}]"))
     deliver(engine, event("n1"))
     deliver(engine, event("n1", status="resolved"))
@@ -167,7 +160,7 @@ def test_without_a_return_policy_a_person_returns_nodes(clock: Clock) -> None:
     assert engine.tick() == []
 
 
-def test_a_restart_remembers_what_it_holds_and_what_it_saw(clock: Clock, tmp_path: Path) -> None:
+def test_a_restart_remembers_what_it_holds_and_what_it_saw(clock: FakeClock, tmp_path: Path) -> None:
     state = tmp_path / "state.json"
     first = make(clock, state=state)
     deliver(first, event("n1"))
@@ -177,7 +170,7 @@ def test_a_restart_remembers_what_it_holds_and_what_it_saw(clock: Clock, tmp_pat
 
 
 def test_a_damaged_state_file_is_one_log_line_and_a_fresh_start(
-    clock: Clock, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    clock: FakeClock, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     state = tmp_path / "state.json"
     state.write_text('{"held": [{"cluster": 1}]')

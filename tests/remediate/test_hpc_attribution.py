@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import httpx
@@ -86,6 +87,10 @@ def attribution(url: str) -> dict[str, set[str]]:
     return out
 
 
+def attributed(url: str, expected: dict[str, set[str]]) -> bool:
+    return attribution(url) == expected
+
+
 def test_gpus_are_attributed_to_the_real_jobs_and_cleared_when_they_end(world: World) -> None:
     slurm = world.slurm
     first, second = slurm.nodes
@@ -97,7 +102,7 @@ def test_gpus_are_attributed_to_the_real_jobs_and_cleared_when_they_end(world: W
     expected = {first: {"0": {a}, "1": {a}, "2": {b}}, second: {"0": {c}, "1": {c}, "2": {c}}}
     for node, gpus in expected.items():
         wait_for(
-            lambda n=node, g=gpus: attribution(world.urls[n]) == g,
+            partial(attributed, world.urls[node], gpus),
             timeout=30,
             what=f"{node}'s GPUs attributed to {gpus} (files: {sorted(p.name for p in world.mapping.rglob('*'))})",
         )
@@ -106,7 +111,7 @@ def test_gpus_are_attributed_to_the_real_jobs_and_cleared_when_they_end(world: W
     wait_for(lambda: attribution(world.urls[first]) == {"2": {b}}, timeout=30, what=f"job {a} cleared")
     slurm.cancel_all()
     for node in (first, second):
-        wait_for(lambda n=node: attribution(world.urls[n]) == {}, timeout=30, what=f"{node} cleared")
+        wait_for(partial(attributed, world.urls[node], {}), timeout=30, what=f"{node} cleared")
         assert sorted(p.name for p in (world.mapping / node).iterdir()) == [".lock"]  # no file left, no temporary
 
 

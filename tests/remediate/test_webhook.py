@@ -94,7 +94,10 @@ def test_a_full_queue_answers_503_until_it_drains(tmp_path: Path) -> None:
             kube.add_node(n)
         kube.stall = threading.Event()  # the API server is slow: the worker waits on its first node read
         with remediator(tmp_path, POLICY, "--apply", "--no-lease", "--queue-size=1", env=kube.env()) as rem:
-            post = lambda n: httpx.post(f"{rem.url}/webhook", json=notification(n), headers=AUTH, timeout=10)  # noqa: E731
+
+            def post(node: str) -> httpx.Response:
+                return httpx.post(f"{rem.url}/webhook", json=notification(node), headers=AUTH, timeout=10)
+
             assert post("n1").status_code == 200  # taken by the worker, which now waits on the API server
             wait_for(lambda: kube.count("/api/v1/nodes/n1") >= 1, what="the worker reading n1")
             assert post("n2").status_code == 200  # queued

@@ -25,7 +25,10 @@ def test_an_exact_line_has_no_uncertainty_and_two_days_are_too_few() -> None:
 
 def test_incidents_split_at_gaps_and_drop_short_runs() -> None:
     step = 300
-    values = [(t, 5000.0) for t in range(300, 3601, step)] + [(t, 7000.0) for t in range(7200, 7501, step)]
+    values: list[tuple[float, float]] = [
+        *((t, 5000.0) for t in range(300, 3601, step)),
+        *((t, 7000.0) for t in range(7200, 7501, step)),
+    ]
     found = incidents([({"UUID": "GPU-1"}, values)], step, "zombie memory", ("UUID",), min_seconds=900)
     assert [(i.start, i.end, i.detail) for i in found] == [(0, 3600, "5000 MiB used")]
 

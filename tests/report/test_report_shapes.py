@@ -40,6 +40,7 @@ from gpuscope.rules.efficiency_chargeback import (
     POWER_5M,
     chargeback_groups,
 )
+from gpuscope.rules.model import Recording
 from gpuscope.rules.promql import Promql
 from gpuscope.runner.binaries import find_binary
 from tests.support.prom import Prometheus, run_prometheus
@@ -182,7 +183,7 @@ def rollups(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str
     out: dict[str, list[dict[str, Any]]] = {}
     with run_prometheus({"global": {"scrape_interval": "1m"}, "scrape_configs": []}, work) as prom:
         for rule in five.rules:
-            assert rule.record is not None
+            assert isinstance(rule, Recording) and rule.record
             out[rule.record] = query_range(prom, rule.expr, START - 3600 + 300, END, 300)
     for short, long in ((HELD_5M, HELD_1H), (ACTIVE_5M, ACTIVE_1H), (POWER_5M, POWER_1H), (GPUS_5M, GPUS_1H)):
         hourly = []
@@ -267,6 +268,6 @@ def test_dashboard_panels_sum_to_the_report(store: Prometheus, tmp_path: Path) -
             dashboard[s["metric"]["namespace"]][col] += total / (1000 if col == 2 else 1)
     check({k: (v[0], v[1], v[2]) for k, v in dashboard.items()}, rows(body))
     capacity, held = efficiency.held_vs_capacity(q)
-    cap, total = panel_range(capacity.expr), panel_range(held.expr)
+    cap, held_series = panel_range(capacity.expr), panel_range(held.expr)
     assert [float(v) for _, v in cap[0]["values"]] == [float(GPUS)] * (HOURS * 12)
-    assert all(float(v) <= GPUS for _, v in total[0]["values"])
+    assert all(float(v) <= GPUS for _, v in held_series[0]["values"])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from gpuscope.rules import RulesConfig
 from tests.rules.fixtures import (
     A100,
@@ -21,8 +23,8 @@ TEMP = "DCGM_FI_DEV_GPU_TEMP"
 XID = "DCGM_FI_DEV_XID_ERRORS"
 
 
-def temps(*gpus: int, host: str = "node-a", values: str = flat(60), **kw: object) -> tuple[Series, ...]:
-    return tuple(Series(TEMP, gpu_labels(g, host, **kw), values) for g in gpus)  # type: ignore[arg-type]
+def temps(*gpus: int, host: str = "node-a", values: str = flat(60), **kw: Any) -> tuple[Series, ...]:
+    return tuple(Series(TEMP, gpu_labels(g, host, **kw), values) for g in gpus)
 
 
 _CRIT_79 = {"err_code": "79", "err_msg": "GPU has fallen off the bus"}

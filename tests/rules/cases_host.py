@@ -4,8 +4,8 @@ give them (``gpuscope.fields.companion``) plus what the generated scrape configs
 from __future__ import annotations
 
 from gpuscope.rules import RulesConfig
-from tests.rules.fixtures import change, flat, gpu_labels, self_labels, steps, target, up
-from tests.rules.harness import Case, Series
+from tests.rules.fixtures import change, flat, gpu_labels, self_labels, target, up
+from tests.rules.harness import Case, Series, steps
 
 TEMP = "DCGM_FI_DEV_GPU_TEMP"
 LONG = "1h30m"

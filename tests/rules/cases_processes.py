@@ -44,6 +44,6 @@ CASES = (
         fires_by="22m",
         start="10m",
         expected=(identity(0),),
-        config=RulesConfig(thresholds={"unattributed_memory_mib": 100}),  # type: ignore[arg-type]
+        config=RulesConfig(thresholds={"unattributed_memory_mib": 100}),
     ),
 )

@@ -11,9 +11,11 @@ GPUXidCritical stays quiet for it: one event, one page.
 
 from __future__ import annotations
 
+from typing import Any
+
 from gpuscope.rules import RulesConfig
-from tests.rules.fixtures import change, flat, from_, gpu_labels, identity, self_labels, steps, until, up
-from tests.rules.harness import Case, Series
+from tests.rules.fixtures import change, flat, from_, gpu_labels, identity, self_labels, until, up
+from tests.rules.harness import Case, Series, steps
 
 TEMP = "DCGM_FI_DEV_GPU_TEMP"
 XID = "DCGM_FI_DEV_XID_ERRORS"
@@ -38,12 +40,12 @@ def up_gap(at: str, total: str = "1h") -> str:
 
 
 def last_xid(
-    code_labels: dict[str, str], values: str, host_label: str = "Hostname", **kw: object
+    code_labels: dict[str, str], values: str, host_label: str = "Hostname", **kw: Any
 ) -> tuple[Series, Series]:
     """The last-XID gauge: "No Error" until 30m, then the code (a new series, as both exporters render it)."""
     return (
-        Series(XID, gpu_labels(0, host_label=host_label, extra=_NO_ERROR, **kw), until(0)),  # type: ignore[arg-type]
-        Series(XID, gpu_labels(0, host_label=host_label, extra=code_labels, **kw), values),  # type: ignore[arg-type]
+        Series(XID, gpu_labels(0, host_label=host_label, extra=_NO_ERROR, **kw), until(0)),
+        Series(XID, gpu_labels(0, host_label=host_label, extra=code_labels, **kw), values),
     )
 
 

@@ -16,7 +16,7 @@ import pytest
 from gpuscope.rules import RulesConfig, build_groups
 from gpuscope.rules.model import Alert, Recording
 from gpuscope.rules.timescale import to_seconds
-from tests.rules.test_rules import VARIANTS
+from tests.rules.variants import VARIANTS
 
 EVALUATION_INTERVAL_S = 15.0
 

@@ -25,6 +25,7 @@ from tests.rules import (
     cases_xid,
 )
 from tests.rules.harness import Case, ExprCase, alert_test, expr_test, group_by_config, run_suite, steps, write_rules
+from tests.rules.variants import VARIANTS
 from tests.support.prom import binary
 
 REPO = Path(__file__).resolve().parents[2]
@@ -39,18 +40,6 @@ AREAS: dict[str, tuple[Case | ExprCase, ...]] = {
     "recording": (*cases_recording.EXPRS, *cases_recording.JOB_EXPRS, cases_recording.FLEET),
 }
 ALERT_CASES: tuple[Case, ...] = tuple(c for cases in AREAS.values() for c in cases if isinstance(c, Case))
-VARIANTS = {
-    "default": RulesConfig(),
-    "dcgm-4.9-labels-hostname": RulesConfig(dialect="4.9", workload_labels="labels", host_label="hostname"),
-    "off-old-namespace": RulesConfig(workload_labels="off", uuid_label="uuid"),
-    "custom": RulesConfig(
-        exporter_selector='job=~"gpu-.*",cluster="a"',
-        prometheus_selector='job="prom"',
-        critical_xids=(48, 79),
-        budgeted_models=("NVIDIA H200",),
-        runbook_base_url="https://x/rb",
-    ),
-}
 
 TABLE = {  # the contract, written apart from the rules: alert -> (owner, bound)
     "GPUFellOffBus": ("infra", "2m"),

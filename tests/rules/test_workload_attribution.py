@@ -51,7 +51,7 @@ def expect(name: str, *samples: tuple[str, float]) -> dict[str, Any]:
 
 @pytest.mark.parametrize("mode", ["info", "labels"])
 def test_team_sharing_and_claim_rollups(mode: str, tmp_path: Path) -> None:
-    config = RulesConfig(workload_labels=mode, pod_group_labels=("team",), virtual_gpus=True, dra=True)  # type: ignore[arg-type]
+    config = RulesConfig(workload_labels=mode, pod_group_labels=("team",), virtual_gpus=True, dra=True)
     groups = [group_dict(config, g) for g in build_groups(config)]
     (tmp_path / "rules.yaml").write_text(yaml.safe_dump({"groups": groups}))
     # The series of this test carry a cluster label (in a cluster's Prometheus the cluster is an external label

@@ -31,7 +31,8 @@ def test_builtin_fleet_is_two_clusters_with_a_mig_node() -> None:
         ("gpu-b", "a100", 8, False),
     ]
     assert plan.global_kind == "victoriametrics" and "real store" in plan.global_name
-    ports = [*plan.prometheus.values(), plan.global_port, plan.alertmanager_port, plan.pushgateway_port]
+    ports: list[int | None] = [*plan.prometheus.values(), plan.global_port, plan.alertmanager_port]
+    ports.append(plan.pushgateway_port)
     ports.append(plan.vmalert_port)
     assert len(set(ports)) == len(ports) == 8
     assert len({n.target for n in plan.nodes}) == 6  # one address per node, so targets stay distinct

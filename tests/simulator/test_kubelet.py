@@ -18,20 +18,13 @@ from gpuscope.fields.collectors import load_collectors
 from gpuscope.hardware.models import MODELS, parse_mig_layout
 from gpuscope.simulator.kube import KubeSim, SimKubeNode
 from gpuscope.simulator.kubelet import kubelet_server, node_pods
+from tests.support.clock import FakeClock
 
 HOST = "gpu-a-h100-00"
 T0 = 1_800_000_000.0  # a churn boundary: pods of one generation throughout [T0, T0 + CHURN_S)
 
 
-class Clock:
-    def __init__(self, now: float) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def _sim(clock: Clock, mig: str = "") -> SimNode:
+def _sim(clock: FakeClock, mig: str = "") -> SimNode:
     model = MODELS["h100"]
     layout = parse_mig_layout(model, mig) if mig else ()
     return SimNode(SimNodeConfig(hostname=HOST, model=model, gpus=8, mig_layout=layout, workload=TEAMS_MIX), clock)
@@ -48,7 +41,7 @@ def _listed(sim: SimNode) -> list[tuple[str, str, str, str]]:
 
 
 def test_the_teams_node_lists_whole_shared_and_held_gpus_as_the_device_plugin_names_them() -> None:
-    clock = Clock(T0)
+    clock = FakeClock(T0)
     sim = _sim(clock)
     listed = _listed(sim)
     uuids = [g.uuid for g in sim.gpus]
@@ -77,14 +70,14 @@ def test_the_teams_node_lists_whole_shared_and_held_gpus_as_the_device_plugin_na
 
 
 def test_pods_churn_and_the_growing_team_arrives_with_time() -> None:
-    clock = Clock(T0)
+    clock = FakeClock(T0)
     sim = _sim(clock)
     first = {pod for _, pod, _, _ in _listed(sim)}
-    clock.now = T0 + growth_delay(HOST)
+    clock.t = T0 + growth_delay(HOST)
     grown = _listed(sim)
     assert [(ns, dev) for ns, _, _, dev in grown if ns == "llm"] == [("llm", sim.gpus[7].uuid)]
     assert sim.gpus[7].workload is WorkloadKind.TRAINING  # it trains once it holds the GPU
-    clock.now = T0 + CHURN_S
+    clock.t = T0 + CHURN_S
     churned = {pod for _, pod, _, _ in _listed(sim)}
     # serving and research pods are replaced; training, evaluation and notebook pods stay
     assert {p for p in first - churned if not re.match(r"(infer|mps-client)-", p)} == set()
@@ -92,7 +85,7 @@ def test_pods_churn_and_the_growing_team_arrives_with_time() -> None:
 
 
 def test_a_zombie_is_not_listed_and_mig_instances_are_mig_resources() -> None:
-    clock = Clock(T0)
+    clock = FakeClock(T0)
     sim = _sim(clock, "1g.10gb:7")
     sim.apply(FaultRequest(FaultKind.ZOMBIE, gpu=3))
     listed = _listed(sim)
@@ -104,7 +97,7 @@ def test_a_zombie_is_not_listed_and_mig_instances_are_mig_resources() -> None:
 
 
 def test_kube_state_metrics_requests_are_the_devices_the_kubelet_lists() -> None:
-    clock = Clock(T0)
+    clock = FakeClock(T0)
     sim = _sim(clock)
     runtime = make_runtime(sim, ExporterSettings(collectors=load_collectors(None), interval_s=1.0), HOST)
     node = SimKubeNode(config=sim.config, cluster="c", runtime=runtime, namespace="gpu-monitoring", address="127.0.0.9")

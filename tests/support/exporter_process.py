@@ -35,7 +35,7 @@ class ExporterProcess:
         self.proc.send_signal(signal.SIGHUP)
 
 
-def clean_env(extra: Mapping[str, str] = ()) -> dict[str, str]:  # type: ignore[assignment]
+def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """This environment without any dcgm-exporter or gpuscope setting, plus ``extra``."""
     env = {
         k: v
@@ -43,7 +43,7 @@ def clean_env(extra: Mapping[str, str] = ()) -> dict[str, str]:  # type: ignore[
         if not k.startswith(("DCGM_", "GPUSCOPE_", "KUBERNETES_", "NVIDIA_", "LISTEN_"))
         and k not in ("NODE_NAME", "DISABLE_STARTUP_VALIDATE")
     }
-    env.update(extra)
+    env.update(extra or {})
     return env
 
 

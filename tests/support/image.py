@@ -29,12 +29,19 @@ class ImageFacts:
         return mapping
 
 
+def _instruction(pattern: str, stage: str) -> str:
+    """The argument of the one Dockerfile line ``pattern`` matches in ``stage``."""
+    found = re.search(pattern, stage, re.M)
+    assert found, f"the Dockerfile's runtime stage has no line matching {pattern}"
+    return found.group(1)
+
+
 def image_facts(dockerfile: Path = ROOT / "Dockerfile") -> ImageFacts:
     text = dockerfile.read_text(encoding="utf-8")
     final = text.split("\nFROM ")[-1]  # the runtime stage
-    entrypoint = json.loads(re.search(r"^ENTRYPOINT (\[.*\])$", final, re.M).group(1))  # type: ignore[union-attr]
-    cmd = json.loads(re.search(r"^CMD (\[.*\])$", final, re.M).group(1))  # type: ignore[union-attr]
-    port = int(re.search(r"^EXPOSE (\d+)$", final, re.M).group(1))  # type: ignore[union-attr]
+    entrypoint = json.loads(_instruction(r"^ENTRYPOINT (\[.*\])$", final))
+    cmd = json.loads(_instruction(r"^CMD (\[.*\])$", final))
+    port = int(_instruction(r"^EXPOSE (\d+)$", final))
     files = {dest: ROOT / src for src, dest in re.findall(r"^COPY (?!--)(\S+) (/\S+)$", final, re.M)}
     return ImageFacts(entrypoint=entrypoint, cmd=cmd, port=port, files=files)
 

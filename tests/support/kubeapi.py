@@ -161,7 +161,8 @@ class FakeKubeApi:
 
     def node(self, name: str) -> dict[str, Any]:
         with self.cond:
-            return json.loads(json.dumps(self.objects["nodes"][name]))
+            copy: dict[str, Any] = json.loads(json.dumps(self.objects["nodes"][name]))
+            return copy
 
     def condition(self, name: str, kind: str) -> dict[str, Any] | None:
         return next((c for c in self.node(name)["status"].get("conditions", []) if c["type"] == kind), None)
@@ -539,7 +540,7 @@ def fake_kube_api(workdir: Path) -> Iterator[FakeKubeApi]:
     token = "test-service-account-token"
     (sa_dir / "token").write_text(token + "\n")
     (sa_dir / "ca.crt").write_bytes(ca.path.read_bytes())
-    handler = type("Handler", (_Handler,), {})
+    handler: type[_Handler] = type("Handler", (_Handler,), {})  # a class per server: `api` is its own
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(issued.cert, issued.key)

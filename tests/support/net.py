@@ -14,7 +14,7 @@ import socket
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 T = TypeVar("T")
 
@@ -65,8 +65,16 @@ def free_port(host: str = "127.0.0.1") -> int:
     raise AssertionError(f"no free port in {_block()} on {host}")
 
 
-def wait_for(check: Callable[[], T | None], timeout: float = 30.0, interval: float = 0.1, what: str = "condition") -> T:
-    """Poll ``check`` until it returns something truthy; fail with ``what`` after ``timeout`` seconds."""
+def wait_for(
+    check: Callable[[], T | Literal[False] | None],
+    timeout: float = 30.0,
+    interval: float = 0.1,
+    what: str = "condition",
+) -> T:
+    """Poll ``check`` until it returns something truthy; fail with ``what`` after ``timeout`` seconds.
+
+    ``check`` may be ``lambda: len(r := ...) == 3 and r``: False until it holds, then the value wanted.
+    """
     deadline = time.monotonic() + timeout
     last_error: Exception | None = None
     while time.monotonic() < deadline:

@@ -11,9 +11,11 @@ from typing import Any
 import httpx
 import yaml
 
-from gpuscope.runner.binaries import find_binary as binary
+from gpuscope.runner.binaries import find_binary
 from gpuscope.runner.process import ManagedProcess
 from tests.support.net import free_port
+
+binary = find_binary  # the tests find every real binary through this name
 
 
 @dataclass(frozen=True)

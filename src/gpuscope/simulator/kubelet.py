@@ -101,7 +101,7 @@ class KubeletServer(api_pb2_grpc.PodResourcesListerServicer):
 
     def start(self) -> None:
         server = grpc.server(futures.ThreadPoolExecutor(max_workers=self.workers))
-        api_pb2_grpc.add_PodResourcesListerServicer_to_server(self, server)  # type: ignore[no-untyped-call]
+        api_pb2_grpc.add_PodResourcesListerServicer_to_server(self, server)
         Path(self.socket_path).unlink(missing_ok=True)  # a socket left by a killed stack
         server.add_insecure_port(f"unix:{self.socket_path}")
         server.start()

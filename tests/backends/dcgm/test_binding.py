@@ -13,7 +13,7 @@ from gpuscope.backends.base import BackendUnavailable, ProfilingState, ReadError
 from gpuscope.backends.dcgm import DcgmBackend
 from gpuscope.backends.dcgm import structs as S
 from gpuscope.fields import FieldId
-from tests.backends.dcgm.conftest import two_a100s
+from tests.backends.dcgm.support import two_a100s
 from tests.fakedcgm import FakeDcgm
 
 TEMP, SM_ACTIVE = FieldId.DCGM_FI_DEV_GPU_TEMP, FieldId.DCGM_FI_PROF_SM_ACTIVE

@@ -10,7 +10,7 @@ from gpuscope.backends.base import BackendUnavailable, ProfilingState, ReadError
 from gpuscope.backends.dcgm import DcgmBackend, Target, parse_target
 from gpuscope.errors import UsageError
 from gpuscope.fields.catalog import BY_NAME
-from tests.backends.dcgm.conftest import two_a100s
+from tests.backends.dcgm.support import two_a100s
 from tests.fakedcgm import FakeDcgm
 
 TEMP = BY_NAME["DCGM_FI_DEV_GPU_TEMP"].field_id

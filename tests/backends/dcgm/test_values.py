@@ -9,7 +9,7 @@ from gpuscope.backends.dcgm import DcgmBackend
 from gpuscope.exporter.collector import build_request
 from gpuscope.fields.catalog import BY_ID, BY_NAME, MigScope, ValueKind
 from gpuscope.fields.collectors import load_collectors
-from tests.backends.dcgm.conftest import A100, two_a100s
+from tests.backends.dcgm.support import A100, two_a100s
 from tests.fakedcgm import FakeDcgm
 
 DEFAULT = build_request(load_collectors(None))

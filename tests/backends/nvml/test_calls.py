@@ -8,7 +8,7 @@ from collections.abc import Callable
 from gpuscope.backends.nvml.fieldmap import served_fields
 from gpuscope.exporter.collector import build_request
 from gpuscope.fields.collectors import load_collectors
-from tests.backends.nvml.conftest import Rig
+from tests.backends.nvml.support import Rig
 
 DEFAULT = build_request(load_collectors(None)).field_ids  # dcgm-exporter's default-counters.csv
 

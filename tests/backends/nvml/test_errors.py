@@ -8,9 +8,9 @@ from collections.abc import Callable
 
 import pytest
 
-from gpuscope.backends.base import BackendUnavailable, ReadError
+from gpuscope.backends.base import BackendUnavailable, ReadError, XidEvent
 from gpuscope.backends.nvml import Timing
-from tests.backends.nvml.conftest import Rig
+from tests.backends.nvml.support import Rig
 from tests.support.net import wait_for
 
 DEFAULT_ISH = {150, 155, 156, 252, 1002}
@@ -75,8 +75,13 @@ def test_gpu_lost_mid_run_others_keep_reporting_then_it_comes_back(rig: Callable
     reading, calls = r.calls_of(DEFAULT_ISH, dt=15.0)
     xids.extend(reading.gpus[3].xid_events)
     assert calls["nvmlDeviceGetFieldValues"] == 7 and "nvmlDeviceGetHandleByUUID" not in calls
+
     # A lost GPU still reports its XIDs (the event thread delivers XID 79 asynchronously).
-    wait_for(lambda: xids.extend(r.collect(DEFAULT_ISH, dt=0.001).gpus[3].xid_events) or xids, what="XID 79")
+    def xids_so_far() -> list[XidEvent]:
+        xids.extend(r.collect(DEFAULT_ISH, dt=0.001).gpus[3].xid_events)
+        return xids
+
+    wait_for(xids_so_far, what="XID 79")
     assert [e.code for e in xids] == [79]
     # The slow re-probe (every 60 s) asks by UUID; still lost: still dropped.
     _, calls = r.calls_of(DEFAULT_ISH, dt=31.0)

@@ -6,7 +6,7 @@ import threading
 from collections.abc import Callable
 
 from gpuscope.backends.base import XidEvent
-from tests.backends.nvml.conftest import Rig
+from tests.backends.nvml.support import Rig
 from tests.support.net import wait_for
 
 

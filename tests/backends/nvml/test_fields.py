@@ -11,11 +11,12 @@ from collections.abc import Callable
 from typing import Any
 
 from gpuscope.backends.base import GpuReading, ProfilingState, ReadError, Value
-from gpuscope.backends.nvml.fieldmap import NOT_BACKEND_FIELDS, NOT_READ_YET, NVLINK_LANE_FIELDS, served_fields
+from gpuscope.backends.nvml.fieldmap import NOT_BACKEND_FIELDS, NOT_READ_YET, served_fields
 from gpuscope.exporter.collector import build_request
 from gpuscope.fields.catalog import BY_ID, ValueKind
 from gpuscope.fields.collectors import load_collectors
-from tests.backends.nvml.conftest import Rig
+from gpuscope.fields.ids import NVLINK_LANE_FIELDS
+from tests.backends.nvml.support import Rig
 from tests.fakenvml import description
 
 MIB = 1048576
@@ -121,8 +122,8 @@ def expected_h100(d: dict[str, Any]) -> dict[int, Value | ReadError]:
         1628: mem["reserved"],
         1648: int(kib_s * 1024),
     }
-    for lane, fid in enumerate(NVLINK_LANE_FIELDS):
-        out[fid] = int((TX_KIB_S[lane] + RX_KIB_S[lane]) / 1000) if lane < links else NS
+    for lane, lane_fid in enumerate(NVLINK_LANE_FIELDS):
+        out[lane_fid] = int((TX_KIB_S[lane] + RX_KIB_S[lane]) / 1000) if lane < links else NS
     ratios = {1001: 1, 1002: 2, 1003: 3, 1004: 5, 1005: 10, 1006: 11, 1007: 12, 1008: 13, 1013: 9, 1014: 7}
     ratios |= {1015: 6, 1016: 4} | {1017 + n: 30 + n for n in range(8)} | {1025 + n: 40 + n for n in range(8)}
     ratios |= {1033: 50, 1034: 51}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gpuscope.backends.base import ProfilingState, ReadError
-from tests.backends.nvml.conftest import Rig
+from tests.backends.nvml.support import Rig
 
 PROF = {1001, 1002, 1004, 1005, 1009, 1010, 1024}  # 1024 = NVDEC7: the H100 has seven decoders
 MIB = 1048576

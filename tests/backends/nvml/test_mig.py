@@ -7,7 +7,7 @@ from collections.abc import Callable
 from gpuscope.backends.base import ReadError
 from gpuscope.backends.nvml import Timing
 from gpuscope.backends.nvml.mig import profile_from_name
-from tests.backends.nvml.conftest import Rig
+from tests.backends.nvml.support import Rig
 from tests.support.net import wait_for
 
 MIB = 1048576

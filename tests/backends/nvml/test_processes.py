@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gpuscope.backends.base import GpuProcess
-from tests.backends.nvml.conftest import Rig
+from gpuscope.backends.base import GpuProcess, GpuReading
+from tests.backends.nvml.support import Rig
 from tests.fakenvml.processes import FakeProcess
 
 TEMP = {150}  # one cheap field, so the calls counted are the process ones plus one temperature read
 GIB = 1 << 30
 
 
-def procs(reading_gpu: object) -> dict[int, GpuProcess]:
-    return {p.pid: p for p in reading_gpu.processes}  # type: ignore[attr-defined]
+def procs(reading_gpu: GpuReading) -> dict[int, GpuProcess]:
+    return {p.pid: p for p in reading_gpu.processes}
 
 
 def test_processes_with_memory_and_utilization_in_four_calls_per_gpu(rig: Callable[..., Rig]) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from functools import partial
 from typing import Any
 
 import pytest
@@ -11,8 +12,9 @@ import pytest
 from gpuscope.backends import nvidia_driver_present
 from gpuscope.backends.nvml import NvmlBackend
 from gpuscope.selftest import Plan, parse_smi, run_selftest
-from tests.backends.nvml.conftest import Ticker
+from tests.backends.nvml.support import TICKER_START
 from tests.fakenvml import FakeNvml
+from tests.support.clock import FakeClock
 
 MIB = 1048576
 
@@ -41,20 +43,16 @@ def smi_csv(fake: FakeNvml, tweak: dict[tuple[int, str], str] | None = None) -> 
 
 
 def run(fake: FakeNvml, smi: str) -> tuple[int, str]:
-    ticker = Ticker()
+    ticker = FakeClock(TICKER_START)
     backend = NvmlBackend(fake, monotonic=ticker, event_timeout_ms=50)
     out: list[str] = []
-
-    def sleep(seconds: float) -> None:
-        ticker.t += seconds
-
     try:
         code = run_selftest(
             backend,
             lambda: smi,
             plan=Plan(seconds=12, interval=2, warmup=2),
             load=lambda _s: None,
-            sleep=sleep,
+            sleep=ticker.sleep,
             echo=out.append,
         )
     finally:
@@ -131,7 +129,7 @@ def test_processes_are_checked_against_query_compute_apps() -> None:
     good = f"{fake.devices[0].uuid}, 4242, 2050\n{fake.devices[1].uuid}, 77, 512\n"
     bad = f"{fake.devices[0].uuid}, 4242, 1024\n{fake.devices[1].uuid}, 99, 512\n"
     for apps, mismatches in ((good, 0), (bad, 3)):
-        ticker = Ticker()
+        ticker = FakeClock(TICKER_START)
         backend = NvmlBackend(fake, monotonic=ticker, event_timeout_ms=50)
         out: list[str] = []
         try:
@@ -142,7 +140,7 @@ def test_processes_are_checked_against_query_compute_apps() -> None:
                 load=lambda _s: None,
                 sleep=lambda s: None,
                 echo=out.append,
-                apps=lambda a=apps: a,  # type: ignore[misc]
+                apps=partial(str, apps),  # what query-compute-apps prints this round
             )
         finally:
             backend.close()

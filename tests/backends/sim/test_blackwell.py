@@ -10,7 +10,8 @@ from gpuscope.backends.sim import FaultKind, FaultRequest
 from gpuscope.errors import UsageError
 from gpuscope.fields.ids import NVLINK5_ERROR_FIELDS, FieldId
 from gpuscope.hardware.models import model_by_key
-from tests.backends.sim.test_sim import ALL, Clock, collect_twice, node
+from tests.backends.sim.support import ALL, collect_twice, node, numbers
+from tests.support.clock import FakeClock
 
 F = FieldId
 
@@ -18,11 +19,11 @@ F = FieldId
 @pytest.mark.parametrize("model", ["b200", "gb200"])
 def test_blackwell_models_have_18_nvlink5_links_and_a_healthy_fabric(model: str) -> None:
     assert model_by_key(model).nvlinks == 18
-    clock = Clock()
+    clock = FakeClock()
     reading = collect_twice(node(model, gpus=4, clock=clock), clock)
     assert len(reading.gpus[0].links) == 18
     for gpu in reading.gpus:
-        v = gpu.device.values
+        v = numbers(gpu.device.values)
         assert v[F.DCGM_FI_DEV_FABRIC_MANAGER_STATUS] == 3
         assert v[F.DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY] == 1
         assert v[F.DCGM_FI_DEV_NVLINK_COUNT_RX_ERRORS] == 0
@@ -33,7 +34,7 @@ def test_blackwell_models_have_18_nvlink5_links_and_a_healthy_fabric(model: str)
 
 
 def test_hopper_has_no_nvlink5_counters_or_fabric_state() -> None:
-    clock = Clock()
+    clock = FakeClock()
     gpu = collect_twice(node("h100", clock=clock), clock).gpus[0]
     for fid in (F.DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY, *NVLINK5_ERROR_FIELDS):
         assert fid not in gpu.device.values
@@ -41,7 +42,7 @@ def test_hopper_has_no_nvlink5_counters_or_fabric_state() -> None:
 
 
 def test_degraded_fabric_shows_in_the_health_summary_of_that_gpu_only() -> None:
-    clock = Clock()
+    clock = FakeClock()
     n = node("gb200", gpus=4, clock=clock)
     n.apply(FaultRequest(FaultKind.FABRIC_DEGRADED, gpu=2))
     reading = collect_twice(n, clock)
@@ -55,13 +56,13 @@ def test_degraded_fabric_shows_in_the_health_summary_of_that_gpu_only() -> None:
 
 
 def test_nvlink5_error_burst_grows_the_error_counters_and_the_ber() -> None:
-    clock = Clock()
+    clock = FakeClock()
     n = node("b200", gpus=2, clock=clock)
-    before = collect_twice(n, clock).gpus[0].device.values
+    before = numbers(collect_twice(n, clock).gpus[0].device.values)
     n.apply(FaultRequest(FaultKind.NVLINK5_ERRORS, gpu=0))
     clock.t += 30
     during = n.collect(ALL)
-    hit, spared = during.gpus[0].device.values, during.gpus[1].device.values
+    hit, spared = numbers(during.gpus[0].device.values), during.gpus[1].device.values
     for fid in (F.DCGM_FI_DEV_NVLINK_COUNT_RX_ERRORS, F.DCGM_FI_DEV_NVLINK_COUNT_RX_SYMBOL_ERRORS):
         assert hit[fid] > before[fid]
         assert spared[fid] == 0

@@ -3,7 +3,6 @@ directory as files, the kubelet as a real gRPC server, rendered as /metrics text
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from gpuscope.simulator.kubelet import KubeletServer, kubelet_server, pod
 from tests.exporter.processes.proctree import ProcTree, pod_cgroup
 from tests.fakenvml import FakeNvml
 from tests.fakenvml.processes import FakeProcess
+from tests.support.metrics_text import value
 
 GIB = 1 << 30
 UID_A = "11111111-2222-4333-8444-555555555555"
@@ -57,20 +57,6 @@ def node(tmp_path: Path) -> Iterator[Node]:
     n = Node(tmp_path)
     yield n
     n.runtime.close()
-
-
-def value(text: str, name: str, **labels: str) -> float | None:
-    """The value of the one series of ``name`` whose labels include ``labels``; None if there is none."""
-    found = []
-    for line in text.splitlines():
-        if not line.startswith(name + "{"):
-            continue
-        body, _, number = line.rpartition(" ")
-        have = dict(re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', body))
-        if all(have.get(k) == v for k, v in labels.items()):
-            found.append(float(number))
-    assert len(found) <= 1, f"{len(found)} series of {name} match {labels}"
-    return found[0] if found else None
 
 
 def test_two_pods_time_sharing_a_gpu_each_get_their_own_series(node: Node) -> None:

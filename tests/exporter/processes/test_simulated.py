@@ -9,28 +9,29 @@ from gpuscope.backends.sim import SimNode, SimNodeConfig
 from gpuscope.backends.sim.faults import FaultKind, FaultRequest
 from gpuscope.backends.sim.processes import CHURN_S
 from gpuscope.exporter.processes.source import ProcessSettings
+from gpuscope.exporter.runtime import NodeRuntime
 from gpuscope.exporter.settings import ExporterSettings, make_runtime
 from gpuscope.fields.collectors import load_collectors
 from gpuscope.hardware.models import model_by_key, parse_mig_layout
 from gpuscope.simulator.fleet import FleetNode, with_simulated_processes
-from tests.exporter.conftest import Clock
-from tests.exporter.processes.test_exposition import value
+from tests.support.clock import FakeClock
+from tests.support.metrics_text import value
 
 
-def node(tmp_path: Path, mig: str = "") -> tuple[SimNode, object, Clock]:
+def node(tmp_path: Path, mig: str = "") -> tuple[SimNode, NodeRuntime, FakeClock]:
     model = model_by_key("h100")
     config = SimNodeConfig("sim-a", model, 4, parse_mig_layout(model, mig) if mig else (), workload="training")
     settings = ExporterSettings(collectors=load_collectors(None), processes=ProcessSettings(enabled=True))
     (placed,), settings = with_simulated_processes([FleetNode(config, "127.0.0.1", 9400)], settings, tmp_path)
-    clock = Clock()
+    clock = FakeClock()
     sim = SimNode(placed.config, clock=clock)
     return sim, make_runtime(sim, settings, "sim-a", clock=clock), clock
 
 
-def scrape(runtime: object, clock: Clock) -> str:
+def scrape(runtime: NodeRuntime, clock: FakeClock) -> str:
     clock.t += 15
-    runtime.collect()  # type: ignore[attr-defined]
-    return runtime.body(clock.t, gzip=False).decode()  # type: ignore[attr-defined]
+    runtime.collect()
+    return runtime.body(clock.t, gzip=False).decode()
 
 
 def pods_on(text: str, gpu: str) -> set[str]:
@@ -69,7 +70,7 @@ def test_shared_gpus_churn_and_a_zombie(tmp_path: Path) -> None:
         assert value(cleared, "gpuscope_gpu_unattributed_memory_used_bytes", gpu="2") == 0
         assert not (tmp_path / "sim-a" / "proc" / ".tmp").exists()
     finally:
-        runtime.close()  # type: ignore[attr-defined]
+        runtime.close()
 
 
 def test_mig_instances_have_their_own_pods(tmp_path: Path) -> None:
@@ -81,4 +82,4 @@ def test_mig_instances_have_their_own_pods(tmp_path: Path) -> None:
         assert len(on_gpu0) == 2 and all("GPU_I_ID=" in line for line in on_gpu0)
         assert 'gpuscope_gpu_process_utilization_percent{gpu="0"' not in text  # no per-process samples with MIG
     finally:
-        runtime.close()  # type: ignore[attr-defined]
+        runtime.close()

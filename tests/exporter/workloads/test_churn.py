@@ -9,8 +9,7 @@ from __future__ import annotations
 from gpuscope.exporter.workloads.model import WorkloadLabels
 from gpuscope.exporter.workloads.source import WorkloadSettings
 from gpuscope.simulator.kubelet import KubeletServer, kubelet_server, pod
-from tests.exporter.conftest import RuntimeFactory
-from tests.exporter.test_render import scrape
+from tests.exporter.support import RuntimeFactory, scrape
 
 GPUS = 8
 RESTARTS = 100

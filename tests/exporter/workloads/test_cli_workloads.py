@@ -13,9 +13,9 @@ import pytest
 
 from gpuscope.simulator.kubelet import kubelet_server, pod
 from tests.support.certs import CertAuthority, bcrypt_hash
+from tests.support.cli import assert_one_line_error, gpuscope
 from tests.support.kubeapi import fake_kube_api
 from tests.support.net import free_port, wait_for
-from tests.test_cli import assert_one_line_error, gpuscope
 
 
 def test_exporter_process_with_kubelet_jobs_tls_and_auth(tmp_path: Path) -> None:

@@ -10,8 +10,8 @@ import pytest
 from gpuscope.exporter.workloads.hpc import read_job_dir
 from gpuscope.exporter.workloads.model import WorkloadLabels
 from gpuscope.exporter.workloads.source import WorkloadSettings
-from tests.exporter.conftest import RuntimeFactory
-from tests.exporter.test_render import families, scrape
+from tests.exporter.support import RuntimeFactory, reading, scrape
+from tests.support.metrics_text import families
 
 
 def jobs_of(text: str) -> list[tuple[str, str | None, str]]:
@@ -47,7 +47,7 @@ def test_info_mode_job_series_and_job_end(make: RuntimeFactory, tmp_path: Path) 
 def test_mig_files_and_whole_gpu_files(make: RuntimeFactory, tmp_path: Path) -> None:
     runtime, _, clock = make(gpus=2, mig="3g.40gb:2", workloads=WorkloadSettings(hpc_dir=str(tmp_path)))
     runtime.collect()
-    gpus = runtime.collector.snapshot.reading.gpus  # type: ignore[union-attr]
+    gpus = reading(runtime).gpus
     gi0, gi1 = (str(i.identity.gpu_instance_id) for i in gpus[0].instances)
     (tmp_path / f"0.{gi1}").write_text("77\n")
     (tmp_path / "1").write_text("88\n")

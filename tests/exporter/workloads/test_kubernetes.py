@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from gpuscope.exporter.workloads.model import WorkloadLabels
 from gpuscope.exporter.workloads.source import KUBELET_GRACE, WorkloadSettings
 from gpuscope.simulator.kubelet import KubeletServer, kubelet_server, pod
-from tests.exporter.conftest import RuntimeFactory
-from tests.exporter.test_render import families, label_order, scrape
+from tests.exporter.support import RuntimeFactory, reading, scrape
+from tests.support.metrics_text import families, label_order
 
 GPU = "nvidia.com/gpu"
 MIG = "nvidia.com/mig-1g.10gb"
@@ -30,8 +31,8 @@ def kubelet() -> Iterator[KubeletServer]:
         yield k
 
 
-def k8s(kubelet: KubeletServer, mode: WorkloadLabels = WorkloadLabels.INFO, **extra: object) -> WorkloadSettings:
-    return WorkloadSettings(mode=mode, kubernetes=True, socket_path=kubelet.socket_path, **extra)  # type: ignore[arg-type]
+def k8s(kubelet: KubeletServer, mode: WorkloadLabels = WorkloadLabels.INFO, **extra: Any) -> WorkloadSettings:
+    return WorkloadSettings(mode=mode, kubernetes=True, socket_path=kubelet.socket_path, **extra)
 
 
 def info_series(text: str) -> list[dict[str, str]]:
@@ -42,7 +43,7 @@ def info_series(text: str) -> list[dict[str, str]]:
 def test_info_mode_one_series_per_allocation_and_clean_gpu_series(make: RuntimeFactory, kubelet: KubeletServer) -> None:
     runtime, _, clock = make(gpus=4, workloads=k8s(kubelet))
     runtime.collect()
-    uuid = [g.identity.uuid for g in runtime.collector.snapshot.reading.gpus]  # type: ignore[union-attr]
+    uuid = [g.identity.uuid for g in reading(runtime).gpus]
     kubelet.set_pods(
         [
             pod("ml", "train-0", ("main", GPU, [uuid[0]])),
@@ -69,7 +70,7 @@ def test_info_mode_one_series_per_allocation_and_clean_gpu_series(make: RuntimeF
 def test_mig_instances_get_gpu_i_id_on_the_info_series(make: RuntimeFactory, kubelet: KubeletServer) -> None:
     runtime, _, clock = make(gpus=2, mig="1g.10gb:7", workloads=k8s(kubelet))
     runtime.collect()
-    gpus = runtime.collector.snapshot.reading.gpus  # type: ignore[union-attr]
+    gpus = reading(runtime).gpus
     inst = gpus[1].instances
     kubelet.set_pods(
         [
@@ -92,7 +93,7 @@ def test_mig_instances_get_gpu_i_id_on_the_info_series(make: RuntimeFactory, kub
 def test_labels_mode_is_dcgm_exporter_behaviour(make: RuntimeFactory, kubelet: KubeletServer) -> None:
     runtime, _, clock = make(gpus=2, csv=CSV, workloads=k8s(kubelet, WorkloadLabels.LABELS))
     runtime.collect()
-    uuid = runtime.collector.snapshot.reading.gpus[1].identity.uuid  # type: ignore[union-attr]
+    uuid = reading(runtime).gpus[1].identity.uuid
     kubelet.set_pods([pod("ml", "train-0", ("main", GPU, [uuid]))])
     runtime.collect()
     text = scrape(runtime, clock)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,7 +24,7 @@ def api(tmp_path: Path) -> Iterator[FakeKubeApi]:
         yield server
 
 
-def reflector(api: FakeKubeApi, **kw: object) -> Reflector[PodMeta]:
+def reflector(api: FakeKubeApi, **kw: Any) -> Reflector[PodMeta]:
     server = ApiServer(api.host, api.port, str(api.sa_dir))
     decode = pod_decoder(labels=True, allowlist=compile_allowlist("^team$,app.kubernetes.io/"))
     watch = Reflector(
@@ -32,7 +33,7 @@ def reflector(api: FakeKubeApi, **kw: object) -> Reflector[PodMeta]:
         decode,
         field_selector=f"spec.nodeName={NODE}",
         what="pods",
-        **kw,  # type: ignore[arg-type]
+        **kw,
     )
     watch.start()
     return watch

@@ -7,8 +7,9 @@ the next collection after the watch delivered it.
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,9 +17,10 @@ from gpuscope.exporter.runtime import NodeRuntime
 from gpuscope.exporter.workloads.model import WorkloadLabels
 from gpuscope.exporter.workloads.source import WorkloadSettings, WorkloadSource
 from gpuscope.simulator.kubelet import KubeletServer, kubelet_server, pod
-from tests.exporter.conftest import Clock, RuntimeFactory
-from tests.exporter.test_render import families, scrape
+from tests.exporter.support import RuntimeFactory, reading, scrape
+from tests.support.clock import FakeClock
 from tests.support.kubeapi import FakeKubeApi, fake_kube_api
+from tests.support.metrics_text import families
 from tests.support.net import wait_for
 from tests.support.prom import binary
 
@@ -43,13 +45,13 @@ def api(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeKubeApi
         yield server
 
 
-def settings(kubelet: KubeletServer, mode: WorkloadLabels = WorkloadLabels.INFO, **kw: object) -> WorkloadSettings:
+def settings(kubelet: KubeletServer, mode: WorkloadLabels = WorkloadLabels.INFO, **kw: Any) -> WorkloadSettings:
     return WorkloadSettings(
         mode=mode,
         kubernetes=True,
         socket_path=kubelet.socket_path,
         node_name=NODE,
-        **kw,  # type: ignore[arg-type]
+        **kw,
     )
 
 
@@ -63,13 +65,13 @@ def source(runtime: NodeRuntime) -> WorkloadSource:
     return runtime.collector.workloads
 
 
-def collect_until(runtime: NodeRuntime, clock: Clock, check: object, what: str) -> str:
+def collect_until(runtime: NodeRuntime, clock: FakeClock, check: Callable[[str], object], what: str) -> str:
     """Collect (one collection per poll) until the scrape satisfies ``check``."""
 
     def once() -> str | None:
         runtime.collect()
         text = scrape(runtime, clock)
-        return text if check(text) else None  # type: ignore[operator]
+        return text if check(text) else None
 
     return wait_for(once, what=what)
 
@@ -184,7 +186,7 @@ def test_a_wrong_node_name_is_said_once(
 def test_virtual_gpus_one_attribution_per_sharing_pod_and_replica(make: RuntimeFactory, kubelet: KubeletServer) -> None:
     runtime, _, clock = make(gpus=2, csv=CSV, workloads=settings(kubelet, virtual_gpus=True))
     runtime.collect()
-    uuid = runtime.collector.snapshot.reading.gpus[0].identity.uuid  # type: ignore[union-attr]
+    uuid = reading(runtime).gpus[0].identity.uuid
     kubelet.set_pods(
         [
             pod("web", "a", ("srv", GPU, [f"{uuid}::0", f"{uuid}::3"])),  # two replicas of GPU 0
@@ -201,8 +203,8 @@ def test_virtual_gpus_one_attribution_per_sharing_pod_and_replica(make: RuntimeF
     assert temp == info  # labels mode: one copy of each GPU series per sharing pod and replica
     plain, _, pclock = make(gpus=2, csv=CSV, workloads=settings(kubelet, WorkloadLabels.LABELS))
     plain.collect()
-    temp = {(s["gpu"], s["pod"]) for s in series(scrape(plain, pclock), "DCGM_FI_DEV_GPU_TEMP")}
-    assert temp == {("0", "a"), ("1", "c")}  # without the flag: dcgm-exporter's last pod wins, no vgpu label
+    plain_temp = {(s["gpu"], s["pod"]) for s in series(scrape(plain, pclock), "DCGM_FI_DEV_GPU_TEMP")}
+    assert plain_temp == {("0", "a"), ("1", "c")}  # without the flag: dcgm-exporter's last pod wins, no vgpu label
 
 
 def v1beta1_gpu(name: str, uuid: str) -> dict[str, object]:
@@ -215,7 +217,7 @@ def test_dra_claims_resolve_through_the_resource_slices(
 ) -> None:
     runtime, _, clock = make(gpus=2, mig="", csv=CSV, hostname=NODE, workloads=settings(kubelet, dra=True))
     runtime.collect()
-    gpus = runtime.collector.snapshot.reading.gpus  # type: ignore[union-attr]
+    gpus = reading(runtime).gpus
     api.slice_versions = ("v1beta1",)  # an older cluster: the reflector finds the version served
     api.put_slice(
         "node-a-gpu.nvidia.com", NODE, NODE,
@@ -247,7 +249,7 @@ def test_dra_mig_devices_land_on_their_instance_or_their_parent(
 ) -> None:
     runtime, _, clock = make(gpus=1, mig="1g.10gb:7", csv=CSV, hostname=NODE, workloads=settings(kubelet, dra=True))
     runtime.collect()
-    gpu = runtime.collector.snapshot.reading.gpus[0]  # type: ignore[union-attr]
+    gpu = reading(runtime).gpus[0]
     inst = gpu.instances[2].identity
 
     def mig(name: str, uuid: str) -> dict[str, object]:

@@ -75,7 +75,9 @@ def test_pod_decoder_keeps_identity_and_allowed_labels_only() -> None:
         "containerStatuses": [{"name": "main", "containerID": "containerd://abc123"}, {"name": "waiting"}],
         "initContainerStatuses": [{"name": "setup", "containerID": "cri-o://def456"}],
     }
-    _, meta = pod_decoder(labels=False)({**obj, "status": status})  # type: ignore[misc]
+    decoded = pod_decoder(labels=False)({**obj, "status": status})
+    assert decoded is not None
+    _, meta = decoded
     assert meta.containers == (("abc123", "main"), ("def456", "setup"))
     index = PodIndex({"u-1": meta})
     assert index.by_uid("u-1") == index.by_name("ml", "p") == meta
@@ -128,7 +130,9 @@ def test_resource_slices_of_each_api_version_and_claims() -> None:
             ],
         },
     }
-    key, devices = decode(v1)  # type: ignore[misc]
+    decoded_slice = decode(v1)
+    assert decoded_slice is not None
+    key, devices = decoded_slice
     assert key == "s1" and set(devices) == {"node-a/gpu-0", "node-a/gpu-1-mig-1g10gb-0"}
     assert decode({"metadata": {"name": "x"}, "spec": {"driver": "fpga.example.com", "pool": {"name": "p"}}}) is None
     claims = [
