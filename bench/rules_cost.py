@@ -250,7 +250,7 @@ def measure_size(cfg: CostConfig, nodes: int, workdir: Path, doctor: bool, progr
             wait_sim_healthy(sim_proc, workdir / "sim.log", hosts, 300, f"{nodes} simulated nodes healthy")
             wait_for(
                 lambda: prom.scalar('count(up{job="dcgm-exporter"} == 1)') == nodes,
-                timeout=180,
+                timeout=600,  # a loaded machine takes minutes to bring 1,000 simulated nodes up
                 what=f"all {nodes} exporter targets up",
             )
             progress(f"rules_cost: {nodes} nodes up, warming up {cfg.warmup_s} s")
