@@ -21,9 +21,9 @@ sys.path[:0] = [str(REPO), str(REPO / "src")]
 from tests.report.synth import DAY, Fleet  # noqa: E402
 from tests.support.prom import run_prometheus  # noqa: E402
 
+from gpuscope.prom import Client, Endpoint, Limits  # noqa: E402
 from gpuscope.report.collect import ReportRequest, collect  # noqa: E402
 from gpuscope.report.html import render_html  # noqa: E402
-from gpuscope.report.prom import PromClient  # noqa: E402
 from gpuscope.runner.binaries import find_binary  # noqa: E402
 
 END = 1_795_305_600
@@ -53,7 +53,7 @@ def main() -> None:
         config = {"global": {"scrape_interval": "1m"}, "scrape_configs": []}
         with run_prometheus(config, work / "prom", extra_args=("--storage.tsdb.retention.time=100y",)) as prom:
             for label, start in ((f"{args.days} d, rollup tier", END - args.days * DAY), ("1 d, raw tier", END - DAY)):
-                client = PromClient(url=prom.url, timeout=120)
+                client = Client(Endpoint(prom.url), limits=Limits(timeout_s=120))
                 began = time.perf_counter()
                 report = collect(client, ReportRequest(start=start, end=END, group_by="namespace"))
                 fetched = time.perf_counter() - began
@@ -61,8 +61,8 @@ def main() -> None:
                 total = time.perf_counter() - began
                 client.close()
                 print(
-                    f"| {label} | {len(fleet.gpus)} | {total:.1f} s ({fetched:.1f} s queries) | {client.queries} | "
-                    f"{client.bytes_fetched / 1e6:.2f} MB | {len(page) / 1e3:.0f} kB |"
+                    f"| {label} | {len(fleet.gpus)} | {total:.1f} s ({fetched:.1f} s queries) | {client.requests} | "
+                    f"{client.bytes_read / 1e6:.2f} MB | {len(page) / 1e3:.0f} kB |"
                 )
 
 

@@ -7,7 +7,11 @@ with ``error.exit_code``. Nothing below the CLI calls ``sys.exit``::
     ├── UsageError                exit 2: bad flag, bad file, bad value — the message names it and the fix
     │   └── SpecError             exit 2: bad input file, located as ``path:line[:col]``
     ├── EnvironmentProblem        exit 2: the machine lacks something (port taken, binary missing)
-    └── AuditError                exit 3: ``gpuscope doctor`` could not audit (unreachable, 401, TLS, no GPU data)
+    ├── AuditError                exit 3: ``gpuscope doctor`` could not audit (unreachable, 401, TLS, no GPU data)
+    └── ApiError                  exit 1: an HTTP API (Prometheus, Alertmanager) gave no usable answer (gpuscope.prom)
+        ├── EndpointDown          refused, timed out, 5xx: what a check may report as its finding
+        ├── ApiUnusable           cannot talk to it as configured: TLS, 401/403, not that API, too big, wrong shape
+        └── QueryFailed           the server refused one query (400/422) or answered another result type
 
 Failed reads of one GPU or one field are *not* errors: they are recorded in the snapshot and exported.
 """
@@ -64,3 +68,31 @@ class AuditError(GpuscopeError):
     """``gpuscope doctor`` could not audit at all: its own exit code, so automation tells it from failed checks (2)."""
 
     exit_code = 3
+
+
+class ApiError(GpuscopeError):
+    """An HTTP API gpuscope reads (Prometheus, Alertmanager, the global store) gave no usable answer.
+
+    ``str()`` is ``"<where>: <reason>"``: the flag and URL it came from (``--prometheus http://p:9090``), then what
+    happened and, where the user can do something, the fix. Callers that name the endpoint themselves (the doctor's
+    "replica B ... does not answer: <reason>") use ``reason`` alone; a problem with no endpoint yet (an unreadable
+    --ca-file) has an empty ``where``.
+    """
+
+    def __init__(self, where: str, reason: str) -> None:
+        self.where = where
+        self.reason = reason
+        super().__init__(f"{where}: {reason}" if where else reason)
+
+
+class EndpointDown(ApiError):
+    """The endpoint did not answer usefully: refused, no answer within the deadline, 5xx."""
+
+
+class ApiUnusable(ApiError):
+    """gpuscope cannot talk to the endpoint as configured: TLS, 401/403, not that API, a redirect loop, an answer
+    too big or of the wrong shape. Retrying does not help; the message says which flag to change."""
+
+
+class QueryFailed(ApiError):
+    """The server refused one query (bad PromQL, its own timeout) or answered another result type."""

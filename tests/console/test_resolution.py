@@ -26,6 +26,7 @@ from gpuscope.console.variables import (
     sort_options,
 )
 from gpuscope.errors import UsageError
+from gpuscope.prom import Sample
 
 NOW = 1_700_000_000_000
 HOUR = 3_600_000
@@ -99,8 +100,11 @@ def test_variable_queries_parse() -> None:
 
 
 def test_query_result_lines_and_regex_capture() -> None:
-    lines = query_result_lines([{"metric": {"__name__": "m", "UUID": "GPU-1", "a": "x"}, "value": [10.5, "3"]}])
+    lines = query_result_lines((Sample({"__name__": "m", "UUID": "GPU-1", "a": "x"}, 3.0),), 10.5)
     assert lines == ['m{UUID="GPU-1",a="x"} 3 10500']
+    # values as Prometheus writes them, so a regex over the line sees what Grafana's sees
+    odd = (Sample({}, 0.5), Sample({}, 1e-7), Sample({}, float("inf")), Sample({}, float("nan")))
+    assert [line.split()[1] for line in query_result_lines(odd, 0)] == ["0.5", "0.0000001", "+Inf", "NaN"]
     assert apply_regex(lines, '/UUID="([^"]+)"/') == ["GPU-1"]
     assert apply_regex(["gpu-a-1", "gpu-b-2", "cpu"], "/gpu-(?<value>[ab])/".replace("?<", "?P<")) == ["a", "b"]
     assert apply_regex(["gpu-a", "cpu"], "gpu") == ["gpu-a"]
@@ -173,9 +177,9 @@ def test_legend_format_and_default_names() -> None:
 
 
 def test_table_merge_organize_and_matrix() -> None:
-    a = [{"metric": {"Hostname": "h2"}, "value": [1, "8"]}, {"metric": {"Hostname": "h1"}, "value": [1, "7"]}]
-    b = [{"metric": {"Hostname": "h1"}, "value": [1, "0.5"]}]
-    tables = build_table([("A", a), ("B", b)], many=True)
+    a = (Sample({"Hostname": "h2"}, 8.0), Sample({"Hostname": "h1"}, 7.0))
+    b = (Sample({"Hostname": "h1"}, 0.5),)
+    tables = build_table([("A", a), ("B", b)], at_s=1, many=True)
     merged = transform(
         tables,
         [
@@ -185,11 +189,9 @@ def test_table_merge_organize_and_matrix() -> None:
     )
     assert merged.columns == ["Hostname", "gpus", "Value #B"]
     assert merged.rows == [["h1", 7.0, 0.5], ["h2", 8.0, None]]
-    cells = [
-        {"metric": {"Hostname": h, "gpu": g}, "value": [1, v]} for h, g, v in [("h1", "10", "2"), ("h1", "9", "0")]
-    ]
+    cells = tuple(Sample({"Hostname": h, "gpu": g}, v) for h, g, v in [("h1", "10", 2.0), ("h1", "9", 0.0)])
     matrix = transform(
-        build_table([("A", cells)], many=False),
+        build_table([("A", cells)], at_s=1, many=False),
         [{"id": "groupingToMatrix", "options": {"rowField": "Hostname", "columnField": "gpu", "valueField": "Value"}}],
     )
     assert matrix.columns == ["Hostname\\gpu", "9", "10"] and matrix.rows == [["h1", 0.0, 2.0]]

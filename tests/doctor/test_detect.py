@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from gpuscope.doctor.detect import Detected, detect, rules_config
-from gpuscope.doctor.model import Sample, Vector
 from gpuscope.doctor.queries import alert_queries
 from gpuscope.doctor.timing import Timing
 from gpuscope.errors import AuditError
+from gpuscope.prom import Sample, Vector
 from gpuscope.rules import RulesConfig, alerts
 from gpuscope.rules.promql import Promql
 

@@ -67,7 +67,7 @@ def test_tls_and_basic_auth_problems_each_name_the_flag_to_pass(tmp_path: Path) 
     with secured_prometheus(tmp_path) as (url, ca):
         assert_cannot_audit(doctor_cli("--prometheus", url), "TLS handshake failed", "--ca-file")
         trusted = ("--prometheus", url, "--ca-file", str(ca.path))
-        assert_cannot_audit(doctor_cli(*trusted), f"--prometheus {url} answered 401 Unauthorized", "--basic-auth-user")
+        assert_cannot_audit(doctor_cli(*trusted), f"--prometheus {url}: answered 401 Unauthorized", "--basic-auth-user")
         wrong = doctor_cli(
             *trusted, "--basic-auth-user", "doctor", "--basic-auth-password-file", str(tmp_path / "wrong")
         )
@@ -76,7 +76,7 @@ def test_tls_and_basic_auth_problems_each_name_the_flag_to_pass(tmp_path: Path) 
         right = doctor_cli(*trusted, "--basic-auth-user", "doctor", "--basic-auth-password-file", str(tmp_path / "pw"))
         assert_cannot_audit(right, f"--prometheus {url} has no GPU metrics", "point --prometheus at the Prometheus")
         plain = doctor_cli("--prometheus", url.replace("https://", "http://"))
-        assert_cannot_audit(plain, "is not a Prometheus API", "HTTP request to an HTTPS server")
+        assert_cannot_audit(plain, "not a Prometheus API", "HTTP request to an HTTPS server")
 
 
 def test_unreachable_and_silent_servers() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from gpuscope.prom import Series
 from gpuscope.report.compute import DAY, distribution, forecast, incidents
 
 
@@ -29,7 +30,7 @@ def test_incidents_split_at_gaps_and_drop_short_runs() -> None:
         *((t, 5000.0) for t in range(300, 3601, step)),
         *((t, 7000.0) for t in range(7200, 7501, step)),
     ]
-    found = incidents([({"UUID": "GPU-1"}, values)], step, "zombie memory", ("UUID",), min_seconds=900)
+    found = incidents([Series({"UUID": "GPU-1"}, tuple(values))], step, "zombie memory", ("UUID",), min_seconds=900)
     assert [(i.start, i.end, i.detail) for i in found] == [(0, 3600, "5000 MiB used")]
 
 

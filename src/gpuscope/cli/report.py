@@ -80,8 +80,8 @@ def report_command(
     step: Annotated[int, typer.Option("--step", help="Raw tier step in seconds (shorter for minutes of data).")] = 300,
 ) -> None:
     """Who uses the GPUs they hold, what it costs, and when the fleet runs out: one report over a time range."""
+    from gpuscope.prom import Client, Endpoint, Limits
     from gpuscope.report.collect import ReportRequest, collect
-    from gpuscope.report.prom import PromClient
     from gpuscope.report.write import write_atomic
 
     if fmt not in ("html", "csv", "json"):
@@ -104,11 +104,9 @@ def report_command(
         team_label=team_label,
         raw_step=step,
     )
-    client = PromClient(url=prometheus, timeout=timeout)
-    try:
+    # --timeout bounds each query; Prometheus is told the same deadline and gives up when we do.
+    with Client(Endpoint(prometheus), limits=Limits(timeout_s=timeout)) as client:
         report = collect(client, request)
-    finally:
-        client.close()
     if fmt == "html":
         from gpuscope.report.html import render_html
 

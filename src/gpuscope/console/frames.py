@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpuscope.prom import Matrix, Vector
+
 _LEGEND = re.compile(r"\{\{\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*\}\}")
 HIDDEN_LABELS = ("__name__",)
 
@@ -60,43 +62,39 @@ def time_grid(start_s: float, end_s: float, step_s: float) -> list[float]:
     return [round(start_s + i * step_s, 3) for i in range(max(0, count))]
 
 
-def range_series(
-    ref_id: str, result: Sequence[Mapping[str, Any]], legend: str | None, grid: Sequence[float]
-) -> list[Series]:
+def range_series(ref_id: str, result: Matrix, legend: str | None, grid: Sequence[float]) -> list[Series]:
     """A range query's matrix on the panel's grid (missing points are None, as gaps)."""
     index = {round(t, 3): i for i, t in enumerate(grid)}
     out = []
     for item in result:
-        labels = {str(k): str(v) for k, v in item.get("metric", {}).items()}
+        labels = dict(item.labels)
         values: list[float | None] = [None] * len(grid)
-        for ts, raw in item.get("values", []):
-            slot = index.get(round(float(ts), 3))
+        for ts, raw in item.points:
+            slot = index.get(round(ts, 3))
             if slot is not None:
                 values[slot] = _number(raw)
         out.append(Series(ref_id=ref_id, name=series_name(labels, legend), labels=labels, values=values))
     return out
 
 
-def instant_series(ref_id: str, result: Sequence[Mapping[str, Any]], legend: str | None) -> list[Series]:
+def instant_series(ref_id: str, result: Vector, legend: str | None) -> list[Series]:
     out = []
     for item in result:
-        labels = {str(k): str(v) for k, v in item.get("metric", {}).items()}
-        _, raw = item.get("value", [0, None])
-        out.append(Series(ref_id=ref_id, name=series_name(labels, legend), labels=labels, values=[_number(raw)]))
+        labels = dict(item.labels)
+        out.append(Series(ref_id=ref_id, name=series_name(labels, legend), labels=labels, values=[_number(item.value)]))
     return out
 
 
-def build_table(frames: Sequence[tuple[str, Sequence[Mapping[str, Any]]]], *, many: bool) -> list[Table]:
-    """One table per query (``Time``, the labels, ``Value`` or ``Value #<refId>``), as Grafana's table format."""
+def build_table(frames: Sequence[tuple[str, Vector]], *, at_s: float, many: bool) -> list[Table]:
+    """One table per query (``Time``, the labels, ``Value`` or ``Value #<refId>``), as Grafana's table format; the
+    queries are instant ones evaluated at ``at_s``, the time every row carries."""
     tables = []
     for ref_id, result in frames:
         value_col = f"Value #{ref_id}" if many else "Value"
-        labels = sorted({str(k) for item in result for k in item.get("metric", {})})
+        labels = sorted({k for item in result for k in item.labels})
         table = Table(columns=["Time", *labels, value_col])
-        for item in sorted(result, key=lambda i: [_natural(str(i.get("metric", {}).get(k, ""))) for k in labels]):
-            metric = item.get("metric", {})
-            ts, raw = item.get("value", [0, None])
-            table.rows.append([round(float(ts) * 1000), *(metric.get(k, "") for k in labels), _number(raw)])
+        for item in sorted(result, key=lambda i: [_natural(i.labels.get(k, "")) for k in labels]):
+            table.rows.append([round(at_s * 1000), *(item.labels.get(k, "") for k in labels), _number(item.value)])
         tables.append(table)
     return tables
 

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpuscope.console.frames import Series, build_table, instant_series, range_series, time_grid, transform
-from gpuscope.console.prom import PromClient, QueryError
 from gpuscope.console.timerange import TimeRange, interval_values, intervals, parse_duration_ms
 from gpuscope.console.variables import Selection, Variable, interpolate
-from gpuscope.errors import UsageError
+from gpuscope.errors import ApiError, UsageError
+from gpuscope.prom import AsyncClient, Matrix, Sample, Vector
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,8 +52,12 @@ def _series_json(series: Sequence[Series]) -> list[dict[str, Any]]:
     return [{"refId": s.ref_id, "name": s.name, "labels": s.labels, "values": s.values} for s in series]
 
 
+def _vector(result: Vector | Matrix) -> Vector:
+    return tuple(s for s in result if isinstance(s, Sample))
+
+
 async def panel_data(
-    prom: PromClient, dashboard: Mapping[str, Any], req: PanelRequest, *, scrape_ms: int
+    prom: AsyncClient, dashboard: Mapping[str, Any], req: PanelRequest, *, scrape_ms: int
 ) -> dict[str, Any]:
     panel = find_panel(dashboard, req.panel_id)
     kind = str(panel.get("type", ""))
@@ -76,15 +80,17 @@ async def panel_data(
     errors: list[str] = []
     table_kind = kind == "table"
 
-    async def run(target: Mapping[str, Any], expr: str) -> list[dict[str, Any]]:
+    at = req.time.to_ms / 1000
+
+    async def run(target: Mapping[str, Any], expr: str) -> Vector | Matrix:
         instant = bool(target.get("instant")) or table_kind
         try:
             if instant:
-                return await prom.instant_query(expr, req.time.to_ms / 1000)
-            return await prom.range_query(expr, start, end, step)
-        except QueryError as exc:
+                return await prom.query(expr, at)
+            return await prom.query_range(expr, start, end, step)
+        except ApiError as exc:
             errors.append(f"{target.get('refId', '?')}: {exc}")
-            return []
+            return ()
 
     started = time.perf_counter()
     results = await asyncio.gather(*(run(t, e) for t, e in zip(targets, exprs, strict=True)))
@@ -97,17 +103,17 @@ async def panel_data(
         "errors": sorted(errors),
     }
     if table_kind:
-        frames = [(str(t.get("refId", "A")), r) for t, r in zip(targets, results, strict=True)]
-        table = transform(build_table(frames, many=len(frames) > 1), panel.get("transformations") or [])
+        frames = [(str(t.get("refId", "A")), _vector(r)) for t, r in zip(targets, results, strict=True)]
+        table = transform(build_table(frames, at_s=at, many=len(frames) > 1), panel.get("transformations") or [])
         out["table"] = table.to_json()
         return out
     series: list[Series] = []
     for target, result in zip(targets, results, strict=True):
         ref, legend = str(target.get("refId", "A")), target.get("legendFormat")
         if target.get("instant"):
-            series += instant_series(ref, result, legend)
+            series += instant_series(ref, _vector(result), legend)
         else:
-            series += range_series(ref, result, legend, grid)
+            series += range_series(ref, tuple(s for s in result if not isinstance(s, Sample)), legend, grid)
     out["times"] = [round(t * 1000) for t in grid]
     out["series"] = _series_json(series)
     return out

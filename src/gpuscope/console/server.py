@@ -23,11 +23,11 @@ from aiohttp import web
 from gpuscope.console.alerts import group_alerts
 from gpuscope.console.bundle import Dashboards, load_dashboards
 from gpuscope.console.panels import PanelRequest, dashboard_variables, panel_data
-from gpuscope.console.prom import PromClient
 from gpuscope.console.templating import resolve
 from gpuscope.console.timerange import TimeRange, parse_range
 from gpuscope.console.variables import Selection
-from gpuscope.errors import UsageError
+from gpuscope.errors import ApiError, UsageError
+from gpuscope.prom import AsyncClient, Endpoint, Limits
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +54,7 @@ class ConsoleSettings:
 @dataclass
 class Console:
     settings: ConsoleSettings
-    prom: PromClient
+    prom: AsyncClient
     dashboards: Dashboards
     http: aiohttp.ClientSession | None = None
 
@@ -68,6 +68,23 @@ class Console:
 
 
 CONSOLE_KEY = web.AppKey("console", Console)
+LOG_EVERY_S = 60.0
+
+
+class FailureLog:
+    """Log a failed query once a minute at most: a dashboard of 30 panels against a dead Prometheus is one line."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._logged: dict[str, float] = {}  # message -> when it was last logged
+
+    def __call__(self, error: ApiError) -> None:
+        message, now = str(error), self._clock()
+        if len(self._logged) > 256:  # bounded, whatever the failures say
+            self._logged.clear()
+        if now - self._logged.get(message, -LOG_EVERY_S) >= LOG_EVERY_S:
+            self._logged[message] = now
+            log.warning("%s", message)
 
 
 def static_dir() -> Path:
@@ -251,7 +268,7 @@ async def _stats(request: web.Request) -> web.Response:
     prom = _console(request).prom
     return web.json_response(
         {
-            "queries": prom.queries,
+            "queries": prom.requests,
             "in_flight": prom.in_flight,
             "peak_in_flight": prom.peak_in_flight,
             "max_in_flight": prom.max_in_flight,
@@ -268,7 +285,12 @@ async def _close(app: web.Application) -> None:
 
 def console_app(settings: ConsoleSettings) -> web.Application:
     dashboards = load_dashboards(settings.bundle)
-    prom = PromClient(settings.prometheus_url, max_in_flight=settings.max_in_flight, timeout_s=settings.query_timeout_s)
+    prom = AsyncClient(
+        Endpoint(settings.prometheus_url),
+        limits=Limits(timeout_s=settings.query_timeout_s, timeout_flag="--query-timeout"),
+        max_in_flight=settings.max_in_flight,
+        on_failure=FailureLog(),
+    )
     if problem := assets_problem():
         log.warning("console: %s", problem)
     app = web.Application(client_max_size=1024 * 1024)

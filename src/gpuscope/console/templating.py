@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gpuscope.console.prom import PromClient, QueryError
 from gpuscope.console.timerange import TimeRange, interval_values, intervals
 from gpuscope.console.variables import (
     LabelValues,
@@ -18,21 +17,24 @@ from gpuscope.console.variables import (
     query_result_lines,
     sort_options,
 )
-from gpuscope.errors import UsageError
+from gpuscope.errors import ApiError, UsageError
+from gpuscope.prom import AsyncClient
 
 
-async def variable_options(prom: PromClient, variable: Variable, query: str, time: TimeRange) -> list[str]:
+async def variable_options(prom: AsyncClient, variable: Variable, query: str, time: TimeRange) -> list[str]:
     """A query variable's options: the query's values, through its regex, sorted."""
     parsed = parse_query(query)
     if isinstance(parsed, LabelValues):
-        raw = await prom.label_values(parsed.label, parsed.selector, time.from_ms / 1000, time.to_ms / 1000)
+        matches = [parsed.selector] if parsed.selector else []
+        raw = list(await prom.label_values(parsed.label, matches, time.from_ms / 1000, time.to_ms / 1000))
     else:
-        raw = query_result_lines(await prom.instant_query(parsed.expr, time.to_ms / 1000))
+        at = time.to_ms / 1000
+        raw = query_result_lines(await prom.query(parsed.expr, at), at)
     return sort_options(apply_regex(raw, variable.regex), variable.sort)
 
 
 async def resolve(
-    prom: PromClient,
+    prom: AsyncClient,
     variables: Sequence[Variable],
     time: TimeRange,
     requested: Mapping[str, Sequence[str]],
@@ -50,7 +52,7 @@ async def resolve(
             query = interpolate(variable.query, known, selections, builtins)
             try:
                 options = await variable_options(prom, variable, query, time)
-            except (QueryError, UsageError) as exc:
+            except (ApiError, UsageError) as exc:
                 options, error = [], str(exc)
         else:
             options = list(variable.options)

@@ -17,13 +17,16 @@ Grafana's rules, for a Prometheus data source:
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 from urllib.parse import quote
 
 from gpuscope.errors import UsageError
+from gpuscope.prom import Vector
 
 ALL = "$__all"
 _LABEL_VALUES = re.compile(
@@ -109,16 +112,27 @@ def parse_query(text: str) -> LabelValues | QueryResult:
     raise UsageError(f"variable query {text!r}: the console runs label_values(...) and query_result(...) queries")
 
 
-def query_result_lines(result: Sequence[Mapping[str, Any]]) -> list[str]:
-    """An instant vector as Grafana lists it for ``query_result``: ``name{a="1"} value timestamp_ms``."""
+def query_result_lines(result: Vector, at_s: float) -> list[str]:
+    """An instant vector (evaluated at ``at_s``) as Grafana lists it for ``query_result``:
+    ``name{a="1"} value timestamp_ms``, the value written as Prometheus writes it."""
     lines = []
     for sample in result:
-        metric = dict(sample.get("metric", {}))
+        metric = dict(sample.labels)
         name = metric.pop("__name__", "")
         labels = ",".join(f'{k}="{v}"' for k, v in sorted(metric.items()))
-        ts, value = sample.get("value", [0, ""])
-        lines.append(f"{name}{{{labels}}} {value} {round(float(ts) * 1000)}")
+        lines.append(f"{name}{{{labels}}} {prometheus_number(sample.value)} {round(at_s * 1000)}")
     return lines
+
+
+def prometheus_number(value: float) -> str:
+    """A float as Prometheus's JSON writes it (Go's shortest 'f' format): 3, 0.5, 0.0000001, NaN, +Inf."""
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "+Inf" if value > 0 else "-Inf"
+    if value.is_integer():
+        return str(int(value))
+    return format(Decimal(repr(value)), "f")
 
 
 def apply_regex(values: Sequence[str], pattern: str) -> list[str]:

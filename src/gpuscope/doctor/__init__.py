@@ -13,13 +13,13 @@ from functools import partial
 from pathlib import Path
 
 from gpuscope.doctor.checks import CHECKS, evaluate
-from gpuscope.doctor.client import Access
 from gpuscope.doctor.expect import Expectation, base_config, from_fleet, no_fleet
 from gpuscope.doctor.fetch import Endpoints, observe
 from gpuscope.doctor.model import CheckResult, Report, Section, Status
 from gpuscope.doctor.timing import Timing, default_window
 from gpuscope.errors import AuditError, UsageError
 from gpuscope.inputs import MissingFile, read_text
+from gpuscope.prom import Access
 from gpuscope.spec.load import LoadedSpec, parse_fleet
 
 __all__ = ["CHECKS", "Access", "CheckResult", "Endpoints", "Report", "Section", "Status", "audit"]

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass
 
 from gpuscope.doctor import dcgm, failures, floor, host, hygiene
-from gpuscope.doctor.client import QueryFailed
 from gpuscope.doctor.model import CheckResult, Finding, Section, Status
 from gpuscope.doctor.observations import Observations
+from gpuscope.errors import QueryFailed
 from gpuscope.rules import RulesConfig
 
 
@@ -58,10 +58,13 @@ def runbook_url(config: RulesConfig, alert: str) -> str:
     return f"{config.runbook_base_url.rstrip('/')}/{alert}.md"
 
 
-def evaluate(o: Observations) -> tuple[CheckResult, ...]:
-    """Every check, in table order; a check whose query failed says so instead of guessing."""
+def evaluate(o: Observations, only: Container[str] | None = None) -> tuple[CheckResult, ...]:
+    """Every check (or those whose id is in ``only``), in table order; a check whose query failed says so instead
+    of guessing."""
     out = []
     for check in CHECKS:
+        if only is not None and check.id not in only:
+            continue
         try:
             finding = check.run(o)
         except QueryFailed as exc:

@@ -12,11 +12,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from gpuscope.doctor.model import Vector
 from gpuscope.errors import AuditError
 from gpuscope.escaping import promql_string
 from gpuscope.fields.catalog import RENAMED_IN_4_9
 from gpuscope.generate.prometheus import EXPORTER_JOB
+from gpuscope.prom import Vector
 from gpuscope.rules import RulesConfig
 from gpuscope.rules.promql import regex_of
 

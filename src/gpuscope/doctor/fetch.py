@@ -16,17 +16,14 @@ from typing import Any
 
 import httpx
 
-from gpuscope.doctor.client import Access, Api, Deadline, EndpointDown, QueryFailed, make_client
 from gpuscope.doctor.detect import TEMP, TEMP_4_9, detect, detection_queries, rules_config
 from gpuscope.doctor.expect import Expectation
 from gpuscope.doctor.longterm import STORE_RATE_S, store_queries
-from gpuscope.doctor.model import Vector
 from gpuscope.doctor.observations import (
     Observations,
     Peer,
+    exporter_targets,
     parse_config,
-    parse_rules,
-    parse_targets,
 )
 from gpuscope.doctor.queries import (
     PROF_WINDOW_CHUNK,
@@ -36,7 +33,9 @@ from gpuscope.doctor.queries import (
     replica_queries,
 )
 from gpuscope.doctor.timing import Timing, duration
-from gpuscope.errors import AuditError
+from gpuscope.errors import ApiUnusable, AuditError, EndpointDown, QueryFailed, UsageError
+from gpuscope.prom import Access, Client, Deadline, Endpoint, Limits, Vector, http_client
+from gpuscope.prom.api import SHAPE_ERRORS
 from gpuscope.rules import RulesConfig
 from gpuscope.rules.promql import Promql
 
@@ -72,56 +71,46 @@ class _Round:
         return out
 
 
-def _must(api: Api, value: Any) -> Any:
+def _must(value: Any) -> Any:
     """The audited Prometheus has to answer: anything else ends the audit with one line."""
     if isinstance(value, EndpointDown):
-        raise AuditError(f"{api.where()}: {value}; is Prometheus running there?")
+        raise AuditError(f"{value}; is Prometheus running there?")
     if isinstance(value, QueryFailed):
-        raise AuditError(f"{api.where()}: a query failed: {value}")
+        raise AuditError(f"{value.where}: a query failed: {value.reason}")
     return value
 
 
-def _version(api: Api) -> str:
-    data = api.prometheus("/api/v1/status/buildinfo")
-    if not isinstance(data, dict) or "version" not in data:
-        raise AuditError(f"{api.where()} is not {api.what}: its buildinfo has no version")
-    return str(data["version"])
+def _shape(api: Client, exc: Exception) -> str:
+    return f"{api.where()}: an answer has an unexpected shape ({type(exc).__name__}: {exc}); is it {api.endpoint.what}?"
 
 
-# What reading a JSON answer of the wrong shape raises (a list where an object belongs, a string for a number).
-_SHAPE_ERRORS = (AttributeError, KeyError, IndexError, TypeError, ValueError)
-
-
-def _shape(api: Api, exc: Exception) -> str:
-    return f"{api.where()}: an answer has an unexpected shape ({type(exc).__name__}: {exc}); is it {api.what}?"
-
-
-def _peer_probe(api: Api, probe: Callable[[Api], dict[str, Any]]) -> Peer:
+def _peer_probe(api: Client, probe: Callable[[Client], dict[str, Any]]) -> Peer:
+    url = api.endpoint.url
     try:
-        return Peer(api.url, facts=probe(api))
+        return Peer(url, facts=probe(api))
     except EndpointDown as exc:
-        return Peer(api.url, error=str(exc))
+        return Peer(url, error=exc.reason)
     except QueryFailed as exc:
-        return Peer(api.url, error=f"query failed: {exc}")
-    except _SHAPE_ERRORS as exc:
-        return Peer(api.url, error=_shape(api, exc))
+        return Peer(url, error=f"query failed: {exc.reason}")
+    except SHAPE_ERRORS as exc:
+        return Peer(url, error=_shape(api, exc))
 
 
-def _probe_replica(api: Api) -> dict[str, Any]:
-    version = _version(api)
-    runtime = api.prometheus("/api/v1/status/runtimeinfo")
-    loaded = parse_config(api.prometheus("/api/v1/status/config"))
+def _probe_replica(api: Client) -> dict[str, Any]:
+    version = api.buildinfo()
+    runtime = api.runtime_info()
+    loaded = parse_config(api.config())
     return {
         "version": version,
-        "corruption_count": int(runtime.get("corruptionCount", 0)),
+        "corruption_count": runtime.corruption_count,
         "external_labels": dict(loaded.external_labels),
     }
 
 
-def _probe_alertmanager(api: Api) -> dict[str, Any]:
+def _probe_alertmanager(api: Client) -> dict[str, Any]:
     body = api.get("/api/v2/status")
     if not isinstance(body, dict) or "versionInfo" not in body:
-        raise AuditError(f"{api.where()} is not {api.what}: GET /api/v2/status has no versionInfo")
+        raise AuditError(f"{api.where()} is not {api.endpoint.what}: GET /api/v2/status has no versionInfo")
     cluster = body.get("cluster") or {}
     return {
         "version": str((body.get("versionInfo") or {}).get("version", "")),
@@ -130,12 +119,12 @@ def _probe_alertmanager(api: Api) -> dict[str, Any]:
     }
 
 
-def _probe_global(api: Api) -> dict[str, Any]:
+def _probe_global(api: Client) -> dict[str, Any]:
     api.query("vector(1)", 0)  # any Prometheus-compatible query API answers this
     return {}
 
 
-def _queried(api: Api, peer: Peer, queries: Mapping[str, str], at: float, pool: ThreadPoolExecutor) -> Peer:
+def _queried(api: Client, peer: Peer, queries: Mapping[str, str], at: float, pool: ThreadPoolExecutor) -> Peer:
     if peer.error is not None:
         return peer
     calls = _Round(pool)
@@ -144,7 +133,7 @@ def _queried(api: Api, peer: Peer, queries: Mapping[str, str], at: float, pool: 
     results = calls.results()
     down = next((r for r in results.values() if isinstance(r, EndpointDown)), None)
     if down is not None:
-        return Peer(peer.url, error=str(down), facts=peer.facts)
+        return Peer(peer.url, error=down.reason, facts=peer.facts)
     return Peer(peer.url, None, peer.facts, dict(queries), results)
 
 
@@ -157,17 +146,33 @@ def observe(
     timing: Timing,
 ) -> Observations:
     """Ask everything and return what was seen; ``expectation`` picks the fleet cluster once its label is known."""
+    try:
+        return _observe_all(endpoints, access, base, expectation, fleet_host_label, timing)
+    except (ApiUnusable, UsageError) as exc:  # cannot talk to it as configured: could not audit (exit 3)
+        raise AuditError(str(exc)) from None
+
+
+def _observe_all(
+    endpoints: Endpoints,
+    access: Access,
+    base: RulesConfig,
+    expectation: Callable[[str | None], Expectation],
+    fleet_host_label: str | None,
+    timing: Timing,
+) -> Observations:
+    endpoint = Endpoint(endpoints.prometheus)  # a URL that is not one is said before any secret is read
     deadline = Deadline(access.timeout_s)
-    with make_client(access) as client, ThreadPoolExecutor(WORKERS) as pool:
-        prom = Api("--prometheus", endpoints.prometheus, client, deadline, "Prometheus")
+    limits = Limits(timeout_s=access.timeout_s)
+    with http_client(access) as http, ThreadPoolExecutor(WORKERS) as pool:
+        prom = Client(endpoint, http, limits=limits, deadline=deadline)
         try:  # alone first: the one answer that says whether this is a Prometheus at all
-            version = _version(prom)
+            version = prom.buildinfo()
         except EndpointDown as exc:
-            raise AuditError(f"{prom.where()}: {exc}; is Prometheus running there?") from None
+            raise AuditError(f"{exc}; is Prometheus running there?") from None
         try:
             return _observe(
                 prom,
-                apis=_peer_apis(endpoints, client, deadline),
+                apis=_peer_apis(endpoints, http, limits, deadline),
                 pool=pool,
                 version=version,
                 base=base,
@@ -175,14 +180,14 @@ def observe(
                 fleet_host_label=fleet_host_label,
                 timing=timing,
             )
-        except _SHAPE_ERRORS as exc:
+        except SHAPE_ERRORS as exc:
             raise AuditError(_shape(prom, exc)) from None
 
 
 def _observe(
-    prom: Api,
+    prom: Client,
     *,
-    apis: dict[str, Api],
+    apis: dict[str, Client],
     pool: ThreadPoolExecutor,
     version: str,
     base: RulesConfig,
@@ -197,7 +202,7 @@ def _observe(
         {name: first[name] for name in detection_queries(timing.window)},
         first["labels"],
         loaded.external_labels,
-        url=prom.url,
+        url=prom.endpoint.url,
         window=timing.window,
         preferred_host_label=fleet_host_label,
     )
@@ -227,9 +232,9 @@ def _observe(
     results["prof.window"], queries["prof.window"] = _prof_window(prom, q, timing, results["prof.lacking"], pool)
     for value in (series, *results.values()):
         if isinstance(value, EndpointDown):
-            _must(prom, value)
+            _must(value)
     return Observations(
-        url=prom.url,
+        url=prom.endpoint.url,
         version=version,
         timing=timing,
         detected=detected,
@@ -237,11 +242,11 @@ def _observe(
         expectation=expected,
         queries=queries,
         results=results,
-        targets=parse_targets(first["targets"], detected.exporter_jobs),
-        rules=parse_rules(first["rules"]),
-        alertmanagers=tuple(sorted(a["url"] for a in first["alertmanagers"].get("activeAlertmanagers", []))),
-        corruption_count=int(first["runtime"].get("corruptionCount", 0)),
-        head_series=int((first["tsdb"].get("headStats") or {}).get("numSeries", 0)),
+        targets=exporter_targets(first["targets"], detected.exporter_jobs),
+        rules=first["rules"],
+        alertmanagers=first["alertmanagers"],
+        corruption_count=first["runtime"].corruption_count,
+        head_series=first["tsdb"].head_series,
         loaded=loaded,
         gpu_series=series,
         replica_b=peers.get("replica_b"),
@@ -251,7 +256,7 @@ def _observe(
 
 
 def _prof_window(
-    prom: Api, q: Promql, timing: Timing, lacking: Vector | Exception, pool: ThreadPoolExecutor
+    prom: Client, q: Promql, timing: Timing, lacking: Vector | Exception, pool: ThreadPoolExecutor
 ) -> tuple[Vector | Exception, str]:
     """The GPUs lacking DCGM_FI_PROF_* series now that had them in the window: a third step, because it asks only
     about the GPUs round two found lacking them. The result and the query the evidence shows."""
@@ -274,32 +279,30 @@ def _prof_window(
     return tuple(sorted((s for r in got for s in r), key=lambda s: sorted(s.labels.items()))), shown
 
 
-def _peer_apis(endpoints: Endpoints, client: httpx.Client, deadline: Deadline) -> dict[str, Api]:
-    apis = {}
-    if endpoints.replica_b:
-        apis["replica_b"] = Api("--replica-b", endpoints.replica_b, client, deadline, "Prometheus")
-    if endpoints.alertmanager:
-        apis["alertmanager"] = Api("--alertmanager", endpoints.alertmanager, client, deadline, "Alertmanager")
-    if endpoints.global_store:
-        apis["global"] = Api("--global", endpoints.global_store, client, deadline, "Prometheus-compatible query")
-    return apis
+def _peer_apis(endpoints: Endpoints, http: httpx.Client, limits: Limits, deadline: Deadline) -> dict[str, Client]:
+    wanted = {
+        "replica_b": (endpoints.replica_b, "--replica-b", "Prometheus"),
+        "alertmanager": (endpoints.alertmanager, "--alertmanager", "Alertmanager"),
+        "global": (endpoints.global_store, "--global", "Prometheus-compatible query"),
+    }
+    return {
+        name: Client(Endpoint(url, flag, kind), http, limits=limits, deadline=deadline)
+        for name, (url, flag, kind) in wanted.items()
+        if url
+    }
 
 
 def _round_one(
-    prom: Api, apis: Mapping[str, Api], timing: Timing, pool: ThreadPoolExecutor
+    prom: Client, apis: Mapping[str, Client], timing: Timing, pool: ThreadPoolExecutor
 ) -> tuple[dict[str, Any], dict[str, Peer]]:
     calls = _Round(pool)
-    for name, path in (
-        ("runtime", "/api/v1/status/runtimeinfo"),
-        ("config", "/api/v1/status/config"),
-        ("rules", "/api/v1/rules"),
-        ("alertmanagers", "/api/v1/alertmanagers"),
-        ("tsdb", "/api/v1/status/tsdb"),
-    ):
-        calls.add(name, partial(prom.prometheus, path))
-    calls.add("targets", lambda: prom.prometheus("/api/v1/targets", {"state": "active"}))
-    span = {"start": f"{timing.now - timing.window_s:.3f}", "end": f"{timing.now:.3f}"}
-    calls.add("labels", lambda: prom.prometheus("/api/v1/labels", {"match[]": [TEMP, TEMP_4_9], **span}))
+    calls.add("runtime", prom.runtime_info)
+    calls.add("config", prom.config)
+    calls.add("rules", prom.rules)
+    calls.add("alertmanagers", prom.alertmanagers)
+    calls.add("tsdb", prom.tsdb_status)
+    calls.add("targets", prom.targets)
+    calls.add("labels", partial(prom.labels, (TEMP, TEMP_4_9), timing.now - timing.window_s, timing.now))
     for name, expr in detection_queries(timing.window).items():
         calls.add(name, partial(prom.query, expr, timing.now))
     probes = {"replica_b": _probe_replica, "alertmanager": _probe_alertmanager, "global": _probe_global}
@@ -307,19 +310,10 @@ def _round_one(
         calls.add(f"peer.{name}", partial(_peer_probe, api, probes[name]))
     results = calls.results()
     peers = {name: results.pop(f"peer.{name}") for name in apis}
-    return {name: _must(prom, value) for name, value in results.items()}, peers
+    return {name: _must(value) for name, value in results.items()}, peers
 
 
-def _gpu_series(prom: Api, q: Promql, timing: Timing) -> tuple[dict[str, str], ...]:
+def _gpu_series(prom: Client, q: Promql, timing: Timing) -> tuple[dict[str, str], ...]:
     """Label sets of the GPU temperature and XID series: the widest GPU series (XID adds err_code/err_msg)."""
     names = f"{q.name(TEMP)}|{q.name('DCGM_FI_DEV_XID_ERRORS')}"
-    data = prom.prometheus(
-        "/api/v1/series",
-        {
-            "match[]": [f'{{__name__=~"{names}",{q.config.exporter_selector}}}'],
-            "start": f"{timing.now - LOOKBACK_S:.3f}",
-            "end": f"{timing.now:.3f}",
-        },
-    )
-    rows = [{str(k): str(v) for k, v in s.items()} for s in data]
-    return tuple(sorted(rows, key=lambda s: sorted(s.items())))
+    return prom.series([f'{{__name__=~"{names}",{q.config.exporter_selector}}}'], timing.now - LOOKBACK_S, timing.now)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from gpuscope.doctor.client import QueryFailed
 from gpuscope.doctor.detect import HOST_LABELS
 from gpuscope.doctor.model import Evidence, Finding, Status
 from gpuscope.doctor.observations import Observations, number
+from gpuscope.errors import QueryFailed
 from gpuscope.generate.prometheus import LABEL_LIMIT
 
 

@@ -24,15 +24,6 @@ class Section(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Sample:
-    labels: Mapping[str, str]
-    value: float
-
-
-Vector = tuple[Sample, ...]
-
-
-@dataclass(frozen=True, slots=True)
 class Evidence:
     """What was asked (a PromQL query, or an API call as ``GET /api/v1/...``) and what came back."""
 

@@ -11,35 +11,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpuscope.doctor.client import QueryFailed
 from gpuscope.doctor.detect import TEMP, Detected
 from gpuscope.doctor.expect import Expectation
-from gpuscope.doctor.model import Evidence, Vector
+from gpuscope.doctor.model import Evidence
 from gpuscope.doctor.timing import Timing
-from gpuscope.errors import SpecError
+from gpuscope.errors import QueryFailed, SpecError
 from gpuscope.inputs import load
+from gpuscope.prom import Rule, Target, Vector
 from gpuscope.rules import RulesConfig
 from gpuscope.rules.promql import Promql
-from gpuscope.rules.timescale import to_seconds
 from gpuscope.spec.fleet import seconds
-
-
-@dataclass(frozen=True, slots=True)
-class Target:
-    job: str
-    instance: str
-    health: str
-    last_error: str
-    scrape_timeout_s: float
-
-
-@dataclass(frozen=True, slots=True)
-class Rule:
-    group: str
-    name: str
-    health: str
-    last_error: str
-    query: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +102,7 @@ def vector(results: Mapping[str, Vector | QueryFailed], name: str, queries: Mapp
     """A query's result; a failed query raises, naming the query, and the check reports it."""
     result = results[name]
     if isinstance(result, QueryFailed):
-        raise QueryFailed(f"{(queries or {}).get(name, name)} failed: {result}")
+        raise QueryFailed("", f"{(queries or {}).get(name, name)} failed: {result.reason}")
     return result
 
 
@@ -158,43 +139,15 @@ def number(value: float) -> str:
     return f"{value:.4g}"
 
 
-def parse_targets(data: Mapping[str, Any], jobs: tuple[str, ...]) -> tuple[Target, ...]:
-    out = []
-    for t in data.get("activeTargets", []):
-        labels = t.get("labels", {})
-        if labels.get("job") not in jobs:
-            continue
-        timeout = t.get("scrapeTimeout") or t.get("discoveredLabels", {}).get("__scrape_timeout__", "10s")
-        out.append(
-            Target(
-                labels.get("job", ""),
-                labels.get("instance", ""),
-                t.get("health", "unknown"),
-                t.get("lastError", ""),
-                to_seconds(timeout),
-            )
-        )
-    return tuple(sorted(out, key=lambda t: (t.job, t.instance)))
+def exporter_targets(targets: tuple[Target, ...], jobs: tuple[str, ...]) -> tuple[Target, ...]:
+    """The exporter jobs' targets: the only ones the checks judge."""
+    return tuple(t for t in targets if t.job in jobs)
 
 
-def parse_rules(data: Mapping[str, Any]) -> tuple[Rule, ...]:
-    return tuple(
-        Rule(
-            g.get("name", ""),
-            r.get("name", ""),
-            r.get("health", "unknown"),
-            r.get("lastError", ""),
-            r.get("query", ""),
-        )
-        for g in data.get("groups", [])
-        for r in g.get("rules", [])
-    )
-
-
-def parse_config(data: Mapping[str, Any]) -> LoadedConfig:
+def parse_config(text: str) -> LoadedConfig:
     """External labels and remote_write queues from ``/api/v1/status/config`` (the YAML Prometheus loaded)."""
     try:  # the server's YAML is input like any other: bounded, no alias bombs
-        config = load(str(data.get("yaml", "")), "/api/v1/status/config") or {}
+        config = load(text, "/api/v1/status/config") or {}
     except SpecError:
         config = {}
     if not isinstance(config, dict):

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from gpuscope.errors import UsageError
+from gpuscope.prom import Client, Series
 from gpuscope.report import compute
-from gpuscope.report.prom import PromClient, Sample
 from gpuscope.report.queries import GROUP_BYS, ROLLUP_GROUP_BYS, Queries, Tier, group_label
 from gpuscope.rules.config import RulesConfig
 
@@ -106,7 +106,7 @@ def validate(request: ReportRequest) -> Tier:
     return tier
 
 
-def collect(client: PromClient, request: ReportRequest) -> Report:
+def collect(client: Client, request: ReportRequest) -> Report:
     tier = validate(request)
     step = step_of(request, tier)
     start = math.floor(request.start / step) * step
@@ -117,13 +117,13 @@ def collect(client: PromClient, request: ReportRequest) -> Report:
     q = Queries(config=request.config, tier=tier, group_label=label, step=step, team_label=request.team_label)
     records: list[QueryRecord] = []
 
-    def ranged(name: str, expr: str, how: str) -> list[Sample]:
+    def ranged(name: str, expr: str, how: str) -> tuple[Series, ...]:
         records.append(QueryRecord(name=name, expr=expr, kind=f"range, step {step}s", how=how))
-        return client.range(expr, start + step, end, step)
+        return client.query_range(expr, start + step, end, step)
 
-    def instant(name: str, expr: str, how: str) -> list[Sample]:
+    def instant(name: str, expr: str, how: str) -> tuple[Series, ...]:
         records.append(QueryRecord(name=name, expr=expr, kind=f"instant at --to ({end:.0f})", how=how))
-        return client.instant(expr, end)
+        return tuple(Series(s.labels, ((end, s.value),)) for s in client.query(expr, end))
 
     hours = f"sum of values x {step}s / 3600"
     capacity = ranged("GPUs in the fleet", q.capacity(), "per step, summed over models; the latest is capacity")
@@ -141,7 +141,7 @@ def collect(client: PromClient, request: ReportRequest) -> Report:
             f"--group-by {request.group_by}: no allocation carries the label {label!r}"
             + (" (set --team-label to the pod label naming teams)" if request.group_by == "team" else "")
         )
-    models = {m for labels, _ in capacity for m in [labels.get("modelName", "")] if m}
+    models = {m for s in capacity for m in [s.labels.get("modelName", "")] if m}
     for model, _ in request.hour_costs:
         if model not in models:
             raise UsageError(
@@ -179,7 +179,7 @@ def collect(client: PromClient, request: ReportRequest) -> Report:
     held_by_time = compute.by_time(held)
     allocated = {t: held_by_time.get(t, 0.0) for t in sorted(set(capacity_t) | set(held_by_time))}
     last = max(capacity_t) if capacity_t else end
-    capacity_by_model = {labels.get("modelName", ""): dict(values).get(last, 0.0) for labels, values in capacity}
+    capacity_by_model = {s.labels.get("modelName", ""): dict(s.points).get(last, 0.0) for s in capacity}
     return Report(
         start=start,
         end=end,
@@ -200,8 +200,8 @@ def collect(client: PromClient, request: ReportRequest) -> Report:
         allocated=allocated,
         capacity=capacity_t,
         fleet_activity=compute.by_time(fleet_act),
-        distribution=compute.distribution(v for _, values in per_gpu for _, v in values),
-        prof_gpus=int(sum(v for _, values in prof for _, v in values)),
+        distribution=compute.distribution(v for s in per_gpu for _, v in s.points),
+        prof_gpus=int(sum(v for s in prof for _, v in s.points)),
         units=len(per_gpu),
         incidents=found_incidents,
         attributed=bool(held),
@@ -209,6 +209,6 @@ def collect(client: PromClient, request: ReportRequest) -> Report:
         kwh_price=request.kwh_price,
         hour_costs=dict(request.hour_costs),
         queries=tuple(records),
-        query_count=client.queries,
-        bytes_fetched=client.bytes_fetched,
+        query_count=client.requests,
+        bytes_fetched=client.bytes_read,
     )

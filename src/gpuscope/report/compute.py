@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from gpuscope.report.prom import Sample
+from gpuscope.prom import Series
 
 DAY = 86_400.0
 # Two-sided 95% quantile of the normal distribution: the forecast's interval is slope +- 1.96 standard errors.
@@ -55,19 +55,19 @@ class Forecast:
     days_fitted: int
 
 
-def totals(series: Iterable[Sample], first: str, second: str) -> dict[tuple[str, str], float]:
+def totals(series: Iterable[Series], first: str, second: str) -> dict[tuple[str, str], float]:
     """Sum of every series' values, by the values of two labels (absent label -> "")."""
     out: dict[tuple[str, str], float] = defaultdict(float)
-    for labels, values in series:
-        out[(labels.get(first, ""), labels.get(second, ""))] += sum(v for _, v in values if math.isfinite(v))
+    for s in series:
+        out[(s.labels.get(first, ""), s.labels.get(second, ""))] += sum(v for _, v in s.points if math.isfinite(v))
     return dict(out)
 
 
-def by_time(series: Iterable[Sample]) -> dict[float, float]:
+def by_time(series: Iterable[Series]) -> dict[float, float]:
     """Sum across series at each timestamp."""
     out: dict[float, float] = defaultdict(float)
-    for _, values in series:
-        for t, v in values:
+    for s in series:
+        for t, v in s.points:
             if math.isfinite(v):
                 out[t] += v
     return dict(sorted(out.items()))
@@ -120,14 +120,14 @@ def distribution(means: Iterable[float]) -> dict[str, int]:
 
 
 def incidents(
-    series: Iterable[Sample], step: int, kind: str, subject_keys: tuple[str, ...], min_seconds: float
+    series: Iterable[Series], step: int, kind: str, subject_keys: tuple[str, ...], min_seconds: float
 ) -> list[Incident]:
     """Runs of consecutive steps in which a series exists, lasting at least ``min_seconds``."""
     out = []
-    for labels, values in series:
-        subject = " ".join(f"{k}={labels[k]}" for k in subject_keys if labels.get(k))
+    for s in series:
+        subject = " ".join(f"{k}={s.labels[k]}" for k in subject_keys if s.labels.get(k))
         runs: list[list[tuple[float, float]]] = []
-        for t, v in values:
+        for t, v in s.points:
             if runs and t - runs[-1][-1][0] <= step * 1.5:
                 runs[-1].append((t, v))
             else:

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import httpx
 from aiohttp import web
 
 from gpuscope.backends.sim.faults import FaultRequest, parse_fault_kind
@@ -38,7 +37,7 @@ from gpuscope.runner.children import build_children
 from gpuscope.runner.plan import LocalPlan, data_paths
 from gpuscope.runner.process import ManagedProcess, stop_all
 from gpuscope.runner.state import StackLock, write_state
-from gpuscope.runner.status import floor_green, gather
+from gpuscope.runner.status import StackStatus, gather, stack_clients
 from gpuscope.runner.workloads import Workloads, plan_workloads
 from gpuscope.simulator.control import apply_fault, sim_of
 from gpuscope.simulator.fleet import build_listeners, raise_fd_limit, with_simulated_processes
@@ -78,7 +77,7 @@ class Stack:
         self.down_nodes: set[int] = set()
         self.notifications: list[dict[str, Any]] = []
         self.events: deque[str] = deque(maxlen=12)
-        self.status: dict[str, Any] = {}
+        self.status: StackStatus | None = None
         self.started = time.time()
         self.floor_green_after: float | None = None
         self.on_event: Callable[[str], None] = log.info
@@ -159,15 +158,15 @@ class Stack:
 
     async def supervise(self, stop: asyncio.Event) -> None:
         """Restart crashed children, and keep the status fresh for the live view and ``gpuscope status``."""
-        async with httpx.AsyncClient(timeout=3.0) as client:
+        async with stack_clients(self.plan) as clients:
             while not stop.is_set():
                 now = time.time()
                 for child in self.children.values():
                     line = child.check(now)
                     if line:
                         self.event(line)
-                self.status = await gather(self.plan, client, len(self.notifications))
-                if self.floor_green_after is None and floor_green(self.status):
+                self.status = await gather(self.plan, clients, len(self.notifications))
+                if self.floor_green_after is None and self.status.floor_green:
                     self.floor_green_after = time.time() - self.started
                     self.event(f"Phase 1 floor green after {self.floor_green_after:.1f}s")
                 with contextlib.suppress(TimeoutError):
@@ -184,7 +183,7 @@ class Stack:
     def report(self) -> dict[str, Any]:
         """Everything the live view and ``gpuscope status`` show: the latest status plus the stack's own facts."""
         return {
-            **self.status,
+            **(self.status.to_json() if self.status is not None else {}),
             "urls": self.plan.urls(),
             "fleet": self.plan.spec.name,
             "global_store": self.plan.global_name,

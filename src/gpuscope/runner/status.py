@@ -1,51 +1,151 @@
 """What the local stack looks like right now, asked of its own APIs: the live view and ``gpuscope status``.
 
-Per cluster: exporter targets up in each replica, GPUs reporting, samples per second; firing alerts by owner from
-Alertmanager; notifications received; and the Phase 1 floor (docs/architecture.md) as checks that turn green.
+Per cluster and replica: exporter targets up, GPUs reporting, samples per second, rules, Alertmanagers; firing
+alerts by owner from Alertmanager; notifications received; and the Phase 1 floor (docs/architecture.md) as
+checks that turn green. The floor is the doctor's own checks (``doctor.checks``, ids ``FLOOR_CHECKS``), run on
+what each replica answered, plus the global store holding each cluster's GPUs: one floor, judged one way.
+
+Everything is a ``StackStatus``; ``to_json`` is the document ``gpuscope status --json`` prints (docs/local-stack.md
+lists its keys). An endpoint that does not answer is a replica ``reachable: false`` or an empty list, never an
+exception: the view shows what it can.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
+import time
 from collections import Counter
-from dataclasses import asdict, dataclass
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-import httpx
-
+from gpuscope.doctor.checks import evaluate
+from gpuscope.doctor.detect import Detected
+from gpuscope.doctor.expect import Expectation
+from gpuscope.doctor.model import Status
+from gpuscope.doctor.observations import LoadedConfig, Observations, exporter_targets
+from gpuscope.doctor.queries import floor_queries
+from gpuscope.doctor.timing import Timing, default_window
+from gpuscope.errors import ApiError, QueryFailed
+from gpuscope.prom import AsyncClient, Endpoint, Limits, Rule, Target, Vector, aio
 from gpuscope.rules.promql import Promql
 from gpuscope.runner.plan import LocalPlan
 
+# The doctor's floor checks that one replica's own answers decide (the HA pair and the global path need two
+# endpoints: the view shows both replicas side by side, and checks the global store below).
+FLOOR_CHECKS = ("exporter-targets", "gpus-reporting", "rule-groups", "alertmanager")
+_ASKED = ("targets.up", "targets.total", "gpus.now", "gpus.window", "gpus.up_without", "rules.failures", "am.errors")
+REPLICAS = ("a", "b")
 
-@dataclass(frozen=True, slots=True)
-class Check:
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FloorCheck:
     name: str
     ok: bool
     detail: str
 
 
-async def _query(client: httpx.AsyncClient, base: str, expr: str) -> list[dict[str, Any]] | None:
-    try:
-        response = await client.get(f"{base}/api/v1/query", params={"query": expr})
-        response.raise_for_status()
-        result: list[dict[str, Any]] = response.json()["data"]["result"]
-        return result
-    except (httpx.HTTPError, ValueError, KeyError):
-        return None
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReplicaStatus:
+    reachable: bool
+    targets_up: int = 0
+    gpus_reporting: int = 0
+    samples_per_second: float = 0.0
+    rule_groups: int = 0
+    rule_errors: int = 0
+    alertmanagers: int = 0
+    floor: tuple[FloorCheck, ...] = ()  # the doctor's floor checks on this replica's answers
 
 
-async def _scalar(client: httpx.AsyncClient, base: str, expr: str) -> float | None:
-    result = await _query(client, base, f"({expr}) or vector(0)")
-    return None if result is None else float(result[0]["value"][1]) if result else 0.0
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClusterStatus:
+    name: str
+    targets_total: int
+    gpus_expected: int
+    replicas: Mapping[str, ReplicaStatus]  # "a", "b"
+
+    @property
+    def best(self) -> ReplicaStatus:
+        """The replica the summary columns show: A, unless only B answers."""
+        a, b = self.replicas["a"], self.replicas["b"]
+        return a if a.reachable or not b.reachable else b
+
+    def to_json(self) -> dict[str, Any]:
+        replicas = {r: {k: v for k, v in asdict(s).items() if k != "floor"} for r, s in self.replicas.items()}
+        return {
+            "name": self.name,
+            "targets_total": self.targets_total,
+            "targets_up": {r: s.targets_up for r, s in self.replicas.items()},
+            "gpus_expected": self.gpus_expected,
+            "gpus_reporting": self.best.gpus_reporting,
+            "samples_per_second": self.best.samples_per_second,
+            "replicas": replicas,
+        }
 
 
-async def _api(client: httpx.AsyncClient, url: str) -> Any:
-    try:
-        response = await client.get(url)
-        response.raise_for_status()
-        return response.json()
-    except (httpx.HTTPError, ValueError):
-        return None
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FiringAlert:
+    alertname: str
+    owner: str
+    severity: str
+    labels: Mapping[str, str]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StackStatus:
+    clusters: tuple[ClusterStatus, ...]
+    firing: tuple[FiringAlert, ...]
+    alertmanager_reachable: bool
+    notifications: int
+    remediation: tuple[str, ...]
+    global_gpus_by_cluster: Mapping[str, int]
+    global_exporter_targets_by_cluster: Mapping[str, int]
+    floor: tuple[FloorCheck, ...] = field(default=())
+
+    @property
+    def floor_green(self) -> bool:
+        return bool(self.floor) and all(c.ok for c in self.floor)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "clusters": [c.to_json() for c in self.clusters],
+            "alerts": {
+                "firing_by_owner": dict(Counter(al.owner for al in self.firing)),
+                "firing": [{**asdict(al), "labels": dict(al.labels)} for al in self.firing],
+            },
+            "alertmanager_reachable": self.alertmanager_reachable,
+            "notifications": self.notifications,
+            "remediation": list(self.remediation),
+            "global": {
+                "gpus_by_cluster": dict(self.global_gpus_by_cluster),
+                "exporter_targets_by_cluster": dict(self.global_exporter_targets_by_cluster),
+            },
+            "floor": [asdict(c) for c in self.floor],
+        }
+
+
+# The live view asks every second: an endpoint slower than this is shown as not answering, not waited for.
+ASK_TIMEOUT_S = 3.0
+
+
+@asynccontextmanager
+async def stack_clients(plan: LocalPlan) -> AsyncIterator[dict[str, AsyncClient]]:
+    """One client per API of the stack, by its ``plan.urls()`` name, over one connection pool."""
+    limits = Limits(timeout_s=ASK_TIMEOUT_S)
+    async with aio.http_client() as http:
+        yield {
+            name: AsyncClient(Endpoint(url, flag=name, kind=_kind(name)), http, limits=limits, max_in_flight=16)
+            for name, url in plan.urls().items()
+            if name.startswith("prometheus-") or name in ("global", "alertmanager", "remediate")
+        }
+
+
+def _kind(name: str) -> str:
+    return {"alertmanager": "Alertmanager", "remediate": "remediator", "global": "Prometheus-compatible query"}.get(
+        name, "Prometheus"
+    )
 
 
 def expected_gpus(plan: LocalPlan, cluster: str) -> int:
@@ -57,84 +157,193 @@ def _promql(plan: LocalPlan) -> Promql:
     return Promql(plan.spec.rules_config())
 
 
-async def _replica(client: httpx.AsyncClient, base: str, plan: LocalPlan) -> dict[str, Any]:
-    q = _promql(plan)
-    up, gpus, samples, rules, managers = await asyncio.gather(
-        _scalar(client, base, f"count({q.up} == 1)"),
-        _scalar(client, base, f"count(count by ({q.config.uuid_label}) ({q.dcgm('DCGM_FI_DEV_GPU_TEMP')}))"),
-        _scalar(client, base, "sum(scrape_samples_scraped)"),
-        _api(client, f"{base}/api/v1/rules"),
-        _api(client, f"{base}/api/v1/alertmanagers"),
+@dataclass(frozen=True, slots=True)
+class _Answers:
+    """What one replica said, for the doctor's floor checks."""
+
+    results: dict[str, Vector | QueryFailed]
+    targets: tuple[Target, ...]
+    rules: tuple[Rule, ...]
+    alertmanagers: tuple[str, ...]
+    samples: float
+
+
+async def _value(prom: AsyncClient, expr: str) -> Vector | QueryFailed:
+    try:
+        return await prom.query(expr)
+    except QueryFailed as exc:
+        return exc
+
+
+async def _ask(prom: AsyncClient, queries: Mapping[str, str]) -> _Answers:
+    """Every answer the floor checks need, concurrently; an unreachable replica raises ``ApiError``."""
+    samples, targets, rules, managers = await asyncio.gather(
+        prom.query("sum(scrape_samples_scraped) or vector(0)"), prom.targets(), prom.rules(), prom.alertmanagers()
     )
-    groups = rules["data"]["groups"] if rules else []
-    return {
-        "reachable": up is not None,
-        "targets_up": int(up or 0),
-        "gpus_reporting": int(gpus or 0),
-        "samples_per_second": round((samples or 0) / plan.interval_s, 1),
-        "rule_groups": len(groups),
-        "rule_errors": sum(1 for g in groups for r in g["rules"] if r.get("health") == "err"),
-        "alertmanagers": len(managers["data"]["activeAlertmanagers"]) if managers else 0,
-    }
+    values = await asyncio.gather(*(_value(prom, queries[name]) for name in _ASKED))
+    return _Answers(
+        results=dict(zip(_ASKED, values, strict=True)),
+        targets=targets,
+        rules=rules,
+        alertmanagers=managers,
+        samples=samples[0].value if samples else 0.0,
+    )
 
 
-async def gather(plan: LocalPlan, client: httpx.AsyncClient, notifications: int) -> dict[str, Any]:
-    urls = plan.urls()
+def _exporter_jobs(selector: str) -> tuple[str, ...]:
+    return tuple(re.findall(r'\bjob="([^"]+)"', selector)) or ("dcgm-exporter",)
+
+
+def replica_observations(
+    plan: LocalPlan, cluster: str, url: str, queries: Mapping[str, str], got: _Answers
+) -> Observations:
+    """One replica's answers as the doctor's ``Observations``: the stack's plan is the fleet expectation."""
+    config = plan.spec.rules_config()
+    jobs = _exporter_jobs(config.exporter_selector)
+    detected = Detected(
+        exporter_jobs=jobs,
+        dialect=config.dialect,
+        gpu_labels=(config.host_label, config.uuid_label),
+        host_label=config.host_label,
+        uuid_label=config.uuid_label,
+        prometheus_instances=(),
+        external_labels={config.cluster_label: cluster},
+        cluster_label=config.cluster_label,
+    )
+    expectation = Expectation(
+        source="the local stack's plan",
+        cluster=cluster,
+        targets=len(plan.nodes_of(cluster)),
+        gpus=expected_gpus(plan, cluster),
+        predicted_head_series=None,
+        host_label=config.host_label,
+    )
+    return Observations(
+        url=url,
+        version="",
+        timing=_timing(plan),
+        detected=detected,
+        config=config,
+        expectation=expectation,
+        queries=queries,
+        results=got.results,
+        targets=exporter_targets(got.targets, jobs),
+        rules=got.rules,
+        alertmanagers=got.alertmanagers,
+        corruption_count=0,
+        head_series=0,
+        loaded=LoadedConfig(external_labels={config.cluster_label: cluster}, remote_write=()),
+        gpu_series=(),
+    )
+
+
+def _timing(plan: LocalPlan) -> Timing:
+    speed = plan.spec.speedup
+    return Timing(time.time(), default_window(speed), speed)
+
+
+def _count(results: Mapping[str, Vector | QueryFailed], name: str) -> int:
+    value = results[name]
+    return 0 if isinstance(value, QueryFailed) or not value else int(value[0].value)
+
+
+async def replica_status(plan: LocalPlan, cluster: str, prom: AsyncClient) -> ReplicaStatus:
+    queries = {name: expr for name, expr in floor_queries(_promql(plan), _timing(plan)).items() if name in _ASKED}
+    try:
+        got = await _ask(prom, queries)
+    except ApiError:
+        return ReplicaStatus(reachable=False)
+    observed = replica_observations(plan, cluster, prom.endpoint.url, queries, got)
+    floor = tuple(
+        FloorCheck(name=r.title, ok=r.status is not Status.FAIL, detail=r.summary)
+        for r in evaluate(observed, FLOOR_CHECKS)
+    )
+    return ReplicaStatus(
+        reachable=True,
+        targets_up=_count(got.results, "targets.up"),
+        gpus_reporting=_count(got.results, "gpus.now"),
+        samples_per_second=round(got.samples / plan.interval_s, 1),
+        rule_groups=len({r.group for r in got.rules}),
+        rule_errors=sum(1 for r in got.rules if r.health == "err"),
+        alertmanagers=len(got.alertmanagers),
+        floor=floor,
+    )
+
+
+async def _by_cluster(prom: AsyncClient, expr: str) -> dict[str, int]:
+    try:
+        return {s.labels.get("cluster", ""): int(s.value) for s in await prom.query(expr)}
+    except ApiError:
+        return {}
+
+
+async def _json(client: AsyncClient | None, path: str, params: tuple[tuple[str, str], ...] = ()) -> Any:
+    if client is None:
+        return None
+    try:
+        return await client.get(path, params)
+    except ApiError:
+        return None
+
+
+async def gather(plan: LocalPlan, clients: Mapping[str, AsyncClient], notifications: int) -> StackStatus:
+    """The stack's status, asked of ``clients`` (one per ``plan.urls()`` name: ``prometheus-a@gpu-a``, ``global``,
+    ``alertmanager``, ``remediate``)."""
     names = [c.name for c in plan.spec.clusters]
-    replica_keys = [(c, r) for c in names for r in ("a", "b")]
-    replicas = await asyncio.gather(*(_replica(client, urls[f"prometheus-{r}@{c}"], plan) for c, r in replica_keys))
-    by_replica = dict(zip(replica_keys, replicas, strict=True))
+    keys = [(c, r) for c in names for r in REPLICAS]
+    replicas = await asyncio.gather(*(replica_status(plan, c, clients[f"prometheus-{r}@{c}"]) for c, r in keys))
+    by_replica = dict(zip(keys, replicas, strict=True))
     q = _promql(plan)
     temp, uuid = q.dcgm("DCGM_FI_DEV_GPU_TEMP"), q.config.uuid_label
     if plan.spec.retention.cold_tier == "rollups":
         # Only the cold-tier rollups reach the global store; their GPU temperature stands for "reporting" there.
         temp = "gpu:temperature_celsius:max_rollup5m"
-    global_gpus = await _query(client, urls["global"], f"count by (cluster) (count by (cluster, {uuid}) ({temp}))")
-    global_up = await _query(client, urls["global"], f"count by (cluster) (count by (cluster, instance) ({q.up} == 1))")
-    alerts = await _api(client, f"{urls['alertmanager']}/api/v2/alerts?active=true&silenced=false&inhibited=false")
-    decisions = await _api(client, f"{urls['remediate']}/api/v1/decisions") if "remediate" in urls else None
-    clusters = []
-    for name in names:
-        a, b = by_replica[(name, "a")], by_replica[(name, "b")]
-        best = a if a["reachable"] else b
-        clusters.append(
-            {
-                "name": name,
-                "targets_total": len(plan.nodes_of(name)),
-                "targets_up": {"a": a["targets_up"], "b": b["targets_up"]},
-                "gpus_expected": expected_gpus(plan, name),
-                "gpus_reporting": best["gpus_reporting"],
-                "samples_per_second": best["samples_per_second"],
-                "replicas": {"a": a, "b": b},
-            }
+    store = clients["global"]
+    global_gpus = await _by_cluster(store, f"count by (cluster) (count by (cluster, {uuid}) ({temp}))")
+    global_up = await _by_cluster(store, f"count by (cluster) (count by (cluster, instance) ({q.up} == 1))")
+    firing = (("active", "true"), ("silenced", "false"), ("inhibited", "false"))
+    alerts = await _json(clients.get("alertmanager"), "/api/v2/alerts", firing)
+    decisions = await _json(clients.get("remediate"), "/api/v1/decisions")
+    clusters = tuple(
+        ClusterStatus(
+            name=name,
+            targets_total=len(plan.nodes_of(name)),
+            gpus_expected=expected_gpus(plan, name),
+            replicas={r: by_replica[(name, r)] for r in REPLICAS},
         )
-    firing = sorted(
-        (
-            {
-                "alertname": al["labels"].get("alertname", ""),
-                "owner": al["labels"].get("owner", "none"),
-                "severity": al["labels"].get("severity", ""),
-                "labels": al["labels"],
-            }
-            for al in alerts or []
-        ),
-        key=lambda al: (al["owner"], al["alertname"]),
+        for name in names
     )
-    status = {
-        "clusters": clusters,
-        "alerts": {"firing_by_owner": dict(Counter(al["owner"] for al in firing)), "firing": firing},
-        "alertmanager_reachable": alerts is not None,
-        "notifications": notifications,
-        "remediation": remediation_lines(decisions),
-        "global": {
-            "gpus_by_cluster": {s["metric"].get("cluster", ""): int(float(s["value"][1])) for s in global_gpus or []},
-            "exporter_targets_by_cluster": {
-                s["metric"].get("cluster", ""): int(float(s["value"][1])) for s in global_up or []
-            },
-        },
-    }
-    status["floor"] = [asdict(c) for c in floor_checks(status)]
-    return status
+    status = StackStatus(
+        clusters=clusters,
+        firing=firing_alerts(alerts),
+        alertmanager_reachable=alerts is not None,
+        notifications=notifications,
+        remediation=remediation_lines(decisions),
+        global_gpus_by_cluster=global_gpus,
+        global_exporter_targets_by_cluster=global_up,
+    )
+    return replace(status, floor=floor_checks(status))
+
+
+def firing_alerts(alerts: Any) -> tuple[FiringAlert, ...]:
+    """Alertmanager's ``/api/v2/alerts``, sorted by owner and name."""
+    if not isinstance(alerts, list):
+        return ()
+    out = []
+    for al in alerts:
+        labels = al.get("labels") if isinstance(al, dict) else None
+        if not isinstance(labels, dict):
+            continue
+        labels = {str(k): str(v) for k, v in labels.items()}
+        out.append(
+            FiringAlert(
+                alertname=labels.get("alertname", ""),
+                owner=labels.get("owner", "none"),
+                severity=labels.get("severity", ""),
+                labels=labels,
+            )
+        )
+    return tuple(sorted(out, key=lambda al: (al.owner, al.alertname)))
 
 
 # What the live view shows of the remediator: what it would do, and why it did not (redeliveries and alerts outside
@@ -142,51 +351,34 @@ async def gather(plan: LocalPlan, client: httpx.AsyncClient, notifications: int)
 _SHOWN = ("would", "done", "over_budget", "persons", "failed", "resolved")
 
 
-def remediation_lines(decisions: Any) -> list[str]:
+def remediation_lines(decisions: Any) -> tuple[str, ...]:
     if not isinstance(decisions, list):
-        return []
-    return [str(d.get("line", "")) for d in decisions if isinstance(d, dict) and d.get("result") in _SHOWN][-6:]
+        return ()
+    shown = [str(d.get("line", "")) for d in decisions if isinstance(d, dict) and d.get("result") in _SHOWN]
+    return tuple(shown[-6:])
 
 
-def floor_checks(status: dict[str, Any]) -> list[Check]:
-    """The Phase 1 floor (docs/architecture.md), as it applies to the local stack."""
+def floor_checks(status: StackStatus) -> tuple[FloorCheck, ...]:
+    """The Phase 1 floor as it applies to the local stack: the doctor's checks on each replica, named by cluster
+    and replica, then each cluster's GPUs in the global store."""
     checks = []
-    for c in status["clusters"]:
-        name, total, gpus = c["name"], c["targets_total"], c["gpus_expected"]
-        for r in ("a", "b"):
-            rep = c["replicas"][r]
-            checks.append(
-                Check(
-                    f"{name}: exporters up in replica {r}",
-                    rep["targets_up"] == total,
-                    f"{rep['targets_up']}/{total} targets",
+    for c in status.clusters:
+        for r in REPLICAS:
+            replica = c.replicas[r]
+            if not replica.reachable:
+                checks.append(
+                    FloorCheck(name=f"{c.name}: Prometheus replica {r} answers", ok=False, detail="no answer")
                 )
+            checks += [
+                FloorCheck(name=f"{c.name}: {check.name} in replica {r}", ok=check.ok, detail=check.detail)
+                for check in replica.floor
+            ]
+        in_global = status.global_gpus_by_cluster.get(c.name, 0)
+        checks.append(
+            FloorCheck(
+                name=f"{c.name}: GPUs in the global store",
+                ok=in_global == c.gpus_expected,
+                detail=f"{in_global}/{c.gpus_expected} GPUs",
             )
-            checks.append(
-                Check(
-                    f"{name}: DCGM_FI_DEV_GPU_TEMP in replica {r}",
-                    rep["gpus_reporting"] == gpus,
-                    f"{rep['gpus_reporting']}/{gpus} GPUs",
-                )
-            )
-            checks.append(
-                Check(
-                    f"{name}: rules loaded in replica {r}",
-                    rep["rule_groups"] > 0 and not rep["rule_errors"],
-                    f"{rep['rule_groups']} groups, {rep['rule_errors']} failing",
-                )
-            )
-            checks.append(
-                Check(
-                    f"{name}: Alertmanager connected to replica {r}",
-                    rep["alertmanagers"] > 0,
-                    f"{rep['alertmanagers']} discovered",
-                )
-            )
-        in_global = status["global"]["gpus_by_cluster"].get(name, 0)
-        checks.append(Check(f"{name}: GPUs in the global store", in_global == gpus, f"{in_global}/{gpus} GPUs"))
-    return checks
-
-
-def floor_green(status: dict[str, Any]) -> bool:
-    return bool(status.get("floor")) and all(c["ok"] for c in status["floor"])
+        )
+    return tuple(checks)

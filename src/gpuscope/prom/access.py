@@ -1,0 +1,99 @@
+"""How to reach secured endpoints: bearer token or basic auth, TLS, extra headers, for both transports.
+
+Secrets are read through ``gpuscope.inputs`` (bounded: a device or a huge file is refused before OpenSSL reads
+it); every problem is an ``ApiUnusable`` naming the flag to fix.
+"""
+
+from __future__ import annotations
+
+import ssl
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from gpuscope.errors import ApiUnusable, UsageError
+from gpuscope.inputs.files import MAX_SECRET_BYTES, read_text
+
+
+@dataclass(frozen=True, slots=True)
+class Access:
+    """Credentials and TLS settings; the same apply to every URL of one run (the doctor's flags)."""
+
+    bearer_token_file: str | None = None
+    basic_auth_user: str | None = None
+    basic_auth_password_file: str | None = None
+    ca_file: str | None = None
+    cert_file: str | None = None
+    key_file: str | None = None
+    insecure_skip_verify: bool = False
+    headers: tuple[tuple[str, str], ...] = ()
+    timeout_s: float = 30.0
+
+
+def _read_secret(path: str, flag: str) -> str:
+    try:
+        return read_text(path, flag, MAX_SECRET_BYTES).strip()
+    except UsageError as exc:
+        raise ApiUnusable("", str(exc)) from None
+
+
+def _tls(access: Access) -> ssl.SSLContext | bool:
+    if access.insecure_skip_verify:
+        return False
+    for flag, path in (
+        ("--ca-file", access.ca_file),
+        ("--cert-file", access.cert_file),
+        ("--key-file", access.key_file),
+    ):
+        if path is not None:
+            _read_secret(path, flag)  # a device or huge file is refused before OpenSSL reads it
+    try:
+        context = ssl.create_default_context(cafile=access.ca_file)
+    except (OSError, ssl.SSLError) as exc:
+        raise ApiUnusable("", f"cannot use --ca-file {access.ca_file!r}: {exc}") from None
+    if access.cert_file or access.key_file:
+        if not (access.cert_file and access.key_file):
+            raise ApiUnusable("", "--cert-file and --key-file go together: pass both for a client certificate")
+        try:
+            context.load_cert_chain(access.cert_file, access.key_file)
+        except (OSError, ssl.SSLError) as exc:
+            raise ApiUnusable("", f"cannot use --cert-file/--key-file: {exc}") from None
+    return context
+
+
+def client_options(access: Access) -> dict[str, Any]:
+    """Keyword arguments for ``httpx.Client`` or ``httpx.AsyncClient``: credentials and TLS from ``access``."""
+    headers = dict(access.headers)
+    auth: httpx.BasicAuth | None = None
+    if access.bearer_token_file and access.basic_auth_user:
+        raise ApiUnusable("", "pass either --bearer-token-file or --basic-auth-user, not both")
+    if access.bearer_token_file:
+        headers["Authorization"] = f"Bearer {_read_secret(access.bearer_token_file, '--bearer-token-file')}"
+    if access.basic_auth_user:
+        if not access.basic_auth_password_file:
+            raise ApiUnusable("", "--basic-auth-user needs --basic-auth-password-file (a file holding the password)")
+        password = _read_secret(access.basic_auth_password_file, "--basic-auth-password-file")
+        auth = httpx.BasicAuth(access.basic_auth_user, password)
+    # A redirect is followed (a proxy moving /api), but never to another host with our credentials: httpx drops
+    # the Authorization header on cross-origin redirects.
+    return {"auth": auth, "headers": headers, "verify": _tls(access), "follow_redirects": True}
+
+
+def ssl_error(exc: BaseException) -> ssl.SSLError | None:
+    """The TLS failure behind a transport error, if that is what it was."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, ssl.SSLError):
+            return seen
+        seen = seen.__cause__ or seen.__context__
+    return None
+
+
+def tls_reason(exc: ssl.SSLError) -> str:
+    reason = getattr(exc, "verify_message", None) or exc.reason or str(exc)
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        fix = "pass --ca-file with the CA that signed its certificate (or --insecure-skip-verify)"
+    else:
+        fix = "check the scheme (https:// for a TLS endpoint, http:// otherwise) and --cert-file/--key-file"
+    return f"TLS handshake failed ({reason}): {fix}"

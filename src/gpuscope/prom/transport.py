@@ -1,0 +1,70 @@
+"""What both transports share: how a ``Call`` becomes an httpx request, how a body is read under the cap, and what
+each httpx failure means for the user."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+from gpuscope.errors import ApiError, ApiUnusable, EndpointDown
+from gpuscope.prom.access import ssl_error, tls_reason
+from gpuscope.prom.api import Call, Endpoint, Limits, late, too_big
+
+
+def request(endpoint: Endpoint, call: Call[Any], left: float) -> dict[str, Any]:
+    """Keyword arguments of ``client.stream`` for ``call`` with ``left`` seconds to go."""
+    params = list(call.params)
+    if call.query:  # the server gives up when we do, instead of computing an answer nobody reads
+        params.append(("timeout", f"{max(left, 0.001):g}"))
+    url = f"{endpoint.url}{call.path}"
+    if call.form:
+        return {"method": "POST", "url": url, "data": dict(_grouped(params)), "timeout": left}
+    return {"method": "GET", "url": url, "params": params, "timeout": left}
+
+
+def _grouped(params: list[tuple[str, str]]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for key, value in params:
+        out.setdefault(key, []).append(value)
+    return out
+
+
+class Body:
+    """A body being read: chunks (decompressed, so a gzip bomb meets the same cap) up to ``max_body_bytes``."""
+
+    def __init__(self, endpoint: Endpoint, call: Call[Any], limits: Limits, response: httpx.Response) -> None:
+        self.endpoint, self.call, self.limits = endpoint, call, limits
+        declared = response.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > limits.max_body_bytes:
+            raise too_big(endpoint, call.path, limits)
+        self.chunks: list[bytes] = []
+        self.size = 0
+
+    def add(self, chunk: bytes) -> None:
+        self.size += len(chunk)
+        if self.size > self.limits.max_body_bytes:
+            raise too_big(self.endpoint, self.call.path, self.limits)
+        self.chunks.append(chunk)
+
+    def content(self) -> bytes:
+        return b"".join(self.chunks)
+
+
+def failure(endpoint: Endpoint, call: Call[Any], limits: Limits, exc: httpx.HTTPError) -> ApiError:
+    """The error tree's word for an httpx failure."""
+    where = endpoint.where()
+    if isinstance(exc, httpx.TimeoutException):
+        return late(endpoint, limits)
+    if isinstance(exc, httpx.InvalidURL | httpx.UnsupportedProtocol):
+        return ApiUnusable(where, f"not a valid URL ({exc}); pass e.g. http://prometheus:9090")
+    if isinstance(exc, httpx.TooManyRedirects):
+        return ApiUnusable(where, f"GET {call.path} redirects in a loop; pass the URL the API really answers on")
+    if isinstance(exc, httpx.DecodingError):
+        return ApiUnusable(where, f"GET {call.path} sent a body that cannot be decoded ({exc})")
+    if isinstance(exc, httpx.TransportError):
+        tls = ssl_error(exc)
+        if tls is not None:
+            return ApiUnusable(where, tls_reason(tls))
+        return EndpointDown(where, f"cannot connect ({exc or type(exc).__name__})")
+    return EndpointDown(where, f"request failed ({exc})")
