@@ -47,15 +47,20 @@ class Prometheus:
 
 @contextmanager
 def run_prometheus(
-    config: dict[str, Any], workdir: Path, extra_args: tuple[str, ...] = (), files: dict[str, str] | None = None
+    config: dict[str, Any],
+    workdir: Path,
+    extra_args: tuple[str, ...] = (),
+    files: dict[str, str] | None = None,
+    port: int | None = None,
 ) -> Iterator[Prometheus]:
-    """Start Prometheus with ``config`` (and extra files next to it); stop it afterwards."""
+    """Start Prometheus with ``config`` (and extra files next to it) on ``port`` (a free one by default: pass one
+    to let the config scrape Prometheus itself); stop it afterwards."""
     workdir.mkdir(parents=True, exist_ok=True)
     for name, text in (files or {}).items():
         (workdir / name).write_text(text)
     config_path = workdir / "prometheus.yml"
     config_path.write_text(yaml.safe_dump(config, sort_keys=True))
-    with run_prometheus_file(config_path, workdir, free_port(), extra_args) as prom:
+    with run_prometheus_file(config_path, workdir, port or free_port(), extra_args) as prom:
         yield prom
 
 

@@ -8,6 +8,7 @@ hanging it (httpx's own timeouts are per read, and a drip resets them). Every bo
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
@@ -144,12 +145,13 @@ class Client:
     def _fetch(self, call: Call[Any], left: float) -> tuple[int, str, bytes]:
         with self._lock:
             self.requests += 1
+        until = time.monotonic() + left
         try:
             with self.http.stream(**request(self.endpoint, call, left)) as response:
                 body = Body(self.endpoint, call, self.limits, response)
                 for chunk in response.iter_bytes():
                     body.add(chunk)
-                    if self._left() <= 0:
+                    if time.monotonic() > until:  # the caller has stopped waiting: stop reading too
                         raise late(self.endpoint, self.limits)
         except httpx.HTTPError as exc:
             raise failure(self.endpoint, call, self.limits, exc) from None
