@@ -34,6 +34,7 @@ for _path in (str(REPO / "src"), str(REPO)):
 from tests.support.net import free_port  # noqa: E402, F401 - the tests' helpers, for the benchmarks too
 from tests.support.upstack import UpStack  # noqa: E402, F401
 
+from gpuscope.prom import Client, Endpoint, Limits, api  # noqa: E402
 from gpuscope.runner.binaries import find_binary, version  # noqa: E402
 
 GPUSCOPE = [sys.executable, "-m", "gpuscope"]
@@ -196,19 +197,19 @@ class Prom:
     url: str
 
     def query(self, expr: str, timeout: float = 120) -> list[dict[str, Any]]:
-        response = httpx.get(f"{self.url}/api/v1/query", params={"query": expr}, timeout=timeout)
-        response.raise_for_status()
-        result: list[dict[str, Any]] = response.json()["data"]["result"]
+        result: list[dict[str, Any]] = self._data("/api/v1/query", [("query", expr)], timeout)["result"]
         return result
+
+    def _data(self, path: str, params: list[tuple[str, str]], timeout: float) -> Any:
+        with Client(Endpoint(self.url), limits=Limits(timeout_s=timeout)) as c:
+            return c.run(api.raw(path, params, envelope=True))
 
     def scalar(self, expr: str) -> float | None:
         result = self.query(expr)
         return float(result[0]["value"][1]) if result else None
 
     def api(self, path: str) -> Any:
-        response = httpx.get(f"{self.url}{path}", timeout=60)
-        response.raise_for_status()
-        return response.json()["data"]
+        return self._data(path, [], 60)
 
     def own_metric(self, name: str, **labels: str) -> float:
         """Sum of ``name``'s samples (matching ``labels``) on Prometheus's own /metrics, read directly: exact at

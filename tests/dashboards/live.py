@@ -12,18 +12,19 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import httpx
 
 from gpuscope.backends.sim.faults import FaultKind, FaultRequest
 from gpuscope.bundle import write_bundle
 from gpuscope.dashboards import Options, options_for
+from gpuscope.errors import ApiError
 from gpuscope.exporter.settings import ExporterSettings
 from gpuscope.exporter.workloads.source import WorkloadSettings
 from gpuscope.fields.collectors import parse_collectors
 from gpuscope.generate import generate_bundle
 from gpuscope.hardware.models import model_by_key, parse_mig_layout
+from gpuscope.prom import Vector
 from gpuscope.simulator.control import apply_fault
 from gpuscope.simulator.fleet import FleetNode, build_listeners, plan_nodes
 from gpuscope.simulator.kubelet import KubeletServer, pod
@@ -210,21 +211,18 @@ def running_fleet(tmp_path: Path, fields: list[str]) -> Iterator[Fleet]:
         )
 
 
-def query(prom: Prometheus, expr: str) -> tuple[list[dict[str, Any]], str]:
+def query(prom: Prometheus, expr: str) -> tuple[Vector, str]:
     """(series, error): the error text instead of an exception, so a test can report every failing query."""
-    response = httpx.get(f"{prom.url}/api/v1/query", params={"query": expr}, timeout=10)
-    body = response.json()
-    if body.get("status") != "success":
-        return [], f"{response.status_code} {body.get('error', body)}"
-    result: list[dict[str, Any]] = body["data"]["result"]
-    return result, ""
+    with prom.client() as c:
+        try:
+            return c.query(expr), ""
+        except ApiError as exc:
+            return (), str(exc)
 
 
 def label_values(prom: Prometheus, selector: str, label: str) -> list[str]:
-    response = httpx.get(f"{prom.url}/api/v1/label/{label}/values", params={"match[]": selector}, timeout=10)
-    response.raise_for_status()
-    values: list[str] = response.json()["data"]
-    return values
+    with prom.client() as c:
+        return list(c.label_values(label, [selector]))
 
 
 def wait_ready(fleet: Fleet) -> None:

@@ -76,7 +76,7 @@ def settle(prom: Prometheus, targets: Iterable[Target], values: Mapping[str, str
                 failed[where] = f"error {error}\n{substitute(t.expr, values)}"
                 del pending[where]
             elif result:
-                missing = _legend_labels(t.legend) - {k for s in result for k in s["metric"]}
+                missing = _legend_labels(t.legend) - {k for s in result for k in s.labels}
                 if missing - _OPTIONAL_LEGEND_LABELS:
                     failed[where] = f"legend names {sorted(missing)} but no series has them"
                 del pending[where]
@@ -136,7 +136,7 @@ def test_every_panel_query_returns_data_from_a_live_fleet(tmp_path: Path) -> Non
         for t in per_instance:
             result, error = query(fleet.store, substitute(t.expr, mig_values))
             assert not error and result, t.where
-            assert {s["metric"].get("GPU_I_ID") for s in result} == {fleet.mig_instance}, t.where
+            assert {s.labels.get("GPU_I_ID") for s in result} == {fleet.mig_instance}, t.where
 
         # Variable queries (label_values) offer real choices down the chain, MIG instances included.
         for model in (json.loads(f.read_text()) for f in (fleet.bundle / "grafana/dashboards").glob("*.json")):

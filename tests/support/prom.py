@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import httpx
 import yaml
 
+from gpuscope.prom import Client, Endpoint, Limits, api
 from gpuscope.runner.binaries import find_binary
 from gpuscope.runner.process import ManagedProcess
 from tests.support.net import free_port
@@ -23,25 +23,26 @@ class Prometheus:
     url: str
     workdir: Path
 
+    def client(self, timeout_s: float = 10.0) -> Client:
+        """gpuscope's own client for this Prometheus (close it, or use it in ``with``)."""
+        return Client(Endpoint(self.url), limits=Limits(timeout_s=timeout_s))
+
+    def _data(self, path: str, params: list[tuple[str, str]] | None = None) -> Any:
+        with self.client() as c:
+            return c.run(api.raw(path, params or [], envelope=True))
+
     def query(self, expr: str, at: float | None = None) -> list[dict[str, Any]]:
-        """An instant query, now or at ``at`` (to compare two queries at one evaluation time)."""
-        params = {"query": expr} if at is None else {"query": expr, "time": f"{at:.3f}"}
-        response = httpx.get(f"{self.url}/api/v1/query", params=params, timeout=10)
-        response.raise_for_status()
-        body = response.json()
-        assert body["status"] == "success", body
-        result: list[dict[str, Any]] = body["data"]["result"]
+        """An instant query, now or at ``at`` (to compare two queries at one evaluation time), as the API's JSON
+        result (a failed query raises ``QueryFailed``)."""
+        params = [("query", expr)] + ([("time", f"{at:.3f}")] if at is not None else [])
+        result: list[dict[str, Any]] = self._data("/api/v1/query", params)["result"]
         return result
 
     def get(self, path: str) -> Any:
-        response = httpx.get(f"{self.url}{path}", timeout=10)
-        response.raise_for_status()
-        return response.json()["data"]
+        return self._data(path)
 
     def targets(self) -> list[dict[str, Any]]:
-        response = httpx.get(f"{self.url}/api/v1/targets", timeout=10)
-        response.raise_for_status()
-        active: list[dict[str, Any]] = response.json()["data"]["activeTargets"]
+        active: list[dict[str, Any]] = self._data("/api/v1/targets")["activeTargets"]
         return active
 
 

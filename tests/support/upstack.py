@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 
+from gpuscope.prom import Client, Endpoint, Limits, api
 from tests.support.net import wait_for
 
 GPUSCOPE = [sys.executable, "-m", "gpuscope"]
@@ -110,10 +111,12 @@ class UpStack:
         assert done.returncode == 0, done.stderr
 
     def query(self, component: str, expr: str) -> list[dict[str, Any]]:
-        response = httpx.get(f"{self.url(component)}/api/v1/query", params={"query": expr}, timeout=10)
-        response.raise_for_status()
-        result: list[dict[str, Any]] = response.json()["data"]["result"]
+        result: list[dict[str, Any]] = self._data(component, "/api/v1/query", [("query", expr)])["result"]
         return result
+
+    def _data(self, component: str, path: str, params: list[tuple[str, str]]) -> Any:
+        with Client(Endpoint(self.url(component), flag=component), limits=Limits(timeout_s=10)) as c:
+            return c.run(api.raw(path, params, envelope=True))
 
     def value(self, component: str, expr: str) -> float | None:
         result = self.query(component, expr)
@@ -121,9 +124,7 @@ class UpStack:
 
     def rule_alerts(self, component: str) -> list[dict[str, Any]]:
         """The alerts a Prometheus has pending or firing."""
-        response = httpx.get(f"{self.url(component)}/api/v1/alerts", timeout=10)
-        response.raise_for_status()
-        alerts: list[dict[str, Any]] = response.json()["data"]["alerts"]
+        alerts: list[dict[str, Any]] = self._data(component, "/api/v1/alerts", [])["alerts"]
         return alerts
 
     def am_alerts(self) -> list[dict[str, Any]]:
