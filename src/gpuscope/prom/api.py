@@ -12,6 +12,7 @@ the same way and hand the answer to ``decode``, which sorts every failure into t
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -20,7 +21,6 @@ from urllib.parse import quote, urlencode
 
 from gpuscope.errors import ApiUnusable, EndpointDown, QueryFailed, UsageError
 from gpuscope.prom.model import Matrix, Rule, RuntimeInfo, Sample, Series, Target, TsdbStatus, Vector
-from gpuscope.rules.timescale import to_seconds
 
 T = TypeVar("T")
 
@@ -236,7 +236,7 @@ def parse_targets(data: Any) -> tuple[Target, ...]:
                 instance=str(labels.get("instance", "")),
                 health=str(t.get("health", "unknown")),
                 last_error=str(t.get("lastError", "")),
-                scrape_timeout_s=to_seconds(str(timeout)),
+                scrape_timeout_s=duration_s(str(timeout)),
             )
         )
     return tuple(sorted(out, key=lambda t: (t.job, t.instance)))
@@ -254,6 +254,14 @@ def parse_rules(data: Any) -> tuple[Rule, ...]:
         for g in data.get("groups", [])
         for r in g.get("rules", [])
     )
+
+
+_UNITS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0, "w": 604800.0, "y": 31536000.0}
+
+
+def duration_s(text: str) -> float:
+    """A Prometheus duration as the API writes it (``10s``, ``1m30s``, ``500ms``), in seconds."""
+    return sum(int(n) * _UNITS[u] for n, u in re.findall(r"([0-9]+)(ms|s|m|h|d|w|y)", text))
 
 
 class _WrongType(ValueError):
