@@ -97,7 +97,7 @@ def test_urls_that_are_not_the_api_asked_for(stack: UpStack) -> None:
     assert_cannot_audit(doctor_cli("--prometheus", am), "answered 404")
     prom = stack.url("prometheus-a@gpu-a")
     assert_cannot_audit(
-        doctor_cli("--prometheus", prom, "--alertmanager", prom), f"--alertmanager {prom} is not an Alertmanager API"
+        doctor_cli("--prometheus", prom, "--alertmanager", prom), f"--alertmanager {prom}: not an Alertmanager API"
     )
 
 

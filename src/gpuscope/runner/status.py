@@ -16,7 +16,7 @@ import asyncio
 import re
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
@@ -29,7 +29,7 @@ from gpuscope.doctor.observations import LoadedConfig, Observations, exporter_ta
 from gpuscope.doctor.queries import floor_queries
 from gpuscope.doctor.timing import Timing, default_window
 from gpuscope.errors import ApiError, QueryFailed
-from gpuscope.prom import AsyncClient, Endpoint, Limits, Rule, Target, Vector, aio
+from gpuscope.prom import AsyncClient, Endpoint, Limits, Rule, Sample, Target, Vector, aio
 from gpuscope.rules.promql import Promql
 from gpuscope.runner.plan import LocalPlan
 
@@ -168,7 +168,31 @@ class _Answers:
     samples: float
 
 
-async def _value(prom: AsyncClient, expr: str) -> Vector | QueryFailed:
+# Each replica is asked every second: its floor queries go as one query, each part marked with this label.
+QUERY_LABEL = "gpuscope_floor_query"
+SAMPLES = "sum(scrape_samples_scraped) or vector(0)"
+
+
+def combined(queries: Mapping[str, str]) -> str:
+    """One PromQL expression answering every query of ``queries``, each answer labelled with its name: one request
+    instead of one per query, on the supervisor's event loop that also serves the simulated exporters."""
+    return " or ".join(f'label_replace({expr}, "{QUERY_LABEL}", "{name}", "", "")' for name, expr in queries.items())
+
+
+def split(answer: Vector | QueryFailed, names: Iterable[str]) -> dict[str, Vector | QueryFailed]:
+    """The answer of ``combined`` back into one vector per query name (the same failure for all, if it failed)."""
+    if isinstance(answer, QueryFailed):
+        return dict.fromkeys(names, answer)
+    out: dict[str, list[Sample]] = {name: [] for name in names}
+    for s in answer:
+        labels = dict(s.labels)
+        name = labels.pop(QUERY_LABEL, "")
+        if name in out:
+            out[name].append(Sample(labels, s.value))
+    return {name: tuple(samples) for name, samples in out.items()}
+
+
+async def _vector(prom: AsyncClient, expr: str) -> Vector | QueryFailed:
     try:
         return await prom.query(expr)
     except QueryFailed as exc:
@@ -177,16 +201,17 @@ async def _value(prom: AsyncClient, expr: str) -> Vector | QueryFailed:
 
 async def _ask(prom: AsyncClient, queries: Mapping[str, str]) -> _Answers:
     """Every answer the floor checks need, concurrently; an unreachable replica raises ``ApiError``."""
-    samples, targets, rules, managers = await asyncio.gather(
-        prom.query("sum(scrape_samples_scraped) or vector(0)"), prom.targets(), prom.rules(), prom.alertmanagers()
+    answer, targets, rules, managers = await asyncio.gather(
+        _vector(prom, combined({**queries, "samples": SAMPLES})), prom.targets(), prom.rules(), prom.alertmanagers()
     )
-    values = await asyncio.gather(*(_value(prom, queries[name]) for name in _ASKED))
+    results = split(answer, [*queries, "samples"])
+    samples = results.pop("samples")
     return _Answers(
-        results=dict(zip(_ASKED, values, strict=True)),
+        results=results,
         targets=targets,
         rules=rules,
         alertmanagers=managers,
-        samples=samples[0].value if samples else 0.0,
+        samples=samples[0].value if not isinstance(samples, QueryFailed) and samples else 0.0,
     )
 
 
