@@ -56,8 +56,9 @@ def renamed(files: dict[str, str]) -> dict[str, str]:
     return out
 
 
-def baseline_files() -> dict[str, str]:
-    return renamed({name: (BASELINE_DIR / name).read_text() for name in BASELINE_FILES})
+def baseline_files(directory: Path = BASELINE_DIR) -> dict[str, str]:
+    """The renamed rule files of a frozen baseline directory (``bench/baseline/`` unless told another)."""
+    return renamed({name: (directory / name).read_text() for name in BASELINE_FILES})
 
 
 @dataclass(frozen=True)

@@ -59,7 +59,16 @@ from common import (
     wait_sim_healthy,
 )
 from fleet_ingest import FIELDS_CSV, spec_yaml
-from rule_sets import Rule, baseline_files, query_log_queries, query_log_rules, rules_of, seconds
+from rule_sets import (
+    BASELINE_DIR,
+    BASELINE_FILES,
+    Rule,
+    baseline_files,
+    query_log_queries,
+    query_log_rules,
+    rules_of,
+    seconds,
+)
 
 BASE_ADDRESS = (127, 212)  # 127.212.0.1 ...: clear of the ingest benchmark's block and of `gpuscope up`
 GPUS_PER_NODE = 8
@@ -74,6 +83,7 @@ class CostConfig:
     warmup_s: int
     window_s: int
     quick: bool
+    baseline: Path = BASELINE_DIR  # the frozen rule files run beside the generated ones
 
 
 QUICK = CostConfig(nodes=(25, 75), warmup_s=45, window_s=30, quick=True)
@@ -96,7 +106,9 @@ def _targets(nodes: int, port: int) -> list[str]:
     return [f"{n >> 24 & 255}.{n >> 16 & 255}.{n >> 8 & 255}.{n & 255}:{port}" for n in range(first, first + nodes)]
 
 
-def prepare(workdir: Path, nodes: int, port: int, prom_port: int) -> tuple[Path, Path, list[Rule]]:
+def prepare(
+    workdir: Path, nodes: int, port: int, prom_port: int, baseline: Path = BASELINE_DIR
+) -> tuple[Path, Path, list[Rule]]:
     """The fleet spec, its generated bundle, and the Prometheus config: the generated one with the renamed
     baseline rule files added, a query log, and no remote_write (its queue is not rule cost)."""
     hosts = _targets(nodes, port)
@@ -107,7 +119,7 @@ def prepare(workdir: Path, nodes: int, port: int, prom_port: int) -> tuple[Path,
     config = cluster / "prometheus-a.yml"
     data = yaml.safe_load(config.read_text())
     (cluster / "baseline").mkdir()
-    for name, text in baseline_files().items():
+    for name, text in baseline_files(baseline).items():
         (cluster / "baseline" / name).write_text(text)
         data["rule_files"].append(f"baseline/{name}")
     data.pop("remote_write", None)
@@ -178,14 +190,17 @@ def _isolated(prom: Prom, rules: list[Rule], at: float) -> dict[tuple[str, str],
     """Each rule's expression evaluated alone at ``at`` through the query API: median time of ``ROUNDS``, samples.
 
     Rounds over every rule, the two sets' rules taken in turn, so that a slower or busier moment of the machine
-    (Prometheus's heap grows and is collected as the queries allocate) falls on both alike."""
+    (Prometheus's heap grows and is collected as the queries allocate) falls on both alike; which set goes first
+    alternates from round to round: with the baseline always first, identical expressions measured 15-20 % slower
+    on the second side (the first query's garbage is collected during the second)."""
     before = [r for r in rules if r.baseline]
     after = [r for r in rules if not r.baseline]
-    order = [r for pair in itertools.zip_longest(before, after) for r in pair if r is not None]
+    pairs = list(itertools.zip_longest(before, after))
     times: dict[tuple[str, str], list[float]] = {}
     samples: dict[tuple[str, str], float] = {}
     with httpx.Client(timeout=300) as client:
-        for _ in range(ROUNDS):
+        for round_ in range(ROUNDS):
+            order = [r for pair in pairs for r in (pair if round_ % 2 == 0 else pair[::-1]) if r is not None]
             for rule in order:
                 params = {"query": rule.expr, "time": f"{at:.3f}", "stats": "all"}
                 try:
@@ -234,7 +249,7 @@ def _in_run_rules(
 
 def measure_size(cfg: CostConfig, nodes: int, workdir: Path, doctor: bool, progress: Any) -> dict[str, Any]:
     port, prom_port = free_port(), free_port()
-    config, spec, rules = prepare(workdir, nodes, port, prom_port)
+    config, spec, rules = prepare(workdir, nodes, port, prom_port, cfg.baseline)
     hosts = _targets(nodes, port)
     a, b = BASE_ADDRESS
     sim_cmd = [
@@ -365,12 +380,25 @@ def run(cfg: CostConfig, command: str, keep: bool = False, progress: Any = print
     return rules_cost_report.sections(cfg, in_workdir("rules", keep, measure), command)
 
 
+def _baseline_dir(parser: argparse.ArgumentParser, base: Path) -> Path:
+    missing = [name for name in BASELINE_FILES if not (base / name).is_file()]
+    if missing:
+        parser.error(f"--baseline {base}: no {', '.join(missing)} there (a directory of frozen rule files)")
+    return base
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help=f"{QUICK.nodes} nodes, short warm-up (make bench)")
     parser.add_argument("--nodes", help="comma-separated node counts (8 GPUs each), e.g. 125,500,1000")
     parser.add_argument("--warmup", type=int, help="seconds between all targets up and the window")
     parser.add_argument("--window", type=int, help="measurement window, seconds")
+    parser.add_argument(
+        "--baseline",
+        metavar="DIR",
+        help="frozen rule files to run beside the generated ones (default bench/baseline; "
+        "bench/baseline-counting holds the rules before the counting changes)",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the work directory (bundle, data, query log)")
     parser.add_argument("--report", metavar="JSON", help="only render the tables of a kept run's rules-cost.json")
     parser.add_argument("--remeasure", metavar="DIR", help="a kept run's directory: time each rule alone again")
@@ -392,6 +420,8 @@ def main() -> None:
         if args.window < 15:
             parser.error("--window must be at least 15 seconds (one evaluation)")
         cfg = replace(cfg, window_s=args.window)
+    if args.baseline:
+        cfg = replace(cfg, baseline=_baseline_dir(parser, Path(args.baseline)))
     if args.remeasure:
         done = remeasure(Path(args.remeasure), lambda m: print(m, file=sys.stderr, flush=True))
         print_sections("rules_cost", lambda: rules_cost_report.sections(cfg, done, done.get("command", "")))

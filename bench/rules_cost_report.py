@@ -97,8 +97,9 @@ def _totals(
 
 ABOUT = (
     "One real Prometheus 2.42 per size on the config `gpuscope generate` writes (15 s scrape and evaluation), "
-    "scraping `gpuscope sim` (N nodes x 8 H100, `bench/fields-100.csv`), with the rule files of before this "
-    "change (`bench/baseline/`, renamed so the two sets write different series) evaluated beside the generated "
+    "scraping `gpuscope sim` (N nodes x 8 H100, `bench/fields-100.csv`), with a frozen earlier rule set "
+    "(`bench/baseline/` unless `--baseline` names another, renamed so the two sets write different series) "
+    "evaluated beside the generated "
     "ones on the same samples at the same time: the fair baseline is the same Prometheus doing today's work. "
     "Cells: milliseconds per evaluation, before -> after; the totals count a 1 m group's evaluation as 1/4 of "
     "its time per 15 s. Fit: least squares over the sizes, fixed part + part per GPU."

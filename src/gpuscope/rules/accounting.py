@@ -26,6 +26,10 @@ UNIT_NOTE = (
     "Counted in physical GPUs: a whole GPU is 1, a MIG instance its share of compute slices (g/7; g/4 on an A30), "
     "and the holders of a shared (time-sliced, MPS) GPU split it evenly."
 )
+# A whole GPU carries no GPU-instance profile; a MIG instance does. A whole GPU's share is 1 by definition, so
+# weighted sums only need the share joined in for MIG instances (``weighted_sum``).
+WHOLE = 'GPU_I_PROFILE=""'
+MIG = 'GPU_I_PROFILE!=""'
 PRESENCE = "DCGM_FI_DEV_GPU_TEMP"  # a device-level gauge every exporter serves for every GPU and MIG instance
 GPU_SLICES = 7  # compute slices of every MIG-capable GPU in the catalog (A100, H100, H200, B200, GB200)
 # Compute-slice counts the catalog's MIG profiles use (1g, 2g, 3g, 4g, 7g).
@@ -43,18 +47,23 @@ def profile_matcher(slices: int) -> str:
 def unit_share(q: Promql, keys: str) -> str:
     """One series per unit (labels ``keys``, which must include the GPU-instance labels) valued with its share of
     its physical GPU, from the presence gauge's labels. ``or`` keeps the first term that names a unit, so the
-    model-specific terms come before the general ones and the catch-all last."""
+    model-specific terms come before the general ones and the catch-all last.
+
+    The whole GPUs are one term and the MIG terms are parenthesised after it: ``a or b`` hashes every series of
+    ``a``, so in the left-leaning chain ``a or b or c ...`` every GPU was hashed once per term (ten times); here
+    the whole GPUs once, and the MIG chain only over MIG instances. The terms are disjoint but for the catch-all,
+    so the value is the same."""
 
     def term(matchers: str, slices: int = 1, total: int = 1) -> str:
         group = f"group by ({keys}) ({q.dcgm(PRESENCE, matchers)})"
         return f"({group} * {slices} / {total})" if total > 1 else f"({group})"
 
-    terms = [term('GPU_I_PROFILE=""')]
+    mig: list[str] = []
     for model, total, sizes in SMALL_MIG:
-        terms += [term(f'{profile_matcher(g)},modelName=~"{model}"', g, total) for g in sizes]
-    terms += [term(profile_matcher(g), g, GPU_SLICES) for g in PROFILE_SLICES]
-    terms.append(term('GPU_I_PROFILE!=""', 1, GPU_SLICES))
-    return "\nor ".join(terms)
+        mig += [term(f'{profile_matcher(g)},modelName=~"{model}"', g, total) for g in sizes]
+    mig += [term(profile_matcher(g), g, GPU_SLICES) for g in PROFILE_SLICES]
+    mig.append(term(MIG, 1, GPU_SLICES))
+    return term(WHOLE) + "\nor (\n" + "\nor ".join(mig) + "\n)"
 
 
 def unit_match(q: Promql) -> str:

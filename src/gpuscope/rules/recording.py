@@ -8,7 +8,7 @@ the long-term store has a predictable number of series.
 
 from __future__ import annotations
 
-from gpuscope.rules.accounting import share_per_holder, unit_match, unit_share
+from gpuscope.rules.accounting import MIG, WHOLE, share_per_holder, unit_match, unit_share
 from gpuscope.rules.model import MINUTE_INTERVAL, Group, Recording
 from gpuscope.rules.promql import Promql, alternatives
 
@@ -19,6 +19,9 @@ _PROF_SIGNALS = (
     ("dram_active", "DCGM_FI_PROF_DRAM_ACTIVE"),
     ("gr_engine_active", "DCGM_FI_PROF_GR_ENGINE_ACTIVE"),
 )
+# The profiling means recorded per cluster: what the fleet dashboard plots beside the activity (graphics-engine
+# active is one of the activity's sources, in ``cluster:gpu_activity:avg5m``, and has no cluster mean of its own).
+_CLUSTER_SIGNALS = ("sm_active", "tensor_active", "dram_active")
 COLD_TIER_REGEX = ".+:.+_rollup(5m|1h)"
 # Interval of the groups of 5 m averages and what is aggregated from them (see ``gpu_5m_group``).
 AGGREGATE_INTERVAL = MINUTE_INTERVAL
@@ -147,10 +150,18 @@ def unit_records(q: Promql) -> list[Recording]:
 
 
 def weighted_mean(q: Promql, per_unit: str, by: str) -> str:
-    """The mean of a per-unit ratio over ``by``, each unit weighted by its share of a GPU: a 1g MIG instance
-    weighs a seventh of a whole GPU. Units without the signal are left out of both sides."""
-    values = f"max by ({q.unit_keys}) ({per_unit})"
-    return f"sum by ({by}) ({values} * {UNIT_SHARE})\n/\nsum by ({by}) ({UNIT_SHARE} and {values})"
+    """The mean of a per-unit ratio (a recorded series' name) over ``by``, each unit weighted by its share of a
+    GPU: a 1g MIG instance weighs a seventh of a whole GPU. Units without the signal are left out of both sides;
+    the signal's copies (an old and a new exporter pod) count once per unit.
+
+    A whole GPU weighs 1, so only MIG instances are joined to their share: on a fleet of whole GPUs the join
+    (a hash of every unit on both sides, the cost of this rule) is over nothing."""
+    u = q.unit_keys
+    whole, mig = f"{per_unit}{{{WHOLE}}}", f"max by ({u}) ({per_unit}{{{MIG}}})"
+    return (
+        f"sum by ({by}) (\nmax by ({u}) ({whole})\nor\n({mig} * {UNIT_SHARE})\n)\n/\n"
+        f"sum by ({by}) (\ngroup by ({u}) ({whole})\nor\n({UNIT_SHARE} and {mig})\n)"
+    )
 
 
 def node_group(q: Promql) -> Group:
@@ -165,7 +176,6 @@ def node_group(q: Promql) -> Group:
                 record="node:gpu_activity:avg5m",
                 expr=f"sum by ({n}) ({UNIT_ACTIVE})\n/\nsum by ({n}) ({UNIT_SHARE} and {UNIT_ACTIVE})",
             ),
-            Recording(record="node:gpu_sm_active:avg5m", expr=weighted_mean(q, "gpu:sm_active:avg5m", n)),
             Recording(record="node:gpu_power_watts:sum5m", expr=f"sum by ({n}) ({POWER_5M})"),
             Recording(record="node:gpus_reporting:count", expr=f"count by ({n}) ({physical})"),
         ),
@@ -193,7 +203,7 @@ def cluster_group(q: Promql) -> Group:
     physical = f"max by ({c}, {uuid}, modelName) ({q.dcgm('DCGM_FI_DEV_GPU_TEMP')})"
     rules = [
         Recording(record=f"cluster:gpu_{name}:avg5m", expr=weighted_mean(q, f"gpu:{name}:avg5m", c))
-        for name, _ in _PROF_SIGNALS
+        for name in _CLUSTER_SIGNALS
     ]
     rules += [
         # Active GPU-equivalents, and the GPU-equivalents activity is measured on: their ratio is the activity.
@@ -205,7 +215,7 @@ def cluster_group(q: Promql) -> Group:
         Recording(record="cluster:gpu_power_watts:sum5m", expr=f"sum by ({c}) ({POWER_5M})"),
         Recording(
             record="cluster:gpu_fb_used:ratio_avg5m",
-            expr=f"sum by ({c}) ({FB_USED_5M})\n/\n(sum by ({c}) ({FB_USED_5M}) + sum by ({c}) ({FB_FREE_5M}))",
+            expr=used_share(f"sum by ({c}) ({FB_USED_5M})", f"sum by ({c}) ({FB_FREE_5M})"),
         ),
         Recording(record="cluster:gpus:count_by_model", expr=f"count by ({c}, modelName) ({physical})"),
         Recording(record="cluster:gpus_reporting:count", expr=f"sum by ({c}) (cluster:gpus:count_by_model)"),
