@@ -15,6 +15,9 @@ from pathlib import Path
 import pytest
 
 from gpuscope.fields import dcgm_header
+from gpuscope.fields.catalog import BY_ID, DCGM_SOURCES, HEADER_BY_ID, HEADER_IDS, dcgm_id
+from gpuscope.fields.collectors import parse_collectors
+from gpuscope.fields.ids import FieldId
 
 ROOT = Path(__file__).resolve().parents[2]
 HEADERS = ROOT / "third_party" / "dcgm" / "dcgmlib"
@@ -64,3 +67,49 @@ def test_rows_carry_the_metadata_dcgm_registers() -> None:
         assert level in levels, name
     assert len({row[0] for row in dcgm_header.FIELDS}) == len(dcgm_header.FIELDS)
     assert not set(dcgm_header.ALIASES) & {row[0] for row in dcgm_header.FIELDS}
+
+
+def test_catalog_ids_are_the_headers() -> None:
+    # No invented ids: a catalog id at or above 0 is the id dcgm_fields.h gives that name (current or deprecated),
+    # and a view (below -100) is computed from a field the header defines.
+    for member in FieldId:
+        if member >= 0:
+            assert HEADER_IDS.get(member.name) == member, member.name
+    for name, member in FieldId.__members__.items():
+        if member < -100:
+            assert member in DCGM_SOURCES, name
+            source, factor = DCGM_SOURCES[member]
+            assert source in HEADER_BY_ID and factor > 0, name
+    assert HEADER_IDS["DCGM_FI_DEV_GPU_UTIL_RATIO"] == 203
+    assert HEADER_IDS["DCGM_FI_DEV_NVLINK_THROUGHPUT_TOTAL"] == 449
+
+
+def test_every_header_name_loads_from_a_csv() -> None:
+    names = sorted(HEADER_IDS)
+    kinds = {name: HEADER_BY_ID[HEADER_IDS[name]].type for name in names}
+    text = "".join(f"{name}, {'label' if kinds[name] == 's' else 'gauge'}, help\n" for name in names)
+    loaded = parse_collectors(text, "all.csv")
+    served = {m.name for m in (*loaded.metrics, *loaded.labels, *loaded.unsupported)}
+    # A name is served, reported unsupported, or skipped with a line naming its replacement (removed in 4.7).
+    removed = [w for w in loaded.warnings if "was removed in DCGM 4.7" in w]
+    assert len(served) + len(removed) == len(names)
+    assert {m.field.field_id for m in loaded.unsupported}.isdisjoint(BY_ID)
+    # Every field of the catalog a header name reaches is read by its header id.
+    for metric in (*loaded.metrics, *loaded.labels):
+        assert dcgm_id(metric.field.field_id) == HEADER_IDS[metric.name] or metric.field.field_id in DCGM_SOURCES
+
+
+def test_a_string_declared_as_gauge_costs_only_that_field() -> None:
+    text = "DCGM_FI_DEV_FABRIC_CLUSTER_UUID, gauge, uuid\nDCGM_FI_DEV_GPU_TEMP, gauge, temp\n"
+    loaded = parse_collectors(text, "f.csv")
+    assert [m.name for m in loaded.metrics] == ["DCGM_FI_DEV_GPU_TEMP"]
+    assert [w for w in loaded.warnings if "DCGM_FI_DEV_FABRIC_CLUSTER_UUID" in w] == [loaded.warnings[0]]
+    assert loaded.warnings[0].startswith("f.csv:1: ") and len(loaded.warnings) == 1
+
+
+def test_a_header_only_field_is_accepted_and_reported_unsupported() -> None:
+    loaded = parse_collectors("DCGM_FI_DEV_BAR1_USED, gauge, BAR1\nDCGM_FI_DEV_GPU_TEMP, gauge, t\n", "b.csv")
+    assert [m.name for m in loaded.unsupported] == ["DCGM_FI_DEV_BAR1_USED"]
+    assert loaded.unsupported[0].field.field_id == HEADER_IDS["DCGM_FI_DEV_BAR1_USED"]
+    assert HEADER_IDS["DCGM_FI_DEV_BAR1_USED"] not in loaded.field_ids()
+    assert [w for w in loaded.warnings if "DCGM_FI_DEV_BAR1_USED (line 1)" in w] == list(loaded.warnings)

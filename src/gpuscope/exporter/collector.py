@@ -29,7 +29,7 @@ from gpuscope.exporter.processes.source import ProcessSource
 from gpuscope.exporter.snapshot import ErrorKey, GpuDerived, Snapshot
 from gpuscope.exporter.workloads.model import Attribution, WorkloadStatus
 from gpuscope.exporter.workloads.source import WorkloadSource
-from gpuscope.fields.catalog import BY_ID, DERIVED
+from gpuscope.fields.catalog import DERIVED, field_name
 from gpuscope.fields.clock_events import CLOCK_EVENT_REASONS
 from gpuscope.fields.collectors import CollectorSet
 from gpuscope.fields.ids import FieldId
@@ -94,6 +94,7 @@ class Collector:
         self.devices = devices or DeviceSelection()
         self._warned_missing = False
         self.request = replace(build_request(collectors), processes=processes is not None)
+        self._unsupported = tuple(m.name for m in collectors.unsupported)
         self._xid_window = xid_window_s
         self._clock_window = clock_events_window_s
         self._clock = clock
@@ -161,6 +162,7 @@ class Collector:
         """Read what a new field list needs from the next collection on (a reload)."""
         with self._lock:
             self.request = replace(build_request(collectors), processes=self.processes is not None)
+            self._unsupported = tuple(m.name for m in collectors.unsupported)
 
     def _next(
         self,
@@ -217,6 +219,8 @@ class Collector:
         unsupported: set[tuple[int, str, str]] = set()
         for gpu in reading.gpus:
             idx, uuid = gpu.identity.index, gpu.identity.uuid
+            # Fields the CSV lists that no backend here reads: unsupported on every GPU, as a GPU without one.
+            unsupported.update((idx, uuid, name) for name in self._unsupported)
             if gpu.lost:
                 self._errors[(idx, uuid, "*", ReadError.GPU_LOST.value)] += 1
                 continue
@@ -228,7 +232,7 @@ class Collector:
                     if fid not in self.request.field_ids or (fid, reason) in seen:
                         continue
                     seen.add((fid, reason))
-                    name = BY_ID[fid].name
+                    name = field_name(fid)
                     if reason is ReadError.NOT_SUPPORTED:
                         unsupported.add((idx, uuid, name))
                     else:

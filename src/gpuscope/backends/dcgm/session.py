@@ -34,7 +34,7 @@ from gpuscope.backends.dcgm.connection import Calls, Target
 from gpuscope.backends.dcgm.deadline import CallTimedOut
 from gpuscope.backends.dcgm.discovery import Gpu, Inventory, discover
 from gpuscope.backends.dcgm.library import DcgmError
-from gpuscope.backends.dcgm.values import FieldPlan, decode, plan_fields
+from gpuscope.backends.dcgm.values import FieldPlan, decode, plan_fields, with_views
 from gpuscope.backends.dcgm.watches import Timing, Watches, retry_profiling, setup
 from gpuscope.fields.ids import FieldId
 
@@ -211,11 +211,11 @@ class Session:
         wanted = request.field_ids
         unserved = dict.fromkeys(plan.unserved, ReadError.NOT_SUPPORTED)
         skip = set(plan.prof) if gpu.instances else set()
-        device_reading = _entity(row, wanted, skip, unserved)
+        device_reading = _entity(with_views(row, plan.views), wanted, skip, unserved)
         instances = tuple(
             InstanceReading(
                 identity=inst.identity,
-                reading=_entity(instance.grid.get(inst.entity_id, {}), wanted, set(), {}),
+                reading=_entity(with_views(instance.grid.get(inst.entity_id, {}), plan.views), wanted, set(), {}),
             )
             for inst in gpu.instances
         )
