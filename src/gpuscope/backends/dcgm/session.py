@@ -152,8 +152,10 @@ class Session:
         plan = watches.plan
         gpus = [(S.EntityGroup.GPU, g.gpu_id) for g in self.inventory.gpus]
         instances = [(S.EntityGroup.GPU_I, i.entity_id) for g in self.inventory.gpus for i in g.instances]
-        device = self._read_grid(gpus, (*plan.device, *plan.prof))
-        instance = self._read_grid(instances, (*plan.instance, *plan.prof)) if instances else _Read(grid={}, stamps={})
+        device_ids = tuple(fid for fid in (*plan.device, *plan.prof) if fid not in watches.dropped)
+        instance_ids = tuple(fid for fid in (*plan.instance, *plan.prof) if fid not in watches.dropped)
+        device = self._read_grid(gpus, device_ids)
+        instance = self._read_grid(instances, instance_ids) if instances else _Read(grid={}, stamps={})
         found = self._health() if request.health and watches.health else None
         readings = tuple(
             self._gpu_reading(gpu, request, plan, watches, device, instance, found) for gpu in self.inventory.gpus
@@ -209,7 +211,9 @@ class Session:
         if any(v is ReadError.GPU_LOST for v in row.values()):
             return GpuReading(identity=gpu.identity, device=EntityReading(), lost=True, xid_events=xids)
         wanted = request.field_ids
-        unserved = dict.fromkeys(plan.unserved, ReadError.NOT_SUPPORTED)
+        # not served here, or dropped because the library or host engine does not know the id (or a view's source)
+        dropped = watches.dropped | {view for view, source, _ in plan.views if source in watches.dropped}
+        unserved = dict.fromkeys((*plan.unserved, *(fid for fid in dropped if fid in wanted)), ReadError.NOT_SUPPORTED)
         skip = set(plan.prof) if gpu.instances else set()
         device_reading = _entity(with_views(row, plan.views), wanted, skip, unserved)
         instances = tuple(
