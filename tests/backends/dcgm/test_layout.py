@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from gpuscope.backends.dcgm import structs as S
+from gpuscope.backends.dcgm.health import HEALTH_CODE_NAMES, error_code_label
 
 HEADERS = Path(__file__).resolve().parents[3] / "third_party" / "dcgm" / "dcgmlib"
 
@@ -74,3 +75,22 @@ def test_ctypes_layouts_match_the_headers(tmp_path: Path) -> None:
     for ours_name, c_name in VERSIONS.items():
         ours[c_name] = getattr(S, ours_name)
     assert ours == c
+
+
+def test_health_code_names_are_dcgm_errors_h_numbers(tmp_path: Path) -> None:
+    compiler = shutil.which("gcc") or shutil.which("cc")
+    if compiler is None:
+        pytest.fail("no C compiler: install gcc (scripts/ensure-binaries does)")
+    names = HEALTH_CODE_NAMES.values()
+    program = tmp_path / "codes.c"
+    program.write_text(
+        '#include <stdio.h>\n#include "dcgm_errors.h"\nint main(void) {\n'
+        + "".join(f'    printf("{name} %d\\n", (int)({name}));\n' for name in names)
+        + "    return 0;\n}\n",
+        encoding="utf-8",
+    )
+    binary = tmp_path / "codes"
+    subprocess.run([compiler, "-I", str(HEADERS), "-o", str(binary), str(program)], check=True)
+    out = subprocess.run([binary], capture_output=True, text=True, check=True).stdout
+    assert {int(code): name for name, code in (line.split() for line in out.splitlines())} == dict(HEALTH_CODE_NAMES)
+    assert error_code_label(13) == "DCGM_FR_UNKNOWN(13)"
