@@ -14,10 +14,14 @@ from pathlib import Path
 
 import pytest
 
+from gpuscope.backends.sim import SimNode, SimNodeConfig
+from gpuscope.exporter.collector import Collector
 from gpuscope.fields import dcgm_header
 from gpuscope.fields.catalog import BY_ID, DCGM_SOURCES, HEADER_BY_ID, HEADER_IDS, dcgm_id
 from gpuscope.fields.collectors import parse_collectors
 from gpuscope.fields.ids import FieldId
+from gpuscope.hardware.models import model_by_key
+from tests.support.clock import FakeClock
 
 ROOT = Path(__file__).resolve().parents[2]
 HEADERS = ROOT / "third_party" / "dcgm" / "dcgmlib"
@@ -89,11 +93,11 @@ def test_every_header_name_loads_from_a_csv() -> None:
     kinds = {name: HEADER_BY_ID[HEADER_IDS[name]].type for name in names}
     text = "".join(f"{name}, {'label' if kinds[name] == 's' else 'gauge'}, help\n" for name in names)
     loaded = parse_collectors(text, "all.csv")
-    served = {m.name for m in (*loaded.metrics, *loaded.labels, *loaded.unsupported)}
+    served = {m.name for m in (*loaded.metrics, *loaded.labels, *loaded.header_only)}
     # A name is served, reported unsupported, or skipped with a line naming its replacement (removed in 4.7).
     removed = [w for w in loaded.warnings if "was removed in DCGM 4.7" in w]
     assert len(served) + len(removed) == len(names)
-    assert {m.field.field_id for m in loaded.unsupported}.isdisjoint(BY_ID)
+    assert {m.field.field_id for m in loaded.header_only}.isdisjoint(BY_ID)
     # Every field of the catalog a header name reaches is read by its header id.
     for metric in (*loaded.metrics, *loaded.labels):
         assert dcgm_id(metric.field.field_id) == HEADER_IDS[metric.name] or metric.field.field_id in DCGM_SOURCES
@@ -107,9 +111,22 @@ def test_a_string_declared_as_gauge_costs_only_that_field() -> None:
     assert loaded.warnings[0].startswith("f.csv:1: ") and len(loaded.warnings) == 1
 
 
-def test_a_header_only_field_is_accepted_and_reported_unsupported() -> None:
+def test_a_header_only_field_is_accepted_with_one_line() -> None:
     loaded = parse_collectors("DCGM_FI_DEV_BAR1_USED, gauge, BAR1\nDCGM_FI_DEV_GPU_TEMP, gauge, t\n", "b.csv")
-    assert [m.name for m in loaded.unsupported] == ["DCGM_FI_DEV_BAR1_USED"]
-    assert loaded.unsupported[0].field.field_id == HEADER_IDS["DCGM_FI_DEV_BAR1_USED"]
-    assert HEADER_IDS["DCGM_FI_DEV_BAR1_USED"] not in loaded.field_ids()
+    assert [m.name for m in loaded.header_only] == ["DCGM_FI_DEV_BAR1_USED"]
+    assert loaded.header_only[0].field.field_id == HEADER_IDS["DCGM_FI_DEV_BAR1_USED"]
     assert [w for w in loaded.warnings if "DCGM_FI_DEV_BAR1_USED (line 1)" in w] == list(loaded.warnings)
+
+
+def test_backends_that_read_no_dcgm_id_report_header_only_fields_unsupported() -> None:
+    clock = FakeClock()
+    sim = SimNode(SimNodeConfig("n", model_by_key("h100"), 2), clock=clock)
+    csv = "DCGM_FI_DEV_BAR1_USED, gauge, BAR1\nDCGM_FI_DEV_GPU_TEMP, gauge, t\n"
+    collector = Collector(sim, parse_collectors(csv, "b.csv"), clock=clock)
+    assert HEADER_IDS["DCGM_FI_DEV_BAR1_USED"] not in collector.request.field_ids  # never sent to the simulator
+    snapshot = collector.collect()
+    assert snapshot.backend_up
+    assert {(idx, name) for idx, _, name in snapshot.unsupported} == {
+        (0, "DCGM_FI_DEV_BAR1_USED"),
+        (1, "DCGM_FI_DEV_BAR1_USED"),
+    }

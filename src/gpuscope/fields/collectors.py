@@ -8,9 +8,10 @@ labels on every series of the entity instead of metric families.
 Leniency where dcgm-exporter is lenient, so the files it ships load: a field listed twice is served once (the
 first row wins, with a warning), and a field DCGM removed is skipped with a line naming its replacement. Beyond
 it, so that one line never costs the whole node: a field whose value cannot have the row's type (a string field
-declared ``gauge``) is left out with a warning, and a field NVIDIA's dcgm_fields.h defines but no backend here
-reads (``catalog.header_field``) is accepted and reported unsupported (``CollectorSet.unsupported``, one line for
-all of them). Those lines are returned in ``CollectorSet.warnings``; whoever loads the file logs them.
+declared ``gauge``) is left out with a warning, and a field NVIDIA's dcgm_fields.h defines that the catalog has no
+row for (``catalog.header_field``) is accepted (``CollectorSet.header_only``, one line for all of them): the DCGM
+backend reads it by its header id, the other backends report it as unsupported. Those lines are returned in
+``CollectorSet.warnings``; whoever loads the file logs them.
 """
 
 from __future__ import annotations
@@ -58,7 +59,8 @@ class CollectorSet:
     metrics: tuple[Metric, ...]
     labels: tuple[Metric, ...]
     warnings: tuple[str, ...] = ()  # "source:line: ..." for rows accepted but not served as written
-    unsupported: tuple[Metric, ...] = ()  # rows of fields no backend here reads: accepted, reported, not served
+    # rows of fields only dcgm_fields.h knows (no catalog row): read by the DCGM backend, unsupported elsewhere
+    header_only: tuple[Metric, ...] = ()
 
     def field_ids(self) -> frozenset[int]:
         """Every field id a backend must read to serve this set."""
@@ -95,7 +97,7 @@ def parse_collectors(text: str, source: str, dialect: Dialect = Dialect.CLASSIC)
     """Parse collectors CSV text; raises ``SpecError`` naming ``source:line``."""
     metrics: list[Metric] = []
     labels: list[Metric] = []
-    unsupported: list[Metric] = []
+    header_only: list[Metric] = []
     warnings: list[str] = []
     seen: dict[str, int] = {}
     for line, columns in _records(text, source):
@@ -117,18 +119,18 @@ def parse_collectors(text: str, source: str, dialect: Dialect = Dialect.CLASSIC)
             continue
         seen[metric.name] = line
         if metric.field.field_id not in BY_ID and not metric.field.exporter:
-            unsupported.append(metric)
+            header_only.append(metric)
         else:
             (labels if metric.type is MetricType.LABEL else metrics).append(metric)
-    if unsupported:
+    if header_only:
         warnings.append(
-            f"{source}: {len(unsupported)} field(s) DCGM defines but no gpuscope backend reads are accepted and "
-            "reported as gpuscope_exporter_field_unsupported: "
-            + ", ".join(f"{m.name} (line {m.line})" for m in unsupported)
+            f"{source}: {len(header_only)} field(s) only DCGM's dcgm_fields.h describes are read by their DCGM id "
+            "with --backend dcgm and reported as gpuscope_exporter_field_unsupported by the other backends: "
+            + ", ".join(f"{m.name} (line {m.line})" for m in header_only)
         )
-    if not metrics and not unsupported:
+    if not metrics and not header_only:
         raise SpecError(source, None, "no metric rows: list at least one field (see etc/default-counters.csv)")
-    return CollectorSet(source, tuple(metrics), tuple(labels), tuple(warnings), tuple(unsupported))
+    return CollectorSet(source, tuple(metrics), tuple(labels), tuple(warnings), tuple(header_only))
 
 
 def _records(text: str, source: str) -> list[tuple[int, list[str]]]:

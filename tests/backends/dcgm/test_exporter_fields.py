@@ -1,6 +1,6 @@
 """The exporter on the DCGM backend over the fake: the 4.9 dialect serves every field of its default list from
-the ids dcgm_fields.h defines; a header-only field is reported unsupported; a string declared ``gauge`` costs only
-that line."""
+the ids dcgm_fields.h defines; a field only the header describes is read by its id (or reported unsupported when
+it is not a GPU's); a string declared ``gauge`` costs only that line."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from gpuscope.backends.dcgm import DcgmBackend, Target
 from gpuscope.exporter.server import Listener
 from gpuscope.exporter.settings import ExporterSettings, make_runtime
-from gpuscope.fields.catalog import HEADER_BY_ID, Dialect, dcgm_id
+from gpuscope.fields.catalog import HEADER_BY_ID, HEADER_IDS, Dialect, dcgm_id
 from gpuscope.fields.collectors import default_counters_text, parse_collectors
 from tests.backends.dcgm.support import two_a100s
 from tests.fakedcgm import FakeDcgm
@@ -21,6 +21,7 @@ pytestmark = pytest.mark.e2e
 
 EXTRA = """
 DCGM_FI_DEV_BAR1_USED, gauge, BAR1 used (a field only dcgm_fields.h knows)
+DCGM_FI_DEV_NVSWITCH_TEMP_CELSIUS, gauge, an NvSwitch field: not a GPU's
 DCGM_FI_DEV_FABRIC_CLUSTER_UUID, gauge, a string declared as a gauge
 """
 
@@ -37,10 +38,14 @@ def test_4_9_dialect_serves_every_default_field_and_one_bad_line_costs_one_field
         for gpu in (0, 1):
             fake.apply(f"value gpu {gpu} {source} {kind} {source + gpu}")
             fake.apply(f"value gi {gpu} {source} {kind} {source + gpu}")
+    bar1 = HEADER_IDS["DCGM_FI_DEV_BAR1_USED"]
+    # a compute-instance-level field (like the framebuffer): per GPU, and per GPU instance of GPU 1 under MIG
+    fake.apply(f"value gpu 0 {bar1} i 17", f"value gi 0 {bar1} i 18", f"value gi 1 {bar1} i 19")
     settings = ExporterSettings(collectors=collectors, dialect=Dialect.DCGM_4_9, interval_s=0.2)
     backend = DcgmBackend(Target(address="nvidia-dcgm:5555"), retry_initial_s=0.05, retry_max_s=0.1)
     listener = Listener("127.0.0.1", free_port(), make_runtime(backend, settings, "n1"))
     names = {m.name for m in served if m.field.field_id != 230}  # the XID field is only emitted once one happens
+    names.add("DCGM_FI_DEV_BAR1_USED")
     assert {"DCGM_FI_DEV_GPU_UTIL_RATIO", "DCGM_FI_DEV_FB_USED_BYTES", "DCGM_FI_DEV_SM_CLOCK_HERTZ"} <= names
 
     def complete() -> str | None:
@@ -58,7 +63,9 @@ def test_4_9_dialect_serves_every_default_field_and_one_bad_line_costs_one_field
     util = [line for line in text.splitlines() if line.startswith("DCGM_FI_DEV_GPU_UTIL_RATIO{") and 'gpu="0"' in line]
     assert util and util[0].endswith(" 2.030000")  # DCGM's field 203 (a percentage), as a ratio
     assert "DCGM_FI_DEV_FABRIC_CLUSTER_UUID" not in text.replace('field="DCGM_FI_DEV_FABRIC_CLUSTER_UUID"', "")
-    unsupported = [
-        line for line in text.splitlines() if line.startswith("gpuscope_exporter_field_unsupported{") and "BAR1" in line
-    ]
-    assert len(unsupported) == 2 and all(line.endswith(" 1") for line in unsupported)
+    bar1_rows = sorted(
+        line.rsplit(" ", 1)[1] for line in text.splitlines() if line.startswith("DCGM_FI_DEV_BAR1_USED{")
+    )
+    assert bar1_rows == ["17", "18", "19"]
+    unsupported = [line for line in text.splitlines() if line.startswith("gpuscope_exporter_field_unsupported{")]
+    assert len(unsupported) == 2 and all("DCGM_FI_DEV_NVSWITCH_TEMP_CELSIUS" in line for line in unsupported)

@@ -13,7 +13,13 @@ from dataclasses import dataclass
 
 from gpuscope.backends.base import ReadError, Value
 from gpuscope.backends.dcgm import structs as S
-from gpuscope.fields.catalog import BY_ID, DCGM_SOURCES, Entity, Field, MigScope, ValueKind
+from gpuscope.fields import dcgm_header
+from gpuscope.fields.catalog import BY_ID, DCGM_SOURCES, HEADER_BY_ID, Entity, Field, MigScope, ValueKind
+
+# Entity levels a field the catalog has no row for is read at: a GPU's own, or its GPU/compute instances' too
+# (the levels of dcgm_fields.cpp's registrations). NvSwitch, CPU, ConnectX, vGPU, link and global fields are not.
+_GPU_LEVEL = dcgm_header.ENTITY_GROUPS["DCGM_FE_GPU"]
+_INSTANCE_LEVELS = {dcgm_header.ENTITY_GROUPS["DCGM_FE_GPU_I"], dcgm_header.ENTITY_GROUPS["DCGM_FE_GPU_CI"]}
 
 _STATUS_ERRORS = {
     S.Return.NO_DATA: ReadError.NO_DATA,
@@ -123,7 +129,9 @@ def plan_fields(requested: Iterable[int], xid_field: int) -> FieldPlan:
             if field.mig is MigScope.INSTANCE:
                 instance.add(source)
             continue
-        if field is None or fid <= 0 or field.entity is Entity.NVLINK:
+        if field is None and fid in HEADER_BY_ID:
+            _plan_header_field(fid, device, instance, prof, unserved)
+        elif field is None or fid <= 0 or field.entity is Entity.NVLINK:
             unserved.add(fid)
         elif field.prof:
             prof.add(fid)
@@ -138,6 +146,21 @@ def plan_fields(requested: Iterable[int], xid_field: int) -> FieldPlan:
         unserved=tuple(sorted(unserved)),
         views=tuple(sorted(views)),
     )
+
+
+def _plan_header_field(fid: int, device: set[int], instance: set[int], prof: set[int], unserved: set[int]) -> None:
+    """Where a field only dcgm_fields.h describes is read: by its registered entity level and value type."""
+    meta = HEADER_BY_ID[fid]
+    if meta.type not in ("i", "d", "s", "t") or (
+        meta.entity_level != _GPU_LEVEL and meta.entity_level not in _INSTANCE_LEVELS
+    ):
+        unserved.add(fid)  # a binary blob, or an entity this backend does not watch
+    elif meta.name.startswith("DCGM_FI_PROF_"):
+        prof.add(fid)
+    else:
+        device.add(fid)
+        if meta.entity_level in _INSTANCE_LEVELS:
+            instance.add(fid)
 
 
 def with_views(
