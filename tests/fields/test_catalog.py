@@ -9,11 +9,13 @@ from gpuscope.fields.catalog import (
     BY_ID,
     BY_NAME,
     DERIVED,
+    HEADER_IDS,
     LEGACY_NAMES,
     RENAMED_IN_4_9,
     Dialect,
     MetricType,
     MigScope,
+    dcgm_id,
     resolve,
     suggest,
 )
@@ -139,7 +141,9 @@ def test_resolve_dialects_and_legacy_names() -> None:
     classic = resolve("DCGM_FI_DEV_SM_CLOCK", Dialect.CLASSIC)
     assert classic is not None and classic.emitted_name == "DCGM_FI_DEV_SM_CLOCK" and classic.field.unit == "MHz"
     new = resolve("DCGM_FI_DEV_SM_CLOCK", Dialect.DCGM_4_9)
-    assert new is not None and new.emitted_name == "DCGM_FI_DEV_SM_CLOCK_HERTZ" and new.field.field_id == 1603
+    assert new is not None and new.emitted_name == "DCGM_FI_DEV_SM_CLOCK_HERTZ"
+    # A base-unit view of DCGM's field 100 (dcgm_fields.h defines no id of its own for the Hz name).
+    assert dcgm_id(new.field.field_id) == HEADER_IDS["DCGM_FI_DEV_SM_CLOCK"] == 100
     # A 4.9 name written in a classic file is emitted as written.
     written = resolve("DCGM_FI_DEV_GPU_TEMP_CELSIUS", Dialect.CLASSIC)
     assert written is not None and written.emitted_name == "DCGM_FI_DEV_GPU_TEMP_CELSIUS"

@@ -12,7 +12,7 @@ from gpuscope import selftest
 from gpuscope.backends.nvml import fieldmap
 from gpuscope.backends.sim import fieldtable as sim_fields
 from gpuscope.exporter import collector, render
-from gpuscope.fields.catalog import ALL_FIELDS, BY_ID, BY_NAME, DERIVED, Entity
+from gpuscope.fields.catalog import ALL_FIELDS, BY_ID, BY_NAME, DCGM_SOURCES, DERIVED, Entity
 from gpuscope.fields.clock_events import CLOCK_EVENT_REASONS, ClockEventReason
 from gpuscope.fields.ids import (
     NVDEC_FIELDS,
@@ -55,8 +55,10 @@ def test_field_id_covers_the_catalog_exactly() -> None:
     for field in ALL_FIELDS:
         assert type(field.field_id) is FieldId
         assert field.field_id == FieldId[field.name]
-    # Exporter-owned fields, and only they, have negative ids: no DCGM id can collide with them.
-    assert {f.field_id for f in ALL_FIELDS if f.exporter} == {fid for fid in FieldId if fid < 0}
+    # Exporter-owned fields (-1..-100) and base-unit views (below -100, computed from a DCGM field), and only
+    # they, have negative ids: no DCGM id can collide with them.
+    assert {f.field_id for f in ALL_FIELDS if f.exporter} == {fid for fid in FieldId if -100 <= fid < 0}
+    assert {fid for fid in FieldId if fid < -100} <= set(DCGM_SOURCES)
 
 
 def test_a_shared_id_is_named_after_its_classic_row() -> None:

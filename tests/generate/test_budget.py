@@ -6,6 +6,7 @@ import math
 from pathlib import Path
 
 from gpuscope.fields.catalog import BY_ID, Entity, MigScope
+from gpuscope.fields.ids import FieldId
 from gpuscope.generate.budget import HEAD_WINDOW_HOURS, BudgetReport, compute_budget
 from gpuscope.spec.load import parse_fleet
 from tests.generate.specs import fleet
@@ -61,7 +62,21 @@ def test_1000_nodes_x_8_gpus_x_60_metrics_is_480k_not_1_4m(tmp_path: Path) -> No
         and f.entity is Entity.GPU
         and not f.exporter
         and not f.is_label
-        and fid not in (191, 390, 391, 392, 526, 1603, 1604, 1611, 1613, 1614, 1615, 1616)
+        and fid
+        not in (
+            191,
+            390,
+            391,
+            392,
+            526,
+            FieldId.DCGM_FI_DEV_SM_CLOCK_HERTZ,
+            FieldId.DCGM_FI_DEV_MEMORY_CLOCK_HERTZ,
+            FieldId.DCGM_FI_DEV_GPU_ENERGY_JOULES_TOTAL,
+            FieldId.DCGM_FI_DEV_GPU_UTIL_RATIO,
+            FieldId.DCGM_FI_DEV_MEMORY_UTIL_RATIO,
+            FieldId.DCGM_FI_DEV_ENC_UTIL_RATIO,
+            FieldId.DCGM_FI_DEV_DEC_UTIL_RATIO,
+        )
         and f.mig is not MigScope.UNAVAILABLE
         and fid < 1017
     ][:60]

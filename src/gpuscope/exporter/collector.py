@@ -29,7 +29,7 @@ from gpuscope.exporter.processes.source import ProcessSource
 from gpuscope.exporter.snapshot import ErrorKey, GpuDerived, Snapshot
 from gpuscope.exporter.workloads.model import Attribution, WorkloadStatus
 from gpuscope.exporter.workloads.source import WorkloadSource
-from gpuscope.fields.catalog import BY_ID, DERIVED
+from gpuscope.fields.catalog import DERIVED, field_name
 from gpuscope.fields.clock_events import CLOCK_EVENT_REASONS
 from gpuscope.fields.collectors import CollectorSet
 from gpuscope.fields.ids import FieldId
@@ -40,9 +40,10 @@ log = logging.getLogger(__name__)
 SYSTEM_FIELDS = frozenset({FieldId.DCGM_FI_DRIVER_VERSION, FieldId.DCGM_FI_NVML_VERSION})
 
 
-def build_request(collectors: CollectorSet) -> ReadRequest:
-    """The backend fields needed to serve a collectors set (sources of derived and exporter-owned fields too)."""
-    ids: set[int] = set()
+def build_request(collectors: CollectorSet, *, header_fields: bool = False) -> ReadRequest:
+    """The backend fields needed to serve a collectors set (sources of derived and exporter-owned fields too);
+    ``header_fields``: also the fields only dcgm_fields.h describes (a backend that reads any DCGM id)."""
+    ids: set[int] = {m.field.field_id for m in collectors.header_only} if header_fields else set()
     health = p2p = False
     for metric in (*collectors.metrics, *collectors.labels):
         fid = metric.field.field_id
@@ -93,7 +94,9 @@ class Collector:
         self.processes = processes
         self.devices = devices or DeviceSelection()
         self._warned_missing = False
-        self.request = replace(build_request(collectors), processes=processes is not None)
+        # The DCGM backend reads any field dcgm_fields.h describes; for the others those fields are unsupported.
+        self._header_fields = bool(getattr(backend, "reads_header_fields", False))
+        self._set_request(collectors)
         self._xid_window = xid_window_s
         self._clock_window = clock_events_window_s
         self._clock = clock
@@ -160,7 +163,12 @@ class Collector:
     def set_collectors(self, collectors: CollectorSet) -> None:
         """Read what a new field list needs from the next collection on (a reload)."""
         with self._lock:
-            self.request = replace(build_request(collectors), processes=self.processes is not None)
+            self._set_request(collectors)
+
+    def _set_request(self, collectors: CollectorSet) -> None:
+        request = build_request(collectors, header_fields=self._header_fields)
+        self.request = replace(request, processes=self.processes is not None)
+        self._unsupported = () if self._header_fields else tuple(m.name for m in collectors.header_only)
 
     def _next(
         self,
@@ -217,6 +225,8 @@ class Collector:
         unsupported: set[tuple[int, str, str]] = set()
         for gpu in reading.gpus:
             idx, uuid = gpu.identity.index, gpu.identity.uuid
+            # Fields the CSV lists that no backend here reads: unsupported on every GPU, as a GPU without one.
+            unsupported.update((idx, uuid, name) for name in self._unsupported)
             if gpu.lost:
                 self._errors[(idx, uuid, "*", ReadError.GPU_LOST.value)] += 1
                 continue
@@ -228,7 +238,7 @@ class Collector:
                     if fid not in self.request.field_ids or (fid, reason) in seen:
                         continue
                     seen.add((fid, reason))
-                    name = BY_ID[fid].name
+                    name = field_name(fid)
                     if reason is ReadError.NOT_SUPPORTED:
                         unsupported.add((idx, uuid, name))
                     else:

@@ -21,7 +21,7 @@ from gpuscope.exporter.snapshot import GpuDerived, Snapshot
 from gpuscope.exporter.workloads.labels import NO_ATTRIBUTES, Pairs, attribute_variants
 from gpuscope.exporter.workloads.model import Attribution, WorkloadLabels
 from gpuscope.exposition import escape, label_suffix
-from gpuscope.fields.catalog import DERIVED, Entity, MigScope, ValueKind
+from gpuscope.fields.catalog import DERIVED, Entity, MetricType, MigScope, ValueKind
 from gpuscope.fields.collectors import CollectorSet, Metric
 from gpuscope.fields.ids import FieldId
 from gpuscope.fields.xid import xid_message
@@ -123,9 +123,17 @@ def render_dcgm(snapshot: Snapshot, config: RenderConfig, split: Split | None = 
         return ""
     views = _views(snapshot.reading, snapshot.derived, config, snapshot.attribution, split or {})
     out: list[str] = []
-    for metric in config.collectors.metrics:
+    for metric in _families(config.collectors):
         out.append(exposition.family(metric.name, metric.type.value, metric.help, _series(metric, views, config)))
     return "".join(out)
+
+
+def _families(collectors: CollectorSet) -> tuple[Metric, ...]:
+    """The metric rows in file order, fields only dcgm_fields.h describes included (no values: no family)."""
+    extra = [m for m in collectors.header_only if m.type is not MetricType.LABEL]
+    if not extra:
+        return collectors.metrics
+    return tuple(sorted((*collectors.metrics, *extra), key=lambda m: m.line))
 
 
 def _views(
@@ -181,7 +189,8 @@ def _views(
 
 def _label_fields(gpu: GpuReading, reading: NodeReading, config: RenderConfig) -> str:
     parts = []
-    for metric in sorted(config.collectors.labels, key=lambda m: m.name):
+    header_labels = [m for m in config.collectors.header_only if m.type is MetricType.LABEL]
+    for metric in sorted((*config.collectors.labels, *header_labels), key=lambda m: m.name):
         fid = metric.field.field_id
         value = reading.system.get(fid, gpu.device.values.get(fid))
         if value is None or value == "":

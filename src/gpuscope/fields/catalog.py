@@ -4,9 +4,15 @@ The rows are in ``fields/rows.py``, their ids in ``fields/ids.py`` (``FieldId``)
 ``fields/model.py``; this module indexes them and resolves the names a collectors CSV may use.
 
 Dialects. dcgm-exporter <= 4.8 ("classic") emits the CSV's first column verbatim; 4.9.0 renamed the 23 fields of
-its default and profiling presets (11 of them to base units, which DCGM serves under *new field ids*, e.g.
-``DCGM_FI_DEV_SM_CLOCK_HERTZ`` 1603). We model a renamed field as a link from the classic row to its 4.9 row, so
-that values stay exact (bytes are read as bytes, not MiB x 1048576).
+its default and profiling presets. A rename is a link from the classic row to its 4.9 row. DCGM itself defines no
+new ids for them (DCGM 4.6.0's dcgm_fields.h renamed its fields and keeps the old names as aliases): a same-unit
+rename shares the classic id, and a rename to a base unit is a view computed from the DCGM field
+(``DCGM_SOURCES``: ``DCGM_FI_DEV_SM_CLOCK_HERTZ`` is ``DCGM_FI_DEV_SM_CLOCK`` 100 x 1e6). The NVML backend and the
+simulator read framebuffer bytes and NVLink bytes/s natively (exact); the DCGM backend computes them.
+
+Beyond the catalog rows, every name NVIDIA's dcgm_fields.h defines (``fields/dcgm_header.py``: current names and
+deprecated aliases) resolves: to the catalog row of its id when there is one, else to a header-only field that a
+collectors CSV may list and that is reported as unsupported (``header_field``).
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from gpuscope.fields import dcgm_header
 from gpuscope.fields.ids import FieldId
 from gpuscope.fields.model import Dialect, Entity, Field, MetricType, MigScope, ValueKind
 from gpuscope.fields.rows import ALL_FIELDS
@@ -24,7 +31,10 @@ __all__ = [
     "ALL_FIELDS",
     "BY_ID",
     "BY_NAME",
+    "DCGM_SOURCES",
     "DERIVED",
+    "HEADER_BY_ID",
+    "HEADER_IDS",
     "LEGACY_NAMES",
     "REMOVED_FIELDS",
     "RENAMED_IN_4_9",
@@ -32,10 +42,14 @@ __all__ = [
     "Entity",
     "Field",
     "FieldId",
+    "HeaderField",
     "MetricType",
     "MigScope",
     "ResolvedName",
     "ValueKind",
+    "dcgm_id",
+    "field_name",
+    "header_field",
     "resolve",
     "suggest",
 ]
@@ -168,7 +182,10 @@ def resolve(name: str, dialect: Dialect = Dialect.CLASSIC) -> ResolvedName | Non
         return ResolvedName(BY_NAME[LEGACY_NAMES[name]], name)
     field = BY_NAME.get(name)
     if field is None:
-        return None
+        # A name only dcgm_fields.h knows (a current name or a deprecated alias): the catalog row of its id.
+        header_id = HEADER_IDS.get(name)
+        field = BY_ID.get(header_id) if header_id is not None else None
+        return None if field is None else ResolvedName(field, name)
     if dialect is Dialect.DCGM_4_9 and name in RENAMED_IN_4_9:
         renamed = BY_NAME[RENAMED_IN_4_9[name]]
         return ResolvedName(renamed, renamed.name)
@@ -179,7 +196,7 @@ def suggest(name: str) -> str | None:
     """The closest known name, for "did you mean" hints."""
     if name.upper() in BY_NAME:
         return name.upper()
-    candidates = [*BY_NAME, *LEGACY_NAMES]
+    candidates = [*BY_NAME, *LEGACY_NAMES, *HEADER_IDS]
     close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
     if not close and name.upper() != name:
         close = difflib.get_close_matches(name.upper(), candidates, n=1, cutoff=0.6)
@@ -200,3 +217,74 @@ DERIVED: Mapping[int, tuple[FieldId, float]] = MappingProxyType(
         FieldId.DCGM_FI_DEV_DEC_UTIL_RATIO: (FieldId.DCGM_FI_DEV_DEC_UTIL, 0.01),
     }
 )
+
+
+# The views of ``DERIVED`` plus those the NVML backend and the simulator read natively but DCGM cannot serve (DCGM
+# has framebuffer sizes in MiB and NVLink throughput in MB/s, i.e. KiB/s / 1000): view -> (DCGM field, factor).
+DCGM_SOURCES: Mapping[int, tuple[FieldId, float]] = MappingProxyType(
+    {
+        **DERIVED,
+        FieldId.DCGM_FI_DEV_FB_CAPACITY_BYTES: (FieldId.DCGM_FI_DEV_FB_TOTAL, 1048576.0),
+        FieldId.DCGM_FI_DEV_FB_FREE_BYTES: (FieldId.DCGM_FI_DEV_FB_FREE, 1048576.0),
+        FieldId.DCGM_FI_DEV_FB_USED_BYTES: (FieldId.DCGM_FI_DEV_FB_USED, 1048576.0),
+        FieldId.DCGM_FI_DEV_FB_RESERVED_BYTES: (FieldId.DCGM_FI_DEV_FB_RESERVED, 1048576.0),
+        FieldId.DCGM_FI_DEV_NVLINK_THROUGHPUT_TOTAL: (FieldId.DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL, 1024000.0),
+    }
+)
+
+
+def dcgm_id(field_id: int) -> int | None:
+    """The DCGM field a catalog field's value comes from (its own id, or a view's source); ``None``: exporter's."""
+    if field_id in DCGM_SOURCES:
+        return int(DCGM_SOURCES[field_id][0])
+    return field_id if field_id >= 0 else None
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderField:
+    """One field of dcgm_fields.h, with the metadata DCGM registers for it (``DcgmFieldGetById``)."""
+
+    name: str  # DCGM's current name
+    field_id: int
+    type: str  # DCGM_FT_* letter: i, d, s, t, b; "" if DCGM registers no metadata
+    entity_level: int  # DCGM_FE_*; -1 without metadata
+    tag: str
+    unit: str
+
+
+HEADER_BY_ID: Mapping[int, HeaderField] = MappingProxyType({row[1]: HeaderField(*row) for row in dcgm_header.FIELDS})
+# Every name dcgm_fields.h defines, current or deprecated -> its id.
+_CURRENT_IDS = {row[0]: row[1] for row in dcgm_header.FIELDS}
+HEADER_IDS: Mapping[str, int] = MappingProxyType(
+    {**_CURRENT_IDS, **{alias: _CURRENT_IDS[name] for alias, name in dcgm_header.ALIASES.items()}}
+)
+
+_HEADER_VALUES = {"i": ValueKind.INT, "t": ValueKind.INT, "d": ValueKind.DOUBLE, "s": ValueKind.STRING}
+_INSTANCE_LEVELS = {dcgm_header.ENTITY_GROUPS["DCGM_FE_GPU_I"], dcgm_header.ENTITY_GROUPS["DCGM_FE_GPU_CI"]}
+
+
+def header_field(name: str, kind: MetricType, help_text: str) -> Field | None:
+    """A field dcgm_fields.h defines and the catalog has no row for, as a CSV row declares it; ``None`` if the
+    header does not define ``name``. No backend here reads such a field yet: the CSV loader reports it unsupported."""
+    field_id = HEADER_IDS.get(name)
+    if field_id is None:
+        return None
+    meta = HEADER_BY_ID[field_id]
+    return Field(
+        name=name,
+        field_id=field_id,
+        type=kind,
+        unit=meta.unit.strip(),
+        help=help_text,
+        value=_HEADER_VALUES.get(meta.type, ValueKind.INT),
+        mig=MigScope.INSTANCE if meta.entity_level in _INSTANCE_LEVELS else MigScope.PARENT,
+        prof=meta.name.startswith("DCGM_FI_PROF_"),
+    )
+
+
+def field_name(field_id: int) -> str:
+    """The name to report a field id by: the catalog's, else DCGM's current name, else the number."""
+    if field_id in BY_ID:
+        return BY_ID[field_id].name
+    meta = HEADER_BY_ID.get(field_id)
+    return meta.name if meta is not None else str(field_id)

@@ -6,8 +6,12 @@ RFC 4180 quoting lets a help text contain commas; spaces around a column are tri
 labels on every series of the entity instead of metric families.
 
 Leniency where dcgm-exporter is lenient, so the files it ships load: a field listed twice is served once (the
-first row wins, with a warning), and a field DCGM removed is skipped with a line naming its replacement. Those
-lines are returned in ``CollectorSet.warnings``; whoever loads the file logs them.
+first row wins, with a warning), and a field DCGM removed is skipped with a line naming its replacement. Beyond
+it, so that one line never costs the whole node: a field whose value cannot have the row's type (a string field
+declared ``gauge``) is left out with a warning, and a field NVIDIA's dcgm_fields.h defines that the catalog has no
+row for (``catalog.header_field``) is accepted (``CollectorSet.header_only``, one line for all of them): the DCGM
+backend reads it by its header id, the other backends report it as unsupported. Those lines are returned in
+``CollectorSet.warnings``; whoever loads the file logs them.
 """
 
 from __future__ import annotations
@@ -18,7 +22,18 @@ from dataclasses import dataclass
 from importlib import resources
 
 from gpuscope.errors import SpecError, UsageError
-from gpuscope.fields.catalog import LEGACY_NAMES, REMOVED_FIELDS, Dialect, Field, MetricType, resolve, suggest
+from gpuscope.fields.catalog import (
+    BY_ID,
+    LEGACY_NAMES,
+    REMOVED_FIELDS,
+    Dialect,
+    Field,
+    MetricType,
+    ValueKind,
+    header_field,
+    resolve,
+    suggest,
+)
 from gpuscope.inputs import MissingFile, read_text
 
 DEFAULT_COUNTERS_RESOURCE = "default-counters.csv"
@@ -44,6 +59,8 @@ class CollectorSet:
     metrics: tuple[Metric, ...]
     labels: tuple[Metric, ...]
     warnings: tuple[str, ...] = ()  # "source:line: ..." for rows accepted but not served as written
+    # rows of fields only dcgm_fields.h knows (no catalog row): read by the DCGM backend, unsupported elsewhere
+    header_only: tuple[Metric, ...] = ()
 
     def field_ids(self) -> frozenset[int]:
         """Every field id a backend must read to serve this set."""
@@ -80,6 +97,7 @@ def parse_collectors(text: str, source: str, dialect: Dialect = Dialect.CLASSIC)
     """Parse collectors CSV text; raises ``SpecError`` naming ``source:line``."""
     metrics: list[Metric] = []
     labels: list[Metric] = []
+    header_only: list[Metric] = []
     warnings: list[str] = []
     seen: dict[str, int] = {}
     for line, columns in _records(text, source):
@@ -90,6 +108,9 @@ def parse_collectors(text: str, source: str, dialect: Dialect = Dialect.CLASSIC)
             )
             continue
         metric = _row(columns, source, line, dialect)
+        if isinstance(metric, str):
+            warnings.append(metric)
+            continue
         if metric.name in seen:
             warnings.append(
                 f"{source}:{line}: {metric.name} is already listed on line {seen[metric.name]}; "
@@ -97,10 +118,19 @@ def parse_collectors(text: str, source: str, dialect: Dialect = Dialect.CLASSIC)
             )
             continue
         seen[metric.name] = line
-        (labels if metric.type is MetricType.LABEL else metrics).append(metric)
-    if not metrics:
+        if metric.field.field_id not in BY_ID and not metric.field.exporter:
+            header_only.append(metric)
+        else:
+            (labels if metric.type is MetricType.LABEL else metrics).append(metric)
+    if header_only:
+        warnings.append(
+            f"{source}: {len(header_only)} field(s) only DCGM's dcgm_fields.h describes are read by their DCGM id "
+            "with --backend dcgm and reported as gpuscope_exporter_field_unsupported by the other backends: "
+            + ", ".join(f"{m.name} (line {m.line})" for m in header_only)
+        )
+    if not metrics and not header_only:
         raise SpecError(source, None, "no metric rows: list at least one field (see etc/default-counters.csv)")
-    return CollectorSet(source, tuple(metrics), tuple(labels), tuple(warnings))
+    return CollectorSet(source, tuple(metrics), tuple(labels), tuple(warnings), tuple(header_only))
 
 
 def _records(text: str, source: str) -> list[tuple[int, list[str]]]:
@@ -121,7 +151,8 @@ def _records(text: str, source: str) -> list[tuple[int, list[str]]]:
     return records
 
 
-def _row(columns: list[str], source: str, line: int, dialect: Dialect) -> Metric:
+def _row(columns: list[str], source: str, line: int, dialect: Dialect) -> Metric | str:
+    """The row as a metric, or a warning line when the row is left out (its type cannot carry the value)."""
     if len(columns) != 3:
         raise SpecError(
             source,
@@ -130,15 +161,23 @@ def _row(columns: list[str], source: str, line: int, dialect: Dialect) -> Metric
             "quote a help text that contains commas",
         )
     name, type_text, help_text = (col.strip(" ") for col in columns)
-    resolved = resolve(name, dialect)
-    if resolved is None:
-        hint = suggest(name)
-        extra = f" (did you mean {hint!r}?)" if hint else " (see `gpuscope fields` for the catalog)"
-        raise SpecError(source, line, f"unknown field {name!r}{extra}")
     try:
         metric_type = MetricType(type_text)
     except ValueError:
         raise SpecError(source, line, f"unknown Prometheus type {type_text!r}; expected one of: {_TYPES}") from None
+    resolved = resolve(name, dialect)
+    if resolved is None:
+        header_only = header_field(name, metric_type, help_text)
+        if header_only is not None:
+            return Metric(header_only, name, metric_type, help_text, line)
+        hint = suggest(name)
+        extra = f" (did you mean {hint!r}?)" if hint else " (see `gpuscope fields` for the catalog)"
+        raise SpecError(source, line, f"unknown field {name!r}{extra}")
+    if metric_type is not MetricType.LABEL and resolved.field.value is ValueKind.STRING:
+        return (
+            f"{source}:{line}: {name} is a string field and cannot be a {metric_type.value}: left out "
+            "(declare it `label` to serve it as a label)"
+        )
     if metric_type is MetricType.LABEL and resolved.field.exporter:
         raise SpecError(source, line, f"{name!r} is computed by the exporter and cannot be a label")
     if resolved.emitted_name != name and not resolved.field.is_label and name not in LEGACY_NAMES:

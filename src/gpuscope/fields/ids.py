@@ -1,6 +1,7 @@
 """Field ids by name: ``FieldId.DCGM_FI_DEV_GPU_TEMP`` is DCGM's field 150.
 
-This is the one place a DCGM field id is written as a number (the values follow ``dcgm_fields.h``). The catalog
+This is the one place a DCGM field id is written as a number (the values follow ``dcgm_fields.h`` of DCGM 4.6.0,
+and ``tests/fields/test_field_ids.py`` checks each against ``fields/dcgm_header.py``, generated from it). The catalog
 rows (``fields/rows.py``) take their ids from here by name, and every table keyed by field (the simulator's
 getters, the NVML source map, the derived fields) is keyed by these members, so a key that is not a catalog
 field cannot be written. Also here: the ordered groups of ids that several tables index by lane or engine.
@@ -196,8 +197,8 @@ class FieldId(IntEnum):
     DCGM_FI_DEV_C2C_LINK_COUNT = 285
     DCGM_FI_DEV_C2C_LINK_STATUS = 286
     DCGM_FI_DEV_C2C_MAX_BANDWIDTH = 287
-    DCGM_FI_DEV_C2C_LINK_ERROR_TOTAL = 1400
-    DCGM_FI_DEV_C2C_LINK_REPLAY_ERROR_TOTAL = 1401
+    DCGM_FI_DEV_C2C_LINK_ERROR_INTR = 1400
+    DCGM_FI_DEV_C2C_LINK_ERROR_REPLAY = 1401
     DCGM_FI_DEV_NVLINK_COUNT_RX_MALFORMED_PACKET_ERRORS = 1204
     DCGM_FI_DEV_NVLINK_COUNT_RX_BUFFER_OVERRUN_ERRORS = 1205
     DCGM_FI_DEV_NVLINK_COUNT_RX_ERRORS = 1206
@@ -214,32 +215,35 @@ class FieldId(IntEnum):
     DCGM_FI_DEV_NVLINK_COUNT_EFFECTIVE_ERRORS = 1219
     DCGM_FI_DEV_GPU_RECOVERY_ACTION = 1523
 
-    # dcgm-exporter 4.9.0 names. Base-unit fields have ids of their own; same-unit renames share the classic id, so
-    # they are aliases of the classic member (FieldId(150).name is the classic name).
+    # dcgm-exporter 4.9.0 names. A same-unit rename is the classic field under DCGM's current name (dcgm_fields.h
+    # keeps the classic name as a deprecated alias), so it shares the classic member's id (FieldId(150).name is the
+    # classic name). A rename that changes the unit (MHz -> Hz, mJ -> J, % -> ratio, MiB -> bytes, MB/s -> B/s) is
+    # a *view* with a key of its own below -100: no DCGM header defines such an id, so it is never sent to a host
+    # engine; ``catalog.DCGM_SOURCES`` names the DCGM field (by its header id) it is computed from.
     DCGM_FI_SYSTEM_DRIVER_VERSION = 1
-    DCGM_FI_DEV_SM_CLOCK_HERTZ = 1603
-    DCGM_FI_DEV_MEMORY_CLOCK_HERTZ = 1604
     DCGM_FI_DEV_MEMORY_TEMP_CELSIUS = 140
     DCGM_FI_DEV_GPU_TEMP_CELSIUS = 150
     DCGM_FI_DEV_BOARD_POWER_WATTS = 155
-    DCGM_FI_DEV_GPU_ENERGY_JOULES_TOTAL = 1611
     DCGM_FI_DEV_PCIE_REPLAY_TOTAL = 202
-    DCGM_FI_DEV_GPU_UTIL_RATIO = 1613
-    DCGM_FI_DEV_MEMORY_UTIL_RATIO = 1614
-    DCGM_FI_DEV_ENC_UTIL_RATIO = 1615
-    DCGM_FI_DEV_DEC_UTIL_RATIO = 1616
     DCGM_FI_DEV_XID_ERROR = 230
-    DCGM_FI_DEV_FB_FREE_BYTES = 1626
-    DCGM_FI_DEV_FB_USED_BYTES = 1627
-    DCGM_FI_DEV_FB_RESERVED_BYTES = 1628
-    DCGM_FI_DEV_FB_CAPACITY_BYTES = 1625
-    DCGM_FI_DEV_NVLINK_THROUGHPUT_TOTAL = 1648
     DCGM_FI_DEV_ROW_REMAP_UNCORRECTABLE_TOTAL = 393
     DCGM_FI_DEV_ROW_REMAP_CORRECTABLE_TOTAL = 394
     DCGM_FI_DEV_ROW_REMAP_FAILED = 395
     DCGM_FI_PROF_GR_ENGINE_UTIL_RATIO = 1001
     DCGM_FI_PROF_TENSOR_UTIL_RATIO = 1004
     DCGM_FI_PROF_DRAM_UTIL_RATIO = 1005
+    DCGM_FI_DEV_SM_CLOCK_HERTZ = -101
+    DCGM_FI_DEV_MEMORY_CLOCK_HERTZ = -102
+    DCGM_FI_DEV_GPU_ENERGY_JOULES_TOTAL = -103
+    DCGM_FI_DEV_GPU_UTIL_RATIO = -104  # DCGM's current name of 203 (in %); this view is the ratio
+    DCGM_FI_DEV_MEMORY_UTIL_RATIO = -105
+    DCGM_FI_DEV_ENC_UTIL_RATIO = -106
+    DCGM_FI_DEV_DEC_UTIL_RATIO = -107
+    DCGM_FI_DEV_FB_CAPACITY_BYTES = -108
+    DCGM_FI_DEV_FB_FREE_BYTES = -109
+    DCGM_FI_DEV_FB_USED_BYTES = -110
+    DCGM_FI_DEV_FB_RESERVED_BYTES = -111
+    DCGM_FI_DEV_NVLINK_THROUGHPUT_TOTAL = -112  # DCGM's current name of 449 (in MB/s); this view is bytes/s
 
     # Exporter-owned fields have no DCGM id; negative ids keep them apart from every DCGM id.
     DCGM_EXP_XID_ERRORS_COUNT = -1

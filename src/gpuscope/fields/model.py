@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum, StrEnum
 
-from gpuscope.fields.ids import FieldId
-
 
 class MetricType(StrEnum):
     """The second CSV column."""
@@ -78,7 +76,7 @@ class Field:
     """One row of the catalog."""
 
     name: str
-    field_id: FieldId
+    field_id: int  # a ``FieldId`` for catalog rows; DCGM's id for a header-only field (``catalog.header_field``)
     type: MetricType
     unit: str
     help: str

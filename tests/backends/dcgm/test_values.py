@@ -146,13 +146,19 @@ def test_xid_events_come_from_new_timestamps_of_the_xid_field(fake: FakeDcgm, ba
 
 def test_health_rows_follow_incidents_and_all_only_for_watch_all(fake: FakeDcgm, backend: DcgmBackend) -> None:
     fake.apply(
-        "incident gpu 1 0x10 20 42 double-bit ECC error",
-        "incident gpu 1 0x10 10 43 single-bit storm",
-        "incident gpu 1 0x80 10 7 thermal",
+        "incident gpu 1 0x10 20 4 double-bit ECC error",
+        "incident gpu 1 0x10 10 5 single-bit storm",
+        "incident gpu 1 0x80 10 10 thermal",
+        "incident gpu 1 0x2 10 13 nvlink errors",
     )
     gpu0, gpu1 = backend.collect(ReadRequest(frozenset(), health=True)).gpus
     rows = {c.watch: (c.status, c.error_code) for c in gpu1.health}
-    assert rows["MEM"] == (20, "DCGM_FR_42") and rows["THERMAL"] == (10, "DCGM_FR_7")
+    # named as dcgm-exporter names them; a code its table lacks is DCGM_FR_UNKNOWN(<code>), as it writes it
+    assert rows["MEM"] == (20, "DCGM_FR_VOLATILE_DBE_DETECTED") and rows["THERMAL"] == (
+        10,
+        "DCGM_FR_CLOCK_THROTTLE_THERMAL",
+    )
+    assert rows["NVLINK"] == (10, "DCGM_FR_UNKNOWN(13)")
     assert rows["ALL"] == (0, "DCGM_FR_OK") and rows["PCIE"] == (0, "DCGM_FR_OK")
     assert all(c.status == 0 for c in gpu0.health)
 

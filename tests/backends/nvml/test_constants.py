@@ -86,10 +86,10 @@ def test_per_lane_and_per_link_ids_match_the_bindings() -> None:
         ("RECOVERY_ERROR_COUNT", C.FI_NVLINK_RECOVERY_LANES),
     ):
         assert list(lanes) == [getattr(pynvml, f"NVML_FI_DEV_NVLINK_{name}_L{n}") for n in range(12)]
-    for link in range(35):
+    for link in range(36):  # nvml.h names L0-L35 (NVML_GPM_METRIC_NVLINK_L35_TX_PER_SEC = 247)
         assert C.gpm_nvlink_metric(link, tx=False) == getattr(pynvml, f"NVML_GPM_METRIC_NVLINK_L{link}_RX_PER_SEC")
         assert C.gpm_nvlink_metric(link, tx=True) == getattr(pynvml, f"NVML_GPM_METRIC_NVLINK_L{link}_TX_PER_SEC")
-    assert C.gpm_nvlink_metric(35, tx=True) is None
+    assert C.gpm_nvlink_metric(36, tx=True) is None
     for code, name in C.BRAND_NAMES.items():
         assert code < pynvml.NVML_BRAND_COUNT, name
     assert {getattr(pynvml, f"NVML_VALUE_TYPE_{t}") for t in ("DOUBLE", "UNSIGNED_INT", "UNSIGNED_LONG_LONG")} == {

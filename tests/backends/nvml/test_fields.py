@@ -15,7 +15,7 @@ from gpuscope.backends.nvml.fieldmap import NOT_BACKEND_FIELDS, NOT_READ_YET, se
 from gpuscope.exporter.collector import build_request
 from gpuscope.fields.catalog import BY_ID, ValueKind
 from gpuscope.fields.collectors import load_collectors
-from gpuscope.fields.ids import NVLINK_LANE_FIELDS
+from gpuscope.fields.ids import NVLINK_LANE_FIELDS, FieldId
 from tests.backends.nvml.support import Rig
 from tests.fakenvml import description
 
@@ -116,11 +116,11 @@ def expected_h100(d: dict[str, Any]) -> dict[int, Value | ReadError]:
         498: _fi(d, 162),
         499: _fi(d, 161),
         526: NS,
-        1625: mem["total"],
-        1626: free,
-        1627: mem["used"],
-        1628: mem["reserved"],
-        1648: int(kib_s * 1024),
+        FieldId.DCGM_FI_DEV_FB_CAPACITY_BYTES: mem["total"],
+        FieldId.DCGM_FI_DEV_FB_FREE_BYTES: free,
+        FieldId.DCGM_FI_DEV_FB_USED_BYTES: mem["used"],
+        FieldId.DCGM_FI_DEV_FB_RESERVED_BYTES: mem["reserved"],
+        FieldId.DCGM_FI_DEV_NVLINK_THROUGHPUT_TOTAL: int(kib_s * 1024),
     }
     for lane, lane_fid in enumerate(NVLINK_LANE_FIELDS):
         out[lane_fid] = int((TX_KIB_S[lane] + RX_KIB_S[lane]) / 1000) if lane < links else NS
@@ -179,7 +179,8 @@ def assert_kinds(values: Any) -> None:
 
 def test_every_catalog_field_a_backend_is_asked_for_is_served() -> None:
     # The collector derives XID, the 4.9 base-unit twins and exporter fields; system fields come from the node.
-    asked = {fid for fid in BY_ID if fid > 2} - NOT_BACKEND_FIELDS - NOT_READ_YET
+    # Base-unit views (ids below -100) this backend reads natively are asked for like DCGM fields.
+    asked = {fid for fid in BY_ID if fid > 2 or fid < -100} - NOT_BACKEND_FIELDS - NOT_READ_YET
     assert asked == ALL
     assert not NOT_READ_YET & ALL
 
@@ -212,15 +213,19 @@ def test_h100_every_field_in_dcgm_units(rig: Callable[..., Rig]) -> None:
 
 def test_nvlink_rates_start_at_zero_and_ignore_counter_resets(rig: Callable[..., Rig]) -> None:
     r = rig("hgx-h100")
-    first = r.collect({449, 1648, 440}).gpus[0].device.values
-    assert (first[449], first[1648], first[440]) == (0, 0, 0)  # DCGM publishes 0 for the first sample
+    first = r.collect({449, FieldId.DCGM_FI_DEV_NVLINK_THROUGHPUT_TOTAL, 440}).gpus[0].device.values
+    assert (first[449], first[FieldId.DCGM_FI_DEV_NVLINK_THROUGHPUT_TOTAL], first[440]) == (
+        0,
+        0,
+        0,
+    )  # DCGM publishes 0 for the first sample
     nv = r.fake.devices[0].desc["nvlink"]
     nv["tx_kib"][0] -= 500_000  # a counter went backwards (driver reload): no negative rate
     assert r.collect({449, 440}).gpus[0].device.values[440] == 0
     nv["tx_kib"][0] += 2_000_000  # 2,000,000 KiB over 10 s on link 0 only
-    values = r.collect({449, 1648, 440}, dt=10.0).gpus[0].device.values
+    values = r.collect({449, FieldId.DCGM_FI_DEV_NVLINK_THROUGHPUT_TOTAL, 440}, dt=10.0).gpus[0].device.values
     assert values[440] == 200 and values[449] == 200  # KiB/s / 1000, as DCGM ("MB/s")
-    assert values[1648] == 200_000 * 1024  # bytes/s for the 4.9 name
+    assert values[FieldId.DCGM_FI_DEV_NVLINK_THROUGHPUT_TOTAL] == 200_000 * 1024  # bytes/s for the 4.9 name
 
 
 def test_a100_has_no_prof_metrics_and_twelve_links(rig: Callable[..., Rig]) -> None:
@@ -248,11 +253,32 @@ def test_consumer_card_on_an_old_driver(rig: Callable[..., Rig]) -> None:
     mem = d["memory"]
     assert v[150] == d["temperature"] and v[112] == d["clock_event_reasons"]
     assert v[252] == (mem["used"] + mem["reserved"]) // MIB  # v1 "used" includes reserved memory
-    assert v[250] == mem["total"] // MIB and v[1625] == mem["total"]
-    assert e[253] is NS and e[1628] is NS
+    assert v[250] == mem["total"] // MIB and v[FieldId.DCGM_FI_DEV_FB_CAPACITY_BYTES] == mem["total"]
+    assert e[253] is NS and e[FieldId.DCGM_FI_DEV_FB_RESERVED_BYTES] is NS
     assert v[254] == (mem["used"] + mem["reserved"]) / mem["total"]
     assert v[51] == "GeForce" and v[191] == d["fan_speed"] and v[190] == 8
-    for fid in (53, 56, 80, 81, 82, 140, 310, 311, 390, 393, 394, 395, 409, 449, 497, 526, 1648, 440, 1001, 1009):
+    for fid in (
+        53,
+        56,
+        80,
+        81,
+        82,
+        140,
+        310,
+        311,
+        390,
+        393,
+        394,
+        395,
+        409,
+        449,
+        497,
+        526,
+        FieldId.DCGM_FI_DEV_NVLINK_THROUGHPUT_TOTAL,
+        440,
+        1001,
+        1009,
+    ):
         assert e.get(fid) is NS, BY_ID[fid].name
     assert gpu.links == () and gpu.profiling is ProfilingState.UNSUPPORTED
     calls = r.fake.collection_calls()

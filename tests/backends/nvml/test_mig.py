@@ -7,11 +7,12 @@ from collections.abc import Callable
 from gpuscope.backends.base import ReadError
 from gpuscope.backends.nvml import Timing
 from gpuscope.backends.nvml.mig import profile_from_name
+from gpuscope.fields.ids import FieldId
 from tests.backends.nvml.support import Rig
 from tests.support.net import wait_for
 
 MIB = 1048576
-FB = {250, 251, 252, 253, 254, 1627}
+FB = {250, 251, 252, 253, 254, FieldId.DCGM_FI_DEV_FB_USED_BYTES}
 
 
 def test_profile_from_name() -> None:
@@ -38,7 +39,7 @@ def test_instances_past_empty_slots_one_per_gpu_instance(rig: Callable[..., Rig]
         assert inst.reading.values[250] == mem["total"] // MIB
         assert inst.reading.values[251] == free // MIB
         assert inst.reading.values[252] == mem["used"] // MIB
-        assert inst.reading.values[1627] == mem["used"]
+        assert inst.reading.values[FieldId.DCGM_FI_DEV_FB_USED_BYTES] == mem["used"]
         assert inst.reading.values[254] == mem["used"] / mem["total"]
     # GPU-level: utilization is unavailable under MIG (not even asked), the framebuffer is per instance.
     assert gpu.device.errors[203] is ReadError.NOT_SUPPORTED

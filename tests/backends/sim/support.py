@@ -10,7 +10,8 @@ from gpuscope.fields.catalog import BY_ID
 from gpuscope.hardware.models import MigProfile, model_by_key
 from tests.support.clock import FakeClock
 
-ALL = ReadRequest(frozenset(fid for fid in BY_ID if fid > 2), health=True, p2p=True)
+# Every DCGM field and every base-unit view (below -100) the simulator reads natively; not exporter-owned ones.
+ALL = ReadRequest(frozenset(fid for fid in BY_ID if fid > 2 or fid < -100), health=True, p2p=True)
 
 
 def node(

@@ -8,6 +8,7 @@ from gpuscope.backends.sim.faults import parse_fault_request
 from gpuscope.backends.sim.workload import WorkloadKind, activity
 from gpuscope.errors import UsageError
 from gpuscope.fields.catalog import BY_ID
+from gpuscope.fields.ids import FieldId
 from gpuscope.hardware.models import model_by_key, parse_mig_layout
 from tests.backends.sim.support import ALL, collect_twice, node, numbers
 from tests.support.clock import FakeClock
@@ -30,7 +31,7 @@ def test_values_are_in_dcgm_units_and_plausible() -> None:
     assert 300.0 <= v[155] <= 700.0  # power W
     assert 0.5 <= v[1002] <= 1.0  # SM active ratio
     assert v[252] + v[251] + v[253] in (81558, 81559)  # MiB by integer division, as DCGM
-    assert v[1627] // 1048576 == v[252]  # bytes field agrees with the MiB field
+    assert v[FieldId.DCGM_FI_DEV_FB_USED_BYTES] // 1048576 == v[252]  # bytes field agrees with the MiB field
     assert gpu.device.errors[526] is ReadError.NOT_SUPPORTED  # vGPU license on bare metal
 
 

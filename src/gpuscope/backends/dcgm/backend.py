@@ -31,6 +31,7 @@ class DcgmBackend:
     """GPUs through DCGM. ``library_path`` None: ``$GPUSCOPE_LIBDCGM_PATH`` or ``libdcgm.so.4``."""
 
     name = "dcgm"
+    reads_header_fields = True  # any field dcgm_fields.h describes, by its id (values.plan_fields says where)
 
     def __init__(
         self,

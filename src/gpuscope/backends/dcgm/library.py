@@ -86,6 +86,12 @@ def load(path: str | None = None) -> ctypes.CDLL:
         function.restype = ctypes.c_int
     lib.errorString.argtypes = [ctypes.c_int]
     lib.errorString.restype = ctypes.c_char_p
+    # dcgm_fields.h: the library's own field table (NULL for an id it does not know), no host engine involved.
+    try:
+        lib.DcgmFieldGetById.argtypes = [ctypes.c_ushort]
+        lib.DcgmFieldGetById.restype = ctypes.POINTER(S.FieldMeta)
+    except AttributeError:
+        raise LibraryMissing(f"{where} has no DcgmFieldGetById: not a DCGM 4 library") from None
     return lib
 
 
@@ -160,6 +166,15 @@ class Library:
         self._call("dcgmGetGpuInstanceHierarchy", handle, ctypes.byref(hierarchy))
         count = max(0, min(int(hierarchy.count), S.MAX_HIERARCHY_INFO))
         return [hierarchy.entityList[i] for i in range(count)]
+
+    # --- fields -------------------------------------------------------------------------------------------
+
+    def field_meta(self, field_id: int) -> tuple[str, int] | None:
+        """(DCGM_FT_* letter, DCGM_FE_* entity level) the library registers for ``field_id``; ``None``: unknown."""
+        meta = self._lib.DcgmFieldGetById(field_id)
+        if not meta:
+            return None
+        return meta.contents.fieldType.decode(errors="replace"), int(meta.contents.entityLevel)
 
     # --- groups and watches ---------------------------------------------------------------------------------
 

@@ -34,7 +34,7 @@ from gpuscope.backends.dcgm.connection import Calls, Target
 from gpuscope.backends.dcgm.deadline import CallTimedOut
 from gpuscope.backends.dcgm.discovery import Gpu, Inventory, discover
 from gpuscope.backends.dcgm.library import DcgmError
-from gpuscope.backends.dcgm.values import FieldPlan, decode, plan_fields
+from gpuscope.backends.dcgm.values import FieldPlan, decode, plan_fields, with_views
 from gpuscope.backends.dcgm.watches import Timing, Watches, retry_profiling, setup
 from gpuscope.fields.ids import FieldId
 
@@ -152,8 +152,10 @@ class Session:
         plan = watches.plan
         gpus = [(S.EntityGroup.GPU, g.gpu_id) for g in self.inventory.gpus]
         instances = [(S.EntityGroup.GPU_I, i.entity_id) for g in self.inventory.gpus for i in g.instances]
-        device = self._read_grid(gpus, (*plan.device, *plan.prof))
-        instance = self._read_grid(instances, (*plan.instance, *plan.prof)) if instances else _Read(grid={}, stamps={})
+        device_ids = tuple(fid for fid in (*plan.device, *plan.prof) if fid not in watches.dropped)
+        instance_ids = tuple(fid for fid in (*plan.instance, *plan.prof) if fid not in watches.dropped)
+        device = self._read_grid(gpus, device_ids)
+        instance = self._read_grid(instances, instance_ids) if instances else _Read(grid={}, stamps={})
         found = self._health() if request.health and watches.health else None
         readings = tuple(
             self._gpu_reading(gpu, request, plan, watches, device, instance, found) for gpu in self.inventory.gpus
@@ -209,13 +211,15 @@ class Session:
         if any(v is ReadError.GPU_LOST for v in row.values()):
             return GpuReading(identity=gpu.identity, device=EntityReading(), lost=True, xid_events=xids)
         wanted = request.field_ids
-        unserved = dict.fromkeys(plan.unserved, ReadError.NOT_SUPPORTED)
+        # not served here, or dropped because the library or host engine does not know the id (or a view's source)
+        dropped = watches.dropped | {view for view, source, _ in plan.views if source in watches.dropped}
+        unserved = dict.fromkeys((*plan.unserved, *(fid for fid in dropped if fid in wanted)), ReadError.NOT_SUPPORTED)
         skip = set(plan.prof) if gpu.instances else set()
-        device_reading = _entity(row, wanted, skip, unserved)
+        device_reading = _entity(with_views(row, plan.views), wanted, skip, unserved)
         instances = tuple(
             InstanceReading(
                 identity=inst.identity,
-                reading=_entity(instance.grid.get(inst.entity_id, {}), wanted, set(), {}),
+                reading=_entity(with_views(instance.grid.get(inst.entity_id, {}), plan.views), wanted, set(), {}),
             )
             for inst in gpu.instances
         )

@@ -274,6 +274,27 @@ class ModuleGetStatusesV1(ctypes.Structure):
     ]
 
 
+class FieldOutputFormat(ctypes.Structure):
+    """``dcgm_field_output_format_t`` (dcgm_fields.h): how dcgmi dmon prints a field."""
+
+    _fields_ = [("shortName", ctypes.c_char * 10), ("unit", ctypes.c_char * 4), ("width", ctypes.c_short)]
+
+
+class FieldMeta(ctypes.Structure):
+    """``dcgm_field_meta_t`` (dcgm_fields.h): what ``DcgmFieldGetById`` answers for a field the library knows."""
+
+    _fields_ = [
+        ("fieldId", ctypes.c_ushort),
+        ("fieldType", ctypes.c_char),
+        ("size", ctypes.c_ubyte),
+        ("tag", ctypes.c_char * 48),
+        ("scope", ctypes.c_int),
+        ("nvmlFieldId", ctypes.c_int),
+        ("entityLevel", ctypes.c_int),  # dcgm_field_entity_group_t
+        ("valueFormat", ctypes.POINTER(FieldOutputFormat)),
+    ]
+
+
 CONNECT_V2_PARAMS_VERSION = make_version(ConnectV2Params, 2)
 VERSION_INFO_VERSION = make_version(VersionInfo, 2)
 FIELD_VALUE_V2_VERSION = make_version(FieldValueV2, 2)

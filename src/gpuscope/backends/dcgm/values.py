@@ -13,7 +13,13 @@ from dataclasses import dataclass
 
 from gpuscope.backends.base import ReadError, Value
 from gpuscope.backends.dcgm import structs as S
-from gpuscope.fields.catalog import BY_ID, Entity, Field, MigScope, ValueKind
+from gpuscope.fields import dcgm_header
+from gpuscope.fields.catalog import BY_ID, DCGM_SOURCES, HEADER_BY_ID, Entity, Field, MigScope, ValueKind
+
+# Entity levels a field the catalog has no row for is read at: a GPU's own, or its GPU/compute instances' too
+# (the levels of dcgm_fields.cpp's registrations). NvSwitch, CPU, ConnectX, vGPU, link and global fields are not.
+_GPU_LEVEL = dcgm_header.ENTITY_GROUPS["DCGM_FE_GPU"]
+_INSTANCE_LEVELS = {dcgm_header.ENTITY_GROUPS["DCGM_FE_GPU_I"], dcgm_header.ENTITY_GROUPS["DCGM_FE_GPU_CI"]}
 
 _STATUS_ERRORS = {
     S.Return.NO_DATA: ReadError.NO_DATA,
@@ -102,6 +108,8 @@ class FieldPlan:
     instance: tuple[int, ...]  # read on GPU-instance entities (not profiling)
     prof: tuple[int, ...]  # the profiling module's fields, per GPU or per GPU instance
     unserved: tuple[int, ...]  # requested, but not served by this backend (per-link entity fields)
+    # base-unit views (``catalog.DCGM_SOURCES``) computed from the DCGM field they come from: (view, source, factor)
+    views: tuple[tuple[int, int, float], ...] = ()
 
 
 def plan_fields(requested: Iterable[int], xid_field: int) -> FieldPlan:
@@ -110,9 +118,20 @@ def plan_fields(requested: Iterable[int], xid_field: int) -> FieldPlan:
     instance: set[int] = set()
     prof: set[int] = set()
     unserved: set[int] = set()
+    views: set[tuple[int, int, float]] = set()
     for fid in requested:
         field = BY_ID.get(fid)
-        if field is None or fid <= 0 or field.entity is Entity.NVLINK:
+        if field is not None and fid in DCGM_SOURCES:
+            # DCGM has no id for a base-unit view: watch the field it is computed from, where the view is read
+            source, factor = DCGM_SOURCES[fid]
+            views.add((fid, int(source), factor))
+            device.add(source)
+            if field.mig is MigScope.INSTANCE:
+                instance.add(source)
+            continue
+        if field is None and fid in HEADER_BY_ID:
+            _plan_header_field(fid, device, instance, prof, unserved)
+        elif field is None or fid <= 0 or field.entity is Entity.NVLINK:
             unserved.add(fid)
         elif field.prof:
             prof.add(fid)
@@ -125,7 +144,43 @@ def plan_fields(requested: Iterable[int], xid_field: int) -> FieldPlan:
         instance=tuple(sorted(instance)),
         prof=tuple(sorted(prof)),
         unserved=tuple(sorted(unserved)),
+        views=tuple(sorted(views)),
     )
+
+
+def _plan_header_field(fid: int, device: set[int], instance: set[int], prof: set[int], unserved: set[int]) -> None:
+    """Where a field only dcgm_fields.h describes is read: by its registered entity level and value type."""
+    meta = HEADER_BY_ID[fid]
+    if meta.type not in ("i", "d", "s", "t") or (
+        meta.entity_level != _GPU_LEVEL and meta.entity_level not in _INSTANCE_LEVELS
+    ):
+        unserved.add(fid)  # a binary blob, or an entity this backend does not watch
+    elif meta.name.startswith("DCGM_FI_PROF_"):
+        prof.add(fid)
+    else:
+        device.add(fid)
+        if meta.entity_level in _INSTANCE_LEVELS:
+            instance.add(fid)
+
+
+def with_views(
+    row: dict[int, Value | ReadError], views: tuple[tuple[int, int, float], ...]
+) -> dict[int, Value | ReadError]:
+    """``row`` plus each view computed from its source's value (an error stays the source's error)."""
+    if not views:
+        return row
+    out = dict(row)
+    for view, source, factor in views:
+        if source not in row:
+            continue
+        value = row[source]
+        if isinstance(value, (ReadError, str)):
+            out[view] = value if isinstance(value, ReadError) else ReadError.FAILED
+        elif BY_ID[view].value is ValueKind.INT:
+            out[view] = round(value * factor)
+        else:
+            out[view] = float(value) * factor
+    return out
 
 
 def chunks(ids: tuple[int, ...], size: int = S.MAX_FIELD_IDS_PER_FIELD_GROUP) -> list[tuple[int, ...]]:

@@ -7,6 +7,13 @@ another client (``IN_USE``, e.g. Nsight or a second DCGM), paused (``dcgmProfPau
 a GPU's PROF fields read as unavailable and its other fields continue; the refused watch is retried every
 ``prof_retry_s``. Everything here lives on the host engine, so a restarted engine needs it all again (the
 backend builds a new session).
+
+Asking before watching: DCGM refuses a whole field group for one id it has no metadata for (``DCGM_ST_BADPARAM``,
+DcgmFieldGroupManager::AddFieldGroup), so one field newer than the host engine would cost every metric. Each id is
+first looked up in the library's table (``DcgmFieldGetById``); an id the library does not know is dropped with one
+line. If the host engine (older than the library) still refuses a group, the group is split in halves until the
+refused ids are found; those are dropped with one line and the rest is watched. A dropped id reads as not
+supported (``gpuscope_exporter_field_unsupported``), never as a failed collection.
 """
 
 from __future__ import annotations
@@ -68,6 +75,7 @@ class Watches:
     health: bool = False  # the health watch is set (a host engine may refuse it; the rest works without)
     prof_field_groups: list[int] = field(default_factory=list)
     prof: dict[int, ProfWatch] = field(default_factory=dict)
+    dropped: set[int] = field(default_factory=set)  # ids the library or the host engine does not know
 
 
 def _group(calls: Calls, watches: Watches, name: str, entities: Sequence[tuple[int, int]]) -> int:
@@ -78,14 +86,44 @@ def _group(calls: Calls, watches: Watches, name: str, entities: Sequence[tuple[i
 
 
 def _field_groups(calls: Calls, watches: Watches, name: str, ids: tuple[int, ...]) -> list[int]:
-    lib, handle = calls.lib, calls.handle
-    made = []
-    for n, chunk in enumerate(chunks(ids)):
-        create = functools.partial(lib.field_group_create, handle, f"{name}-{n}", chunk)
-        fg = calls.run("dcgmFieldGroupCreate", create)
-        watches.field_groups.append(fg)
-        made.append(fg)
+    lib = calls.lib
+    unknown = sorted(int(fid) for fid in ids if fid not in watches.dropped and lib.field_meta(fid) is None)
+    if unknown:
+        log.warning("the DCGM library does not know field ids %s: left out (reported unsupported)", unknown)
+        watches.dropped.update(unknown)
+    made: list[int] = []
+    refused: list[int] = []
+    for n, chunk in enumerate(chunks(tuple(fid for fid in ids if fid not in watches.dropped))):
+        _create(calls, watches, f"{name}-{n}", chunk, made, refused)
+    if refused:
+        log.warning(
+            "the DCGM host engine refuses field ids %s (older than the library?): left out", sorted(map(int, refused))
+        )
+        watches.dropped.update(refused)
     return made
+
+
+def _create(
+    calls: Calls, watches: Watches, name: str, ids: tuple[int, ...], made: list[int], refused: list[int]
+) -> None:
+    """A field group of ``ids``; on ``BADPARAM`` the halves, until the ids the host engine refuses are found."""
+    if not ids:
+        return
+    lib, handle = calls.lib, calls.handle
+    try:
+        fg = calls.run("dcgmFieldGroupCreate", functools.partial(lib.field_group_create, handle, name, ids))
+    except DcgmError as exc:
+        if exc.code != S.Return.BADPARAM:
+            raise
+        if len(ids) == 1:
+            refused.append(ids[0])
+            return
+        half = len(ids) // 2
+        _create(calls, watches, f"{name}a", ids[:half], made, refused)
+        _create(calls, watches, f"{name}b", ids[half:], made, refused)
+        return
+    watches.field_groups.append(fg)
+    made.append(fg)
 
 
 def _watch(calls: Calls, timing: Timing, group: int, field_groups: list[int]) -> None:

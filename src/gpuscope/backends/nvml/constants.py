@@ -143,9 +143,12 @@ GPM_METRIC_MAX = 477
 
 
 def gpm_nvlink_metric(link: int, tx: bool) -> int | None:
-    """The GPM per-link NVLink rate metric (MiB/s) of ``link``; ``None`` beyond the links GPM names (L0-L34)."""
+    """The GPM per-link NVLink rate metric (MiB/s) of ``link``; ``None`` beyond the links GPM names (L0-L35).
+
+    nvml.h (go-nvml's copy): L0-L17 are 62-97, L18-L35 are 212-247 (NVML_GPM_METRIC_NVLINK_L35_TX_PER_SEC = 247),
+    RX then TX."""
     if 0 <= link < 18:
         return 62 + 2 * link + int(tx)
-    if 18 <= link < 35:
+    if 18 <= link < 36:
         return 212 + 2 * (link - 18) + int(tx)
     return None

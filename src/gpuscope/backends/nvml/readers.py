@@ -95,7 +95,9 @@ def read_fabric(nvml: Any, handle: Any, _args: tuple[int, ...], _fb: Fallbacks) 
     info = nvml.c_nvmlGpuFabricInfo_v3_t()
     nvml.nvmlDeviceGetGpuFabricInfoV(handle, ctypes.byref(info))
     return FabricInfo(
-        state=int(info.state),
+        # nvml.h: nvmlGpuFabricState_t is an unsigned char; pynvml declares a 4-byte int, whose upper bytes are
+        # the struct's padding (whatever the driver left there). Only the low byte is the state.
+        state=int(info.state) & 0xFF,
         status=int(info.status),
         clique_id=int(info.cliqueId),
         cluster_uuid=str(uuid.UUID(bytes=bytes(info.clusterUuid))),
