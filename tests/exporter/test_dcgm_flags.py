@@ -172,13 +172,11 @@ def test_the_flag_table_holds_dcgm_exporters_flags_and_no_other() -> None:
 def test_every_row_is_one_settings_field_and_one_typer_option(command: str) -> None:
     import dataclasses
 
-    import typer
-
-    from gpuscope.cli._app import app
+    from gpuscope.cli import root_command
     from gpuscope.cli._dcgm_flags import ExporterFlags, rows
 
     assert [f.name for f in dataclasses.fields(ExporterFlags)] == [r.name for r in rows()]
-    root: Any = typer.main.get_command(app)
+    root: Any = root_command()  # every command registered
     click_command = root.commands[command]
     for r in rows():
         params = [p for p in click_command.params if p.name == r.name]
@@ -247,13 +245,11 @@ def test_the_record_maps_each_flag_to_its_setting() -> None:
 
 
 def test_dcgm_exporter_boolean_value_form_is_rewritten_for_click() -> None:
-    import typer
-
-    from gpuscope.cli._app import app
+    from gpuscope.cli import root_command
     from gpuscope.cli._dcgm_flags import normalise_bool_args
     from gpuscope.cli.exporter import exporter_command_click
 
-    command = exporter_command_click(typer.main.get_command(app))
+    command = exporter_command_click(root_command(["exporter"]))
     argv = ["--kubernetes=false", "-n=true", "--dump-compression=false", "--debug=TRUE", "-f=x.csv", "--", "-k=1"]
     assert normalise_bool_args(command, argv) == ["--no-hostname", "--no-dump-compression", "--debug", "-f=x.csv",
                                                   "--", "-k=1"]  # fmt: skip

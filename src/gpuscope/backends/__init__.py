@@ -5,10 +5,14 @@ from __future__ import annotations
 import ctypes.util
 import logging
 import os
+from typing import TYPE_CHECKING
 
 from gpuscope.backends.base import Backend
-from gpuscope.backends.sim.node import SimNode, SimNodeConfig
 from gpuscope.errors import UsageError
+
+# Each backend is imported when it is opened: an NVML exporter never loads the simulator or DCGM's bindings.
+if TYPE_CHECKING:
+    from gpuscope.backends.sim.node import SimNodeConfig
 
 log = logging.getLogger(__name__)
 
@@ -45,9 +49,13 @@ def choose_backend(name: str, remote_hostengine: str = "") -> str:
     return "sim"
 
 
-def open_backend(name: str, sim_config: SimNodeConfig, remote_hostengine: str = "") -> Backend:
-    """Open the named backend (``auto`` already resolved)."""
+def open_backend(name: str, sim_config: SimNodeConfig | None, remote_hostengine: str = "") -> Backend:
+    """Open the named backend (``auto`` already resolved); ``sim_config`` is needed by ``sim`` only."""
     if name == "sim":
+        from gpuscope.backends.sim.node import SimNode
+
+        if sim_config is None:
+            raise ValueError("open_backend('sim') needs the simulated node's configuration")
         return SimNode(sim_config)
     if name == "nvml":
         from gpuscope.backends.nvml import NvmlBackend  # imported lazily: only this path loads pynvml

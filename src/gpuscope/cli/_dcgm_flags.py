@@ -319,16 +319,17 @@ def was_set(ctx: typer.Context, name: str) -> bool:
     return source is not None and source.name in ("COMMANDLINE", "ENVIRONMENT")
 
 
-def inert_lines(ctx: typer.Context) -> list[str]:
-    """One line per inert flag that was set, naming it and why it has no effect."""
+def inert_lines(is_set: Callable[[str], bool]) -> list[str]:
+    """One line per inert flag that was set (``is_set``: given on the command line or by its env var), naming it
+    and why it has no effect."""
     return [
         f"{r.flag.display} is accepted and has no effect: {r.flag.inert}"
         for r in rows()
-        if r.flag.inert and was_set(ctx, r.name)
+        if r.flag.inert and is_set(r.name)
     ]
 
 
-def needs_kubernetes_lines(ctx: typer.Context, kubernetes: bool) -> list[str]:
+def needs_kubernetes_lines(is_set: Callable[[str], bool], kubernetes: bool) -> list[str]:
     """One line per Kubernetes attribution flag that was set without -k/--kubernetes (then it has no effect)."""
     if kubernetes:
         return []
@@ -336,7 +337,7 @@ def needs_kubernetes_lines(ctx: typer.Context, kubernetes: bool) -> list[str]:
     return [
         f"{r.flag.display} has no effect without {k.display} (env {k.env})"
         for r in rows()
-        if r.flag.needs_kubernetes and was_set(ctx, r.name)
+        if r.flag.needs_kubernetes and is_set(r.name)
     ]
 
 

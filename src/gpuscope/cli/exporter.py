@@ -7,6 +7,8 @@ import atexit
 import logging
 import shutil
 import tempfile
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
 
     from gpuscope.backends.sim.node import SimNodeConfig
     from gpuscope.exporter.configmap import ConfigMapRef
+    from gpuscope.exporter.server import Extension
     from gpuscope.exporter.settings import ExporterSettings
 
 log = logging.getLogger("gpuscope")
@@ -61,21 +64,46 @@ def exporter_command(
     Every flag of dcgm-exporter is accepted; one that has no effect here says why in one line at start. SIGHUP
     re-reads the collectors CSV (or ConfigMap) and the web config; a bad new file keeps the old one serving.
     """
+    sim = SimOptions(sim_model, sim_gpus, sim_mig_layout, sim_workload, sim_seed, sim_profiling)
+    serve_exporter(flags, sim, lambda name: was_set(ctx, name))
+
+
+@dataclass(frozen=True, slots=True)
+class SimOptions:
+    """The command's own ``--sim-*`` options (the simulated node of ``--backend sim``)."""
+
+    sim_model: str = "h100"
+    sim_gpus: int = 8
+    sim_mig_layout: str = ""
+    sim_workload: str = "mixed"
+    sim_seed: int = 0
+    sim_profiling: str = "all"
+
+
+def run_parsed(values: Mapping[str, Any], set_names: frozenset[str]) -> None:
+    """Serve with the values ``_quickargs`` read (every parameter of the command, by name)."""
+    names = {f.name for f in fields(SimOptions)}
+    flags = ExporterFlags(**{k: v for k, v in values.items() if k not in names})
+    sim = SimOptions(**{k: v for k, v in values.items() if k in names})
+    serve_exporter(flags, sim, set_names.__contains__)
+
+
+def serve_exporter(flags: ExporterFlags, sim: SimOptions, is_set: Callable[[str], bool]) -> None:
+    """The exporter, from its flags; ``is_set`` says whether a parameter was given (command line or env var)."""
+    # Imported here, and each feature's modules only when its flag is on (the simulator, DCGM, TLS, the kubelet
+    # client, process metrics): an exporter's memory is what its flags need (docs/exporter.md, import weight).
     from gpuscope.backends import choose_backend, open_backend
-    from gpuscope.backends.dcgm.connection import parse_target
-    from gpuscope.backends.sim.node import SimNodeConfig
     from gpuscope.exporter.app import local_hostname, parse_address, serve
     from gpuscope.exporter.configmap import parse_configmap_ref
     from gpuscope.exporter.reload import Reloader
-    from gpuscope.exporter.server import Extension, Listener
+    from gpuscope.exporter.server import Listener
     from gpuscope.exporter.settings import make_runtime
     from gpuscope.hardware.models import model_by_key, parse_mig_layout
-    from gpuscope.simulator.routes import FAULT_ROUTES
 
     check_choices(flags)  # --log-format among them, before the logging it sets up
     setup_logging(flags.debug, flags.log_format)
     backend = _backend_name(flags)
-    _check_accepted(ctx, flags)
+    _check_accepted(is_set, flags)
     host, port = parse_address(flags.address, "-a/--address")
     ref = parse_configmap_ref(flags.configmap_data)
     if ref is not None and flags.collectors is not None:
@@ -88,21 +116,29 @@ def exporter_command(
     web = web_config(flags.web_config_file)
     sockets = _systemd_sockets() if flags.web_systemd_socket else []
     hostname = local_hostname(flags.node_name)
-    model = model_by_key(sim_model)
-    sim_config = SimNodeConfig(
-        hostname=hostname,
-        model=model,
-        gpus=sim_gpus,
-        mig_layout=parse_mig_layout(model, sim_mig_layout) if sim_mig_layout else (),
-        workload=sim_workload,
-        seed=sim_seed,
-        profiling=sim_profiling,
-    )
-    parse_target(flags.remote_hostengine_info)  # a bad -r is a usage error before anything starts
+    model = model_by_key(sim.sim_model)  # the --sim-* flags are checked whatever the backend
+    mig_layout = parse_mig_layout(model, sim.sim_mig_layout) if sim.sim_mig_layout else ()
+    if flags.remote_hostengine_info.strip():  # a bad -r is a usage error before anything starts (empty: embedded)
+        from gpuscope.backends.dcgm.connection import parse_target
+
+        parse_target(flags.remote_hostengine_info)
     chosen = choose_backend(backend, flags.remote_hostengine_info)
+    sim_config: SimNodeConfig | None = None
+    if chosen == "sim":  # the simulator is imported by a simulated node only
+        from gpuscope.backends.sim.node import SimNodeConfig
+
+        sim_config = SimNodeConfig(
+            hostname=hostname,
+            model=model,
+            gpus=sim.sim_gpus,
+            mig_layout=mig_layout,
+            workload=sim.sim_workload,
+            seed=sim.sim_seed,
+            profiling=sim.sim_profiling,
+        )
     settings, sim_config = _simulated_processes(chosen, settings, sim_config)
     runtime = make_runtime(open_backend(chosen, sim_config, flags.remote_hostengine_info), settings, hostname)
-    if was_set(ctx, "remote_hostengine_info") and chosen != "dcgm":
+    if is_set("remote_hostengine_info") and chosen != "dcgm":
         log.info(
             "-r/--remote-hostengine-info %s recorded: only the dcgm backend uses it; the %s backend reads the GPUs "
             "itself",
@@ -115,12 +151,7 @@ def exporter_command(
     else:
         listener = Listener(host, port, runtime)
     reloader = Reloader([runtime], lambda: settings_now().collectors, lambda: web_config(flags.web_config_file))
-    # Only a simulated node takes faults: a real exporter serves no /sim/faults at all.
-    extensions: list[Extension] = [FAULT_ROUTES] if chosen == "sim" else []
-    if flags.enable_pprof:
-        from gpuscope.exporter.pprof import PPROF_ROUTES
-
-        extensions.append(PPROF_ROUTES)
+    extensions = _extensions(chosen, flags)
 
     url = listener.url.replace("http://", "https://") if web is not None and web.tls is not None else listener.url
 
@@ -148,6 +179,21 @@ def exporter_command(
     )
 
 
+def _extensions(chosen: str, flags: ExporterFlags) -> list[Extension]:
+    """The routes mounted beside the exporter's, each imported only when served."""
+    extensions: list[Extension] = []
+    # Only a simulated node takes faults: a real exporter serves no /sim/faults at all.
+    if chosen == "sim":
+        from gpuscope.simulator.routes import FAULT_ROUTES
+
+        extensions.append(FAULT_ROUTES)
+    if flags.enable_pprof:
+        from gpuscope.exporter.pprof import PPROF_ROUTES
+
+        extensions.append(PPROF_ROUTES)
+    return extensions
+
+
 def _backend_name(flags: ExporterFlags) -> str:
     """``--fake-gpus`` is dcgm-exporter's way to say ``--backend sim``."""
     if not flags.fake_gpus:
@@ -159,16 +205,16 @@ def _backend_name(flags: ExporterFlags) -> str:
     return "sim"
 
 
-def _check_accepted(ctx: typer.Context, flags: ExporterFlags) -> None:
+def _check_accepted(is_set: Callable[[str], bool], flags: ExporterFlags) -> None:
     """Check the accepted-only flags' syntax (a typo is still an error) and say which of them have no effect
     (the Kubernetes attribution flags, too, when -k is not set)."""
-    log_lines(needs_kubernetes_lines(ctx, flags.kubernetes))
+    log_lines(needs_kubernetes_lines(is_set, flags.kubernetes))
     from gpuscope.exporter.devices import parse_devices
 
     for name in ("switch_devices", "cpu_devices"):
         f = row(name).flag
         parse_devices(getattr(flags, name), f"{f.display} (env {f.env})")
-    log_lines(inert_lines(ctx))
+    log_lines(inert_lines(is_set))
 
 
 def _configmap_csv(ref: ConfigMapRef) -> tuple[str, str]:
@@ -194,15 +240,15 @@ def exporter_command_click(root: Any) -> Any:
 
 
 def _simulated_processes(
-    chosen: str, settings: ExporterSettings, sim_config: SimNodeConfig
-) -> tuple[ExporterSettings, SimNodeConfig]:
+    chosen: str, settings: ExporterSettings, sim_config: SimNodeConfig | None
+) -> tuple[ExporterSettings, SimNodeConfig | None]:
     """``--backend sim --process-metrics``: the simulated node's /proc and pod directory, in a directory of its own."""
     if settings.processes.enabled and chosen == "dcgm":
         log.warning(
             "--process-metrics: the dcgm backend reads no per-process data, so every GPU reports no processes; "
             "use --backend nvml for per-process metrics"
         )
-    if chosen != "sim" or not settings.processes.enabled:
+    if sim_config is None or not settings.processes.enabled:
         return settings, sim_config
     from gpuscope.simulator.fleet import FleetNode, with_simulated_processes
 

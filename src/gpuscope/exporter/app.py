@@ -8,16 +8,18 @@ import logging
 import signal
 import socket
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from aiohttp import web
 
 from gpuscope.errors import UsageError
-from gpuscope.exporter.auth import reconfigure
 from gpuscope.exporter.httpguard import HttpLimits
 from gpuscope.exporter.reload import Reloader, WebApplier
 from gpuscope.exporter.scheduler import Scheduler
 from gpuscope.exporter.server import Extension, Listener, build_app, make_runner, resolver_for, start_sites
-from gpuscope.exporter.webconfig import WebConfig
+
+if TYPE_CHECKING:  # TLS and auth (bcrypt, YAML, ssl contexts) load only with --web-config-file
+    from gpuscope.exporter.webconfig import WebConfig
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +47,8 @@ def web_applier(app: web.Application, started: WebConfig | None) -> WebApplier:
             raise UsageError(f"{new.path} (--web-config-file): turning TLS on or off needs a restart of the exporter")
         if started.tls is not None and new.tls is not None:
             started.tls.adopt(new.tls)
+        from gpuscope.exporter.auth import reconfigure
+
         reconfigure(app, new)
 
     return apply

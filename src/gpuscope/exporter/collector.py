@@ -14,6 +14,7 @@ from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import replace
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from gpuscope.backends.base import (
     Backend,
@@ -24,8 +25,6 @@ from gpuscope.backends.base import (
     ReadRequest,
 )
 from gpuscope.exporter.devices import DeviceSelection
-from gpuscope.exporter.processes.attribute import ProcessView
-from gpuscope.exporter.processes.source import ProcessSource
 from gpuscope.exporter.snapshot import ErrorKey, GpuDerived, Snapshot
 from gpuscope.exporter.workloads.model import Attribution, WorkloadStatus
 from gpuscope.exporter.workloads.source import WorkloadSource
@@ -33,6 +32,10 @@ from gpuscope.fields.catalog import DERIVED, field_name
 from gpuscope.fields.clock_events import CLOCK_EVENT_REASONS
 from gpuscope.fields.collectors import CollectorSet
 from gpuscope.fields.ids import FieldId
+
+if TYPE_CHECKING:  # built only with --process-metrics (exporter/settings.py)
+    from gpuscope.exporter.processes.attribute import ProcessView
+    from gpuscope.exporter.processes.source import ProcessSource
 
 log = logging.getLogger(__name__)
 

@@ -12,16 +12,19 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from gpuscope.errors import GpuscopeError
 from gpuscope.exporter.runtime import NodeRuntime
-from gpuscope.exporter.webconfig import WebConfig
 from gpuscope.fields.collectors import CollectorSet
+
+if TYPE_CHECKING:  # the web config is loaded (by the caller's load_web) only with --web-config-file
+    from gpuscope.exporter.webconfig import WebConfig
 
 log = logging.getLogger(__name__)
 
 # Applies a checked web config to the running server (None: the file gave no web config).
-WebApplier = Callable[[WebConfig | None], None]
+WebApplier = Callable[["WebConfig | None"], None]
 
 
 class Reloader:

@@ -14,8 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from gpuscope.backends.base import Backend
 from gpuscope.exporter.collector import Collector
-from gpuscope.exporter.processes.exposition import labels_split, render_processes
-from gpuscope.exporter.render import RenderConfig, render_dcgm
+from gpuscope.exporter.render import RenderConfig, Split, render_dcgm
 from gpuscope.exporter.selfmetrics import (
     ConnectionStats,
     ReloadStatus,
@@ -74,10 +73,16 @@ class NodeRuntime:
 
     def _render(self, snapshot: Snapshot) -> Published:
         config = self.render_config
+        split: Split = {}
+        processes = ""
+        if snapshot.processes is not None:  # --process-metrics: its renderer is loaded only then
+            from gpuscope.exporter.processes.exposition import labels_split, render_processes
+
+            split, processes = labels_split(snapshot, config), render_processes(snapshot, config)
         text = (
-            render_dcgm(snapshot, config, labels_split(snapshot, config))
+            render_dcgm(snapshot, config, split)
             + render_workload_info(snapshot, config)
-            + render_processes(snapshot, config)
+            + processes
             + render_self(snapshot, config, self.interval_s, self.dialect)
         )
         return Published(snapshot, text.encode())

@@ -19,16 +19,18 @@ import ssl
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from aiohttp import web
 
 from gpuscope import __version__
 from gpuscope.errors import EnvironmentProblem
-from gpuscope.exporter.auth import install
 from gpuscope.exporter.httpguard import GuardedSite, HttpLimits
 from gpuscope.exporter.requestlog import REQUEST_LOG
 from gpuscope.exporter.runtime import NodeRuntime
-from gpuscope.exporter.webconfig import WebConfig
+
+if TYPE_CHECKING:  # TLS and auth (bcrypt, YAML, ssl contexts) load only with a web config
+    from gpuscope.exporter.webconfig import WebConfig
 
 log = logging.getLogger(__name__)
 
@@ -147,6 +149,8 @@ def build_app(
     app[NODE_KEY] = resolve
     app[LINKS_KEY] = tuple(link for ext in extensions for link in ext.links)
     if web_config is not None:
+        from gpuscope.exporter.auth import install
+
         install(app, web_config)
     app.router.add_get("/metrics", _metrics)
     app.router.add_get("/health", _health)

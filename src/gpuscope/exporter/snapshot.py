@@ -5,10 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from gpuscope.backends.base import NodeReading
-from gpuscope.exporter.processes.attribute import ProcessView
 from gpuscope.exporter.workloads.model import Attribution, WorkloadStatus
+
+if TYPE_CHECKING:  # set only with --process-metrics, whose modules load only then
+    from gpuscope.exporter.processes.attribute import ProcessView
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,12 +11,17 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from gpuscope.backends.base import GpuReading
-from gpuscope.exporter.processes.attribute import ProcessView, attribute
 from gpuscope.exporter.processes.pods import DEFAULT_POD_LOG_DIR, PodLogDirectory, PodLookup
-from gpuscope.exporter.processes.procfs import ProcInfo, Unattributed, read_process
 from gpuscope.exporter.workloads.model import Attribution
+
+# ProcessSettings is every exporter's settings; the /proc reader and the attribution load only when a
+# ProcessSource is made (--process-metrics on): tests/exporter/test_import_weight.py.
+if TYPE_CHECKING:
+    from gpuscope.exporter.processes.attribute import ProcessView
+    from gpuscope.exporter.processes.procfs import ProcInfo, Unattributed
 
 log = logging.getLogger(__name__)
 
@@ -42,11 +47,16 @@ class ProcessSource:
         self.lookup = (
             lookup if lookup is not None else (PodLogDirectory(settings.pod_log_dir) if settings.pod_log_dir else None)
         )
+        from gpuscope.exporter.processes.procfs import Unattributed
+
         self._reasons: Counter[Unattributed] = Counter(dict.fromkeys(Unattributed, 0))
         self._failures = 0
         self._problem = ""
 
     def read(self, gpus: Sequence[GpuReading], kubelet: Attribution, kubelet_on: bool) -> ProcessView:
+        from gpuscope.exporter.processes.attribute import ProcessView, attribute
+        from gpuscope.exporter.processes.procfs import read_process
+
         infos: dict[int, ProcInfo] = {}
         for gpu in gpus:
             self._failures += len(gpu.process_errors)

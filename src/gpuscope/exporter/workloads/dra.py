@@ -16,10 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gpuscope.exporter.workloads.kubewatch import Decoder
 from gpuscope.exporter.workloads.model import DeviceRef, DraDevice, Workload
+
+if TYPE_CHECKING:  # the watch itself is loaded only when DRA is on (workloads/source.py)
+    from gpuscope.exporter.workloads.kubewatch import Decoder
 
 NVIDIA_DRIVER = "gpu.nvidia.com"
 # Newest first: the API group's versions a reflector tries until one is served.

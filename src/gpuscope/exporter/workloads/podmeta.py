@@ -20,12 +20,14 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gpuscope.errors import UsageError
-from gpuscope.exporter.workloads.kubewatch import Decoder, object_key
 from gpuscope.exporter.workloads.labels import POD_UID_LABEL, VGPU_LABEL
 from gpuscope.exporter.workloads.model import Assignment, Attribution, Pairs, Workload
+
+if TYPE_CHECKING:  # the watch itself is loaded only when pod labels or UIDs are on (workloads/source.py)
+    from gpuscope.exporter.workloads.kubewatch import Decoder
 
 ALLOWLIST_FLAG = "--kubernetes-pod-label-allowlist-regex (env DCGM_EXPORTER_KUBERNETES_POD_LABEL_ALLOWLIST_REGEX)"
 MAX_LABELS = 64  # per pod, after the allowlist: a pod with more is cut (byte order of the keys), never unbounded
@@ -135,6 +137,7 @@ def _allowed(key: str, allowlist: Sequence[re.Pattern[str]], decided: dict[str, 
 
 def pod_decoder(*, labels: bool, allowlist: Sequence[re.Pattern[str]] = ()) -> Decoder[PodMeta]:
     """What the pod watch keeps of each pod object (keyed by UID)."""
+    from gpuscope.exporter.workloads.kubewatch import object_key  # only a pod watch decodes pods
 
     decided: dict[str, bool] = {}
 

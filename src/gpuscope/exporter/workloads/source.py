@@ -15,12 +15,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from gpuscope.backends.base import GpuReading
-from gpuscope.exporter.workloads.dra import RESOURCESLICE_PATHS, PodClaim, SliceDevices, claim_devices, slice_decoder
+from gpuscope.exporter.workloads.dra import PodClaim, SliceDevices, claim_devices
 from gpuscope.exporter.workloads.hpc import read_job_dir
-from gpuscope.exporter.workloads.kubelet import KubeletClient, KubeletError
-from gpuscope.exporter.workloads.kubewatch import ApiServer, Reflector
 from gpuscope.exporter.workloads.model import (
     DEFAULT_SOCKET,
     ApiStatus,
@@ -32,6 +31,12 @@ from gpuscope.exporter.workloads.model import (
     resolve,
 )
 from gpuscope.exporter.workloads.podmeta import PodIndex, PodMeta, compile_allowlist, pod_decoder, with_pod_metadata
+
+# The kubelet client (gRPC, ~10 MiB) and the API server watch are imported only when -k and the flags that use them
+# are on: an exporter without them never loads either (tests/exporter/test_import_weight.py).
+if TYPE_CHECKING:
+    from gpuscope.exporter.workloads.kubelet import KubeletClient
+    from gpuscope.exporter.workloads.kubewatch import ApiServer, Reflector
 
 log = logging.getLogger(__name__)
 
@@ -81,10 +86,14 @@ class WorkloadSource:
         self.kubelet = kubelet
         self.timeout_s = timeout_s
         if kubelet is None and settings.kubernetes:
+            from gpuscope.exporter.workloads.kubelet import KubeletClient
+
             self.kubelet = KubeletClient(settings.socket_path, timeout_s)
         self.pod_watch: Reflector[PodMeta] | None = None
         self.slice_watch: Reflector[SliceDevices] | None = None
         if settings.pod_metadata or (settings.kubernetes and settings.dra):
+            from gpuscope.exporter.workloads.kubewatch import ApiServer
+
             self._make_watches(api or ApiServer.from_env())
         self._started = False
         self._node_warned = False
@@ -104,6 +113,9 @@ class WorkloadSource:
                 "(KUBERNETES_SERVICE_HOST/PORT unset): attribution comes from the kubelet only"
             )
             return
+        from gpuscope.exporter.workloads.dra import RESOURCESLICE_PATHS, slice_decoder
+        from gpuscope.exporter.workloads.kubewatch import Reflector
+
         selector = f"spec.nodeName={node}"
         if self.settings.pod_metadata:
             allowlist = compile_allowlist(self.settings.label_allowlist)
@@ -205,6 +217,8 @@ class WorkloadSource:
     def _read_kubelet(self) -> bool:
         if self.kubelet is None:
             return False
+        from gpuscope.exporter.workloads.kubelet import KubeletError
+
         try:
             self._pods, self._claims = self.kubelet.list_all()
         except KubeletError as exc:
