@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from gpuscope.backends.dcgm import structs as S
-from gpuscope.backends.dcgm.health import HEALTH_CODE_NAMES, error_code_label
+from gpuscope.fields.health_codes import HEALTH_CODE_NAMES, error_code_label
 
 HEADERS = Path(__file__).resolve().parents[3] / "third_party" / "dcgm" / "dcgmlib"
 

@@ -155,6 +155,9 @@ def test_fault_nvlink_crc_grows_link_and_total_counters() -> None:
     values = numbers(gpu.device.values)
     assert values[409] > 0 and values[429] > 0
     assert numbers(gpu.links[0].reading.values)[1525] > 0
+    # Named as dcgm-exporter (and the DCGM backend) name code 13, which dcgm-exporter's table lacks.
+    health = {c.watch: c for c in gpu.health}
+    assert (health["NVLINK"].status, health["NVLINK"].error_code) == (10, "DCGM_FR_UNKNOWN(13)")
     with pytest.raises(UsageError, match="no NVLink"):
         node("l40s").apply(FaultRequest(FaultKind.NVLINK_CRC, gpu=0))
 

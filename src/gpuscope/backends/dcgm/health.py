@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from gpuscope.backends.base import HEALTH_PASS, HEALTH_WATCHES, HealthCheck
 from gpuscope.backends.dcgm import structs as S
+from gpuscope.fields.health_codes import error_code_label
 
 _SYSTEM_NAMES: Mapping[int, str] = {int(system): system.name or "" for system in S.HealthSystem}
 
@@ -23,32 +24,6 @@ class Incident:
     health: int
     code: int
     message: str
-
-
-# The health_error_code values dcgm-exporter emits (internal/pkg/collector/gpu_health_collector.go,
-# healthCheckErrorToStringMap, NVIDIA/dcgm-exporter at d5e5f51, after 4.5.3-4.8.2): these 13 codes by name, any
-# other as DCGM_FR_UNKNOWN(<code>). Numbers from dcgm_errors.h (dcgmError_t, DCGM 4.6.0; CLOCK_THROTTLE_THERMAL is
-# the deprecated alias of CLOCKS_EVENT_THERMAL, the name dcgm-exporter writes); tests/backends/dcgm checks them.
-HEALTH_CODE_NAMES: Mapping[int, str] = {
-    0: "DCGM_FR_OK",
-    1: "DCGM_FR_UNKNOWN",
-    2: "DCGM_FR_UNRECOGNIZED",
-    3: "DCGM_FR_PCI_REPLAY_RATE",
-    4: "DCGM_FR_VOLATILE_DBE_DETECTED",
-    5: "DCGM_FR_VOLATILE_SBE_DETECTED",
-    6: "DCGM_FR_PENDING_PAGE_RETIREMENTS",
-    7: "DCGM_FR_RETIRED_PAGES_LIMIT",
-    8: "DCGM_FR_RETIRED_PAGES_DBE_LIMIT",
-    9: "DCGM_FR_CORRUPT_INFOROM",
-    10: "DCGM_FR_CLOCK_THROTTLE_THERMAL",
-    130: "DCGM_FR_RETEST_REQUESTED",
-    133: "DCGM_FR_ERROR_SENTINEL",
-}
-
-
-def error_code_label(code: int) -> str:
-    """The label dcgm-exporter gives a health incident's ``dcgmError_t`` code."""
-    return HEALTH_CODE_NAMES.get(code, f"DCGM_FR_UNKNOWN({code})")
 
 
 def incidents(response: S.HealthResponseV5, gpu_of_instance: Mapping[int, int]) -> list[Incident]:

@@ -30,6 +30,7 @@ from gpuscope.backends.sim.fieldtable import DEVICE_GETTERS, LINK_GETTERS, MIB, 
 from gpuscope.backends.sim.workload import IDLE, Activity, WorkloadKind, activity, noise, uniform
 from gpuscope.fields.catalog import BY_ID, Entity, MigScope
 from gpuscope.fields.clock_events import ClockEventReason
+from gpuscope.fields.health_codes import DBE_DETECTED, NVLINK_ERROR_THRESHOLD, THERMAL, error_code_label
 from gpuscope.fields.ids import NVLINK5_ERROR_FIELDS
 from gpuscope.hardware.models import GpuModel, MigProfile
 
@@ -246,14 +247,15 @@ class SimGpu:
 
     def health(self) -> tuple[HealthCheck, ...]:
         bad = {
-            "MEM": (HEALTH_FAIL, "DCGM_FR_VOLATILE_DBE_DETECTED") if self.ecc_dbe else None,
-            "THERMAL": (HEALTH_WARN, "DCGM_FR_CLOCK_THROTTLE_THERMAL") if self.thermal else None,
-            "NVLINK": (HEALTH_WARN, "DCGM_FR_NVLINK_ERROR_THRESHOLD") if self.nvlink_crc else None,
+            "MEM": (HEALTH_FAIL, error_code_label(DBE_DETECTED)) if self.ecc_dbe else None,
+            "THERMAL": (HEALTH_WARN, error_code_label(THERMAL)) if self.thermal else None,
+            "NVLINK": (HEALTH_WARN, error_code_label(NVLINK_ERROR_THRESHOLD)) if self.nvlink_crc else None,
         }
         # The ALL row is DCGM's watch-all system, not a roll-up of the others: a simulated GPU has no incident of
         # that system, so it stays PASS (a sum over health_watch counts each incident once, as with dcgm-exporter).
-        checks = [HealthCheck(w, *(bad.get(w) or (HEALTH_PASS, "DCGM_FR_OK"))) for w in HEALTH_WATCHES[:-1]]
-        checks.append(HealthCheck("ALL", HEALTH_PASS, "DCGM_FR_OK"))
+        ok = error_code_label(0)
+        checks = [HealthCheck(w, *(bad.get(w) or (HEALTH_PASS, ok))) for w in HEALTH_WATCHES[:-1]]
+        checks.append(HealthCheck("ALL", HEALTH_PASS, ok))
         return tuple(checks)
 
     # --- values used by the field table --------------------------------------------------------------------
