@@ -13,9 +13,10 @@ tiers and the dashboard's held/active/power panels must give the same totals eit
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,8 @@ from gpuscope.rules.efficiency_chargeback import (
 )
 from gpuscope.rules.model import Recording
 from gpuscope.rules.promql import Promql
+from gpuscope.rules.recording import HELD, HELD_ACTIVE, recording_groups
+from gpuscope.rules.recording import POWER_5M as GPU_POWER_5M
 from gpuscope.runner.binaries import find_binary
 from tests.support.prom import Prometheus, run_prometheus
 
@@ -271,3 +274,83 @@ def test_dashboard_panels_sum_to_the_report(store: Prometheus, tmp_path: Path) -
     cap, held_series = panel_range(capacity.expr), panel_range(held.expr)
     assert [float(v) for _, v in cap[0]["values"]] == [float(GPUS)] * (HOURS * 12)
     assert all(float(v) <= GPUS for _, v in held_series[0]["values"])
+
+
+def _literal(text: str) -> Callable[[re.Match[str]], str]:
+    return lambda _match: text
+
+
+def inlined(records: dict[str, str], name: str) -> str:
+    """A recorded series' expression with every recorded series it reads replaced by its own expression, down to
+    the raw series: what the rule would record, evaluated in one query."""
+    expr = records[name]
+    for _ in range(len(records)):
+        found = [n for n in records if re.search(rf"(?<![\w:]){re.escape(n)}(?![\w:{{])", expr)]
+        if not found:
+            return expr
+        for n in sorted(found, key=len, reverse=True):
+            # a function, not a template: the body's backslashes are PromQL's, not re.sub's
+            expr = re.sub(rf"(?<![\w:]){re.escape(n)}(?![\w:{{])", _literal(f"({records[n]})"), expr)
+    raise AssertionError(f"{name}: recorded series read in a cycle")
+
+
+# What the Efficiency panels read until the first 5 m rollup: the once-a-minute records.
+MINUTE_RECORDS = (HELD, HELD_ACTIVE, GPU_POWER_5M, "cluster:gpus:count_by_model")
+
+
+@pytest.fixture(scope="module", params=["one copy", "both replicas"])
+def fresh_store(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Prometheus]:
+    """A global store a few minutes after the stack started: the raw series and the once-a-minute records (the real
+    rules' expressions, evaluated every minute over one copy of the raw series), no rollup yet."""
+    config = RulesConfig()
+    records = {
+        r.record: r.expr
+        for g in recording_groups(Promql(config))
+        for r in g.rules
+        if isinstance(r, Recording) and r.record
+    }
+    work = backfill(tmp_path_factory.mktemp("fresh-cluster"), raw_openmetrics((None,)))
+    computed: dict[str, list[dict[str, Any]]] = {}
+    with run_prometheus({"global": {"scrape_interval": "1m"}, "scrape_configs": []}, work) as prom:
+        for name in MINUTE_RECORDS:
+            expr = inlined(records, name)
+            assert not any(re.search(rf"(?<![\w:]){re.escape(n)}(?![\w:])", expr) for n in records), name
+            computed[name] = query_range(prom, expr, END - 600, END, 60)
+    replicas: tuple[str | None, ...] = (None,) if request.param == "one copy" else ("a", "b")
+    lines = raw_openmetrics(replicas)
+    for name, result in computed.items():
+        lines.append(f"# TYPE {name} gauge")
+        for replica in replicas:
+            lines += series_lines(name, result, replica)
+    with run_prometheus(
+        {"global": {"scrape_interval": "1m"}, "scrape_configs": []},
+        backfill(tmp_path_factory.mktemp("fresh-global"), lines),
+        extra_args=("--storage.tsdb.retention.time=100y",),
+    ) as store:
+        yield store
+
+
+def instant(prom: Prometheus, expr: str, at: int) -> list[dict[str, Any]]:
+    response = httpx.get(f"{prom.url}/api/v1/query", params={"query": expr, "time": str(at)}, timeout=30)
+    response.raise_for_status()
+    result: list[dict[str, Any]] = response.json()["data"]["result"]
+    return result
+
+
+def test_efficiency_panels_have_the_numbers_before_the_first_rollup(fresh_store: Prometheus) -> None:
+    """Before any 5 m rollup exists the Efficiency panels read the once-a-minute records, counted alike: per
+    namespace the GPUs held, active and watts are the truth, and the fleet panel shows the GPUs there are."""
+    config = RulesConfig()
+    q = Q(options=Options(fleet="shapes", rules=config, fields=frozenset(), recorded=recorded_names(config)))
+    rates = {ns: (held, active, kwh * 1000) for ns, (held, active, kwh) in truth(0, 3600, "namespace").items()}
+    shown: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
+    for col, panel in enumerate((efficiency.held, efficiency.active, efficiency.power)):
+        for s in instant(fresh_store, panel(q, "namespace").expr.replace("$cluster", ".+"), END):
+            shown[s["metric"]["namespace"]][col] = float(s["value"][1])
+    check({k: (v[0], v[1], v[2]) for k, v in shown.items()}, rates)
+    capacity, held = efficiency.held_vs_capacity(q)
+    assert [float(s["value"][1]) for s in instant(fresh_store, capacity.expr.replace("$cluster", ".+"), END)] == [
+        float(GPUS)
+    ]
+    total = instant(fresh_store, held.expr.replace("$cluster", ".+"), END)
+    assert close(float(total[0]["value"][1]), sum(v[0] for v in rates.values()))

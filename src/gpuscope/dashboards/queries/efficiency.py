@@ -1,17 +1,43 @@
 """Efficiency: the chargeback rollups live (GPUs held, activity-weighted active GPUs, power per namespace and
 team), the figures ``gpuscope report`` sums over a range, read through the same ``rollup_sum``: each cluster counts
 once across its HA replicas, and GPUs are counted in the accounting unit (a MIG instance is its share of a GPU,
-holders of a shared GPU split it; ``rules/accounting.py``)."""
+holders of a shared GPU split it; ``rules/accounting.py``).
+
+Until a 5 m rollup exists (its group's first evaluation falls anywhere in the first five minutes of a new
+Prometheus, and a holder that appeared since the last one is not in it yet) each panel shows the same quantity
+from the once-a-minute per-holder records (``workload:gpu_held:ratio``, ``workload:gpu_active:ratio``), counted
+alike; where the long-term store keeps only the rollups, those records are not there and the panels read the
+rollups alone.
+"""
 
 from __future__ import annotations
 
 from gpuscope.dashboards.model import Query
 from gpuscope.dashboards.promql import Q
+from gpuscope.rules.accounting import unit_match
 from gpuscope.rules.efficiency_chargeback import ACTIVE_5M, GPUS_5M, HELD_5M, POWER_5M, TEAM_LABEL, rollup_sum
+from gpuscope.rules.recording import HELD, HELD_ACTIVE
+from gpuscope.rules.recording import POWER_5M as GPU_POWER_5M
+
+# rollup -> the per-minute per-holder record of the same quantity
+_LIVE = {HELD_5M: HELD, ACTIVE_5M: HELD_ACTIVE}
+
+
+def _live(q: Q, record: str, by: str) -> str:
+    """A per-holder record (or, for power, the held share of each GPU's watts) summed by ``by``, each HA copy once."""
+    c = q.c
+    keys = f"{unit_match(q.p)}, {c.namespace_label}, {c.pod_label}, modelName"
+    if by and by not in keys.split(", "):
+        keys += f", {by}"
+    if record == POWER_5M:
+        held = f"max by ({keys}) ({q.rec(HELD, q.in_cluster)})"
+        watts = f"max by ({q.cluster}, {c.uuid_label}) ({q.rec(GPU_POWER_5M, q.in_cluster)})"
+        return f"sum by ({by}) (\n{held}\n* on ({q.cluster}, {c.uuid_label}) group_left ()\n{watts}\n)"
+    return f"sum by ({by}) (max by ({keys}) ({q.rec(_LIVE[record], q.in_cluster)}))"
 
 
 def _by(q: Q, record: str, by: str) -> str:
-    expr = rollup_sum(q.p, q.rec(record, q.in_cluster), by)
+    expr = f"{rollup_sum(q.p, q.rec(record, q.in_cluster), by)}\nor\n{_live(q, record, by)}"
     if by == TEAM_LABEL:
         # The team is a pod label the exporter's allowlist may not carry: GPUs without one still show, named so.
         return f'label_replace({expr}, "{by}", "(no {by} label)", "{by}", "")'
@@ -27,11 +53,11 @@ def active(q: Q, by: str) -> Query:
 
 
 def efficiency(q: Q, by: str) -> Query:
-    return Query(f"{_by(q, ACTIVE_5M, by)}\n/\n{_by(q, HELD_5M, by)}", f"{{{{{by}}}}}")
+    return Query(f"({_by(q, ACTIVE_5M, by)})\n/\n({_by(q, HELD_5M, by)})", f"{{{{{by}}}}}")
 
 
 def idle(q: Q, by: str) -> Query:
-    return Query(f"{_by(q, HELD_5M, by)}\n-\n{_by(q, ACTIVE_5M, by)}", f"{{{{{by}}}}}")
+    return Query(f"({_by(q, HELD_5M, by)})\n-\n({_by(q, ACTIVE_5M, by)})", f"{{{{{by}}}}}")
 
 
 def power(q: Q, by: str) -> Query:
@@ -39,8 +65,9 @@ def power(q: Q, by: str) -> Query:
 
 
 def held_vs_capacity(q: Q) -> tuple[Query, Query]:
-    cap = rollup_sum(q.p, q.rec(GPUS_5M, q.in_cluster), "")
-    total = rollup_sum(q.p, q.rec(HELD_5M, q.in_cluster), "")
+    gpus = f"max by ({q.cluster}, modelName) ({q.rec('cluster:gpus:count_by_model', q.in_cluster)})"
+    cap = f"{rollup_sum(q.p, q.rec(GPUS_5M, q.in_cluster), '')}\nor\nsum({gpus})"
+    total = f"({rollup_sum(q.p, q.rec(HELD_5M, q.in_cluster), '')}\nor\n{_live(q, HELD_5M, '')})"
     return Query(cap, "GPUs"), Query(total, "held")
 
 
