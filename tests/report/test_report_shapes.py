@@ -67,6 +67,7 @@ class Unit:
     gi: int | None = None
     profile: str | None = None
     holders: tuple[tuple[str, str, str], ...] = ()  # (namespace, team, pod)
+    jobs: tuple[str, ...] = ()  # Slurm jobs (hpc_job): in no namespace or team, the groups' unlabelled row
 
     @property
     def share(self) -> float:
@@ -85,6 +86,8 @@ UNITS = (
     Unit("node-1", 0, 500.0, 0.0, 2, "2g.20gb", (("research", "search", "nb-1"),)),
     Unit("node-1", 0, 500.0, 0.5, 3, "1g.10gb"),
     Unit("node-1", 0, 500.0, 0.25, 4, "1g.10gb", (("infer", "serving", "srv-1"), ("infer", "serving", "srv-2"))),
+    Unit("node-2", 0, 350.0, 0.7, jobs=("42",)),
+    Unit("node-2", 1, 200.0, 0.4, holders=(("ml", "vision", "train-2"),), jobs=("43",)),
 )
 GPUS = len({u.uuid for u in UNITS})
 
@@ -94,9 +97,10 @@ def truth(after: int, until: int, label: str) -> dict[str, tuple[float, float, f
     hours = (until - after) / 3600
     out: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
     for u in UNITS:
-        for ns, team, pod in u.holders:
-            held = u.share / len(u.holders)
-            row = out[{"namespace": ns, "team": team, "job": pod}[label]]
+        groups = [{"namespace": ns, "team": team, "job": pod}[label] for ns, team, pod in u.holders]
+        for group in groups + [""] * len(u.jobs):
+            held = u.share / (len(u.holders) + len(u.jobs))
+            row = out[group]
             row[0] += held * hours
             row[1] += held * u.activity * hours
             row[2] += held * u.watts * hours / 1000
@@ -136,6 +140,8 @@ def raw_openmetrics(replicas: tuple[str | None, ...]) -> list[str]:
             for ns, team, pod in u.holders:
                 info = f'{base},namespace="{ns}",pod="{pod}",container="main",team="{team}"'
                 families["gpuscope_gpu_workload_info"] += [f"{{{info}}} 1 {t}" for t in times]
+            for job in u.jobs:
+                families["gpuscope_gpu_job_info"] += [f'{{{base},hpc_job="{job}"}} 1 {t}' for t in times]
     for name, samples in families.items():
         lines.append(f"# TYPE {name} gauge")
         lines += [name + s for s in samples]
@@ -268,7 +274,7 @@ def test_dashboard_panels_sum_to_the_report(store: Prometheus, tmp_path: Path) -
     for col, panel in enumerate((efficiency.held, efficiency.active, efficiency.power)):
         for s in panel_range(panel(q, "namespace").expr):
             total = sum(float(v) for _, v in s["values"]) * 300 / 3600
-            dashboard[s["metric"]["namespace"]][col] += total / (1000 if col == 2 else 1)
+            dashboard[s["metric"].get("namespace", "")][col] += total / (1000 if col == 2 else 1)
     check({k: (v[0], v[1], v[2]) for k, v in dashboard.items()}, rows(body))
     capacity, held = efficiency.held_vs_capacity(q)
     cap, held_series = panel_range(capacity.expr), panel_range(held.expr)
@@ -346,7 +352,7 @@ def test_efficiency_panels_have_the_numbers_before_the_first_rollup(fresh_store:
     shown: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
     for col, panel in enumerate((efficiency.held, efficiency.active, efficiency.power)):
         for s in instant(fresh_store, panel(q, "namespace").expr.replace("$cluster", ".+"), END):
-            shown[s["metric"]["namespace"]][col] = float(s["value"][1])
+            shown[s["metric"].get("namespace", "")][col] = float(s["value"][1])
     check({k: (v[0], v[1], v[2]) for k, v in shown.items()}, rates)
     capacity, held = efficiency.held_vs_capacity(q)
     assert [float(s["value"][1]) for s in instant(fresh_store, capacity.expr.replace("$cluster", ".+"), END)] == [

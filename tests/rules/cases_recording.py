@@ -198,6 +198,27 @@ EXPRS = (
         (("cluster:gpu_allocation_efficiency:ratio", 0.5), ("cluster:gpus_allocated:count", 2)),
     ),
     ExprCase(
+        "Slurm jobs hold GPUs too (the job-mapping directory's gpuscope_gpu_job_info): a GPU a job holds is "
+        "allocated, a GPU a job and a pod share is split between them, a GPU nobody holds is not allocated",
+        (
+            *(Series("DCGM_FI_DEV_GPU_TEMP", gpu_labels(g), flat(60)) for g in (0, 1, 2)),
+            Series("DCGM_FI_PROF_SM_ACTIVE", G0, flat(0.9)),
+            Series("DCGM_FI_PROF_SM_ACTIVE", G1, flat(0.01)),
+            Series("DCGM_FI_PROF_SM_ACTIVE", gpu_labels(2), flat(0.9)),
+            Series(
+                "gpuscope_gpu_workload_info",
+                {**self_labels(0), "namespace": "ml", "pod": "a", "container": "x"},
+                flat(1),
+            ),
+            Series("gpuscope_gpu_job_info", {**self_labels(0), "hpc_job": "43"}, flat(1)),
+            Series("gpuscope_gpu_job_info", {**self_labels(1), "hpc_job": "42"}, flat(1)),
+        ),
+        "10m",
+        '{__name__=~"cluster:gpu_allocation_efficiency:ratio|cluster:gpus_allocated:count"}',
+        # G0 (active) half to the pod, half to job 43; G1 (idle) to job 42: two GPUs allocated, one active.
+        (("cluster:gpu_allocation_efficiency:ratio", 0.5), ("cluster:gpus_allocated:count", 2)),
+    ),
+    ExprCase(
         "cold-tier rollups are evaluated every 5 minutes with bounded labels",
         (Series("DCGM_FI_DEV_POWER_USAGE", {**G0, "pod": "churning-pod-123"}, "300+1x60"),),
         "15m",

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from gpuscope.exporter.processes import exposition as process_exposition
+from gpuscope.exporter.workloads import exposition as workload_exposition
 from gpuscope.fields import companion
 from gpuscope.fields.catalog import BY_NAME
 from gpuscope.jobs import metrics as job_metrics
@@ -159,6 +160,7 @@ _SELF = {
     "gpuscope_exporter_backend_up",
     "gpuscope_exporter_dcgm_info",
     "gpuscope_gpu_workload_info",
+    workload_exposition.JOB_INFO,  # the Slurm job-mapping directory's holders
     *process_exposition.series_names(),  # --process-metrics
 }
 # The pushed job metrics' contract (gpuscope.jobs.metrics): the names jobs really push.

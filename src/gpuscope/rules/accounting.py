@@ -18,6 +18,7 @@ report and the dashboards count alike.
 
 from __future__ import annotations
 
+from gpuscope.fields.labels import JOB_LABEL
 from gpuscope.hardware.models import MODELS
 from gpuscope.rules.promql import Promql
 
@@ -85,15 +86,22 @@ def share_per_holder(q: Promql, holders: str, shares: str) -> str:
 
 
 def holders(q: Promql, by: str) -> str:
-    """One series of value 1 per (unit, pod) from the workload info series, labelled ``by`` as well: the pod is
-    the holder whatever the grouping, so two pods of one namespace sharing a GPU each hold half of it, in the
-    namespace table and in the team table alike."""
+    """One series of value 1 per (unit, holder), labelled ``by`` as well where the holder has those labels: pods
+    from the workload info series, and Slurm jobs from the job info series (``hpc_job``; a job is in no namespace
+    or team, so it sums into the groups' unlabelled row). The pod is the holder whatever the grouping, so two pods
+    of one namespace sharing a GPU each hold half of it, in the namespace table and in the team table alike, and
+    a GPU a pod and a job share is split between them as the allocation rules split it."""
     c = q.config
     info = q.exporter("gpuscope_gpu_workload_info")
+    jobs = q.exporter("gpuscope_gpu_job_info")
     extra = "".join(
         f", {label}" for label in by.split(", ") if label not in (c.namespace_label, c.pod_label, q.cluster)
     )
-    return f"group by ({unit_match(q)}, {c.namespace_label}, {c.pod_label}{extra}) ({info})"
+    m = unit_match(q)
+    return (
+        f"(\ngroup by ({m}, {c.namespace_label}, {c.pod_label}{extra}) ({info})\nor\n"
+        f"group by ({m}, {JOB_LABEL}) ({jobs})\n)"
+    )
 
 
 def held(q: Promql, by: str) -> str:

@@ -8,6 +8,7 @@ the long-term store has a predictable number of series.
 
 from __future__ import annotations
 
+from gpuscope.fields.labels import JOB_LABEL
 from gpuscope.rules.accounting import MIG, WHOLE, share_per_holder, unit_match, unit_share
 from gpuscope.rules.model import MINUTE_INTERVAL, Group, Recording
 from gpuscope.rules.promql import Promql, alternatives
@@ -225,15 +226,22 @@ def cluster_group(q: Promql) -> Group:
 
 
 def allocation_holders(q: Promql) -> str:
-    """One series per (unit, holder) for the configured attribution mode, valued 1: pods from the info series
-    or from the pod labels on the GPU series; without attribution, a unit whose memory is held (a process owns
-    it). Scrape instances are dropped, so an old and a new exporter pod name one holder."""
+    """One series per (unit, holder) for the configured attribution mode, valued 1: pods, and Slurm jobs (the
+    job-mapping directory, ``hpc_job``), from the info series or from the labels on the GPU series; without
+    attribution, a unit whose memory is held (a process owns it). Scrape instances are dropped, so an old and a
+    new exporter pod name one holder."""
     c = q.config
     m, pods = unit_match(q), f"{c.namespace_label}, {c.pod_label}"
     if c.workload_labels == "info":
-        return f"group by ({m}, {pods}) ({q.exporter('gpuscope_gpu_workload_info')})"
+        return (
+            f"group by ({m}, {pods}) ({q.exporter('gpuscope_gpu_workload_info')})\nor\n"
+            f"group by ({m}, {JOB_LABEL}) ({q.exporter('gpuscope_gpu_job_info')})"
+        )
     if c.workload_labels == "labels":
-        return f'group by ({m}, {pods}) (gpu:activity:avg5m{{{c.pod_label}!=""}})'
+        return (
+            f'group by ({m}, {pods}) (gpu:activity:avg5m{{{c.pod_label}!=""}})\nor\n'
+            f'group by ({m}, {JOB_LABEL}) (gpu:activity:avg5m{{{JOB_LABEL}!=""}})'
+        )
     return f"group by ({m}) (gpu:fb_used:ratio > 0.05)"
 
 
@@ -241,7 +249,7 @@ def allocation_source(q: Promql) -> str:
     """One series per (unit, holder), carrying the holder's and the unit's labels, valued with the unit's
     activity. Pods are the "many" side: with time-slicing several pods share one GPU (or MIG instance)."""
     m, gpu = unit_match(q), f"{q.config.host_label}, gpu, modelName, GPU_I_PROFILE"
-    return f"{allocation_holders(q)}\n* on ({m}) group_left ({gpu})\n{UNIT_ACTIVITY}"
+    return f"(\n{allocation_holders(q)}\n)\n* on ({m}) group_left ({gpu})\n{UNIT_ACTIVITY}"
 
 
 def efficiency_group(q: Promql) -> Group:
@@ -268,10 +276,12 @@ def efficiency_group(q: Promql) -> Group:
         ),
     ]
     if c.workload_labels != "off":
+        # Pods only: a Slurm job holds GPUs (the cluster counts above) but is in no namespace.
+        in_ns = f'{{{ns}!=""}}'
         rules.append(
             Recording(
                 record="namespace:gpu_activity:avg5m",
-                expr=f"sum by ({cl}, {ns}) ({HELD_ACTIVE})\n/\nsum by ({cl}, {ns}) ({HELD})",
+                expr=f"sum by ({cl}, {ns}) ({HELD_ACTIVE}{in_ns})\n/\nsum by ({cl}, {ns}) ({HELD}{in_ns})",
             )
         )
     else:

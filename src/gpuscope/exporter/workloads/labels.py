@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 from gpuscope.exporter.workloads.model import Assignment, Pairs, Workload
+from gpuscope.fields.labels import JOB_LABEL, POD_LABELS, POD_LABELS_OLD, POD_UID_LABEL, VGPU_LABEL
 
 NO_ATTRIBUTES: tuple[Pairs, ...] = ((),)
 
-POD_LABELS = ("container", "namespace", "pod")
-POD_LABELS_OLD = ("container_name", "pod_namespace", "pod_name")  # -o/--use-old-namespace (dcgm-exporter 1.x)
-JOB_LABEL = "hpc_job"
-POD_UID_LABEL = "pod_uid"
-VGPU_LABEL = "vgpu"
 
-__all__ = ["JOB_LABEL", "NO_ATTRIBUTES", "Pairs", "attribute_variants", "extra_pairs", "pod_label_names"]
+__all__ = [
+    "JOB_LABEL",
+    "NO_ATTRIBUTES",
+    "POD_UID_LABEL",
+    "VGPU_LABEL",
+    "Pairs",
+    "attribute_variants",
+    "extra_pairs",
+    "pod_label_names",
+]
 
 
 def pod_label_names(old_namespace: bool) -> tuple[str, str, str]:
