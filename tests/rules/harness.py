@@ -137,12 +137,105 @@ def write_rules(config: RulesConfig, directory: Path, *, annotations: bool = Fal
     return names
 
 
+_NAME = re.compile(r"[a-zA-Z_:][a-zA-Z0-9_:]*")
+# An ALERTS or ALERTS_FOR_STATE selector and the alert name it asks for by equality, when it does.
+_ALERTS = re.compile(r"\bALERTS(?:_FOR_STATE)?\b(\{[^}]*\})?")
+_ALERTNAME = re.compile(r'\balertname\s*=\s*"([^"]*)"')
+# A matcher on the metric name itself: {__name__=~"a:b|c:d"}.
+_METRIC_NAME = re.compile(r'\b__name__\s*(=~|=|!=|!~)\s*"((?:[^"\\]|\\.)*)"')
+
+
+@dataclass(frozen=True)
+class _Reads:
+    """What one expression reads of what rules write: series by name or by a ``__name__`` pattern (anchored, as
+    PromQL anchors it), and alerts through ALERTS."""
+
+    names: frozenset[str]
+    patterns: tuple[re.Pattern[str], ...]
+    alerts: frozenset[str]
+    every_rule: bool  # a negative __name__ matcher or an ALERTS selector without an alert name: no closure to read off
+
+
+def _reads(expr: str) -> _Reads:
+    alerts: set[str] = set()
+    patterns: list[re.Pattern[str]] = []
+    every = expr.count("__name__") != len(matchers := _METRIC_NAME.findall(expr))
+    for op, value in matchers:
+        text = value.encode().decode("unicode_escape")  # PromQL's string escapes: "\\." is the regex \.
+        if op in ("!=", "!~"):
+            every = True
+        else:
+            try:
+                patterns.append(re.compile(text if op == "=~" else re.escape(text)))
+            except re.error:
+                every = True
+    for selector in _ALERTS.finditer(expr):
+        named = _ALERTNAME.search(selector.group(1) or "")
+        if named is None:
+            every = True
+        else:
+            alerts.add(named.group(1))
+    # Every identifier counts, label names and string contents too: reading in more than an expression needs
+    # costs only time, reading in less would change what the kept rules compute.
+    return _Reads(frozenset(_NAME.findall(expr)), tuple(patterns), frozenset(alerts), every)
+
+
+def needed_rules(files: dict[str, dict[str, Any]], tests: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The rule files cut down to what ``tests`` can observe: the alerts they name, the series their expressions
+    read, and, transitively, every rule those read. A group keeps its name, interval and the order of the rules it
+    keeps (a rule reading a later rule of its group sees that rule's previous evaluation, as before); a group or
+    file left with nothing is dropped.
+
+    promtool evaluates every loaded group at every evaluation step, so a scenario about one alert spends its time
+    on the ~150 other rules otherwise. Dropping a rule nothing observed reads changes no observed value.
+    """
+    rules = [r for data in files.values() for g in data["groups"] for r in g["rules"]]
+    writes: dict[str, list[int]] = {}  # recorded series or alert name -> the rules writing it
+    for i, rule in enumerate(rules):
+        writes.setdefault(rule.get("record") or rule["alert"], []).append(i)
+
+    def wanted(reads: _Reads) -> list[int]:
+        if reads.every_rule:
+            return list(range(len(rules)))
+        names = reads.names | {n for n in writes for p in reads.patterns if p.fullmatch(n)}
+        found = [i for name in names for i in writes.get(name, ()) if "record" in rules[i]]
+        return found + [i for name in reads.alerts for i in writes.get(name, ()) if "alert" in rules[i]]
+
+    todo: list[int] = []
+    for test in tests:
+        for alert_test in test.get("alert_rule_test", ()):
+            named = [i for i in writes.get(alert_test["alertname"], ()) if "alert" in rules[i]]
+            # promtool finds no alert of a name no rule has, so a near miss for it would pass whatever happens
+            assert named, f"{test['name']}: no alert named {alert_test['alertname']} in the rule files"
+            todo += named
+        for expr_test in test.get("promql_expr_test", ()):
+            todo += wanted(_reads(expr_test["expr"]))
+    keep: set[int] = set()
+    while todo:
+        i = todo.pop()
+        if i not in keep:
+            keep.add(i)
+            todo += wanted(_reads(rules[i]["expr"]))
+    kept_ids = {id(rules[i]) for i in keep}
+    out: dict[str, dict[str, Any]] = {}
+    for name, data in files.items():
+        groups = [{**g, "rules": [r for r in g["rules"] if id(r) in kept_ids]} for g in data["groups"]]
+        if groups := [g for g in groups if g["rules"]]:
+            out[name] = {**data, "groups": groups}
+    return out
+
+
 def run_suite(
     directory: Path, tests: Sequence[dict[str, Any]], config: RulesConfig, interval: str = STEP
 ) -> subprocess.CompletedProcess[str]:
-    """Write rules + one test file and run `promtool test rules` on it, evaluating every ``interval``."""
-    rule_files = write_rules(config, directory)
-    suite = {"rule_files": rule_files, "evaluation_interval": interval, "tests": list(tests)}
+    """Write the rules the tests need (``needed_rules``) + one test file and run `promtool test rules` on it,
+    evaluating every ``interval``."""
+    full = directory / "rendered"
+    files = {name: yaml.safe_load((full / name).read_text()) for name in write_rules(config, full)}
+    needed = needed_rules(files, tests)
+    for name, data in needed.items():
+        (directory / name).write_text(yaml.safe_dump(data, sort_keys=False))
+    suite = {"rule_files": sorted(needed), "evaluation_interval": interval, "tests": list(tests)}
     path = directory / "suite.yaml"
     path.write_text(yaml.safe_dump(suite, sort_keys=False))
     return subprocess.run([binary("promtool"), "test", "rules", str(path)], capture_output=True, text=True, check=False)

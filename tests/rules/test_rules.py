@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 
 from gpuscope.exporter.processes import exposition as process_exposition
 from gpuscope.exporter.workloads import exposition as workload_exposition
@@ -25,7 +27,17 @@ from tests.rules import (
     cases_workload,
     cases_xid,
 )
-from tests.rules.harness import Case, ExprCase, alert_test, expr_test, group_by_config, run_suite, steps, write_rules
+from tests.rules.harness import (
+    Case,
+    ExprCase,
+    alert_test,
+    expr_test,
+    group_by_config,
+    needed_rules,
+    run_suite,
+    steps,
+    write_rules,
+)
 from tests.rules.variants import VARIANTS
 from tests.support.prom import binary
 
@@ -109,6 +121,72 @@ def test_scenarios_with_promtool(
     tests = [alert_test(c) if isinstance(c, Case) else expr_test(c) for c in cases]
     result = run_suite(tmp_path, tests, config, interval)
     assert result.returncode == 0, f"{label}:\n{result.stdout}\n{result.stderr}"
+
+
+def _kept(files: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    return [r for data in files.values() for g in data["groups"] for r in g["rules"]]
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_a_suite_loads_every_rule_that_what_it_observes_reads(variant: str, tmp_path: Path) -> None:
+    """The scenarios load only the rules they need (``needed_rules``); for each alert, the rules kept are closed:
+    no kept rule reads a series only a dropped rule writes, or an alert's ALERTS series a dropped alert writes."""
+    files = {n: yaml.safe_load((tmp_path / n).read_text()) for n in write_rules(VARIANTS[variant], tmp_path)}
+    everything = _kept(files)
+    recorded = {r["record"] for r in everything if "record" in r}
+    for name in sorted({r["alert"] for r in everything if "alert" in r}):
+        kept = _kept(needed_rules(files, [{"name": name, "alert_rule_test": [{"alertname": name}]}]))
+        written = {r.get("record") or r["alert"] for r in kept}
+        assert name in written
+        assert len(kept) == len([r for r in everything if (r.get("record") or r["alert"]) in written]), name
+        for rule in kept:
+            reads = set(re.findall(r"[a-zA-Z_:][a-zA-Z0-9_:]*", rule["expr"]))
+            assert reads & recorded <= written, f"{name}: {rule} reads a dropped record"
+            assert set(re.findall(r'ALERTS\{[^}]*alertname="([^"]+)"', rule["expr"])) <= written, name
+
+
+def test_needed_rules_follows_records_name_patterns_and_alerts() -> None:
+    def rule(name: str, expr: str) -> dict[str, str]:
+        return {"record" if ":" in name else "alert": name, "expr": expr}
+
+    files: dict[str, dict[str, Any]] = {
+        "a.yaml": {
+            "groups": [
+                {"name": "one", "interval": "1m", "rules": [rule("x:a:sum", "sum(m)"), rule("x:b:sum", "x:a:sum * 2")]},
+                {"name": "two", "rules": [rule("x:c:sum", 'sum({__name__=~"x:b:.+|y"})'), rule("x:d:sum", "m")]},
+            ]
+        },
+        "b.yaml": {
+            "groups": [
+                {"name": "alerts", "rules": [rule("C", "x:c:sum > 1"), rule("D", 'ALERTS{alertname="C"}')]},
+                {"name": "blind", "rules": [rule("E", "ALERTS > 0")]},
+            ]
+        },
+    }
+
+    def kept(*tests: dict[str, Any]) -> dict[str, list[str]]:
+        return {
+            g["name"]: [r.get("record") or r["alert"] for r in g["rules"]]
+            for data in needed_rules(files, list(tests)).values()
+            for g in data["groups"]
+        }
+
+    assert kept({"name": "t", "alert_rule_test": [{"alertname": "D"}]}) == {
+        "one": ["x:a:sum", "x:b:sum"],
+        "two": ["x:c:sum"],
+        "alerts": ["C", "D"],
+    }
+    assert kept({"name": "t", "promql_expr_test": [{"expr": "x:b:sum"}]}) == {"one": ["x:a:sum", "x:b:sum"]}
+    # ALERTS without an alert name could read any alert: everything is kept
+    assert sum(map(len, kept({"name": "t", "alert_rule_test": [{"alertname": "E"}]}).values())) == 7
+    with pytest.raises(AssertionError, match="no alert named Nope"):
+        kept({"name": "t", "alert_rule_test": [{"alertname": "Nope"}]})
+    assert (
+        next(iter(needed_rules(files, [{"name": "t", "promql_expr_test": [{"expr": "x:a:sum"}]}]).values()))["groups"][
+            0
+        ]["interval"]
+        == "1m"
+    )
 
 
 def test_every_alert_of_the_table_exists_with_owner_severity_and_runbook() -> None:
