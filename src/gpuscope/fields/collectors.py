@@ -20,10 +20,12 @@ import csv
 import io
 from dataclasses import dataclass
 from importlib import resources
+from typing import NoReturn
 
 from gpuscope.errors import SpecError, UsageError
 from gpuscope.fields.catalog import (
     BY_ID,
+    HEADER_IDS,
     LEGACY_NAMES,
     REMOVED_FIELDS,
     Dialect,
@@ -151,6 +153,12 @@ def _records(text: str, source: str) -> list[tuple[int, list[str]]]:
     return records
 
 
+def _unknown_field(source: str, line: int, name: str) -> NoReturn:
+    hint = suggest(name)
+    extra = f" (did you mean {hint!r}?)" if hint else " (see `gpuscope fields` for the catalog)"
+    raise SpecError(source, line, f"unknown field {name!r}{extra}")
+
+
 def _row(columns: list[str], source: str, line: int, dialect: Dialect) -> Metric | str:
     """The row as a metric, or a warning line when the row is left out (its type cannot carry the value)."""
     if len(columns) != 3:
@@ -161,18 +169,18 @@ def _row(columns: list[str], source: str, line: int, dialect: Dialect) -> Metric
             "quote a help text that contains commas",
         )
     name, type_text, help_text = (col.strip(" ") for col in columns)
+    resolved = resolve(name, dialect)
+    if resolved is None and name not in HEADER_IDS:  # the first column first: that is what a reader checks first
+        _unknown_field(source, line, name)
     try:
         metric_type = MetricType(type_text)
     except ValueError:
         raise SpecError(source, line, f"unknown Prometheus type {type_text!r}; expected one of: {_TYPES}") from None
-    resolved = resolve(name, dialect)
     if resolved is None:
         header_only = header_field(name, metric_type, help_text)
-        if header_only is not None:
-            return Metric(header_only, name, metric_type, help_text, line)
-        hint = suggest(name)
-        extra = f" (did you mean {hint!r}?)" if hint else " (see `gpuscope fields` for the catalog)"
-        raise SpecError(source, line, f"unknown field {name!r}{extra}")
+        if header_only is None:
+            _unknown_field(source, line, name)
+        return Metric(header_only, name, metric_type, help_text, line)
     if metric_type is not MetricType.LABEL and resolved.field.value is ValueKind.STRING:
         return (
             f"{source}:{line}: {name} is a string field and cannot be a {metric_type.value}: left out "

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from gpuscope.dashboards.model import Query
 from gpuscope.dashboards.promql import Q
+from gpuscope.fields.labels import JOB_LABEL
 from gpuscope.rules.accounting import unit_match
 from gpuscope.rules.efficiency_chargeback import ACTIVE_5M, GPUS_5M, HELD_5M, POWER_5M, TEAM_LABEL, rollup_sum
 from gpuscope.rules.recording import HELD, HELD_ACTIVE
@@ -23,25 +24,37 @@ from gpuscope.rules.recording import POWER_5M as GPU_POWER_5M
 _LIVE = {HELD_5M: HELD, ACTIVE_5M: HELD_ACTIVE}
 
 
+def _series(q: Q, record: str, by: str) -> str:
+    """A record in the selected clusters; series without the grouping label are named so (the team is a pod label
+    the exporter's allowlist may not carry; a Slurm job is in no namespace or team), so they still show. The name
+    is set on each series before any aggregation: VictoriaMetrics (the local stack's store) answers a
+    ``label_replace`` around ``sum by (team) (max by (...) ...)`` with another label's value in place of the team."""
+    selector = q.rec(record, q.in_cluster)
+    if not by:
+        return selector
+    return f'label_replace({selector}, "{by}", "{unlabelled(by)}", "{by}", "")'
+
+
+def unlabelled(by: str) -> str:
+    """What the panels call the holders without the grouping label (the report's "(none)" row)."""
+    return f"(no {by} label)"
+
+
 def _live(q: Q, record: str, by: str) -> str:
     """A per-holder record (or, for power, the held share of each GPU's watts) summed by ``by``, each HA copy once."""
     c = q.c
-    keys = f"{unit_match(q.p)}, {c.namespace_label}, {c.pod_label}, modelName"
+    keys = f"{unit_match(q.p)}, {c.namespace_label}, {c.pod_label}, {JOB_LABEL}, modelName"
     if by and by not in keys.split(", "):
         keys += f", {by}"
     if record == POWER_5M:
-        held = f"max by ({keys}) ({q.rec(HELD, q.in_cluster)})"
+        held = f"max by ({keys}) ({_series(q, HELD, by)})"
         watts = f"max by ({q.cluster}, {c.uuid_label}) ({q.rec(GPU_POWER_5M, q.in_cluster)})"
         return f"sum by ({by}) (\n{held}\n* on ({q.cluster}, {c.uuid_label}) group_left ()\n{watts}\n)"
-    return f"sum by ({by}) (max by ({keys}) ({q.rec(_LIVE[record], q.in_cluster)}))"
+    return f"sum by ({by}) (max by ({keys}) ({_series(q, _LIVE[record], by)}))"
 
 
 def _by(q: Q, record: str, by: str) -> str:
-    expr = f"{rollup_sum(q.p, q.rec(record, q.in_cluster), by)}\nor\n{_live(q, record, by)}"
-    if by == TEAM_LABEL:
-        # The team is a pod label the exporter's allowlist may not carry: GPUs without one still show, named so.
-        return f'label_replace({expr}, "{by}", "(no {by} label)", "{by}", "")'
-    return expr
+    return f"{rollup_sum(q.p, _series(q, record, by), by)}\nor\n{_live(q, record, by)}"
 
 
 def held(q: Q, by: str) -> Query:
