@@ -3,8 +3,9 @@
 The process runs on the fake NVML (``tests/fakenvml/module.py`` puts it in ``sys.modules`` as ``pynvml``), serves,
 collects and answers scrapes, then exits on SIGTERM; ``GPUSCOPE_MODULES_FILE`` makes it write its ``sys.modules`` at
 exit (docs/exporter.md, import weight). With default flags none of the kubelet client (gRPC), the API server watch,
-process metrics, TLS and basic auth, DCGM, the simulator or the other commands' modules is there; with the flags
-that need them, they are (the same check, seen failing the other way).
+process metrics, TLS and basic auth, DCGM, the simulator or the other commands' modules is there, and aiohttp is
+never there (the exporter serves on its own HTTP server); with the flags that need them, they are (the same check,
+seen failing the other way).
 """
 
 from __future__ import annotations
@@ -42,6 +43,9 @@ FEATURES = {
 }
 # Never on an NVML exporter's start path, whatever its flags.
 NEVER = (
+    "aiohttp",  # the exporter serves on its own HTTP server (exporter/httpserver.py), TLS and basic auth included
+    "multidict",
+    "yarl",
     "gpuscope.backends.dcgm",
     "gpuscope.backends.sim",
     "gpuscope.simulator",
@@ -62,7 +66,7 @@ NEVER = (
     "typer._adapters",
 )
 # What every such exporter must show, so an empty or foreign dump cannot pass.
-ALWAYS = ("pynvml", "aiohttp.web", "gpuscope.backends.nvml.session", "gpuscope.exporter.app")
+ALWAYS = ("pynvml", "gpuscope.exporter.httpserver", "gpuscope.backends.nvml.session", "gpuscope.exporter.app")
 
 
 def _loaded(modules: set[str], name: str) -> bool:

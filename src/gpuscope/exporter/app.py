@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import signal
 import socket
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from aiohttp import web
-
 from gpuscope.errors import UsageError
-from gpuscope.exporter.httpguard import HttpLimits
+from gpuscope.exporter.httpguard import HttpLimits, malloc_trim
+from gpuscope.exporter.httpserver import App
 from gpuscope.exporter.reload import Reloader, WebApplier
 from gpuscope.exporter.scheduler import Scheduler
-from gpuscope.exporter.server import Extension, Listener, build_app, make_runner, resolver_for, start_sites
+from gpuscope.exporter.server import Extension, Listener, build_routes, resolver_for, start_listeners
 
 if TYPE_CHECKING:  # TLS and auth (bcrypt, YAML, ssl contexts) load only with --web-config-file
     from gpuscope.exporter.webconfig import WebConfig
@@ -36,7 +36,7 @@ def parse_address(text: str, flag: str) -> tuple[str | None, int]:
     return (host or None), int(port_text)
 
 
-def web_applier(app: web.Application, started: WebConfig | None) -> WebApplier:
+def web_applier(app: App, started: WebConfig | None) -> WebApplier:
     """Put a reloaded web config in force: users, headers, SANs, rate limit and certificates. Turning TLS on or
     off changes what the listening socket speaks, which only a restart can do."""
 
@@ -57,6 +57,36 @@ def web_applier(app: web.Application, started: WebConfig | None) -> WebApplier:
 def local_hostname(node_name: str | None) -> str:
     """The host label value: ``NODE_NAME`` if set, else this machine's hostname (as dcgm-exporter)."""
     return node_name or socket.gethostname()
+
+
+class _MemoryRelease:
+    """Hands the heap's free pages back: once after start-up, then once a minute. Start-up leaves free blocks
+    (import-time garbage, the first collections' temporaries) and every collection frees some more; glibc keeps
+    them, and on a node exporter that is RSS for the process's life. A trim of a few-MiB heap takes well under a
+    millisecond; the full garbage collection runs only the first time."""
+
+    EVERY_S = 60.0
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, first_s: float) -> None:
+        self._loop = loop
+        self._first = True
+        self._handle: asyncio.TimerHandle | None = loop.call_later(first_s, self._run)
+
+    def _run(self) -> None:
+        if self._first:
+            gc.collect()
+            self._first = False
+        trim = malloc_trim()
+        if trim is None:  # not glibc
+            self._handle = None
+            return
+        trim(0)
+        self._handle = self._loop.call_later(self.EVERY_S, self._run)
+
+    def cancel(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
 
 
 async def serve(
@@ -86,7 +116,7 @@ async def serve(
             loop.add_signal_handler(sig, stop.set)
         except (NotImplementedError, RuntimeError):  # not the main thread (tests): the caller owns ``stop``
             break
-    web_app = build_app(resolver_for(listeners), web_config, limits, extensions)
+    web_app = build_routes(resolver_for(listeners), web_config, limits, extensions)
     pending: set[asyncio.Future[bool]] = set()
 
     def on_hup() -> None:
@@ -102,16 +132,27 @@ async def serve(
         reloader.apply_web = web_applier(web_app, web_config)
     with contextlib.suppress(NotImplementedError, RuntimeError):  # not the main thread (tests)
         loop.add_signal_handler(signal.SIGHUP, on_hup)
-    runner = make_runner(web_app, limits)
-    await runner.setup()
     tls = web_config.tls if web_config is not None else None
+    servers: list[asyncio.Server] = []
+    release: _MemoryRelease | None = None
     try:
-        await start_sites(runner, listeners, flag, limits=limits, ssl_context=tls.context if tls else None)
+        servers = await start_listeners(
+            web_app, listeners, flag, limits=limits, ssl_context=tls.context if tls else None
+        )
         scheduler = Scheduler([lst.runtime for lst in listeners], interval_s, workers=workers)
+        release = _MemoryRelease(loop, first_s=max(5.0, 3 * interval_s))
         if on_ready is not None:
             on_ready()
         await scheduler.run(stop)
     finally:
-        await runner.cleanup()
+        if release is not None:
+            release.cancel()
+        for server in servers:
+            server.close()
+        web_app.close_connections()  # keep-alive scrapers included: nothing is served after shutdown
+        for server in servers:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(server.wait_closed(), limits.write_timeout_s)
+        web_app.cleanup()
         for lst in listeners:
             lst.runtime.close()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import functools
 import hashlib
 import re
 import time
@@ -26,14 +27,17 @@ from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import bcrypt
-from aiohttp import web
 
+from gpuscope.exporter.httpserver import App, Response
 from gpuscope.exporter.webconfig import RateLimit, WebConfig, normal_san
 
-Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+if TYPE_CHECKING:  # aiohttp only for the servers on it (remediation's API): ``install``
+    from aiohttp import web
+
+    Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 _CACHE_SIZE = 1024
 _SAN_KINDS = ("DNS", "IP Address", "email", "URI")
 MAX_PENDING = 64
@@ -213,16 +217,13 @@ class _TokenBucket:
         return True
 
 
-def _peer_sans(request: web.Request) -> set[str]:
+def _peer_sans(request: Any) -> set[str]:
     cert: Any = request.transport.get_extra_info("peercert") if request.transport else None
     sans = set()
     for kind, value in (cert or {}).get("subjectAltName", ()):
         if kind in _SAN_KINDS:
             sans.add(normal_san(str(value).strip()))
     return sans
-
-
-CHECKS_KEY: web.AppKey[_Checks] = web.AppKey("web_checks")
 
 
 class _Checks:
@@ -240,19 +241,14 @@ class _Checks:
     def replace(self, config: WebConfig) -> None:
         self.current = self._build(config)
 
-
-def install(app: web.Application, config: WebConfig) -> BasicAuth | None:
-    """Add the web config's checks to ``app`` (a middleware, and a hook that sets headers on every response)."""
-    checks_state = _Checks(config)
-    app[CHECKS_KEY] = checks_state
-
-    @web.middleware
-    async def checks(request: web.Request, handler: Handler) -> web.StreamResponse:
-        config, auth, bucket = checks_state.current
+    async def refusal(self, request: Any) -> Response | None:
+        """The answer to a request the checks refuse, else None. ``request``: ours or aiohttp's (the attributes
+        read here have the same names on both)."""
+        config, auth, bucket = self.current
         if bucket is not None and not bucket.allow():
-            raise web.HTTPTooManyRequests(text="too many requests\n")
+            return Response.text("too many requests\n", status=429)
         if config.allowed_sans and not (_peer_sans(request) & config.allowed_sans):
-            raise web.HTTPForbidden(text="client certificate has none of the allowed SANs\n")
+            return Response.text("client certificate has none of the allowed SANs\n", status=403)
         if auth is not None and request.path not in config.auth_excluded_paths:
             transport = request.transport
             verdict = await auth.check(
@@ -261,10 +257,47 @@ def install(app: web.Application, config: WebConfig) -> BasicAuth | None:
                 alive=lambda: transport is not None and not transport.is_closing(),
             )
             if verdict is Verdict.BUSY:
-                raise web.HTTPTooManyRequests(text="too many authentication checks waiting; try again\n")
+                return Response.text("too many authentication checks waiting; try again\n", status=429)
             if verdict is Verdict.DENIED:
                 # dcgm-exporter (exporter-toolkit) answers with this body.
-                raise web.HTTPUnauthorized(headers={"WWW-Authenticate": "Basic"}, text="Unauthorized\n")
+                return Response.text("Unauthorized\n", status=401, **{"WWW-Authenticate": "Basic"})
+        return None
+
+    def close(self) -> None:
+        auth = self.current[1]  # a replaced one is left to finish its checks and be collected
+        if auth is not None:
+            auth.close()
+
+
+_CHECKS = "web_checks"
+
+
+def install_checks(app: App, config: WebConfig) -> BasicAuth | None:
+    """Add the web config's checks to ``app``: before every route, the configured headers on every response."""
+    checks = _Checks(config)
+    app.state[_CHECKS] = checks
+
+    def set_headers(response: Response) -> None:
+        response.headers.update(checks.current[0].headers)
+
+    app.before.append(checks.refusal)
+    app.after.append(set_headers)
+    app.on_cleanup.append(checks.close)
+    return checks.current[1]
+
+
+def install(app: web.Application, config: WebConfig) -> BasicAuth | None:
+    """The same checks on an aiohttp application (a middleware, and a hook that sets headers on every response)."""
+    from aiohttp import web
+
+    checks_state = _Checks(config)
+    app[_aiohttp_key()] = checks_state
+
+    @web.middleware
+    async def checks(request: web.Request, handler: Handler) -> web.StreamResponse:
+        refused = await checks_state.refusal(request)
+        if refused is not None:
+            return web.Response(status=refused.status, body=refused.body, headers=refused.headers)
         return await handler(request)
 
     async def set_headers(_request: web.Request, response: web.StreamResponse) -> None:
@@ -272,9 +305,7 @@ def install(app: web.Application, config: WebConfig) -> BasicAuth | None:
             response.headers[name] = value
 
     async def close_auth(_app: web.Application) -> None:
-        auth = checks_state.current[1]  # a replaced one is left to finish its checks and be collected
-        if auth is not None:
-            auth.close()
+        checks_state.close()
 
     app.middlewares.append(checks)
     app.on_response_prepare.append(set_headers)
@@ -282,6 +313,14 @@ def install(app: web.Application, config: WebConfig) -> BasicAuth | None:
     return checks_state.current[1]
 
 
-def reconfigure(app: web.Application, config: WebConfig) -> None:
-    """Put a reloaded web config's checks in force (the app was built with ``install``)."""
-    app[CHECKS_KEY].replace(config)
+@functools.cache
+def _aiohttp_key() -> web.AppKey[_Checks]:
+    from aiohttp import web
+
+    return web.AppKey("web_checks", _Checks)
+
+
+def reconfigure(app: App | web.Application, config: WebConfig) -> None:
+    """Put a reloaded web config's checks in force (the app was built with ``install_checks`` or ``install``)."""
+    checks: _Checks = app.state[_CHECKS] if isinstance(app, App) else app[_aiohttp_key()]
+    checks.replace(config)

@@ -1,14 +1,15 @@
 """Connection-level limits for the exporter's HTTP server: slow clients, oversized requests, stuck readers.
 
-aiohttp bounds single header lines and idle keep-alive, but not how long a client may take to send a request
-(a slowloris client trickling header bytes keeps a connection, a file descriptor and a handler alive for as long
-as it likes) nor how long a client may leave a response unread. dcgm-exporter's Go server has 10 s read and write
-timeouts; this guard gives the same protection. It wraps aiohttp's protocol object and only watches bytes go by:
+An HTTP server bounds single header lines and idle keep-alive, but not how long a client may take to send a
+request (a slowloris client trickling header bytes keeps a connection, a file descriptor and a handler alive for as
+long as it likes) nor how long a client may leave a response unread. dcgm-exporter's Go server has 10 s read and
+write timeouts; this guard gives the same protection. It wraps the HTTP server's protocol object (the exporter's
+own, ``httpserver``, or aiohttp's) and only watches bytes go by:
 
 - a request (head and declared body) must arrive within ``request_timeout_s`` of its first byte (for the first
   request: of the connection being accepted), else the connection is closed;
 - a request head larger than ``max_head_bytes`` is answered 431, a declared body larger than ``max_body_bytes``
-  413, and the connection closed before aiohttp sees the request;
+  413, and the connection closed before the server sees the request;
 - a response the client stops reading (the transport's buffer stays full) for ``write_timeout_s`` is abandoned;
 - at most ``max_connections`` connections are open at once per listener (TLS handshakes included): more are closed
   on arrival (plain HTTP gets a 503 first) and counted (``ConnectionStats``, exported as self-metrics).
@@ -30,11 +31,15 @@ import socket
 import ssl
 from collections.abc import Callable
 from dataclasses import dataclass
-
-from aiohttp import web
+from typing import TYPE_CHECKING, Any
 
 from gpuscope.exporter.plainhttp import TlsOrTellHttp
 from gpuscope.exporter.selfmetrics import ConnectionStats
+
+if TYPE_CHECKING:  # aiohttp's site for the other servers (console, remediation, the stack's nodes), not the exporter's
+    from gpuscope.exporter.aioserver import GuardedSite
+
+__all__ = ["GuardedSite", "HttpLimits", "listen", "malloc_trim"]
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +66,8 @@ _BUSY = (
 
 
 @functools.cache
-def _malloc_trim() -> Callable[[int], int] | None:
+def malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim`` (None elsewhere): hands the heap's free pages back to the system."""
     with contextlib.suppress(OSError, AttributeError):
         trim: Callable[[int], int] = ctypes.CDLL(None).malloc_trim  # glibc only
         return trim
@@ -100,13 +106,13 @@ class _Admission:
     def leave(self, *, handshaking: bool) -> None:
         self.stats.open -= 1
         self.stats.handshaking -= handshaking
-        if self._peak - self.stats.open >= self._BURST and self._trim is None and _malloc_trim() is not None:
+        if self._peak - self.stats.open >= self._BURST and self._trim is None and malloc_trim() is not None:
             self._trim = self._loop.call_later(1.0, self._release)
 
     def _release(self) -> None:
         self._trim = None
         self._peak = self.stats.open
-        trim = _malloc_trim()
+        trim = malloc_trim()
         if trim is not None:
             trim(0)
 
@@ -317,52 +323,36 @@ class _TlsConnection(TlsOrTellHttp):
         super().connection_lost(exc)
 
 
-class GuardedSite(web.BaseSite):
-    """A TCP site whose connections go through the guard (aiohttp's ``TCPSite`` plus the protocol wrapper).
+async def listen(
+    make_inner: Callable[[], asyncio.Protocol],
+    host: str | None,
+    port: int,
+    *,
+    limits: HttpLimits,
+    stats: ConnectionStats,
+    ssl_context: ssl.SSLContext | None = None,
+    backlog: int = 512,
+    sock: socket.socket | None = None,
+) -> asyncio.Server:
+    """Listen with every connection guarded: ``make_inner`` makes each connection's HTTP protocol; ``stats`` counts
+    the connections; TLS is terminated in ``_TlsConnection`` (admission, small buffer; plain HTTP on this port gets
+    a 400 that says so). ``sock``: an inherited listening socket (systemd socket activation), host and port unused."""
+    loop = asyncio.get_running_loop()
+    admission = _Admission(stats, loop)
 
-    ``stats`` counts its connections (the exporter exports them); the site terminates TLS itself.
-    """
+    def protocol() -> asyncio.BaseProtocol:
+        if ssl_context is None:
+            return _Guard(make_inner(), limits, loop, admit=admission)
+        return _TlsConnection(loop, make_inner(), ssl_context, limits, admission)
 
-    def __init__(
-        self,
-        runner: web.BaseRunner,
-        host: str | None,
-        port: int,
-        *,
-        limits: HttpLimits,
-        ssl_context: ssl.SSLContext | None = None,
-        backlog: int = 512,
-        sock: socket.socket | None = None,
-    ) -> None:
-        super().__init__(runner, ssl_context=ssl_context, backlog=backlog)
-        self._host = host
-        self._port = port
-        self._limits = limits
-        self._sock = sock  # an inherited listening socket (systemd socket activation): host and port unused
-        self.stats = ConnectionStats(limit=limits.max_connections)
+    if sock is not None:
+        return await loop.create_server(protocol, sock=sock, backlog=backlog)
+    return await loop.create_server(protocol, host, port, backlog=backlog, reuse_address=True)
 
-    @property
-    def name(self) -> str:
-        scheme = "https" if self._ssl_context else "http"
-        return f"{scheme}://{self._host or '0.0.0.0'}:{self._port}"
 
-    async def start(self) -> None:
-        await super().start()
-        loop = asyncio.get_running_loop()
-        factory = self._runner.server
-        assert factory is not None
-        limits, context = self._limits, self._ssl_context
-        admission = _Admission(self.stats, loop)
+def __getattr__(name: str) -> Any:
+    if name == "GuardedSite":  # importing aiohttp only for the servers that use it
+        from gpuscope.exporter.aioserver import GuardedSite
 
-        def protocol() -> asyncio.BaseProtocol:
-            if context is None:
-                return _Guard(factory(), limits, loop, admit=admission)
-            return _TlsConnection(loop, factory(), context, limits, admission)
-
-        # TLS is layered in _TlsConnection (admission, small buffer; plain HTTP on this port gets a 400 that says so).
-        if self._sock is not None:
-            self._server = await loop.create_server(protocol, sock=self._sock, backlog=self._backlog)
-            return
-        self._server = await loop.create_server(
-            protocol, self._host, self._port, backlog=self._backlog, reuse_address=True
-        )
+        return GuardedSite
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -12,39 +12,38 @@ import threading
 import traceback
 import tracemalloc
 
-from aiohttp import web
-
+from gpuscope.exporter.httpserver import Request, Response, get
 from gpuscope.exporter.server import Extension
 
 _HEAP_TOP = 50
 
 
-async def _index(_request: web.Request) -> web.Response:
-    return web.Response(
-        text="/debug/pprof/goroutine: stacks of every thread\n/debug/pprof/heap: top allocation sites (tracemalloc)\n"
+async def _index(_request: Request) -> Response:
+    return Response.text(
+        "/debug/pprof/goroutine: stacks of every thread\n/debug/pprof/heap: top allocation sites (tracemalloc)\n"
     )
 
 
-async def _threads(_request: web.Request) -> web.Response:
+async def _threads(_request: Request) -> Response:
     names = {t.ident: t.name for t in threading.enumerate()}
     parts = []
     for ident, frame in sorted(sys._current_frames().items()):
         parts.append(f"thread {names.get(ident, '?')} ({ident}):\n{''.join(traceback.format_stack(frame))}")
-    return web.Response(text="\n".join(parts))
+    return Response.text("\n".join(parts))
 
 
-async def _heap(_request: web.Request) -> web.Response:
+async def _heap(_request: Request) -> Response:
     if not tracemalloc.is_tracing():
-        return web.Response(text="tracemalloc is off: start the exporter with PYTHONTRACEMALLOC=1\n")
+        return Response.text("tracemalloc is off: start the exporter with PYTHONTRACEMALLOC=1\n")
     stats = tracemalloc.take_snapshot().statistics("lineno")[:_HEAP_TOP]
-    return web.Response(text="".join(f"{s}\n" for s in stats))
+    return Response.text("".join(f"{s}\n" for s in stats))
 
 
 PPROF_ROUTES = Extension(
     routes=(
-        web.get("/debug/pprof/", _index),
-        web.get("/debug/pprof/goroutine", _threads),
-        web.get("/debug/pprof/heap", _heap),
+        get("/debug/pprof/", _index),
+        get("/debug/pprof/goroutine", _threads),
+        get("/debug/pprof/heap", _heap),
     ),
     links=(("/debug/pprof/", "profiling (--enable-pprof)"),),
 )

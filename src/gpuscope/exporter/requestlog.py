@@ -1,19 +1,31 @@
-"""The HTTP server's log of requests it could not parse: one short, rate-limited line each, never a traceback."""
+"""The HTTP servers' log of requests they could not parse: one short, rate-limited line each, never a traceback."""
 
 from __future__ import annotations
 
 import logging
 import ssl
+import sys
 import time
 from collections.abc import Callable
 
-from aiohttp.http_exceptions import HttpProcessingError
+from gpuscope.exporter.http1 import BadRequest
+
+
+def _parse_errors() -> tuple[type[BaseException], ...]:
+    """Our parser's error, TLS and connection errors, and aiohttp's parse error where aiohttp serves (the console,
+    the simulator's stack); the exporter's own server never imports aiohttp for this."""
+    errors: tuple[type[BaseException], ...] = (BadRequest, ssl.SSLError, ConnectionError)
+    aiohttp_errors = sys.modules.get("aiohttp.http_exceptions")
+    if aiohttp_errors is not None:
+        errors += (aiohttp_errors.HttpProcessingError,)
+    return errors
 
 
 class MalformedRequests(logging.Filter):
-    """aiohttp logs every request it cannot parse as an ERROR with a traceback: ~600 bytes of log for a 20-byte
-    request, before any authentication. This turns each into one WARNING line and lets at most ``burst`` through,
-    then one a second, saying how many were left out meanwhile. Handler errors (our bugs) keep their traceback.
+    """A server logs every request it cannot parse as an ERROR (aiohttp with a traceback: ~600 bytes of log for a
+    20-byte request, before any authentication). This turns each into one WARNING line and lets at most ``burst``
+    through, then one a second, saying how many were left out meanwhile. Handler errors (our bugs) keep their
+    traceback.
     """
 
     def __init__(self, burst: int = 10, per_s: float = 1.0, monotonic: Callable[[], float] = time.monotonic) -> None:
@@ -27,7 +39,7 @@ class MalformedRequests(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         exc = record.exc_info[1] if record.exc_info else None
-        if not isinstance(exc, HttpProcessingError | ssl.SSLError | ConnectionError):
+        if not isinstance(exc, _parse_errors()):
             return True
         if not str(record.msg).startswith("Error handling request"):
             return True

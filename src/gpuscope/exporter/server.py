@@ -2,8 +2,10 @@
 
 Handlers only read the runtime's last published render; they never touch a backend. One application can serve
 many simulated nodes: each node listens on its own address and the handler finds it by the socket's local
-address. Every connection goes through the slow-client guard (``httpguard``); a web config adds TLS to the
-sites and basic auth, SAN checks, rate limit and headers to the application (``auth``).
+address. The exporter serves on its own HTTP server (``httpserver``, stdlib only); every connection goes through
+the slow-client guard (``httpguard``); a web config adds TLS to the listeners and basic auth, SAN checks, rate
+limit and headers to the application (``auth``). ``build_app``/``make_runner``/``start_site`` put the same routes
+on aiohttp (``aioserver``) for the processes that serve on aiohttp anyway.
 
 The exporter knows nothing of the simulator: whoever starts a simulated node (``gpuscope sim``, ``gpuscope
 exporter --backend sim``, ``gpuscope up``) mounts its ``/sim/faults`` routes as an ``Extension``.
@@ -11,32 +13,34 @@ exporter --backend sim``, ``gpuscope up``) mounts its ``/sim/faults`` routes as 
 
 from __future__ import annotations
 
+import asyncio
 import errno
-import html
 import logging
 import socket
 import ssl
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-from aiohttp import web
+from typing import TYPE_CHECKING, TypeVar
 
 from gpuscope import __version__
 from gpuscope.errors import EnvironmentProblem
-from gpuscope.exporter.httpguard import GuardedSite, HttpLimits
-from gpuscope.exporter.requestlog import REQUEST_LOG
+from gpuscope.exporter.httpguard import HttpLimits, listen
+from gpuscope.exporter.httpserver import App, HttpConnection, HttpError, Request, Response, Route, get
 from gpuscope.exporter.runtime import NodeRuntime
+from gpuscope.exporter.selfmetrics import ConnectionStats
 
-if TYPE_CHECKING:  # TLS and auth (bcrypt, YAML, ssl contexts) load only with a web config
+if TYPE_CHECKING:  # TLS and auth (bcrypt, YAML, ssl contexts) load only with a web config; aiohttp only for its users
+    from aiohttp import web
+
     from gpuscope.exporter.webconfig import WebConfig
 
 log = logging.getLogger(__name__)
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
-NODE_KEY = web.AppKey("resolve_node", object)
-LINKS_KEY: web.AppKey[tuple[tuple[str, str], ...]] = web.AppKey("index_links")
+_RESOLVE = "resolve_node"
+_LINKS = "index_links"
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +58,7 @@ class Listener:
         return f"http://{'[' + host + ']' if ':' in host else host}:{self.port}"
 
 
-Resolver = Callable[[web.Request], NodeRuntime | None]
+Resolver = Callable[[Request], NodeRuntime | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,16 +68,18 @@ class Extension:
     Handlers find their node with ``node_for(request)``.
     """
 
-    routes: tuple[web.RouteDef, ...]
+    routes: tuple[Route | web.RouteDef, ...]  # aiohttp's routes (the simulator's) are adapted (``aioserver``)
     links: tuple[tuple[str, str], ...] = ()  # (path, what it is)
 
 
-def node_for(request: web.Request) -> NodeRuntime:
-    """The node the request arrived at (404 when no node listens on that address)."""
-    resolve: Resolver = request.app[NODE_KEY]  # type: ignore[assignment]
+def node_for(request: Request | web.Request) -> NodeRuntime:
+    """The node the request arrived at (404 when no node listens on that address). Routes always get our
+    ``Request``, on aiohttp too (``aioserver``); the wider type is for aiohttp routes' annotations."""
+    assert isinstance(request, Request)
+    resolve: Resolver = request.app.state[_RESOLVE]
     node = resolve(request)
     if node is None:
-        raise web.HTTPNotFound(text="no node listens on this address\n")
+        raise HttpError(404, "no node listens on this address\n")
     return node
 
 
@@ -108,34 +114,66 @@ def accepts_gzip(header: str | None) -> bool:
     return star is not None and star > 0
 
 
-async def _metrics(request: web.Request) -> web.Response:
+async def _metrics(request: Request) -> Response:
     node = node_for(request)
     gzip = accepts_gzip(request.headers.get("Accept-Encoding"))
     body = node.body(time.time(), gzip=gzip)
     headers = {"Content-Type": CONTENT_TYPE, "X-Content-Type-Options": "nosniff"}
     if gzip:
         headers["Content-Encoding"] = "gzip"
-    return web.Response(body=body, headers=headers)
+    return Response(200, body, headers)
 
 
-async def _health(request: web.Request) -> web.Response:
+async def _health(request: Request) -> Response:
     status, body = node_for(request).health(time.time())
-    return web.Response(status=status, text=body + "\n", content_type="application/json")
+    return Response.text(body + "\n", status=status, content_type="application/json")
 
 
-async def _index(request: web.Request) -> web.Response:
+_HTML = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;"})
+
+
+def _escape(text: str) -> str:
+    """``html.escape``'s five characters (the ``html`` module loads its 2,000-entry entity table: 0.5 MiB)."""
+    return text.translate(_HTML)
+
+
+async def _index(request: Request) -> Response:
     node = node_for(request)
-    links = request.app[LINKS_KEY]
-    extra = "".join(
-        f'<li><a href="{html.escape(path)}">{html.escape(path)}</a> ({html.escape(what)})</li>' for path, what in links
-    )
+    links: tuple[tuple[str, str], ...] = request.app.state[_LINKS]
+    extra = "".join(f'<li><a href="{_escape(path)}">{_escape(path)}</a> ({_escape(what)})</li>' for path, what in links)
     page = (
-        f"<html><head><title>gpuscope exporter</title></head><body><h1>gpuscope exporter {html.escape(__version__)}"
-        f"</h1><p>backend: {html.escape(node.backend.name)}</p><ul>"
+        f"<html><head><title>gpuscope exporter</title></head><body><h1>gpuscope exporter {_escape(__version__)}"
+        f"</h1><p>backend: {_escape(node.backend.name)}</p><ul>"
         '<li><a href="/metrics">/metrics</a></li><li><a href="/health">/health</a></li>'
         f"{extra}</ul></body></html>\n"
     )
-    return web.Response(text=page, content_type="text/html")
+    return Response.text(page, content_type="text/html")
+
+
+def build_routes(
+    resolve: Resolver,
+    web_config: WebConfig | None = None,
+    limits: HttpLimits | None = None,
+    extensions: Sequence[Extension] = (),
+) -> App:
+    """The routes: GET/HEAD only on /metrics, /health and / (405 otherwise), the extensions' routes, 404 elsewhere."""
+    app = App(max_body_bytes=(limits or HttpLimits()).max_body_bytes)
+    app.state[_RESOLVE] = resolve
+    app.state[_LINKS] = tuple(link for ext in extensions for link in ext.links)
+    if web_config is not None:
+        from gpuscope.exporter.auth import install_checks
+
+        install_checks(app, web_config)
+    app.add([get("/metrics", _metrics), get("/health", _health), get("/", _index)])
+    for ext in extensions:
+        app.add(route if isinstance(route, Route) else _adapt(route) for route in ext.routes)
+    return app
+
+
+def _adapt(route: web.RouteDef) -> Route:
+    from gpuscope.exporter.aioserver import from_aiohttp  # only an extension written for aiohttp loads aiohttp
+
+    return from_aiohttp(route)
 
 
 def build_app(
@@ -144,20 +182,10 @@ def build_app(
     limits: HttpLimits | None = None,
     extensions: Sequence[Extension] = (),
 ) -> web.Application:
-    """The routes: GET/HEAD only on /metrics, /health and / (405 otherwise), the extensions' routes, 404 elsewhere."""
-    app = web.Application(client_max_size=(limits or HttpLimits()).max_body_bytes)
-    app[NODE_KEY] = resolve
-    app[LINKS_KEY] = tuple(link for ext in extensions for link in ext.links)
-    if web_config is not None:
-        from gpuscope.exporter.auth import install
+    """``build_routes`` as an aiohttp application, for processes that serve on aiohttp (``make_runner``)."""
+    from gpuscope.exporter.aioserver import wrap
 
-        install(app, web_config)
-    app.router.add_get("/metrics", _metrics)
-    app.router.add_get("/health", _health)
-    app.router.add_get("/", _index)
-    for ext in extensions:
-        app.router.add_routes(ext.routes)
-    return app
+    return wrap(build_routes(resolve, web_config, limits, extensions))
 
 
 def resolver_for(listeners: Sequence[Listener]) -> Resolver:
@@ -167,7 +195,7 @@ def resolver_for(listeners: Sequence[Listener]) -> Resolver:
         return lambda _request: only
     by_addr = {(lst.host, lst.port): lst.runtime for lst in listeners}
 
-    def resolve(request: web.Request) -> NodeRuntime | None:
+    def resolve(request: Request) -> NodeRuntime | None:
         sockname = request.transport.get_extra_info("sockname") if request.transport else None
         if not sockname:
             return None
@@ -176,33 +204,57 @@ def resolver_for(listeners: Sequence[Listener]) -> Resolver:
     return resolve
 
 
-def make_runner(app: web.Application, limits: HttpLimits) -> web.AppRunner:
-    """aiohttp's own limits set to the guard's, so an oversized head is always the guard's 431; malformed requests
-    are logged as one rate-limited line (``REQUEST_LOG``)."""
-    return web.AppRunner(
-        app,
-        logger=REQUEST_LOG,
-        access_log=None,
-        handle_signals=False,
-        keepalive_timeout=limits.keepalive_timeout_s,
-        max_line_size=limits.max_head_bytes,
-        max_field_size=limits.max_head_bytes,
-    )
+async def bind(starting: Awaitable[T], lst: Listener, flag: str) -> T:
+    """Await a listener's start; a taken or missing address is one clear error."""
+    try:
+        return await starting
+    except OSError as exc:
+        where = f"{lst.host or '*'}:{lst.port}"
+        if exc.errno == errno.EADDRINUSE:
+            raise EnvironmentProblem(
+                f"address {where} is already in use ({flag}): stop the other process or pick another port"
+            ) from None
+        if exc.errno == errno.EADDRNOTAVAIL:
+            raise EnvironmentProblem(f"cannot listen on {where} ({flag}): no such local address") from None
+        raise EnvironmentProblem(f"cannot listen on {where} ({flag}): {exc.strerror or exc}") from None
 
 
-async def start_sites(
-    runner: web.AppRunner,
+async def start_listeners(
+    app: App,
     listeners: Sequence[Listener],
     flag: str,
     *,
-    limits: HttpLimits | None = None,
+    limits: HttpLimits,
     ssl_context: ssl.SSLContext | None = None,
-) -> list[web.BaseSite]:
-    """Bind every listener (returned in order, so one can be stopped later); a taken address is one clear error."""
-    sites: list[web.BaseSite] = []
+) -> list[asyncio.Server]:
+    """Serve ``app`` on every listener (returned in order); each node's scrapes export its listener's connections."""
+    loop = asyncio.get_running_loop()
+    servers = []
     for lst in listeners:
-        sites.append(await start_site(runner, lst, flag, limits=limits, ssl_context=ssl_context))
-    return sites
+        stats = ConnectionStats(limit=limits.max_connections)
+        server = await bind(
+            listen(
+                lambda: HttpConnection(app, limits.keepalive_timeout_s, loop),
+                lst.host,
+                lst.port,
+                limits=limits,
+                stats=stats,
+                ssl_context=ssl_context,
+                sock=lst.sock,
+            ),
+            lst,
+            flag,
+        )
+        servers.append(server)
+        lst.runtime.export_connections(stats)
+    return servers
+
+
+def make_runner(app: web.Application, limits: HttpLimits) -> web.AppRunner:
+    """An aiohttp runner for ``build_app`` with the guard's limits (``aioserver``)."""
+    from gpuscope.exporter import aioserver
+
+    return aioserver.make_runner(app, limits)
 
 
 async def start_site(
@@ -213,20 +265,7 @@ async def start_site(
     limits: HttpLimits | None = None,
     ssl_context: ssl.SSLContext | None = None,
 ) -> web.BaseSite:
-    """Bind one listener."""
-    site = GuardedSite(
-        runner, lst.host, lst.port, limits=limits or HttpLimits(), ssl_context=ssl_context, sock=lst.sock
-    )
-    try:
-        await site.start()
-    except OSError as exc:
-        where = f"{lst.host or '*'}:{lst.port}"
-        if exc.errno == errno.EADDRINUSE:
-            raise EnvironmentProblem(
-                f"address {where} is already in use ({flag}): stop the other process or pick another port"
-            ) from None
-        if exc.errno == errno.EADDRNOTAVAIL:
-            raise EnvironmentProblem(f"cannot listen on {where} ({flag}): no such local address") from None
-        raise EnvironmentProblem(f"cannot listen on {where} ({flag}): {exc.strerror or exc}") from None
-    lst.runtime.export_connections(site.stats)  # the node's scrapes export its listener's connection counts
-    return site
+    """Bind one listener of an aiohttp runner, guarded (``aioserver``)."""
+    from gpuscope.exporter import aioserver
+
+    return await aioserver.start_site(runner, lst, flag, limits=limits, ssl_context=ssl_context)

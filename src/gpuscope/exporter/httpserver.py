@@ -1,0 +1,354 @@
+"""The exporter's HTTP/1.1 server on asyncio's own protocols (stdlib only): requests, responses, routes, connections.
+
+aiohttp's web server and what it pulls in cost ~14 MiB of a ~47 MiB exporter for three GET routes. This is the
+part of it an exporter needs: exact-path routes (GET answers HEAD too; another method is a 405 with ``Allow``; an
+unknown path a 404), keep-alive and pipelined requests answered in order, ``Expect: 100-continue``, a keep-alive
+idle timeout, and request checks (``before``, the web config's auth) and response headers (``after``) around every
+route. Requests are parsed by ``http1`` (strict; a malformed one is one 4xx and a rate-limited log line,
+``requestlog``); connection limits, deadlines and TLS are ``httpguard``'s, which wraps each ``HttpConnection``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from typing import Any
+
+from gpuscope.exporter.http1 import END_OF_HEAD, BadRequest, Head, parse_head, take_chunked
+from gpuscope.exporter.requestlog import REQUEST_LOG
+
+log = logging.getLogger(__name__)
+
+
+class Headers(dict[str, str]):
+    """Request headers: lower-case names; ``get`` and ``[]`` take any case."""
+
+    def get(self, key: str, default: Any = None) -> Any:  # any case, as aiohttp's
+        return super().get(key.lower(), default)
+
+    def __getitem__(self, key: str) -> str:
+        return super().__getitem__(key.lower())
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and super().__contains__(key.lower())
+
+
+@dataclass(slots=True)
+class Request:
+    """One request as the routes see it (the attributes aiohttp's handlers here used, by the same names)."""
+
+    method: str
+    path: str
+    query_string: str
+    headers: Headers
+    body: bytes
+    transport: asyncio.Transport | None
+    app: App
+
+    @property
+    def remote(self) -> str | None:
+        peer = self.transport.get_extra_info("peername") if self.transport is not None else None
+        return str(peer[0]) if peer else None
+
+    async def read(self) -> bytes:
+        return self.body
+
+
+@dataclass(slots=True)
+class Response:
+    """A complete response; ``headers`` keep the case they are given in (Content-Length is added on the wire)."""
+
+    status: int = 200
+    body: bytes = b""
+    headers: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def text(cls, text: str, *, status: int = 200, content_type: str = "text/plain", **headers: str) -> Response:
+        return cls(status, text.encode(), {"Content-Type": f"{content_type}; charset=utf-8", **headers})
+
+
+class HttpError(Exception):
+    """Raised by a route or a check: answered as ``response``."""
+
+    def __init__(self, status: int, text: str, headers: Mapping[str, str] | None = None) -> None:
+        super().__init__(text)
+        self.response = Response.text(text, status=status, **dict(headers or {}))
+
+
+Handler = Callable[[Request], Awaitable[Response]]
+Check = Callable[[Request], Awaitable[Response | None]]  # a response refuses the request
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    method: str
+    path: str
+    handler: Handler
+
+
+def get(path: str, handler: Handler) -> Route:
+    return Route("GET", path, handler)
+
+
+class App:
+    """Routes, the checks before them and the headers after; ``state`` holds what routes look up (the resolver)."""
+
+    def __init__(self, max_body_bytes: int) -> None:
+        self.max_body_bytes = max_body_bytes
+        self.routes: dict[str, dict[str, Handler]] = {}
+        self.before: list[Check] = []
+        self.after: list[Callable[[Response], None]] = []
+        self.on_cleanup: list[Callable[[], None]] = []
+        self.state: dict[str, Any] = {}
+        self.connections: set[HttpConnection] = set()  # open ones, closed at shutdown
+
+    def add(self, routes: Iterable[Route]) -> None:
+        for route in routes:
+            methods = self.routes.setdefault(route.path, {})
+            methods[route.method] = route.handler
+            if route.method == "GET":
+                methods.setdefault("HEAD", route.handler)
+
+    async def respond(self, request: Request) -> Response:
+        try:
+            for check in self.before:  # first, as aiohttp's middlewares: unknown paths are no oracle either
+                refused = await check(request)
+                if refused is not None:
+                    return self._finish(refused)
+            methods = self.routes.get(request.path)
+            if methods is None:
+                raise HttpError(404, "404: Not Found")
+            handler = methods.get(request.method)
+            if handler is None:
+                raise HttpError(405, "405: Method Not Allowed", {"Allow": ",".join(sorted(methods))})
+            response = await handler(request)
+        except HttpError as exc:
+            response = exc.response
+        return self._finish(response)
+
+    def _finish(self, response: Response) -> Response:
+        for hook in self.after:
+            hook(response)
+        return response
+
+    def close_connections(self) -> None:
+        for connection in list(self.connections):
+            connection.close()
+
+    def cleanup(self) -> None:
+        for hook in self.on_cleanup:
+            hook()
+
+
+_CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
+
+
+_DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+class _Date:
+    """The ``Date`` header (RFC 9110's IMF-fixdate, English names whatever the locale), formatted once a second."""
+
+    def __init__(self) -> None:
+        self._second = -1
+        self._value = ""
+
+    def __call__(self) -> str:
+        now = int(time.time())
+        if now != self._second:
+            t = time.gmtime(now)
+            self._second = now
+            self._value = (
+                f"{_DAYS[t.tm_wday]}, {t.tm_mday:02d} {_MONTHS[t.tm_mon - 1]} {t.tm_year} "
+                f"{t.tm_hour:02d}:{t.tm_min:02d}:{t.tm_sec:02d} GMT"
+            )
+        return self._value
+
+
+_date = _Date()
+
+
+def encode(response: Response, *, head_only: bool, close: bool) -> bytes:
+    try:
+        reason = HTTPStatus(response.status).phrase
+    except ValueError:
+        reason = "Unknown"
+    lines = [f"HTTP/1.1 {response.status} {reason}"]
+    lines += (f"{name}: {value}" for name, value in response.headers.items())
+    lines.append(f"Content-Length: {len(response.body)}")
+    lines.append(f"Date: {_date()}")
+    if close:
+        lines.append("Connection: close")
+    head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+    return head if head_only else head + response.body
+
+
+class HttpConnection(asyncio.Protocol):
+    """One client connection: parses requests off the buffer, answers them one at a time and in order."""
+
+    def __init__(self, app: App, keepalive_timeout_s: float, loop: asyncio.AbstractEventLoop) -> None:
+        self._app = app
+        self._keepalive_s = keepalive_timeout_s
+        self._loop = loop
+        self._transport: asyncio.Transport | None = None
+        self._buffer = bytearray()
+        self._head: Head | None = None  # parsed, waiting for its body
+        self._task: asyncio.Task[None] | None = None
+        self._idle: asyncio.TimerHandle | None = None
+        self._eof = False
+        self._continued = False
+        self._drained: asyncio.Future[None] | None = None  # set while the transport's buffer is full
+        self._reading = True
+        # Pipelined requests beyond this wait in the kernel (reading paused): one request's worth, at most.
+        self._read_cap = app.max_body_bytes + 64 * 1024
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self._transport = transport
+        self._app.connections.add(self)
+
+    def data_received(self, data: bytes) -> None:
+        self._cancel_idle()
+        self._buffer += data
+        if self._reading and len(self._buffer) > self._read_cap and self._transport is not None:
+            self._reading = False
+            self._transport.pause_reading()
+        if self._task is None:
+            self._advance()
+
+    def pause_writing(self) -> None:
+        # A client that does not read its responses gets no more of them until it does (httpguard's write
+        # timeout ends it), rather than every pipelined answer piling up in memory and the kernel's buffers.
+        if self._drained is None:
+            self._drained = self._loop.create_future()
+
+    def resume_writing(self) -> None:
+        if self._drained is not None:
+            if not self._drained.done():
+                self._drained.set_result(None)
+            self._drained = None
+
+    def eof_received(self) -> bool:
+        self._eof = True
+        if self._task is None:
+            self._advance()
+        return True  # half-closed: answer what arrived, then close (``_advance``)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._app.connections.discard(self)
+        self._cancel_idle()
+        if self._task is not None:
+            self._task.cancel()
+        self._transport = None
+
+    def _advance(self) -> None:
+        """Take the next complete request off the buffer and start answering it; close or idle when none is left."""
+        transport = self._transport
+        if transport is None or transport.is_closing():
+            return
+        try:
+            request = self._next_request(transport)
+        except BadRequest as exc:
+            self._refuse(transport, exc)
+            return
+        if not self._reading and len(self._buffer) <= self._read_cap:
+            self._reading = True
+            transport.resume_reading()
+        if request is not None:
+            self._task = self._loop.create_task(self._answer(request))
+            return
+        if self._eof:
+            transport.close()
+        elif not self._buffer and self._head is None:
+            self._idle = self._loop.call_later(self._keepalive_s, self._expire)
+
+    def _next_request(self, transport: asyncio.Transport) -> tuple[Request, Head] | None:
+        if self._head is None:
+            end = self._buffer.find(END_OF_HEAD)
+            if end < 0:
+                return None
+            head = parse_head(bytes(self._buffer[:end]))
+            del self._buffer[: end + len(END_OF_HEAD)]
+            self._head, self._continued = head, False
+        head = self._head
+        limit = self._app.max_body_bytes
+        if head.chunked:
+            taken = take_chunked(self._buffer, limit)
+            if taken is None:
+                self._maybe_continue(transport, head)
+                return None
+            body, used = taken
+        else:
+            used = head.content_length or 0
+            if used > limit:
+                raise BadRequest("request body too large", 413)
+            if len(self._buffer) < used:
+                self._maybe_continue(transport, head)
+                return None
+            body = bytes(self._buffer[:used])
+        del self._buffer[:used]
+        self._head = None
+        request = Request(
+            method=head.method,
+            path=head.path,
+            query_string=head.query,
+            headers=Headers(head.headers),
+            body=body,
+            transport=transport,
+            app=self._app,
+        )
+        return request, head
+
+    def _maybe_continue(self, transport: asyncio.Transport, head: Head) -> None:
+        if not self._continued and head.headers.get("expect", "").lower() == "100-continue":
+            self._continued = True
+            transport.write(_CONTINUE)
+
+    async def _answer(self, pending: tuple[Request, Head]) -> None:
+        request, head = pending
+        try:
+            try:
+                response = await self._app.respond(request)
+            except Exception:
+                log.exception("Error handling request %s %s", request.method, request.path)
+                response = Response.text("500 Internal Server Error\n\nServer got itself in trouble", status=500)
+            transport = self._transport
+            if transport is None or transport.is_closing():
+                return
+            close = not head.keep_alive or (self._eof and not self._buffer)
+            transport.write(encode(response, head_only=request.method == "HEAD", close=close))
+            if close:
+                transport.close()
+                return
+            if self._drained is not None:
+                await self._drained
+        finally:
+            self._task = None
+        self._advance()
+
+    def _refuse(self, transport: asyncio.Transport, exc: BadRequest) -> None:
+        peer = transport.get_extra_info("peername")
+        REQUEST_LOG.error("Error handling request from %s", peer[0] if peer else "?", exc_info=(type(exc), exc, None))
+        reply = Response.text(f"{exc}\n", status=exc.status)
+        transport.write(encode(reply, head_only=False, close=True))
+        transport.close()
+
+    def _cancel_idle(self) -> None:
+        if self._idle is not None:
+            self._idle.cancel()
+            self._idle = None
+
+    def _expire(self) -> None:
+        self._idle = None
+        self.close()
+
+    def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+        if self._transport is not None:
+            self._transport.close()
