@@ -189,11 +189,13 @@ def rollups(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str
     raw series (what a cluster Prometheus records), and the 1 h rollups as their hourly means."""
     work = backfill(tmp_path_factory.mktemp("cluster"), raw_openmetrics((None,)))
     five, _ = chargeback_groups(Promql(RulesConfig()))
+    records = recorded_exprs(RulesConfig())
     out: dict[str, list[dict[str, Any]]] = {}
     with run_prometheus({"global": {"scrape_interval": "1m"}, "scrape_configs": []}, work) as prom:
         for rule in five.rules:
             assert isinstance(rule, Recording) and rule.record
-            out[rule.record] = query_range(prom, rule.expr, START - 3600 + 300, END, 300)
+            # the per-unit records it reads, inlined: what the 5 m group records, read at the rollup's own step
+            out[rule.record] = query_range(prom, inlined(records, rule.record), START - 3600 + 300, END, 300)
     for short, long in ((HELD_5M, HELD_1H), (ACTIVE_5M, ACTIVE_1H), (POWER_5M, POWER_1H), (GPUS_5M, GPUS_1H)):
         hourly = []
         for s in out[short]:
@@ -287,6 +289,13 @@ def test_dashboard_panels_sum_to_the_report(store: Prometheus, tmp_path: Path) -
     assert all(float(v) <= GPUS for _, v in held_series[0]["values"])
 
 
+def recorded_exprs(config: RulesConfig) -> dict[str, str]:
+    """Every recorded series' expression: the recording groups and the chargeback rollups."""
+    q = Promql(config)
+    groups = (*recording_groups(q), *chargeback_groups(q))
+    return {r.record: r.expr for g in groups for r in g.rules if isinstance(r, Recording) and r.record}
+
+
 def _literal(text: str) -> Callable[[re.Match[str]], str]:
     return lambda _match: text
 
@@ -313,13 +322,7 @@ MINUTE_RECORDS = (HELD, HELD_ACTIVE, GPU_POWER_5M, "cluster:gpus:count_by_model"
 def fresh_store(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Prometheus]:
     """A global store a few minutes after the stack started: the raw series and the once-a-minute records (the real
     rules' expressions, evaluated every minute over one copy of the raw series), no rollup yet."""
-    config = RulesConfig()
-    records = {
-        r.record: r.expr
-        for g in recording_groups(Promql(config))
-        for r in g.rules
-        if isinstance(r, Recording) and r.record
-    }
+    records = recorded_exprs(RulesConfig())
     work = backfill(tmp_path_factory.mktemp("fresh-cluster"), raw_openmetrics((None,)))
     computed: dict[str, list[dict[str, Any]]] = {}
     with run_prometheus({"global": {"scrape_interval": "1m"}, "scrape_configs": []}, work) as prom:

@@ -69,7 +69,8 @@ class Queries:
         g = self.group_label
         if self.tier == "rollup":
             return self._rollup(ACTIVE_1H, f"{g}, modelName")
-        return f"sum by ({g}, modelName) (\n{held_active(self.q, self._held(g), self._window(1))}\n)"
+        act = activity_source(self.q, self._window(1))
+        return f"sum by ({g}, modelName) (\n{held_active(self.q, self._held(g), act)}\n)"
 
     def power(self) -> str:
         """Watts drawn by held GPUs, from the energy counter; times the step, the energy of each interval."""

@@ -104,8 +104,10 @@ def holders(q: Promql, by: str) -> str:
     )
 
 
-def held(q: Promql, by: str) -> str:
-    """One series per (unit, pod) valued with the pod's held share of a physical GPU, labelled ``by``, the pod
-    and ``modelName``: the raw-series form the chargeback rollups and the report's raw tier sum."""
-    shares = unit_share(q, f"{unit_match(q)}, GPU_I_PROFILE, modelName")
+def held(q: Promql, by: str, shares: str | None = None) -> str:
+    """One series per (unit, holder) valued with the holder's share of a physical GPU, labelled ``by``, the holder
+    and ``modelName``. ``shares``: one series per unit (unit-match labels and ``modelName``); by default the
+    raw-series form the report's raw tier sums, the chargeback rollups pass the recorded unit share."""
+    if shares is None:
+        shares = unit_share(q, f"{unit_match(q)}, GPU_I_PROFILE, modelName")
     return share_per_holder(q, holders(q, by), shares)

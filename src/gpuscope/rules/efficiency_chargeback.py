@@ -15,6 +15,7 @@ from __future__ import annotations
 from gpuscope.rules.accounting import held, unit_match, unit_share
 from gpuscope.rules.model import Group, Recording
 from gpuscope.rules.promql import Promql, alternatives
+from gpuscope.rules.recording import UNIT_ACTIVE, UNIT_ACTIVITY, UNIT_SHARE
 
 HELD_5M = "chargeback:gpus_held:count_rollup5m"
 ACTIVE_5M = "chargeback:gpus_active:sum_rollup5m"
@@ -51,9 +52,10 @@ def energy_watts(q: Promql, window: str) -> str:
     return q.base(field, q.per_entity(field, f"rate({q.dcgm(field)}[{window}])"))
 
 
-def held_active(q: Promql, held: str, window: str) -> str:
-    """Each holder's held share times its unit's activity: active GPU-equivalents."""
-    return f"{held}\n* on ({unit_match(q)}) group_left ()\n({activity_source(q, window)})"
+def held_active(q: Promql, held: str, activity: str) -> str:
+    """Each holder's held share times its unit's activity (one series per unit: ``activity_source`` over the raw
+    series, or the recorded unit activity): active GPU-equivalents."""
+    return f"{held}\n* on ({unit_match(q)}) group_left ()\n({activity})"
 
 
 def held_power(q: Promql, held: str, window: str) -> str:
@@ -64,8 +66,8 @@ def held_power(q: Promql, held: str, window: str) -> str:
 
 
 def units_active(q: Promql, by: str, window: str) -> tuple[str, str]:
-    """Over every unit, held or not: (sum of share x activity, sum of the shares with an activity) by ``by``;
-    their ratio is the fleet's activity, each MIG instance weighed by its size."""
+    """Over every unit, held or not, from the raw series: (sum of share x activity, sum of the shares with an
+    activity) by ``by``; their ratio is the fleet's activity, each MIG instance weighed by its size."""
     m = unit_match(q)
     shares = f"({unit_share(q, f'{m}, GPU_I_PROFILE, modelName')})"
     act = f"({activity_source(q, window)})"
@@ -90,13 +92,19 @@ def rollup_sum(q: Promql, selector: str, by: str, team_label: str = TEAM_LABEL) 
 
 
 def chargeback_groups(q: Promql, team_label: str = TEAM_LABEL) -> tuple[Group, Group]:
+    """The 5 m rollups read the per-unit records of the 5 m group (share, activity, share x activity: recorded once
+    a minute, keyed by UUID and GPU instance) instead of deriving them from the raw series again; the power reads
+    the raw energy counter, which no per-minute record carries."""
     c = q.config
     keys = f"{c.cluster_label}, {c.namespace_label}, {team_label}, modelName"
-    held_share = held(q, f"{c.cluster_label}, {c.namespace_label}, {team_label}")
-    active_units, units = units_active(q, f"{c.cluster_label}, modelName", "5m")
+    m = unit_match(q)
+    shares = f"max by ({m}, modelName) ({UNIT_SHARE})"
+    held_share = held(q, f"{c.cluster_label}, {c.namespace_label}, {team_label}", shares)
+    activity = f"max by ({m}) ({UNIT_ACTIVITY})"
+    by_model = f"{c.cluster_label}, modelName"
     five = (
         Recording(record=HELD_5M, expr=f"sum by ({keys}) (\n{held_share}\n)", cold=True),
-        Recording(record=ACTIVE_5M, expr=f"sum by ({keys}) (\n{held_active(q, held_share, '5m')}\n)", cold=True),
+        Recording(record=ACTIVE_5M, expr=f"sum by ({keys}) (\n{held_active(q, held_share, activity)}\n)", cold=True),
         Recording(record=POWER_5M, expr=f"sum by ({keys}) (\n{held_power(q, held_share, '10m')}\n)", cold=True),
         Recording(
             record=GPUS_5M,
@@ -104,8 +112,8 @@ def chargeback_groups(q: Promql, team_label: str = TEAM_LABEL) -> tuple[Group, G
             f"(group by ({c.cluster_label}, {c.uuid_label}, modelName) ({q.dcgm('DCGM_FI_DEV_GPU_TEMP')}))",
             cold=True,
         ),
-        Recording(record=UNITS_ACTIVE_5M, expr=active_units, cold=True),
-        Recording(record=UNITS_5M, expr=units, cold=True),
+        Recording(record=UNITS_ACTIVE_5M, expr=f"sum by ({by_model}) ({UNIT_ACTIVE})", cold=True),
+        Recording(record=UNITS_5M, expr=f"sum by ({by_model}) ({UNIT_SHARE} and {UNIT_ACTIVE})", cold=True),
     )
     pairs = (
         (HELD_5M, HELD_1H),
