@@ -50,11 +50,14 @@ def flags(stack: UpStack, fleet: Path = FLEET) -> list[str]:
         *("--prometheus", e.prometheus, "--alertmanager", str(e.alertmanager)),
         *("--replica-b", str(e.replica_b), "--global", str(e.global_store)),
         *("--fleet", str(fleet), "--speedup", str(FAST_SPEEDUP)),
+        # A generous deadline for the whole audit: on a loaded machine the default 30 s can run out, and a check
+        # whose query did not answer in time says "could not evaluate" (WARN), which no test here is about.
+        *("--timeout", "180"),
     ]
 
 
 def audited(stack: UpStack, fleet: Path = FLEET, replica_b: bool = True) -> Report:
-    return audit(endpoints(stack, replica_b), Access(timeout_s=20), fleet=str(fleet), speedup=FAST_SPEEDUP)
+    return audit(endpoints(stack, replica_b), Access(timeout_s=120), fleet=str(fleet), speedup=FAST_SPEEDUP)
 
 
 def expect(stack: UpStack, expected: dict[str, str], what: str) -> Report:
@@ -75,7 +78,7 @@ def test_a_healthy_fleet_is_all_pass(stack: UpStack) -> None:
         statuses=(Status.WARN, Status.FAIL, Status.SKIP),
     )
     done = doctor_cli(*flags(stack), "--json")
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 0, [c for c in json.loads(done.stdout or "{}").get("checks", []) if c["status"] != "PASS"]
     body = json.loads(done.stdout)
     assert body["exit_code"] == 0 and {c["status"] for c in body["checks"]} == {"PASS"}
     assert body["detected"]["exporter_selector"] == 'job="dcgm-exporter"'
