@@ -2,10 +2,7 @@
 loopback, simulated GPU nodes, and the failure modes the alert rules cover, driven through ``gpuscope inject``.
 
 The tests share one stack (it takes a while to start) but not an order: before each, ``stack`` clears every fault
-and waits until the stack is healthy again, and starts a fresh one if a test stopped it. The two tests that end
-the stack come last, with the drills that want a stack no other drill has used (the exporter restart, which counts
-its notifications; the remediator, which reads the audit log from the start) on the second stack between them: the
-file starts two stacks, not three.
+and waits until the stack is healthy again, and starts a fresh one if a test stopped it.
 """
 
 from __future__ import annotations
@@ -49,16 +46,6 @@ class _Stacks:
         if self.current is not None and self.current.alive():
             self.current.reset()
             return self.current
-        return self.fresh()
-
-    def last(self) -> UpStack:
-        """The running stack as the previous test left it, for a test that ends it and looks only at its
-        processes: waiting for the previous test's alerts to resolve would be time spent on a stack about to go."""
-        if self.current is not None and self.current.alive():
-            return self.current
-        return self.fresh()
-
-    def fresh(self) -> UpStack:
         self.close()
         self.started += 1
         self.current = self.running.enter_context(running_stack(self.root / f"data-{self.started}"))
@@ -82,11 +69,6 @@ def stacks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[_Stacks]:
 @pytest.fixture
 def stack(stacks: _Stacks) -> UpStack:
     return stacks.get()
-
-
-@pytest.fixture
-def last_stack(stacks: _Stacks) -> UpStack:
-    return stacks.last()
 
 
 def test_the_phase_1_floor_turns_green(stack: UpStack) -> None:
@@ -334,6 +316,51 @@ def test_a_crashed_child_is_reported_and_restarted(stack: UpStack) -> None:
     wait_for(lambda: httpx.get(f"{stack.url('pushgateway')}/-/ready", timeout=2).status_code == 200, what="ready")
 
 
+def test_a_sigkilled_supervisor_keeps_the_data_dir_until_its_children_have_exited(stack: UpStack) -> None:
+    components = {c["name"]: c["pid"] for c in stack.status()["components"] if c["running"]}
+    slow = components["pushgateway"]
+    os.kill(slow, signal.SIGSTOP)  # a child that is slow to stop (a replica flushing remote write, say)
+    try:
+        stack.proc.send_signal(signal.SIGKILL)
+        stack.proc.wait(30)
+        # The other children stop with their supervisor; the stopped one still holds the data directory's lock.
+        second = cli("up", "--fast", "--no-tui", "--data-dir", str(stack.data_dir), timeout=60)
+        assert second.returncode == 2, second.stdout + second.stderr
+        assert "has exited but its child processes still hold the directory" in second.stderr
+        assert pid_alive(slow)
+    finally:
+        os.kill(slow, signal.SIGCONT)  # its pending SIGTERM (from the supervisor's death) now stops it
+    wait_for(lambda: not any(pid_alive(p) for p in components.values()), timeout=60, what="every child to exit")
+
+    def lock_free() -> bool:
+        # A multi-threaded child's leader can show as exited a moment before its last thread closes the files.
+        lock = StackLock(stack.data_dir / "lock")
+        try:
+            lock.acquire(stack.data_dir / "stack.json")
+        except EnvironmentProblem:
+            return False
+        lock.release()
+        return True
+
+    wait_for(lock_free, timeout=30, what="the data directory to be free once the last child has gone")
+
+
+def test_ctrl_c_leaves_no_process_behind(stack: UpStack) -> None:
+    status = stack.status()
+    pids = [c["pid"] for c in status["components"] if c["running"]]
+    # 2 x 2 replicas, the global store, vmalert, Alertmanager, Pushgateway, node-exporter, the remediator (dry run)
+    assert len(pids) == 10
+    control = stack.url("control")
+    stack.proc.send_signal(signal.SIGINT)
+    assert stack.proc.wait(60) == 0
+    assert not [pid for pid in pids if pid_alive(pid)]
+    assert not (stack.data_dir / "stack.json").exists()
+    with pytest.raises(httpx.HTTPError):
+        httpx.get(f"{control}/status", timeout=2)
+    done = cli("status", "--data-dir", str(stack.data_dir))
+    assert done.returncode != 0 and "no `gpuscope up` is running" in done.stderr
+
+
 def _l3_host_cpu_query(stack: UpStack) -> str:
     """The L3 host row's CPU query from the generated dashboard, its variables filled in."""
     model = json.loads((stack.data_dir / "bundle" / "grafana" / "dashboards" / "l3-node.json").read_text())
@@ -361,6 +388,31 @@ def test_the_l3_host_row_shows_the_real_node_exporter(stack: UpStack) -> None:
     }
 
 
+def test_an_exporter_restart_pages_once_with_kube_state_metrics_seeing_it(stack: UpStack) -> None:
+    node = stack.state["nodes"][2]
+    assert node["cluster"] == "gpu-a"
+    instance = node["url"].removeprefix("http://")
+    restarts = (
+        'kube_pod_container_status_restarts_total{job="kube-state-metrics",container="exporter"}'
+        f' * on (namespace, pod) group_left (node) kube_pod_info{{node="{node["hostname"]}"}}'
+    )
+    before = stack.value("prometheus-a@gpu-a", restarts)
+    assert before is not None, "kube-state-metrics (simulated) has no restart count for the exporter's pod"
+    stack.inject("restart", "--cluster", "gpu-a", "--node", "2")
+    # both signals present: the exporter's start time changed and kube-state-metrics counted the restart
+    wait_for(
+        lambda: (stack.value("prometheus-a@gpu-a", restarts) or 0) > before,
+        timeout=60,
+        interval=0.5,
+        what="kube-state-metrics counting the exporter's restart",
+    )
+    first = _first(stack, "GPUExporterRestarted", cluster="gpu-a", instance=instance)
+    time.sleep(max(0.0, first["received_at"] + GROUP_INTERVAL_S + 5 - time.time()))
+    notes = notified(stack.notifications(), "GPUExporterRestarted", cluster="gpu-a", instance=instance)
+    assert len(notes) == 1, "one restart, two signals: exactly one notification"
+    assert len([a for n in notes for a in n["alerts"] if a["labels"]["alertname"] == "GPUExporterRestarted"]) == 1
+
+
 def test_an_injected_zombie_alerts_platform_once_and_resolves(stack: UpStack) -> None:
     """Simulated pods share the stack's GPUs; a process left behind by a deleted pod alerts exactly once."""
     per_pod = 'count(gpuscope_gpu_process_memory_used_bytes{pod!=""})'
@@ -386,6 +438,18 @@ def test_an_injected_zombie_alerts_platform_once_and_resolves(stack: UpStack) ->
         interval=0.5,
         what="GPUMemoryHeldByNoPod resolved",
     )
+
+
+def test_the_remediator_runs_in_dry_run_and_the_view_says_what_it_would_drain(stack: UpStack) -> None:
+    """gpu-b is a Slurm cluster: a lost GPU there is a node gpuscope remediate would drain, and only says so."""
+    stack.inject("fell-off-bus", "--cluster", "gpu-b", "--node", "1", "--gpu", "2")
+    line = "would drain gpu-b-a100-01: GPUFellOffBus"
+    wait_for(lambda: line in stack.status().get("remediation", []), timeout=90, interval=0.5, what=line)
+    shown = cli("status", "--data-dir", str(stack.data_dir))
+    assert shown.returncode == 0 and line in shown.stdout
+    audit = [json.loads(x) for x in (stack.data_dir / "logs/remediation.jsonl").read_text().splitlines()]
+    assert audit and all(d["dry_run"] for d in audit)
+    assert [d["node"] for d in audit if d["result"] == "would"] == ["gpu-b-a100-01"]
 
 
 def test_the_teams_story_idle_gpus_get_their_ticket_and_slurm_jobs_are_attributed(stack: UpStack) -> None:
@@ -432,87 +496,3 @@ def test_the_teams_story_idle_gpus_get_their_ticket_and_slurm_jobs_are_attribute
         what="GPUAllocatedButIdle for the idle vision team",
     )
     assert first[0]["labels"]["owner"] == "workload" and first[0]["labels"]["severity"] == "ticket"
-
-
-def test_a_sigkilled_supervisor_keeps_the_data_dir_until_its_children_have_exited(last_stack: UpStack) -> None:
-    components = {c["name"]: c["pid"] for c in last_stack.status()["components"] if c["running"]}
-    slow = components["pushgateway"]
-    os.kill(slow, signal.SIGSTOP)  # a child that is slow to stop (a replica flushing remote write, say)
-    try:
-        last_stack.proc.send_signal(signal.SIGKILL)
-        last_stack.proc.wait(30)
-        # The other children stop with their supervisor; the stopped one still holds the data directory's lock.
-        second = cli("up", "--fast", "--no-tui", "--data-dir", str(last_stack.data_dir), timeout=60)
-        assert second.returncode == 2, second.stdout + second.stderr
-        assert "has exited but its child processes still hold the directory" in second.stderr
-        assert pid_alive(slow)
-    finally:
-        os.kill(slow, signal.SIGCONT)  # its pending SIGTERM (from the supervisor's death) now stops it
-    wait_for(lambda: not any(pid_alive(p) for p in components.values()), timeout=60, what="every child to exit")
-
-    def lock_free() -> bool:
-        # A multi-threaded child's leader can show as exited a moment before its last thread closes the files.
-        lock = StackLock(last_stack.data_dir / "lock")
-        try:
-            lock.acquire(last_stack.data_dir / "stack.json")
-        except EnvironmentProblem:
-            return False
-        lock.release()
-        return True
-
-    wait_for(lock_free, timeout=30, what="the data directory to be free once the last child has gone")
-
-
-def test_an_exporter_restart_pages_once_with_kube_state_metrics_seeing_it(stack: UpStack) -> None:
-    node = stack.state["nodes"][2]
-    assert node["cluster"] == "gpu-a"
-    instance = node["url"].removeprefix("http://")
-    restarts = (
-        'kube_pod_container_status_restarts_total{job="kube-state-metrics",container="exporter"}'
-        f' * on (namespace, pod) group_left (node) kube_pod_info{{node="{node["hostname"]}"}}'
-    )
-    before = stack.value("prometheus-a@gpu-a", restarts)
-    assert before is not None, "kube-state-metrics (simulated) has no restart count for the exporter's pod"
-    stack.inject("restart", "--cluster", "gpu-a", "--node", "2")
-    # both signals present: the exporter's start time changed and kube-state-metrics counted the restart
-    wait_for(
-        lambda: (stack.value("prometheus-a@gpu-a", restarts) or 0) > before,
-        timeout=60,
-        interval=0.5,
-        what="kube-state-metrics counting the exporter's restart",
-    )
-    first = _first(stack, "GPUExporterRestarted", cluster="gpu-a", instance=instance)
-    time.sleep(max(0.0, first["received_at"] + GROUP_INTERVAL_S + 5 - time.time()))
-    notes = notified(stack.notifications(), "GPUExporterRestarted", cluster="gpu-a", instance=instance)
-    assert len(notes) == 1, "one restart, two signals: exactly one notification"
-    assert len([a for n in notes for a in n["alerts"] if a["labels"]["alertname"] == "GPUExporterRestarted"]) == 1
-
-
-def test_the_remediator_runs_in_dry_run_and_the_view_says_what_it_would_drain(stack: UpStack) -> None:
-    """gpu-b is a Slurm cluster: a lost GPU there is a node gpuscope remediate would drain, and only says so. (On
-    the second stack: the drills on the first leave decisions of their own in the audit log.)"""
-    stack.inject("fell-off-bus", "--cluster", "gpu-b", "--node", "1", "--gpu", "2")
-    line = "would drain gpu-b-a100-01: GPUFellOffBus"
-    wait_for(lambda: line in stack.status().get("remediation", []), timeout=90, interval=0.5, what=line)
-    shown = cli("status", "--data-dir", str(stack.data_dir))
-    assert shown.returncode == 0 and line in shown.stdout
-    audit = [json.loads(x) for x in (stack.data_dir / "logs/remediation.jsonl").read_text().splitlines()]
-    assert audit and all(d["dry_run"] for d in audit)
-    assert [d["node"] for d in audit if d["result"] == "would"] == ["gpu-b-a100-01"]
-
-
-def test_ctrl_c_leaves_no_process_behind(last_stack: UpStack) -> None:
-    stack = last_stack  # every component running is all it needs, not the remediator's fault cleared
-    status = stack.status()
-    pids = [c["pid"] for c in status["components"] if c["running"]]
-    # 2 x 2 replicas, the global store, vmalert, Alertmanager, Pushgateway, node-exporter, the remediator (dry run)
-    assert len(pids) == 10
-    control = stack.url("control")
-    stack.proc.send_signal(signal.SIGINT)
-    assert stack.proc.wait(60) == 0
-    assert not [pid for pid in pids if pid_alive(pid)]
-    assert not (stack.data_dir / "stack.json").exists()
-    with pytest.raises(httpx.HTTPError):
-        httpx.get(f"{control}/status", timeout=2)
-    done = cli("status", "--data-dir", str(stack.data_dir))
-    assert done.returncode != 0 and "no `gpuscope up` is running" in done.stderr
