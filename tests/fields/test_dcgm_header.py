@@ -7,12 +7,9 @@ makes of dcgm_fields.h (so the generator's reading of the header is the preproce
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
-
-import pytest
 
 from gpuscope.backends.sim import SimNode, SimNodeConfig
 from gpuscope.exporter.collector import Collector
@@ -22,9 +19,9 @@ from gpuscope.fields.collectors import parse_collectors
 from gpuscope.fields.ids import FieldId
 from gpuscope.hardware.models import model_by_key
 from tests.support.clock import FakeClock
+from tests.support.dcgm_headers import c_constants
 
 ROOT = Path(__file__).resolve().parents[2]
-HEADERS = ROOT / "third_party" / "dcgm" / "dcgmlib"
 
 
 def test_committed_module_is_what_the_generator_writes() -> None:
@@ -38,26 +35,11 @@ def test_committed_module_is_what_the_generator_writes() -> None:
 
 
 def test_every_id_and_alias_is_what_the_c_compiler_reads(tmp_path: Path) -> None:
-    compiler = shutil.which("gcc") or shutil.which("cc")
-    if compiler is None:
-        pytest.fail("no C compiler: install gcc (scripts/ensure-binaries does)")
     names = [row[0] for row in dcgm_header.FIELDS] + list(dcgm_header.ALIASES)
-    program = tmp_path / "ids.c"
-    program.write_text(
-        '#include <stdio.h>\n#include "dcgm_fields.h"\nint main(void) {\n'
-        + "".join(f'    printf("{name} %d\\n", (int)({name}));\n' for name in names)
-        + "    return 0;\n}\n",
-        encoding="utf-8",
-    )
-    binary = tmp_path / "ids"
-    subprocess.run([compiler, "-I", str(HEADERS), "-o", str(binary), str(program)], check=True)
-    printed = dict(
-        line.split()
-        for line in subprocess.run([binary], capture_output=True, text=True, check=True).stdout.splitlines()
-    )
+    printed = c_constants("dcgm_fields.h", names, tmp_path)
     by_name = {row[0]: row[1] for row in dcgm_header.FIELDS}
     expected = {**by_name, **{alias: by_name[target] for alias, target in dcgm_header.ALIASES.items()}}
-    assert {name: int(value) for name, value in printed.items()} == expected
+    assert printed == expected
 
 
 def test_rows_carry_the_metadata_dcgm_registers() -> None:

@@ -4,16 +4,12 @@ the vendored dcgm_structs.h / dcgm_fields.h (third_party/dcgm). A struct that dr
 from __future__ import annotations
 
 import ctypes
-import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from gpuscope.backends.dcgm import structs as S
 from gpuscope.fields.health_codes import HEALTH_CODE_NAMES, error_code_label
-
-HEADERS = Path(__file__).resolve().parents[3] / "third_party" / "dcgm" / "dcgmlib"
+from tests.support.dcgm_headers import HEADERS, c_constants, compiler
 
 # ctypes class -> the C type it mirrors
 STRUCTS: dict[type[ctypes.Structure], str] = {
@@ -46,9 +42,6 @@ VERSIONS = {
 
 
 def _c_layout(tmp_path: Path) -> dict[str, int]:
-    compiler = shutil.which("gcc") or shutil.which("cc")
-    if compiler is None:
-        pytest.fail("no C compiler: install gcc (scripts/ensure-binaries does)")
     lines = ["#include <stddef.h>", "#include <stdio.h>", '#include "dcgm_agent.h"', "int main(void) {"]
     for struct, c_name in STRUCTS.items():
         lines.append(f'    printf("{c_name} %zu\\n", sizeof({c_name}));')
@@ -60,7 +53,7 @@ def _c_layout(tmp_path: Path) -> dict[str, int]:
     program = tmp_path / "layout.c"
     program.write_text("\n".join(lines) + "\n", encoding="utf-8")
     binary = tmp_path / "layout"
-    subprocess.run([compiler, "-I", str(HEADERS), "-o", str(binary), str(program)], check=True)
+    subprocess.run([compiler(), "-I", str(HEADERS), "-o", str(binary), str(program)], check=True)
     out = subprocess.run([binary], capture_output=True, text=True, check=True).stdout
     return {key: int(value) for key, value in (line.split() for line in out.splitlines())}
 
@@ -78,19 +71,6 @@ def test_ctypes_layouts_match_the_headers(tmp_path: Path) -> None:
 
 
 def test_health_code_names_are_dcgm_errors_h_numbers(tmp_path: Path) -> None:
-    compiler = shutil.which("gcc") or shutil.which("cc")
-    if compiler is None:
-        pytest.fail("no C compiler: install gcc (scripts/ensure-binaries does)")
-    names = HEALTH_CODE_NAMES.values()
-    program = tmp_path / "codes.c"
-    program.write_text(
-        '#include <stdio.h>\n#include "dcgm_errors.h"\nint main(void) {\n'
-        + "".join(f'    printf("{name} %d\\n", (int)({name}));\n' for name in names)
-        + "    return 0;\n}\n",
-        encoding="utf-8",
-    )
-    binary = tmp_path / "codes"
-    subprocess.run([compiler, "-I", str(HEADERS), "-o", str(binary), str(program)], check=True)
-    out = subprocess.run([binary], capture_output=True, text=True, check=True).stdout
-    assert {int(code): name for name, code in (line.split() for line in out.splitlines())} == dict(HEALTH_CODE_NAMES)
+    printed = c_constants("dcgm_errors.h", HEALTH_CODE_NAMES.values(), tmp_path)
+    assert {code: name for name, code in printed.items()} == dict(HEALTH_CODE_NAMES)
     assert error_code_label(13) == "DCGM_FR_UNKNOWN(13)"
