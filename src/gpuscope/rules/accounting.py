@@ -28,7 +28,7 @@ UNIT_NOTE = (
     "and the holders of a shared (time-sliced, MPS) GPU split it evenly."
 )
 # A whole GPU carries no GPU-instance profile; a MIG instance does. A whole GPU's share is 1 by definition, so
-# weighted sums only need the share joined in for MIG instances (``weighted_sum``).
+# weighted sums only need the share joined in for MIG instances (``recording.weighted_mean``).
 WHOLE = 'GPU_I_PROFILE=""'
 MIG = 'GPU_I_PROFILE!=""'
 PRESENCE = "DCGM_FI_DEV_GPU_TEMP"  # a device-level gauge every exporter serves for every GPU and MIG instance
