@@ -383,7 +383,11 @@ def run(cfg: CostConfig, command: str, keep: bool = False, progress: Any = print
 def _baseline_dir(parser: argparse.ArgumentParser, base: Path) -> Path:
     missing = [name for name in BASELINE_FILES if not (base / name).is_file()]
     if missing:
-        parser.error(f"--baseline {base}: no {', '.join(missing)} there (a directory of frozen rule files)")
+        parser.error(f"--baseline {str(base)!r}: no {', '.join(missing)} there (a directory of frozen rule files)")
+    try:
+        baseline_files(base)  # read and renamed now: a bad file is one line here, not a traceback after warm-up
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, KeyError, TypeError, AttributeError) as exc:
+        parser.error(f"--baseline {str(base)!r}: not rule files gpuscope generate writes ({type(exc).__name__}: {exc})")
     return base
 
 
