@@ -95,7 +95,7 @@ def test_a_healthy_fleet_is_all_pass(stack: UpStack) -> None:
 
 
 def test_urls_that_are_not_the_api_asked_for(stack: UpStack) -> None:
-    pushgateway, am = stack.url("pushgateway"), stack.url("alertmanager")
+    pushgateway, am = stack.url("pushgateway@gpu-a"), stack.url("alertmanager")
     assert_cannot_audit(doctor_cli("--prometheus", pushgateway), f"--prometheus {pushgateway}: not a Prometheus API")
     assert_cannot_audit(doctor_cli("--prometheus", am), "answered 404")
     prom = stack.url("prometheus-a@gpu-a")

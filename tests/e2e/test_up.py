@@ -299,11 +299,11 @@ def test_global_store_outage_drains_without_a_gap(stack: UpStack) -> None:
 
 
 def test_a_crashed_child_is_reported_and_restarted(stack: UpStack) -> None:
-    before = {c["name"]: c for c in stack.status()["components"]}["pushgateway"]
+    before = {c["name"]: c for c in stack.status()["components"]}["pushgateway@gpu-a"]
     os.kill(before["pid"], signal.SIGKILL)
     after = wait_for(
         lambda: (
-            (c := {c["name"]: c for c in stack.status()["components"]}["pushgateway"])["restarts"]
+            (c := {c["name"]: c for c in stack.status()["components"]}["pushgateway@gpu-a"])["restarts"]
             == before["restarts"] + 1
             and c["running"]
             and c
@@ -312,13 +312,13 @@ def test_a_crashed_child_is_reported_and_restarted(stack: UpStack) -> None:
         what="pushgateway restarted",
     )
     assert after["pid"] != before["pid"]
-    assert any("pushgateway exited with code" in e for e in stack.status()["events"])
-    wait_for(lambda: httpx.get(f"{stack.url('pushgateway')}/-/ready", timeout=2).status_code == 200, what="ready")
+    assert any("pushgateway@gpu-a exited with code" in e for e in stack.status()["events"])
+    wait_for(lambda: httpx.get(f"{stack.url('pushgateway@gpu-a')}/-/ready", timeout=2).status_code == 200, what="ready")
 
 
 def test_a_sigkilled_supervisor_keeps_the_data_dir_until_its_children_have_exited(stack: UpStack) -> None:
     components = {c["name"]: c["pid"] for c in stack.status()["components"] if c["running"]}
-    slow = components["pushgateway"]
+    slow = components["pushgateway@gpu-a"]
     os.kill(slow, signal.SIGSTOP)  # a child that is slow to stop (a replica flushing remote write, say)
     try:
         stack.proc.send_signal(signal.SIGKILL)
@@ -482,6 +482,10 @@ def test_the_teams_story_idle_gpus_get_their_ticket_and_slurm_jobs_are_attribute
         timeout=90,
         what="the pushed jobs joined to their GPUs",
     )
+    # each pushed job reaches the global store from one cluster: no gateway that two clusters scrape
+    clusters = "count by (job_id) (count by (job_id, cluster) (gpuscope_job_info))"
+    listed = {r["metric"]["job_id"]: r["value"][1] for r in stack.query("global", clusters)}
+    assert listed and set(listed.values()) == {"1"}, f"a job under more than one cluster: {listed}"
     first = wait_for(
         lambda: [
             a

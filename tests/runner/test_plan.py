@@ -32,9 +32,13 @@ def test_builtin_fleet_is_two_clusters_with_a_mig_node() -> None:
     ]
     assert plan.global_kind == "victoriametrics" and "real store" in plan.global_name
     ports: list[int | None] = [*plan.prometheus.values(), plan.global_port, plan.alertmanager_port]
-    ports.append(plan.pushgateway_port)
+    ports += plan.pushgateway.values()
     ports.append(plan.vmalert_port)
-    assert len(set(ports)) == len(ports) == 8
+    assert len(set(ports)) == len(ports) == 9
+    # each cluster scrapes a gateway of its own: one two clusters scraped would list every pushed job twice
+    gateways = [c.endpoints.pushgateway for c in plan.spec.clusters]
+    assert gateways == [f"127.0.0.1:{plan.pushgateway[c.name]}" for c in plan.spec.clusters]
+    assert len(set(gateways)) == len(plan.spec.clusters)
     assert len({n.target for n in plan.nodes}) == 6  # one address per node, so targets stay distinct
 
 

@@ -144,18 +144,20 @@ def build_children(plan: LocalPlan, data_dir: Path, bundle: Path, logs: Path) ->
         logs / "alertmanager.log",
         f"http://127.0.0.1:{plan.alertmanager_port}/-/ready",
     )
-    children["pushgateway"] = ManagedProcess(
-        "pushgateway",
-        [
-            find_binary("pushgateway"),
-            f"--web.listen-address=127.0.0.1:{plan.pushgateway_port}",
-            f"--persistence.file={data_dir / 'pushgateway' / 'metrics'}",
-            "--persistence.interval=1m",
-        ],
-        logs / "pushgateway.log",
-        f"http://127.0.0.1:{plan.pushgateway_port}/-/ready",
-    )
-    (data_dir / "pushgateway").mkdir(parents=True, exist_ok=True)
+    for cluster, port in sorted(plan.pushgateway.items()):
+        name = f"pushgateway@{cluster}"
+        (data_dir / name).mkdir(parents=True, exist_ok=True)
+        children[name] = ManagedProcess(
+            name,
+            [
+                find_binary("pushgateway"),
+                f"--web.listen-address=127.0.0.1:{port}",
+                f"--persistence.file={data_dir / name / 'metrics'}",
+                "--persistence.interval=1m",
+            ],
+            logs / f"{name}.log",
+            f"http://127.0.0.1:{port}/-/ready",
+        )
     if plan.node_exporter_port:
         children["node-exporter"] = node_exporter(plan.node_exporter_port, logs)
     if plan.remediate_port and (bundle / "remediation" / "policy.yaml").exists():

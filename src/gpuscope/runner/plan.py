@@ -72,7 +72,7 @@ class LocalPlan:
     global_port: int
     global_kind: str  # a key of GLOBAL_KINDS
     alertmanager_port: int
-    pushgateway_port: int
+    pushgateway: dict[str, int]  # cluster -> port: each cluster scrapes its own, as in production
     control_port: int
     fast: bool
     console_port: int = 0
@@ -92,7 +92,7 @@ class LocalPlan:
         out = {f"prometheus-{r}@{c}": f"http://127.0.0.1:{p}" for (c, r), p in sorted(self.prometheus.items())}
         out["global"] = f"http://127.0.0.1:{self.global_port}"
         out["alertmanager"] = f"http://127.0.0.1:{self.alertmanager_port}"
-        out["pushgateway"] = f"http://127.0.0.1:{self.pushgateway_port}"
+        out |= {f"pushgateway@{c}": f"http://127.0.0.1:{p}" for c, p in sorted(self.pushgateway.items())}
         out["control"] = f"http://127.0.0.1:{self.control_port}"
         out["console"] = f"http://127.0.0.1:{self.console_port}"
         if self.vmalert_port is not None:
@@ -161,7 +161,10 @@ def plan_stack(spec: FleetSpec, *, fast: bool, port: Callable[[], int] = free_po
         log.warning("Thanos cannot run locally: the global store is a Prometheus federating the clusters' rollups")
     exporter_port = port()
     prom = {(c.name, r): port() for c in spec.clusters for r in ("a", "b")}
-    global_port, am_port, pg_port, control_port = port(), port(), port(), port()
+    global_port, am_port, control_port = port(), port(), port()
+    # One Pushgateway per cluster: a gateway two clusters scrape reports every pushed job under both (the L5
+    # batch-jobs table and the report's top jobs would list each job twice), and it is not how clusters run.
+    pg = {c.name: port() for c in spec.clusters}
     vmalert_port = port() if global_kind == "victoriametrics" else None
     ne_port = port() if spec.host_signals.node_exporter else 0
     remediate_port = port()
@@ -179,7 +182,7 @@ def plan_stack(spec: FleetSpec, *, fast: bool, port: Callable[[], int] = free_po
             prometheus_a=f"127.0.0.1:{prom[(cluster.name, 'a')]}",
             prometheus_b=f"127.0.0.1:{prom[(cluster.name, 'b')]}",
             alertmanagers=(f"127.0.0.1:{am_port}",),
-            pushgateway=f"127.0.0.1:{pg_port}",
+            pushgateway=f"127.0.0.1:{pg[cluster.name]}",
             exporter_port=exporter_port,
             # the simulated kube-state-metrics is served by the cluster's first node (simulator/kube.py)
             kube_state_metrics=_first_target(groups),
@@ -218,7 +221,7 @@ def plan_stack(spec: FleetSpec, *, fast: bool, port: Callable[[], int] = free_po
         global_port=global_port,
         global_kind=global_kind,
         alertmanager_port=am_port,
-        pushgateway_port=pg_port,
+        pushgateway=pg,
         control_port=control_port,
         fast=fast,
         console_port=port(),

@@ -38,7 +38,7 @@ class Workloads:
     job_dir: Path
     kinds: dict[str, str]  # cluster -> "kubernetes" | "slurm" | ""
     kubelets: list[KubeletServer] = field(default_factory=list)
-    slurm: SlurmSim | None = None
+    slurm: list[SlurmSim] = field(default_factory=list)  # one per Slurm cluster: each pushes to its own gateway
     _temporary: bool = False
 
     def settings(self, cluster: str, base: ExporterSettings) -> ExporterSettings:
@@ -55,7 +55,7 @@ class Workloads:
     def start(self, plan: LocalPlan, listeners: Sequence[Listener], push_interval_s: float) -> None:
         """One kubelet per Kubernetes node, listing its simulated pods; the Slurm nodes' jobs (first mapping
         files written before the first collection)."""
-        slurm_nodes = []
+        slurm_nodes: dict[str, list[SlurmNode]] = {}
         for node, lst in zip(plan.nodes, listeners, strict=True):
             sim = sim_of(lst.runtime)
             kind = self.kinds.get(node.cluster, "")
@@ -70,19 +70,22 @@ class Workloads:
                 self.kubelets.append(kubelet)
             elif kind == "slurm":
                 uuids = tuple(g.uuid for g in sim.gpus)
-                slurm_nodes.append(SlurmNode(host, len(uuids), uuids, self.job_dir / host))
+                slurm_nodes.setdefault(node.cluster, []).append(SlurmNode(host, len(uuids), uuids, self.job_dir / host))
                 (self.job_dir / host).mkdir(parents=True, exist_ok=True)  # as slurmd's node would have it
-        if slurm_nodes:
-            self.slurm = SlurmSim(slurm_nodes, plan.urls()["pushgateway"], push_interval_s)
+        gateways = plan.urls()
+        self.slurm = [
+            SlurmSim(nodes, gateways[f"pushgateway@{cluster}"], push_interval_s)
+            for cluster, nodes in sorted(slurm_nodes.items())
+        ]
 
     def tick(self, now: float) -> None:
-        if self.slurm is not None:
-            self.slurm.tick(now)
+        for sim in self.slurm:
+            sim.tick(now)
 
     def finish_jobs(self) -> None:
-        if self.slurm is not None:
-            self.slurm.close()
-            self.slurm = None
+        for sim in self.slurm:
+            sim.close()
+        self.slurm.clear()
 
     def close(self) -> None:
         self.finish_jobs()
