@@ -4,6 +4,7 @@ line left behind by a removed one."""
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -58,3 +59,24 @@ def test_every_module_the_map_names_exists() -> None:
 def test_every_package_has_a_section() -> None:
     packages = _packages()
     assert packages <= set(_sections()), f"packages without a module-map section: {sorted(packages - set(_sections()))}"
+
+
+# The dashboards' layout modules lay panels out; their PromQL lives in dashboards/queries/ (docs/architecture.md).
+_LAYOUTS = ("fleet", "cluster", "node", "gpu", "workload", "workload_groups", "pipeline", "efficiency", "host")
+_PROMQL = re.compile(
+    r"\b(?:sum|max|min|avg|count|topk|bottomk|rate|increase|irate|\w+_over_time)\s*(?:by|without)?\s*\("
+)
+
+
+def test_dashboard_layouts_write_no_promql() -> None:
+    found = []
+    for name in (*_LAYOUTS, "shared_gpus"):
+        path = PACKAGE / "dashboards" / f"{name}.py"
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)}
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Constant) or id(node) in docstrings:
+                continue
+            if isinstance(text := node.value, str) and _PROMQL.search(text):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {text[:60]!r}")
+    assert found == [], "PromQL in a layout module (move it to dashboards/queries/):\n" + "\n".join(found)

@@ -64,3 +64,20 @@ def panels(driver: webdriver.Chrome) -> list[dict[str, Any]]:
 def errors(driver: webdriver.Chrome) -> list[str]:
     """The browser console's errors since the last call (Chromium hands each entry out once)."""
     return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+
+
+# The panels that show who holds which GPU on the local stack, per dashboard (None: every panel of it): the
+# workload half the console test and bench/demo_fill.py wait for.
+WORKLOAD_PANELS: dict[str, tuple[str, ...] | None] = {
+    "local-l1-fleet": ("GPUs allocated", "GPUs allocated vs actively used", "Allocation efficiency"),
+    "local-l5-workload": (
+        "GPUs held",
+        "Activity",
+        "Efficiency",
+        "GPUs of the selected pods",
+        "GPU memory per pod",
+        "Jobs",
+        "GPUs of the selected jobs",
+    ),
+    "local-efficiency": None,
+}

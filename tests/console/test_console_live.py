@@ -23,7 +23,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from gpuscope.runner.view import tour
-from tests.console.browser import chromium, errors, loaded, panels, wait
+from tests.console.browser import WORKLOAD_PANELS, chromium, errors, loaded, panels, wait
 from tests.dashboards.support import panels as model_panels
 from tests.support.net import wait_for
 from tests.support.upstack import UpStack, cli, running_stack
@@ -49,19 +49,6 @@ EMPTY_WHEN_HEALTHY = {
     "Profiling metrics stale": "no fault",
 }
 # The workload half (who holds which GPU, and how well they use it), per dashboard: None is every panel.
-WORKLOAD_PANELS: dict[str, tuple[str, ...] | None] = {
-    "local-l1-fleet": ("GPUs allocated", "GPUs allocated vs actively used", "Allocation efficiency"),
-    "local-l5-workload": (
-        "GPUs held",
-        "Activity",
-        "Efficiency",
-        "GPUs of the selected pods",
-        "GPU memory per pod",
-        "Jobs",
-        "GPUs of the selected jobs",
-    ),
-    "local-efficiency": None,
-}
 H100 = "NVIDIA H100 80GB HBM3"
 RED = "rgb(242, 73, 92)"  # Grafana's "red", the L4 temperature panel's top threshold colour
 HOT = ("gpu-b", "1", "3")  # cluster, node, GPU of the thermal fault (distinct from test_up's)

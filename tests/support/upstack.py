@@ -155,12 +155,13 @@ def notified(
 
 
 @contextmanager
-def running_stack(data_dir: Path, *args: str) -> Iterator[UpStack]:
-    """``gpuscope up --fast --no-tui`` until the Phase 1 floor is green; SIGKILLed afterwards if a test left it up."""
+def running_stack(data_dir: Path, *args: str, fast: bool = True, ready_s: float = 90) -> Iterator[UpStack]:
+    """``gpuscope up --fast --no-tui`` (production timings with ``fast=False``) until the Phase 1 floor is green;
+    SIGKILLed afterwards if a test left it up."""
     log = data_dir.parent / f"{data_dir.name}-up.log"
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [*GPUSCOPE, "up", "--fast", "--no-tui", "--data-dir", str(data_dir), *args],
+            [*GPUSCOPE, "up", *(["--fast"] if fast else []), "--no-tui", "--data-dir", str(data_dir), *args],
             stdout=out,
             stderr=subprocess.STDOUT,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
@@ -169,7 +170,7 @@ def running_stack(data_dir: Path, *args: str) -> Iterator[UpStack]:
     try:
         wait_for(
             lambda: proc.poll() is None and (data_dir / "stack.json").exists() and stack.status().get("floor"),
-            timeout=90,
+            timeout=ready_s,
             interval=0.5,
             what="the stack to come up",
         )

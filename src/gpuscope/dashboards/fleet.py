@@ -3,6 +3,8 @@ SM/tensor/DRAM activity, power, firing alerts by owner, head series against the 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from gpuscope.dashboards import styles, variables
 from gpuscope.dashboards.model import Dashboard, Link, Panel, Query, Row, Steps, present
 from gpuscope.dashboards.promql import Q
@@ -17,7 +19,7 @@ def _to_cluster(q: Q, field: str) -> Link:
 
 def _totals(q: Q) -> Row:
     power = f.fleet_total(q, "cluster:gpu_power_watts:sum5m", "power") if q.has("DCGM_FI_DEV_POWER_USAGE") else None
-    pages = Query(f'count(ALERTS{{alertstate="firing",severity="page",{q.in_cluster}}}) or vector(0)', "pages")
+    pages = f.pages_firing(q)
     return Row(
         "Fleet",
         (
@@ -49,12 +51,7 @@ def _clusters_table(q: Q) -> Panel:
         base = f.per_cluster(q, record, name, instant=True)
         return Query(base.expr, name, instant=True, unit=unit, steps=steps)
 
-    head = Query(
-        f"max by ({q.cluster}) ({q.prom('prometheus_tsdb_head_series', q.in_cluster)})",
-        "head series",
-        instant=True,
-        steps=styles.head_series(q.options),
-    )
+    head = replace(f.cluster_head_series(q), steps=styles.head_series(q.options))
     power = col("cluster:gpu_power_watts:sum5m", "power", "watt") if q.has("DCGM_FI_DEV_POWER_USAGE") else None
     return Panel(
         "Clusters",

@@ -12,24 +12,8 @@ from __future__ import annotations
 
 from gpuscope.dashboards.model import Panel, Query, Row, Steps, ValueText
 from gpuscope.dashboards.promql import Q
+from gpuscope.dashboards.queries import host as h
 from gpuscope.dashboards.styles import GREEN, ORANGE, RED
-from gpuscope.fields.companion import GPU_RESOURCE_REGEX
-
-
-def _ne(q: Q, metric: str, *matchers: str) -> str:
-    inner = ",".join(m for m in (q.c.host.node_exporter_selector, q.on_node, *matchers) if m)
-    return f"{metric}{{{inner}}}"
-
-
-def _ksm(q: Q, metric: str, *matchers: str) -> str:
-    inner = ",".join(m for m in (q.c.host.kube_state_metrics_selector, q.in_cluster, *matchers) if m)
-    return f"{metric}{{{inner}}}"
-
-
-def _cadvisor(q: Q, metric: str) -> str:
-    c = q.c
-    inner = ",".join((c.host.cadvisor_selector, q.in_cluster, _POD_SCOPE))
-    return f"{metric}{{{inner}}}"
 
 
 def _ts(
@@ -45,53 +29,6 @@ def _ts(
 ) -> Panel:
     return Panel(
         title, "timeseries", queries, unit=unit, description=description, width=width, steps=steps, min=min, max=max
-    )
-
-
-def cpu_busy(q: Q) -> Query:
-    """The L3 host row's first query: share of CPU time not idle, per host (the e2e test reads it)."""
-    idle = _ne(q, "node_cpu_seconds_total", 'mode="idle"')
-    return Query(f"1 - avg by ({q.host}) (rate({idle}[$__rate_interval]))", f"{{{{{q.host}}}}} busy")
-
-
-def _iowait(q: Q) -> Query:
-    iowait = _ne(q, "node_cpu_seconds_total", 'mode="iowait"')
-    return Query(f"avg by ({q.host}) (rate({iowait}[$__rate_interval]))", f"{{{{{q.host}}}}} iowait")
-
-
-def _memory(q: Q) -> Query:
-    avail = f"max by ({q.host}) ({_ne(q, 'node_memory_MemAvailable_bytes')})"
-    total = f"max by ({q.host}) ({_ne(q, 'node_memory_MemTotal_bytes')})"
-    return Query(f"{avail} / {total}", f"{{{{{q.host}}}}} available")
-
-
-def _filesystems(q: Q) -> Query:
-    hs = q.c.host
-    sel = f'mountpoint=~"{hs.filesystem_mountpoints}",fstype!~"tmpfs|ramfs|squashfs|overlay"'
-    keys = f"{q.host}, mountpoint"
-    free = f"max by ({keys}) ({_ne(q, 'node_filesystem_avail_bytes', sel)})"
-    size = f"max by ({keys}) ({_ne(q, 'node_filesystem_size_bytes', sel)})"
-    return Query(f"{free} / {size}", "{{mountpoint}} free")
-
-
-def _network(q: Q) -> tuple[Query, ...]:
-    sel = f'device!~"{q.c.host.network_devices_ignored}"'
-    keys = f"{q.host}, device"
-    rx = f"sum by ({keys}) (rate({_ne(q, 'node_network_receive_bytes_total', sel)}[$__rate_interval]))"
-    tx = f"sum by ({keys}) (rate({_ne(q, 'node_network_transmit_bytes_total', sel)}[$__rate_interval]))"
-    errs = f"sum by ({keys}) (increase({_ne(q, 'node_network_receive_errs_total', sel)}[$__rate_interval]))"
-    return Query(rx, "{{device}} rx"), Query(tx, "{{device}} tx"), Query(errs, "{{device}} rx errors")
-
-
-def _infiniband(q: Q) -> tuple[Query, ...]:
-    keys = f"{q.host}, device, port"
-    state = f"max by ({keys}) ({_ne(q, 'node_infiniband_state_id')})"
-    rx = f"sum by ({keys}) (rate({_ne(q, 'node_infiniband_port_data_received_bytes_total')}[$__rate_interval]))"
-    errs = f"sum by ({keys}) (increase({_ne(q, 'node_infiniband_port_errors_received_total')}[$__rate_interval]))"
-    return (
-        Query(state, "{{device}}/{{port}} state", instant=True),
-        Query(rx, "{{device}}/{{port}} rx", instant=True, unit="Bps"),
-        Query(errs, "{{device}}/{{port}} errors", instant=True),
     )
 
 
@@ -113,11 +50,10 @@ def host_row(q: Q) -> Row | None:
         return None
     t = q.c.host.thresholds
     not_scraped = " Empty: node-exporter is not scraped for this node, or its series lack the host label."
-    ib_collector = f"max by ({q.host}) ({_ne(q, 'node_scrape_collector_success', _IB)})"
     panels = (
         _ts(
             "Host CPU",
-            (cpu_busy(q), _iowait(q)),
+            (h.cpu_busy(q), h.iowait(q)),
             "percentunit",
             min=0,
             max=1,
@@ -127,7 +63,7 @@ def host_row(q: Q) -> Row | None:
         ),
         _ts(
             "Host memory available",
-            (_memory(q),),
+            (h.memory(q),),
             "percentunit",
             min=0,
             max=1,
@@ -136,7 +72,7 @@ def host_row(q: Q) -> Row | None:
         ),
         _ts(
             "Filesystems free",
-            (_filesystems(q),),
+            (h.filesystems(q),),
             "percentunit",
             min=0,
             max=1,
@@ -145,12 +81,12 @@ def host_row(q: Q) -> Row | None:
             + not_scraped,
         ),
         _ts(
-            "Network", _network(q), "Bps", width=12, description="Throughput and receive errors per NIC." + not_scraped
+            "Network", h.network(q), "Bps", width=12, description="Throughput and receive errors per NIC." + not_scraped
         ),
         Panel(
             "InfiniBand collector",
             "stat",
-            (Query(ib_collector, f"{{{{{q.host}}}}}", instant=True),),
+            (h.ib_collector(q),),
             mappings=_IB_COLLECTOR,
             description="Whether node-exporter's infiniband collector reports this host; 'no InfiniBand' explains "
             "an empty port table." + not_scraped,
@@ -159,7 +95,7 @@ def host_row(q: Q) -> Row | None:
         Panel(
             "InfiniBand ports",
             "table",
-            _infiniband(q),
+            h.infiniband(q),
             mappings=_IB_STATE,
             description="Port state (4 active; GPUHostInfiniBandPortDown pages when an active port leaves it), "
             "receive rate and errors. Empty when the InfiniBand collector reports nothing (see its panel).",
@@ -169,30 +105,17 @@ def host_row(q: Q) -> Row | None:
     return Row("Host (node-exporter)", panels)
 
 
-_IB = 'collector="infiniband"'
-_PENDING = 'node=""'
-_POD_SCOPE = 'namespace=~"$namespace",pod=~"$pod",container!="",container!="POD"'
-
-
 def allocation_row(q: Q) -> Row | None:
     """L2: GPUs requested vs allocatable, per GPU resource (MIG profiles included), from kube-state-metrics."""
     if not q.c.host.kube_state_metrics:
         return None
-    res = f'resource=~"{GPU_RESOURCE_REGEX}"'
-    alloc = f"sum by (resource) ({_ksm(q, 'kube_node_status_allocatable', res)})"
-    req = f"sum by (resource) ({_ksm(q, 'kube_pod_container_resource_requests', res)})"
-    pending = f"sum by (resource) ({_ksm(q, 'kube_pod_container_resource_requests', res, _PENDING)})"
     empty = " Empty: kube-state-metrics is not scraped in this cluster, or it has no GPU resources."
     return Row(
         "Requested vs allocatable (kube-state-metrics)",
         (
             _ts(
                 "GPUs requested vs allocatable",
-                (
-                    Query(alloc, "{{resource}} allocatable"),
-                    Query(req, "{{resource}} requested"),
-                    Query(pending, "{{resource}} pending"),
-                ),
+                h.gpus_requested_vs_allocatable(q),
                 "short",
                 width=16,
                 description="kube_node_status_allocatable and kube_pod_container_resource_requests per GPU resource "
@@ -201,7 +124,7 @@ def allocation_row(q: Q) -> Row | None:
             Panel(
                 "Requested / allocatable",
                 "stat",
-                (Query(f"{req} / on (resource) {alloc}", "{{resource}}", instant=True),),
+                (h.requested_ratio(q),),
                 unit="percentunit",
                 steps=Steps(
                     GREEN,
@@ -219,21 +142,14 @@ def pod_resources_row(q: Q) -> Row | None:
     """L5: the selected pods' container CPU and memory (cAdvisor) beside their GPU use."""
     if not q.c.host.cadvisor:
         return None
-    keys = "namespace, pod, container"
-    cpu = f"sum by ({keys}) (rate({_cadvisor(q, 'container_cpu_usage_seconds_total')}[$__rate_interval]))"
-    thr = f"sum by ({keys}) (rate({_cadvisor(q, 'container_cpu_cfs_throttled_periods_total')}[$__rate_interval]))"
-    per = f"sum by ({keys}) (rate({_cadvisor(q, 'container_cpu_cfs_periods_total')}[$__rate_interval]))"
-    ws = f"max by ({keys}) ({_cadvisor(q, 'container_memory_working_set_bytes')})"
-    limit = f"max by ({keys}) ({_cadvisor(q, 'container_spec_memory_limit_bytes')} > 0)"
-    legend = "{{namespace}}/{{pod}} {{container}}"
     empty = " Empty: the kubelet's cAdvisor is not scraped, or the pod runs elsewhere."
     return Row(
         "Pod CPU and memory (cAdvisor)",
         (
-            _ts("Pod CPU (cores)", (Query(cpu, legend),), "short", description="Cores used per container." + empty),
+            _ts("Pod CPU (cores)", (h.pod_cpu(q),), "short", description="Cores used per container." + empty),
             _ts(
                 "Pod CPU throttled",
-                (Query(f"{thr} / {per}", legend),),
+                (h.pod_cpu_throttled(q),),
                 "percentunit",
                 min=0,
                 max=1,
@@ -246,7 +162,7 @@ def pod_resources_row(q: Q) -> Row | None:
             ),
             _ts(
                 "Pod memory",
-                (Query(ws, f"{legend} working set"), Query(limit, f"{legend} limit")),
+                h.pod_memory(q),
                 "bytes",
                 description="Working set against the limit (GPUPodMemoryNearLimit)." + empty,
             ),

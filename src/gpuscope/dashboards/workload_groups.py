@@ -10,6 +10,7 @@ from __future__ import annotations
 from gpuscope.dashboards.model import Panel, Query, Row
 from gpuscope.dashboards.model import one_query_timeseries as _ts
 from gpuscope.dashboards.promql import Q
+from gpuscope.dashboards.queries import workload as wq
 from gpuscope.rules.workload_attribution import DRA_CLAIM, group_record
 
 
@@ -32,15 +33,15 @@ def attribution_row(q: Q) -> Row | None:
                 f"GPUs held by {label}",
                 Query(q.rec(group_record(label, "gpus_allocated:count"), q.in_cluster), legend),
                 "short",
-                f"GPUs and MIG instances held, per pod label {label} (a GPU shared by two pods counts twice).",
+                f"GPUs held per pod label {label}, in GPU-equivalents: a MIG instance counts its share of the GPU, "
+                "pods sharing a GPU split it (docs/counting.md).",
             ),
         ]
     if c.virtual_gpus:
-        shared = q.rec("gpu:sharing_pods:count", q.in_cluster)
         panels.append(
             _ts(
                 "Pods per shared GPU",
-                Query(f"max by ({q.uuid}, GPU_I_ID) ({shared} > 1)", f"{{{{{q.uuid}}}}} {{{{GPU_I_ID}}}}"),
+                wq.pods_per_shared_gpu(q),
                 "short",
                 "GPUs (or MIG instances) that several pods share through time-slicing or MPS replicas.",
             )

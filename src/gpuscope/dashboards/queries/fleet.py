@@ -62,3 +62,14 @@ def head_series(q: Q) -> Query:
         f"max by ({q.cluster}, instance) ({q.prom('prometheus_tsdb_head_series', q.in_cluster)})",
         _legend(q, "{{cluster}} {{instance}}"),
     )
+
+
+def cluster_head_series(q: Q) -> Query:
+    """The clusters table's column: the larger replica's head series per cluster."""
+    return Query(
+        f"max by ({q.cluster}) ({q.prom('prometheus_tsdb_head_series', q.in_cluster)})", "head series", instant=True
+    )
+
+
+def pages_firing(q: Q) -> Query:
+    return Query(f'count(ALERTS{{alertstate="firing",severity="page",{q.in_cluster}}}) or vector(0)', "pages")

@@ -14,46 +14,46 @@ from gpuscope.dashboards.promql import Q
 from gpuscope.rules.recording import HELD, HELD_ACTIVE, UNIT_ACTIVITY
 
 
-def _pods(q: Q) -> str:
+def pods(q: Q) -> str:
     c = q.c
     return f'{q.in_cluster},{c.namespace_label}=~"$namespace",{c.pod_label}=~"$pod"'
 
 
-def _pod_by(q: Q) -> str:
+def pod_by(q: Q) -> str:
     return f"{q.c.namespace_label}, {q.c.pod_label}"
 
 
-def _pod_legend(q: Q) -> str:
+def pod_legend(q: Q) -> str:
     return f"{{{{{q.c.namespace_label}}}}}/{{{{{q.c.pod_label}}}}}"
 
 
 def allocations(q: Q) -> str:
     """``workload:gpu_activity:avg5m`` for the selected pods: one series per allocated GPU or MIG instance."""
-    return q.rec("workload:gpu_activity:avg5m", _pods(q))
+    return q.rec("workload:gpu_activity:avg5m", pods(q))
 
 
 def _held(q: Q) -> str:
     """``workload:gpu_held:ratio`` for the selected pods: each one's share of a GPU (a MIG instance its share,
     holders of a shared GPU split it), the accounting unit of the Efficiency dashboard and the report."""
-    return q.rec(HELD, _pods(q))
+    return q.rec(HELD, pods(q))
 
 
 def gpus_held(q: Q) -> Query:
-    return Query(f"sum by ({_pod_by(q)}) ({_held(q)})", _pod_legend(q))
+    return Query(f"sum by ({pod_by(q)}) ({_held(q)})", pod_legend(q))
 
 
 def activity(q: Q) -> Query:
     """The pod's activity, each of its GPUs and instances weighed by its held share."""
-    by = _pod_by(q)
-    return Query(f"sum by ({by}) ({q.rec(HELD_ACTIVE, _pods(q))})\n/\nsum by ({by}) ({_held(q)})", _pod_legend(q))
+    by = pod_by(q)
+    return Query(f"sum by ({by}) ({q.rec(HELD_ACTIVE, pods(q))})\n/\nsum by ({by}) ({_held(q)})", pod_legend(q))
 
 
 def efficiency(q: Q) -> Query:
     """Share of the pod's held GPUs at or above the idle threshold (the cluster's allocation efficiency, per
     pod), in held GPU-equivalents."""
-    t, by = q.c.thresholds.idle_activity_ratio, _pod_by(q)
+    t, by = q.c.thresholds.idle_activity_ratio, pod_by(q)
     busy = f"sum by ({by}) ({_held(q)} * ({allocations(q)} >= bool {t:g}))"
-    return Query(f"{busy}\n/\nsum by ({by}) ({_held(q)})", _pod_legend(q))
+    return Query(f"{busy}\n/\nsum by ({by}) ({_held(q)})", pod_legend(q))
 
 
 def per_pod(q: Q, gpu_expr: str, how: str, fields: tuple[str, ...], suffix: str = "") -> Query | None:
@@ -61,32 +61,32 @@ def per_pod(q: Q, gpu_expr: str, how: str, fields: tuple[str, ...], suffix: str 
     c = q.c
     keys = f"{q.uuid}, GPU_I_ID"
     if c.workload_labels == "info":
-        info = q.exporter("gpuscope_gpu_workload_info", _pods(q))
+        info = q.exporter("gpuscope_gpu_workload_info", pods(q))
         expr = (
-            f"{how} by ({_pod_by(q)}) (\n"
-            f"  max by ({keys}, {_pod_by(q)}) ({info})\n"
+            f"{how} by ({pod_by(q)}) (\n"
+            f"  max by ({keys}, {pod_by(q)}) ({info})\n"
             f"  * on ({keys}) group_left max by ({keys}) ({gpu_expr})\n)"
         )
     elif c.workload_labels == "labels":
-        expr = f"{how} by ({_pod_by(q)}) ({gpu_expr})"
+        expr = f"{how} by ({pod_by(q)}) ({gpu_expr})"
     else:
         return None
-    return q.needs(fields, expr, f"{_pod_legend(q)}{suffix}")
+    return q.needs(fields, expr, f"{pod_legend(q)}{suffix}")
 
 
 def sm_activity(q: Q) -> Query | None:
-    scope = _pods(q) if q.c.workload_labels == "labels" else q.in_cluster
+    scope = pods(q) if q.c.workload_labels == "labels" else q.in_cluster
     return per_pod(q, q.rec("gpu:sm_active:avg1m", scope), "avg", ("DCGM_FI_PROF_SM_ACTIVE",), " SM")
 
 
 def tensor_activity(q: Q) -> Query | None:
-    scope = _pods(q) if q.c.workload_labels == "labels" else q.in_cluster
+    scope = pods(q) if q.c.workload_labels == "labels" else q.in_cluster
     return per_pod(q, q.rec("gpu:tensor_active:avg1m", scope), "avg", ("DCGM_FI_PROF_PIPE_TENSOR_ACTIVE",), " tensor")
 
 
 def memory(q: Q) -> Query | None:
     field = "DCGM_FI_DEV_FB_USED"
-    scope = _pods(q) if q.c.workload_labels == "labels" else q.in_cluster
+    scope = pods(q) if q.c.workload_labels == "labels" else q.in_cluster
     return per_pod(q, q.base(field, scope), "sum", (field,))
 
 
@@ -173,3 +173,9 @@ def job_push_age(q: Q, instant: bool = False) -> Query:
 
 def job_gpu_table(q: Q) -> Query:
     return Query(job_allocations(q), "activity", instant=True)
+
+
+def pods_per_shared_gpu(q: Q) -> Query:
+    """GPUs (or MIG instances) that more than one pod shares, with their pod count (``--kubernetes-virtual-gpus``)."""
+    shared = q.rec("gpu:sharing_pods:count", q.in_cluster)
+    return Query(f"max by ({q.uuid}, GPU_I_ID) ({shared} > 1)", f"{{{{{q.uuid}}}}} {{{{GPU_I_ID}}}}")
