@@ -39,6 +39,7 @@ class Target:
     expr: str
     legend: str
     fault: str
+    table: str = ""  # the table panel it is a column of, whose columns must merge into one row per key
 
 
 def targets_of(fleet: Fleet) -> list[Target]:
@@ -60,7 +61,8 @@ def targets_of(fleet: Fleet) -> list[Target]:
             for t in panel.get("targets", []):
                 fault = faults[(key, panel["id"], t["refId"])]
                 where = f"{key} / {panel['title']} / {t['refId']}"
-                out.append(Target(where, t["expr"], t.get("legendFormat", ""), fault))
+                table = f"{key} / {panel['title']}" if panel["type"] == "table" else ""
+                out.append(Target(where, t["expr"], t.get("legendFormat", ""), fault, table))
     return out
 
 
@@ -87,6 +89,19 @@ def settle(prom: Prometheus, targets: Iterable[Target], values: Mapping[str, str
     return failed
 
 
+def unmerged_tables(prom: Prometheus, targets: Iterable[Target], values: Mapping[str, str]) -> dict[str, object]:
+    """Tables whose columns are keyed by different labels: the console (and Grafana's merge) would show one row per
+    column instead of one per key (a jobs table keyed by cluster and job in one column and by job in another)."""
+    keys: dict[str, dict[str, frozenset[str]]] = {}
+    for t in targets:
+        if t.table:
+            result, _ = query(prom, substitute(t.expr, values))
+            if result:  # a column without rows yet (no job has ended) has nothing to merge
+                labels = frozenset(k for s in result for k in s.labels if k != "__name__")
+                keys.setdefault(t.table, {})[t.where] = labels
+    return {table: cols for table, cols in keys.items() if len(set(cols.values())) > 1}
+
+
 def _legend_labels(legend: str) -> set[str]:
     return set(re.findall(r"\{\{\s*([A-Za-z_]\w*)\s*\}\}", legend))
 
@@ -111,6 +126,7 @@ def test_every_panel_query_returns_data_from_a_live_fleet(tmp_path: Path) -> Non
         wait_ready(fleet)
         failed = settle(fleet.store, [t for t in targets if not t.fault], values, timeout=30)
         assert not failed, report(failed)
+        assert unmerged_tables(fleet.store, [t for t in targets if not t.fault], values) == {}
 
         for fault, gpu in (
             (FaultKind.ECC_DBE, 0),  # also XID 48, hence GPUXidCritical and GPUDoubleBitEccErrors

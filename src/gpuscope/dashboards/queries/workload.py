@@ -122,11 +122,18 @@ def job_allocations(q: Q) -> str:
     return q.recorded_or("job:gpu_activity:avg5m", fallback, scope)
 
 
+def _job_by(q: Q) -> str:
+    """A job is its cluster's: two Slurm clusters hand out the same ids, and every column of the jobs table (and the
+    series of a job across the HA pair) merges on these labels."""
+    return f"{q.cluster}, job_id"
+
+
 def job_gpus(q: Q) -> Query:
     scope = _job_scope(q)
     info = q.jobs("gpuscope_job_info", scope, 'UUID!=""')
-    fallback = f"count by (job_id) (max by (job_id, UUID, GPU_I_ID) ({info}))"
-    return Query(q.recorded_or("job:gpus:count", fallback, scope), "{{job_id}}")
+    by = _job_by(q)
+    fallback = f"count by ({by}) (max by ({by}, UUID, GPU_I_ID) ({info}))"
+    return Query(f"max by ({by}) ({q.recorded_or('job:gpus:count', fallback, scope)})", "{{job_id}}")
 
 
 def job_activity(q: Q) -> Query:
@@ -154,17 +161,17 @@ def job_tensor(q: Q) -> Query | None:
 def job_metric(q: Q, metric: str, legend: str = "{{job_id}}", rate: bool = False) -> Query:
     sel = q.jobs(metric, _job_scope(q))
     inner = f"rate({sel}[$__rate_interval])" if rate else sel
-    return Query(f"max by (job_id) ({inner})", legend)
+    return Query(f"max by ({_job_by(q)}) ({inner})", legend)
 
 
 def job_column(q: Q, metric: str, name: str, unit: str, scale: str = "") -> Query:
-    return Query(f"max by (job_id) ({q.jobs(metric, _job_scope(q))}){scale}", name, instant=True, unit=unit)
+    return Query(f"max by ({_job_by(q)}) ({q.jobs(metric, _job_scope(q))}){scale}", name, instant=True, unit=unit)
 
 
 def job_push_age(q: Q, instant: bool = False) -> Query:
     """Seconds since each job last pushed (PushgatewayJobStale fires past ``job_stale_after``)."""
     return Query(
-        f"time() - max by (job_id) ({q.jobs('push_time_seconds', _job_scope(q))})",
+        f"time() - max by ({_job_by(q)}) ({q.jobs('push_time_seconds', _job_scope(q))})",
         "since last push" if instant else "{{job_id}}",
         instant=instant,
         unit="s" if instant else "",
