@@ -348,8 +348,9 @@ def test_a_sigkilled_supervisor_keeps_the_data_dir_until_its_children_have_exite
 def test_ctrl_c_leaves_no_process_behind(stack: UpStack) -> None:
     status = stack.status()
     pids = [c["pid"] for c in status["components"] if c["running"]]
-    # 2 x 2 replicas, the global store, vmalert, Alertmanager, Pushgateway, node-exporter, the remediator (dry run)
-    assert len(pids) == 10
+    # 2 x 2 replicas, the global store, vmalert, Alertmanager, a Pushgateway per cluster, node-exporter, the
+    # remediator (dry run)
+    assert len(pids) == 11
     control = stack.url("control")
     stack.proc.send_signal(signal.SIGINT)
     assert stack.proc.wait(60) == 0

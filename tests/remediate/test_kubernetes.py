@@ -215,7 +215,7 @@ def test_a_node_changed_meanwhile_is_read_again_and_a_missing_grant_is_one_line(
     world: World, kube: FakeKubeApi, tmp_path: Path
 ) -> None:
     node, denied = NODES[2], NODES[3]
-    kube.meddle = 2  # two 409 Conflicts in a row, then the write goes through
+    kube.meddle[node] = 2  # two 409 Conflicts in a row, then the write goes through
     with acting(world, kube, tmp_path) as rem:
         started = time.time()
         fell_off_bus(world, node, "5", starts_at=started)

@@ -25,8 +25,8 @@ Nodes, Events and Leases, with the real API's write semantics (what ``gpuscope r
   (409 AlreadyExists for a second create);
 - ``deny("patch", "nodes/status")``: that verb on that resource answers 403, as a missing RBAC rule does.
 
-Tests act as a person would with ``person_cordon`` and ``person_taint``; ``meddle`` makes the next node patches
-race another writer (409 for a patch carrying the old version), ``stall`` holds node reads (a slow API server).
+Tests act as a person would with ``person_cordon`` and ``person_taint``; ``meddle[node]`` makes that node's next
+patches race another writer (409 for a patch carrying the old version), ``stall`` holds node reads (a slow API server).
 """
 
 from __future__ import annotations
@@ -75,7 +75,9 @@ class FakeKubeApi:
     )
     denied: set[tuple[str, str]] = field(default_factory=set)  # (verb, resource) answered 403
     writes: list[tuple[str, str, str]] = field(default_factory=list)  # (method, path, content type) of each write
-    meddle: int = 0  # the next N node patches find the node just changed by another writer
+    # node -> N: its next N patches find it just changed by another writer (per node: a patch of another node, say
+    # a remediation of an earlier test's alert finishing late on a loaded machine, must not use them up)
+    meddle: dict[str, int] = field(default_factory=dict)
     stall: threading.Event | None = None  # node reads wait until it is set (a slow API server)
     history: list[tuple[int, str, str, dict[str, Any]]] = field(default_factory=list)  # (rv, collection, type, obj)
     oldest: int = 0  # watches from a version below this get 410 Gone
@@ -423,8 +425,8 @@ class _Handler(BaseHTTPRequestHandler):
             return
         api = self.api
         with api.cond:
-            if api.meddle and name in api.objects["nodes"]:
-                api.meddle -= 1
+            if api.meddle.get(name) and name in api.objects["nodes"]:
+                api.meddle[name] -= 1
                 api._change_node(name, lambda o: o["metadata"]["labels"].__setitem__("meddled", "yes"))
             current = api.objects["nodes"].get(name)
             if current is None:
