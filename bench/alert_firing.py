@@ -18,8 +18,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO), str(REPO / "src")]
 
-from tests.rules.harness import Case, alert_test, run_suite, steps  # noqa: E402
-from tests.rules.test_rules import ALERT_CASES  # noqa: E402
+from tests.rules.cases import ALERT_CASES  # noqa: E402
+from tests.support.promtool import Case, alert_test, run_suite, steps  # noqa: E402
 
 from gpuscope.rules import RulesConfig, alerts  # noqa: E402
 

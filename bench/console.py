@@ -50,7 +50,7 @@ from common import (
 
 # isort: split
 # (after common, which puts the repository on sys.path)
-from tests.console.browser import chromium, loaded, panels, wait
+from tests.support.browser import chromium, loaded, panels, wait
 from tests.support.upstack import running_stack
 
 LOADS = 5

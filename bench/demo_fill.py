@@ -9,7 +9,7 @@ every few seconds checks, until each has data or the limit passes:
 - ``gpuscope report`` on the running stack, as the live view's tour shows it: every team with GPU-hours held.
 
 Dashboards are drawn by the stack's console in headless Chromium (the same panels the console test waits for,
-``tests/console/browser.py``); a panel counts once it is drawn with data. Times are from the start of ``gpuscope
+``tests/support/browser.py``); a panel counts once it is drawn with data. Times are from the start of ``gpuscope
 up``. The issue's target: all within 2 minutes.
 
 Usage: ``python bench/demo_fill.py [--limit-s 600]``.
@@ -31,7 +31,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO / "src"), str(REPO)]
 
 from selenium import webdriver  # noqa: E402
-from tests.console.browser import WORKLOAD_PANELS, chromium, loaded, panels, wait  # noqa: E402
+from tests.support.browser import WORKLOAD_PANELS, chromium, loaded, panels, wait  # noqa: E402
 from tests.support.upstack import UpStack, cli, running_stack  # noqa: E402
 
 from common import load_average, machine  # noqa: E402

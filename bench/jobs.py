@@ -29,7 +29,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO / "src"), str(REPO)]
 
 from prometheus_client import CollectorRegistry, Gauge, push_to_gateway  # noqa: E402
-from tests.jobs.support import Blackhole, run_pushgateway  # noqa: E402
+from tests.support.jobs import Blackhole, run_pushgateway  # noqa: E402
 from tests.support.net import free_port  # noqa: E402
 
 from gpuscope.jobs import JobReporter  # noqa: E402

@@ -1,7 +1,7 @@
 """``gpuscope report`` over a backfilled fleet of 1,000 GPUs: wall time, number of queries, bytes fetched.
 
 Builds 30 days of 1 h chargeback rollups and the last day of raw 5 m exporter series for 125 nodes x 8 GPUs
-(tests/report/synth.py's fleet, repeated), backfills them with ``promtool tsdb create-blocks-from openmetrics``,
+(tests/support/reports.py's fleet, repeated), backfills them with ``promtool tsdb create-blocks-from openmetrics``,
 starts Prometheus on the blocks and times a 30-day report (rollup tier) and a 1-day report (raw tier).
 Usage: ``python bench/report.py [--nodes 125] [--days 30]``.
 """
@@ -18,8 +18,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO), str(REPO / "src")]
 
-from tests.report.synth import DAY, Fleet  # noqa: E402
 from tests.support.prom import run_prometheus  # noqa: E402
+from tests.support.reports import DAY, Fleet  # noqa: E402
 
 from gpuscope.prom import Client, Endpoint, Limits  # noqa: E402
 from gpuscope.report.collect import ReportRequest, collect  # noqa: E402

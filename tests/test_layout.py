@@ -2,9 +2,9 @@
 
 A helper imported from ``test_x.py`` drags that module's tests into the importer's namespace (pytest collects them
 twice when names clash) and makes one test file's edit break another's; pytest's own docs say not to import a
-conftest (under some import modes it is imported twice, as two different modules). So a module under tests/ may
-import helpers from tests/support/ or from a package's support module (tests/doctor/support.py,
-tests/rules/harness.py, ...), and fixtures come from conftest.py by pytest's lookup, not by import.
+conftest (under some import modes it is imported twice, as two different modules). So helpers shared beyond one
+test package (or with bench/) live in tests/support/; a package's own helper modules (tests/rules/cases_*.py, the
+fakes' modules) serve that package only; fixtures come from conftest.py by pytest's lookup, not by import.
 
 There is one fake clock, tests/support/clock.py: a second one would drift from it (defaults, ``sleep``).
 """
@@ -58,7 +58,7 @@ from . import test_structure
 from .conftest import RuntimeFactory
 from ..exporter.conftest import Clock
 from tests.support.cli import gpuscope
-from tests.rules.harness import Case
+from tests.support.promtool import Case
 from gpuscope.testing import test_thing
 """
     assert forbidden(imported(source, "tests.dashboards.test_live")) == [
@@ -75,11 +75,46 @@ from gpuscope.testing import test_thing
 
 def test_no_module_under_tests_imports_a_test_module_or_a_conftest() -> None:
     offenders = {}
-    for path in sorted(TESTS.rglob("*.py")):
+    for path in sorted([*TESTS.rglob("*.py"), *(ROOT / "bench").glob("*.py")]):  # bench/ borrows cases, not tests
         module = module_name(path)
         if bad := forbidden(imported(path.read_text(), module)):
             offenders[str(path.relative_to(ROOT))] = bad
     assert not offenders, f"move these helpers into tests/support/ or the package's support module: {offenders}"
+
+
+# Shared by every package: the helpers, and the fake libraries (fake pynvml, libdcgm) tests load like the real ones.
+SHARED = ("support", "fakenvml", "fakedcgm")
+
+
+def cross_package(names: set[str], module: str) -> list[str]:
+    """Imports of another test package's modules (``module``'s own package may use its own helpers)."""
+    parts = module.split(".")
+    own = parts[1] if parts[0] == "tests" and len(parts) > 2 else None
+    return sorted(n for n in names if n.startswith("tests.") and n.split(".")[1] not in (*SHARED, own) and "." in n[6:])
+
+
+def test_the_check_sees_a_helper_borrowed_from_another_package() -> None:
+    source = (
+        "from tests.generate.specs import fleet\nfrom tests.support.specs import ONE\nfrom tests.rules import cases_x\n"
+    )
+    assert cross_package(imported(source, "tests.hostile.test_fuzz"), "tests.hostile.test_fuzz") == [
+        "tests.generate.specs",
+        "tests.generate.specs.fleet",
+        "tests.rules.cases_x",
+    ]
+    assert cross_package(imported(source, "tests.rules.test_rules"), "tests.rules.test_rules") == [
+        "tests.generate.specs",
+        "tests.generate.specs.fleet",
+    ]
+
+
+def test_helpers_shared_beyond_their_package_live_in_tests_support() -> None:
+    offenders = {}
+    for path in sorted(TESTS.rglob("*.py")):
+        module = module_name(path)
+        if bad := cross_package(imported(path.read_text(), module), module):
+            offenders[str(path.relative_to(ROOT))] = bad
+    assert not offenders, f"move these helpers into tests/support/: {offenders}"
 
 
 def test_the_one_fake_clock_is_tests_support_clock() -> None:

@@ -16,7 +16,7 @@ from selenium import webdriver
 from selenium.webdriver.common.by import By
 
 from gpuscope.runner.plan import builtin_spec_text
-from tests.console.browser import chromium, errors, loaded, panels, wait
+from tests.support.browser import chromium, errors, loaded, panels, wait
 from tests.support.net import free_port, wait_for
 from tests.support.upstack import GPUSCOPE, cli
 

@@ -23,8 +23,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from gpuscope.runner.view import tour
-from tests.console.browser import WORKLOAD_PANELS, chromium, errors, loaded, panels, wait
-from tests.dashboards.support import panels as model_panels
+from tests.support.browser import WORKLOAD_PANELS, chromium, errors, loaded, panels, wait
+from tests.support.dashboards import panels as model_panels
 from tests.support.net import wait_for
 from tests.support.upstack import UpStack, cli, running_stack
 

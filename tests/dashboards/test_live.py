@@ -24,8 +24,8 @@ from gpuscope.dashboards.defaults import finalize
 from gpuscope.dashboards.lint import problems
 from gpuscope.dashboards.sdk import ref_id
 from gpuscope.rules import RulesConfig
-from tests.dashboards.live import CLUSTER, Fleet, label_values, query, running_fleet, served_fields, wait_ready
-from tests.dashboards.support import substitute
+from tests.support.dashboards import substitute
+from tests.support.livefleet import CLUSTER, Fleet, label_values, query, running_fleet, served_fields, wait_ready
 from tests.support.prom import Prometheus
 
 # Legends may name these although a result lacks them: MIG labels are absent on whole GPUs, and the exporter's

@@ -14,7 +14,7 @@ from gpuscope.dashboards.lint import problems
 from gpuscope.dashboards.sdk import schema_problems
 from gpuscope.exporter.processes import exposition
 from gpuscope.rules import RulesConfig
-from tests.dashboards.support import VALUES, built, collectors, substitute, targets
+from tests.support.dashboards import VALUES, built, collectors, substitute, targets
 from tests.support.prom import binary
 
 CONFIGS = {

@@ -23,9 +23,9 @@ from gpuscope.fields.catalog import ALL_FIELDS, RENAMED_IN_4_9, Dialect
 from gpuscope.generate import generate_bundle
 from gpuscope.rules import RulesConfig, Thresholds, build_groups
 from gpuscope.spec.load import parse_fleet
-from tests.dashboards.support import VALUES, built, collectors, every_field, options, substitute, targets
-from tests.generate.specs import ONE, clusters, fleet
+from tests.support.dashboards import VALUES, built, collectors, every_field, options, substitute, targets
 from tests.support.prom import binary
+from tests.support.specs import ONE, clusters, fleet
 
 CONFIGS = {
     "default": RulesConfig(),

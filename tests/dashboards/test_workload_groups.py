@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from gpuscope.rules import RulesConfig, build_groups
-from tests.dashboards.support import built, panels
+from tests.support.dashboards import built, panels
 
 
 def test_row_follows_the_attribution_options_and_reads_recorded_series() -> None:

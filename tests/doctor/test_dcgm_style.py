@@ -13,7 +13,7 @@ import yaml
 
 from gpuscope.doctor import Access, Endpoints, Report, audit
 from gpuscope.runner.plan import FAST_SPEEDUP
-from tests.doctor.support import until
+from tests.support.doctor import until
 from tests.support.net import wait_for
 from tests.support.upstack import UpStack, running_stack
 

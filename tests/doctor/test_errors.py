@@ -17,8 +17,8 @@ import pytest
 import yaml
 
 from gpuscope.runner.process import ManagedProcess
-from tests.doctor.support import assert_cannot_audit, doctor_cli
 from tests.support.certs import CertAuthority, bcrypt_hash
+from tests.support.doctor import assert_cannot_audit, doctor_cli
 from tests.support.net import free_port, wait_for
 from tests.support.prom import binary
 

@@ -37,7 +37,7 @@ from gpuscope.hardware.models import model_by_key
 from gpuscope.rules import RulesConfig, render_rule_files
 from gpuscope.simulator.fleet import FleetNode, build_listeners, plan_nodes
 from gpuscope.simulator.kubelet import KubeletServer, pod
-from tests.doctor.support import until
+from tests.support.doctor import until
 from tests.support.exporters import serving
 from tests.support.fleets import loopback_base
 from tests.support.net import free_port, wait_for

@@ -18,7 +18,7 @@ import yaml
 
 from gpuscope.doctor import Access, Endpoints, Report, Status, audit
 from gpuscope.runner.plan import FAST_SPEEDUP
-from tests.doctor.support import assert_cannot_audit, doctor_cli, until
+from tests.support.doctor import assert_cannot_audit, doctor_cli, until
 from tests.support.net import wait_for
 from tests.support.upstack import UpStack, running_stack
 

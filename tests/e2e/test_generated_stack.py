@@ -12,11 +12,11 @@ from gpuscope.bundle import write_bundle
 from gpuscope.generate import generate_bundle
 from gpuscope.rules import COLD_TIER_REGEX
 from gpuscope.spec.load import parse_fleet
-from tests.generate.specs import RECEIVERS
 from tests.support.exporters import serving
 from tests.support.fleets import sim_fleet
 from tests.support.net import free_port, wait_for
 from tests.support.prom import run_prometheus, run_prometheus_file
+from tests.support.specs import RECEIVERS
 
 pytestmark = pytest.mark.e2e
 

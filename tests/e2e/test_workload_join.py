@@ -17,7 +17,7 @@ from gpuscope.exporter.workloads.source import WorkloadSettings
 from gpuscope.fields.collectors import load_collectors
 from gpuscope.hardware.models import model_by_key, parse_mig_layout
 from gpuscope.simulator.kubelet import KubeletServer, pod
-from tests.exporter.support import collected
+from tests.support.exporter import collected
 from tests.support.exporters import serving
 from tests.support.fleets import fleet_of, scrape_config, sim_nodes
 from tests.support.net import wait_for

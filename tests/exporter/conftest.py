@@ -11,8 +11,8 @@ from gpuscope.exporter.settings import ExporterSettings, make_runtime
 from gpuscope.fields.catalog import Dialect
 from gpuscope.fields.collectors import CollectorSet, load_collectors, parse_collectors
 from gpuscope.hardware.models import model_by_key, parse_mig_layout
-from tests.exporter.support import RuntimeFactory
 from tests.support.clock import FakeClock
+from tests.support.exporter import RuntimeFactory
 
 
 @pytest.fixture

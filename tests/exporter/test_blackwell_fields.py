@@ -9,7 +9,7 @@ import pytest
 from gpuscope.backends.sim import FaultKind, FaultRequest
 from gpuscope.cli import main
 from gpuscope.fields.rows_dcgm4 import DCGM4_FIELDS
-from tests.exporter.support import RuntimeFactory
+from tests.support.exporter import RuntimeFactory
 
 CSV = """\
 DCGM_FI_DEV_GPU_TEMP, gauge, t

@@ -13,7 +13,7 @@ import pytest
 from gpuscope.cli import main
 from gpuscope.errors import UsageError
 from gpuscope.exporter.devices import DeviceSelection, Selector, parse_devices
-from tests.exporter.support import RuntimeFactory
+from tests.support.exporter import RuntimeFactory
 from tests.support.exporter_process import GPUSCOPE, clean_env, exporter_process
 from tests.support.net import free_port
 

@@ -8,7 +8,7 @@ from gpuscope.exposition import escape
 from gpuscope.fields.catalog import Dialect
 from gpuscope.fields.collectors import load_collectors
 from gpuscope.simulator.control import apply_fault
-from tests.exporter.support import RuntimeFactory, scrape
+from tests.support.exporter import RuntimeFactory, scrape
 from tests.support.metrics_text import families, label_order
 
 GPU_LABELS = ["gpu", "UUID", "pci_bus_id", "device", "modelName", "Hostname", "DCGM_FI_DRIVER_VERSION"]

@@ -9,7 +9,7 @@ from gpuscope.fields.catalog import BY_ID, Entity, MigScope
 from gpuscope.fields.ids import FieldId
 from gpuscope.generate.budget import HEAD_WINDOW_HOURS, BudgetReport, compute_budget
 from gpuscope.spec.load import parse_fleet
-from tests.generate.specs import fleet
+from tests.support.specs import fleet
 
 SELF_PER_NODE = 8 + 1 + 1 + 6  # exporter-wide self-metrics, dcgm_info, snapshot age, process metrics
 SELF_PER_GPU = 3  # gpu_lost, profiling_supported, profiling_available

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from gpuscope.generate.budget import compute_budget
 from gpuscope.spec.load import parse_fleet
-from tests.generate.specs import ONE, fleet
+from tests.support.specs import ONE, fleet
 
 K8S = (
     ONE

@@ -17,8 +17,8 @@ from gpuscope.generate import generate_bundle
 from gpuscope.generate.prometheus import choose_store
 from gpuscope.rules import COLD_TIER_REGEX
 from gpuscope.spec.load import LoadedSpec, parse_fleet
-from tests.generate.specs import ONE, clusters, fleet
 from tests.support.prom import binary
+from tests.support.specs import ONE, clusters, fleet
 
 TWO = (
     ONE

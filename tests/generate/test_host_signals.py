@@ -20,7 +20,7 @@ from gpuscope.generate.budget import compute_budget
 from gpuscope.generate.prometheus import choose_store
 from gpuscope.rules import alerts
 from gpuscope.spec.load import parse_fleet
-from tests.generate.specs import fleet
+from tests.support.specs import fleet
 
 CLUSTERS = """
   - name: k8s

@@ -11,7 +11,7 @@ import yaml
 from gpuscope.errors import SpecError
 from gpuscope.generate import generate_bundle
 from gpuscope.spec.load import parse_fleet
-from tests.generate.specs import ONE, fleet
+from tests.support.specs import ONE, fleet
 
 K8S = (
     ONE

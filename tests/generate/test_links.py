@@ -18,8 +18,8 @@ import pytest
 from gpuscope.generate import generate_bundle
 from gpuscope.spec.fleet import FleetSpec
 from gpuscope.spec.load import parse_fleet
-from tests.generate.specs import ONE, fleet
 from tests.support.bundle_links import Files, broken_links, edit_json_or_yaml, links_of, replace_in
+from tests.support.specs import ONE, fleet
 
 TWO = (
     ONE

@@ -14,7 +14,7 @@ from gpuscope.errors import SpecError
 from gpuscope.generate import generate_bundle
 from gpuscope.generate.budget import HEAD_WINDOW_HOURS, compute_budget
 from gpuscope.spec.load import parse_fleet
-from tests.generate.specs import fleet
+from tests.support.specs import fleet
 
 K8S = """
   - name: gpu-k

@@ -19,8 +19,8 @@ from gpuscope.remediate.policy import TAINT_KEY, load_policy, parse_policy
 from gpuscope.runner.binaries import find_binary
 from gpuscope.spec.fleet import FleetSpec
 from gpuscope.spec.load import parse_fleet
-from tests.generate.specs import fleet
 from tests.support.bundle_links import Files, broken_links, links_of, replace_in
+from tests.support.specs import fleet
 
 CLUSTERS = """
   - name: gpu-k

@@ -8,7 +8,7 @@ import pytest
 
 from gpuscope.errors import SpecError, UsageError
 from gpuscope.spec.load import parse_fleet
-from tests.generate.specs import ONE, RECEIVERS, fleet
+from tests.support.specs import ONE, RECEIVERS, fleet
 
 CASES = [
     (fleet(ONE, "clusterz: []"), "fleet.yaml:16:1: unknown key 'clusterz' (did you mean 'clusters'?); allowed here: "),

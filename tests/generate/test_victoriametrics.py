@@ -18,8 +18,8 @@ from gpuscope.generate import generate_bundle
 from gpuscope.generate.prometheus import choose_store
 from gpuscope.rules import COLD_TIER_REGEX
 from gpuscope.spec.load import parse_fleet
-from tests.generate.specs import ONE, clusters, fleet
 from tests.support.prom import binary
+from tests.support.specs import ONE, clusters, fleet
 
 VM = "long_term_store: victoriametrics\n"
 CLUSTER = VM + "victoriametrics: {cluster: {namespace: tsdb, vmstorage: 3, replication_factor: 2}}\n"

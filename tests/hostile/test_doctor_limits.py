@@ -12,7 +12,7 @@ import socketserver
 
 import pytest
 
-from tests.doctor.support import assert_cannot_audit, doctor_cli
+from tests.support.doctor import assert_cannot_audit, doctor_cli
 from tests.support.hostile_http import Answer, declared_huge, drip, endless, hostile, redirect_loop, send
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]

@@ -23,8 +23,8 @@ from gpuscope.escaping import (
 from gpuscope.generate import generate_bundle
 from gpuscope.rules import RulesConfig, render_rule_files
 from gpuscope.spec.load import parse_fleet
-from tests.generate.specs import fleet
 from tests.support.prom import binary
+from tests.support.specs import fleet
 
 HOSTILE = (
     'NVIDIA H100 80GB HBM3", instance="none',  # closes the string and adds a matcher

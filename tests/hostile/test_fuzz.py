@@ -25,7 +25,7 @@ from gpuscope.exporter.devices import parse_devices
 from gpuscope.exporter.webconfig import load_web_config
 from gpuscope.fields.collectors import parse_collectors
 from gpuscope.spec.load import parse_fleet
-from tests.generate.specs import ONE, fleet
+from tests.support.specs import ONE, fleet
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -13,8 +13,8 @@ from gpuscope.exporter.webconfig import load_web_config
 from gpuscope.fields.collectors import load_collectors
 from gpuscope.inputs import MAX_NODES, compose, read_text
 from gpuscope.spec.load import load_fleet, parse_fleet
-from tests.generate.specs import fleet
 from tests.support.cli import assert_one_line_error, gpuscope
+from tests.support.specs import fleet
 
 
 def bomb(levels: int = 9) -> str:

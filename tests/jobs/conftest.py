@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.jobs.support import Pushgateway, run_pushgateway
+from tests.support.jobs import Pushgateway, run_pushgateway
 
 
 @pytest.fixture

@@ -13,8 +13,8 @@ import pytest
 
 from gpuscope.jobs import Gateway
 from gpuscope.jobs.expiry import expire
-from tests.jobs.support import Pushgateway
 from tests.support.cli import assert_one_line_error
+from tests.support.jobs import Pushgateway
 from tests.support.net import free_port
 
 U0 = "GPU-5e1f0000-7a2b-4c3d-8e9f-a0b0c0d00000"

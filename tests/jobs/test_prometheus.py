@@ -19,9 +19,9 @@ import pytest
 
 from gpuscope.jobs import JobReporter
 from gpuscope.rules import RulesConfig, Thresholds, render_rule_files
-from tests.jobs.support import Pushgateway
 from tests.support.exporters import serving
 from tests.support.fleets import scrape_config, sim_fleet
+from tests.support.jobs import Pushgateway
 from tests.support.net import wait_for
 from tests.support.prom import Prometheus, run_prometheus
 

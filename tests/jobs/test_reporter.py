@@ -15,7 +15,7 @@ import pytest
 
 from gpuscope.jobs import JobReporter
 from tests.fakenvml import FakeNvml
-from tests.jobs.support import Blackhole, Pushgateway, run_pushgateway
+from tests.support.jobs import Blackhole, Pushgateway, run_pushgateway
 from tests.support.net import free_port, wait_for
 
 U0 = "GPU-5e1f0000-7a2b-4c3d-8e9f-a0b0c0d00000"

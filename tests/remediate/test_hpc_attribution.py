@@ -19,10 +19,10 @@ from prometheus_client.parser import text_string_to_metric_families
 from gpuscope.exporter.settings import ExporterSettings
 from gpuscope.exporter.workloads.source import WorkloadSettings
 from gpuscope.fields.collectors import load_collectors
-from tests.remediate.support import write_bundle
 from tests.support.exporters import serving
 from tests.support.fleets import fleet_of, sim_nodes
 from tests.support.net import wait_for
+from tests.support.remediate import write_bundle
 from tests.support.slurm import Slurm, slurm_cluster
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]

@@ -24,7 +24,9 @@ from gpuscope.remediate.policy import CONDITION_TYPE, TAINT_KEY
 from gpuscope.rules import alerts
 from gpuscope.rules.config import RulesConfig
 from gpuscope.rules.timescale import to_seconds
-from tests.remediate.support import (
+from tests.support.kubeapi import FakeKubeApi, fake_kube_api
+from tests.support.net import free_port, wait_for
+from tests.support.remediate import (
     SUMMARY,
     TOKEN,
     Bundle,
@@ -38,8 +40,6 @@ from tests.remediate.support import (
     wait_decision,
     write_bundle,
 )
-from tests.support.kubeapi import FakeKubeApi, fake_kube_api
-from tests.support.net import free_port, wait_for
 
 pytestmark = pytest.mark.e2e
 

@@ -24,7 +24,11 @@ from gpuscope.rules import alerts
 from gpuscope.rules.config import RulesConfig
 from gpuscope.rules.timescale import scale, to_seconds
 from gpuscope.simulator.control import apply_fault
-from tests.remediate.support import (
+from tests.support.exporters import serving
+from tests.support.fleets import sim_fleet
+from tests.support.net import free_port, wait_for
+from tests.support.prom import Prometheus, run_prometheus_file
+from tests.support.remediate import (
     SUMMARY,
     TOKEN,
     Bundle,
@@ -38,10 +42,6 @@ from tests.remediate.support import (
     wait_decision,
     write_bundle,
 )
-from tests.support.exporters import serving
-from tests.support.fleets import sim_fleet
-from tests.support.net import free_port, wait_for
-from tests.support.prom import Prometheus, run_prometheus_file
 from tests.support.slurm import Slurm, slurm_cluster
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]

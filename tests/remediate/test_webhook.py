@@ -14,10 +14,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.remediate.support import TOKEN, remediator, stamp, wait_decision
 from tests.support.certs import CertAuthority
 from tests.support.kubeapi import fake_kube_api
 from tests.support.net import wait_for
+from tests.support.remediate import TOKEN, remediator, stamp, wait_decision
 
 pytestmark = pytest.mark.e2e
 

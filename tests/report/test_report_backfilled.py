@@ -17,8 +17,8 @@ import pytest
 
 from gpuscope.cli import main
 from gpuscope.runner.binaries import find_binary
-from tests.report.synth import DAY, GPUS, GROWTH_EVERY_DAYS, MODEL, Fleet
 from tests.support.prom import Prometheus, run_prometheus
+from tests.support.reports import DAY, GPUS, GROWTH_EVERY_DAYS, MODEL, Fleet
 
 pytestmark = pytest.mark.e2e
 

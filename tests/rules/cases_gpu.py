@@ -17,7 +17,7 @@ from tests.rules.fixtures import (
     until,
     up,
 )
-from tests.rules.harness import Case, Series
+from tests.support.promtool import Case, Series
 
 TEMP = "DCGM_FI_DEV_GPU_TEMP"
 XID = "DCGM_FI_DEV_XID_ERRORS"

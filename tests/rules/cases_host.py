@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from gpuscope.rules import RulesConfig
 from tests.rules.fixtures import change, flat, gpu_labels, self_labels, target, up
-from tests.rules.harness import Case, Series, steps
+from tests.support.promtool import Case, Series, steps
 
 TEMP = "DCGM_FI_DEV_GPU_TEMP"
 LONG = "1h30m"

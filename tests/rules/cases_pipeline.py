@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.rules.fixtures import A100, change, flat, from_, gpu_labels, identity, self_labels, target, until, up
-from tests.rules.harness import Case, Series
+from tests.support.promtool import Case, Series
 
 TEMP = "DCGM_FI_DEV_GPU_TEMP"
 PROF = "DCGM_FI_PROF_GR_ENGINE_ACTIVE"

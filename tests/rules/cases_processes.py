@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gpuscope.rules import RulesConfig
 from tests.rules.fixtures import change, flat, identity, self_labels, up
-from tests.rules.harness import Case, Series
+from tests.support.promtool import Case, Series
 
 HELD = "gpuscope_gpu_unattributed_memory_used_bytes"
 GIB = 1 << 30

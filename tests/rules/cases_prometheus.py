@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gpuscope.rules import RulesConfig
 from tests.rules.fixtures import change, flat, grow
-from tests.rules.harness import Case, Series, steps
+from tests.support.promtool import Case, Series, steps
 
 PROM = {"job": "prometheus", "instance": "prom-a:9090"}
 SMALL_BUDGET = RulesConfig(head_series_budget=1000)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gpuscope.rules import RulesConfig
 from tests.rules.fixtures import H100, flat, from_, gpu_labels, self_labels, uuid
-from tests.rules.harness import ExprCase, Series
+from tests.support.promtool import ExprCase, Series
 
 
 def series_text(name: str, labels: dict[str, str]) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gpuscope.rules import RulesConfig, Thresholds
 from tests.rules.fixtures import H100, change, flat, gpu_labels, self_labels, up, uuid
-from tests.rules.harness import Case, Series
+from tests.support.promtool import Case, Series
 
 SM = "DCGM_FI_PROF_SM_ACTIVE"
 LABELS_MODE = RulesConfig(workload_labels="labels", host_label="hostname")

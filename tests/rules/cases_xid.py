@@ -15,7 +15,7 @@ from typing import Any
 
 from gpuscope.rules import RulesConfig
 from tests.rules.fixtures import change, flat, from_, gpu_labels, identity, self_labels, until, up
-from tests.rules.harness import Case, Series, steps
+from tests.support.promtool import Case, Series, steps
 
 TEMP = "DCGM_FI_DEV_GPU_TEMP"
 XID = "DCGM_FI_DEV_XID_ERRORS"

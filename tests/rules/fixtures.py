@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
-from tests.rules.harness import Series, steps
+from tests.support.promtool import Series, steps
 
 JOB = "dcgm-exporter"
 H100 = "NVIDIA H100 80GB HBM3"

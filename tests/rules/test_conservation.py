@@ -25,7 +25,7 @@ from gpuscope.rules import RulesConfig
 from gpuscope.rules.accounting import GPU_SLICES
 from gpuscope.rules.efficiency_chargeback import ACTIVE_5M, GPUS_5M, HELD_5M, POWER_5M
 from tests.rules.fixtures import H100, gpu_labels, self_labels
-from tests.rules.harness import Series, run_suite
+from tests.support.promtool import Series, run_suite
 
 pytestmark = pytest.mark.promtool
 

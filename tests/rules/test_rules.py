@@ -17,17 +17,10 @@ from gpuscope.fields.catalog import BY_NAME
 from gpuscope.jobs import metrics as job_metrics
 from gpuscope.rules import COLD_TIER_REGEX, RulesConfig, alerts, build_groups, cold_tier_records, runbooks
 from gpuscope.rules.model import Recording
-from tests.rules import (
-    cases_gpu,
-    cases_host,
-    cases_pipeline,
-    cases_processes,
-    cases_prometheus,
-    cases_recording,
-    cases_workload,
-    cases_xid,
-)
-from tests.rules.harness import (
+from tests.rules.cases import ALERT_CASES, AREAS
+from tests.rules.variants import VARIANTS
+from tests.support.prom import binary
+from tests.support.promtool import (
     Case,
     ExprCase,
     alert_test,
@@ -38,21 +31,8 @@ from tests.rules.harness import (
     steps,
     write_rules,
 )
-from tests.rules.variants import VARIANTS
-from tests.support.prom import binary
 
 REPO = Path(__file__).resolve().parents[2]
-AREAS: dict[str, tuple[Case | ExprCase, ...]] = {
-    "gpu": cases_gpu.CASES,
-    "xid": cases_xid.CASES,
-    "pipeline": cases_pipeline.CASES,
-    "prometheus": cases_prometheus.CASES,
-    "workload": cases_workload.CASES,
-    "host": cases_host.CASES,
-    "processes": cases_processes.CASES,
-    "recording": (*cases_recording.EXPRS, *cases_recording.JOB_EXPRS, cases_recording.FLEET),
-}
-ALERT_CASES: tuple[Case, ...] = tuple(c for cases in AREAS.values() for c in cases if isinstance(c, Case))
 
 TABLE = {  # the contract, written apart from the rules: alert -> (owner, bound)
     "GPUFellOffBus": ("infra", "2m"),

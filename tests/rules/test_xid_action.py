@@ -11,8 +11,8 @@ import yaml
 from gpuscope.fields.xid import xid_action
 from gpuscope.rules import RulesConfig
 from tests.rules.fixtures import flat, from_, gpu_labels, identity, until, up, uuid
-from tests.rules.harness import Series, write_rules
 from tests.support.prom import binary
+from tests.support.promtool import Series, write_rules
 
 
 def _alert(name: str, labels: dict[str, str], description: str, summary: str, action: str) -> dict[str, object]:

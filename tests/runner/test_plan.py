@@ -13,7 +13,7 @@ from gpuscope.runner.children import build_children
 from gpuscope.runner.plan import builtin_spec_text, plan_stack
 from gpuscope.runner.view import render
 from gpuscope.spec.load import LoadedSpec, parse_fleet
-from tests.generate.specs import ONE, fleet
+from tests.support.specs import ONE, fleet
 
 
 def _load(text: str) -> LoadedSpec:

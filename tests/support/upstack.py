@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -195,3 +196,41 @@ def pid_alive(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][0] != "Z"
     except (OSError, IndexError):
         return True
+
+
+class StackPool:
+    """One running stack for a test module, replaced by a fresh one when a test has stopped it."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.started = 0
+        self.running = contextlib.ExitStack()
+        self.current: UpStack | None = None
+
+    def get(self) -> UpStack:
+        if self.current is not None and self.current.alive():
+            self.current.reset()
+            return self.current
+        self.close()
+        self.started += 1
+        self.current = self.running.enter_context(running_stack(self.root / f"data-{self.started}"))
+        self.current.wait_healthy()
+        return self.current
+
+    def close(self) -> None:
+        self.running.close()
+        self.current = None
+
+
+# Alertmanager's 5m group_interval, 15x faster (--fast): a duplicate notification would arrive within this.
+GROUP_INTERVAL_S = 20
+
+
+def first_notified(stack: UpStack, alertname: str, **labels: str) -> dict[str, Any]:
+    """The first notification of ``alertname`` with these labels at the webhook receiver (waited for)."""
+    return wait_for(
+        lambda: notified(stack.notifications(), alertname, **labels),
+        timeout=120,
+        interval=0.5,
+        what=f"{alertname} {labels} at the webhook receiver\n{stack.log_tail()}",
+    )[0]

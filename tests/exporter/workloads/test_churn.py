@@ -9,7 +9,7 @@ from __future__ import annotations
 from gpuscope.exporter.workloads.model import WorkloadLabels
 from gpuscope.exporter.workloads.source import WorkloadSettings
 from gpuscope.simulator.kubelet import KubeletServer, kubelet_server, pod
-from tests.exporter.support import RuntimeFactory, scrape
+from tests.support.exporter import RuntimeFactory, scrape
 
 GPUS = 8
 RESTARTS = 100

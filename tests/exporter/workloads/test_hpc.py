@@ -10,7 +10,7 @@ import pytest
 from gpuscope.exporter.workloads.hpc import read_job_dir
 from gpuscope.exporter.workloads.model import WorkloadLabels
 from gpuscope.exporter.workloads.source import WorkloadSettings
-from tests.exporter.support import RuntimeFactory, reading, scrape
+from tests.support.exporter import RuntimeFactory, reading, scrape
 from tests.support.metrics_text import families
 
 

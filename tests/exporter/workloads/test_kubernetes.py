@@ -11,7 +11,7 @@ import pytest
 from gpuscope.exporter.workloads.model import WorkloadLabels
 from gpuscope.exporter.workloads.source import KUBELET_GRACE, WorkloadSettings
 from gpuscope.simulator.kubelet import KubeletServer, kubelet_server, pod
-from tests.exporter.support import RuntimeFactory, reading, scrape
+from tests.support.exporter import RuntimeFactory, reading, scrape
 from tests.support.metrics_text import families, label_order
 
 GPU = "nvidia.com/gpu"

@@ -17,8 +17,8 @@ from gpuscope.exporter.runtime import NodeRuntime
 from gpuscope.exporter.workloads.model import WorkloadLabels
 from gpuscope.exporter.workloads.source import WorkloadSettings, WorkloadSource
 from gpuscope.simulator.kubelet import KubeletServer, kubelet_server, pod
-from tests.exporter.support import RuntimeFactory, reading, scrape
 from tests.support.clock import FakeClock
+from tests.support.exporter import RuntimeFactory, reading, scrape
 from tests.support.kubeapi import FakeKubeApi, fake_kube_api
 from tests.support.metrics_text import families
 from tests.support.net import wait_for

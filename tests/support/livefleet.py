@@ -29,12 +29,12 @@ from gpuscope.simulator.control import apply_fault
 from gpuscope.simulator.fleet import FleetNode, build_listeners, plan_nodes
 from gpuscope.simulator.kubelet import KubeletServer, pod
 from gpuscope.spec.load import parse_fleet
-from tests.dashboards.support import csv_of, every_field
-from tests.generate.specs import RECEIVERS
+from tests.support.dashboards import csv_of, every_field
 from tests.support.exporters import serving
 from tests.support.fleets import loopback_base
 from tests.support.net import free_port, wait_for
 from tests.support.prom import Prometheus, run_prometheus, run_prometheus_file, run_pushgateway
+from tests.support.specs import RECEIVERS
 
 MIG_LAYOUT = "3g.40gb,4g.40gb"
 CLUSTER = "gpu-a"
