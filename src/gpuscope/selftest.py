@@ -27,7 +27,7 @@ from gpuscope.fields.ids import FieldId
 
 
 @dataclass(frozen=True, slots=True)
-class Check:
+class SmiComparison:
     """One figure both sides report: our catalog field and nvidia-smi's query field, with a tolerance."""
 
     label: str
@@ -41,15 +41,15 @@ class Check:
         return max(self.abs_tol, self.rel_tol * abs(reference))
 
 
-CHECKS = (
-    Check("temperature", "temperature.gpu", FieldId.DCGM_FI_DEV_GPU_TEMP, "C", 3),
-    Check("power draw", "power.draw", FieldId.DCGM_FI_DEV_POWER_USAGE, "W", 20, 0.10),
-    Check("SM clock", "clocks.sm", FieldId.DCGM_FI_DEV_SM_CLOCK, "MHz", 30, 0.10),
-    Check("memory clock", "clocks.mem", FieldId.DCGM_FI_DEV_MEM_CLOCK, "MHz", 10, 0.02),
-    Check("memory used", "memory.used", FieldId.DCGM_FI_DEV_FB_USED, "MiB", 128),
-    Check("memory total", "memory.total", FieldId.DCGM_FI_DEV_FB_TOTAL, "MiB", 1),
-    Check("GPU utilization", "utilization.gpu", FieldId.DCGM_FI_DEV_GPU_UTIL, "%", 15),
-    Check("memory utilization", "utilization.memory", FieldId.DCGM_FI_DEV_MEM_COPY_UTIL, "%", 15),
+COMPARISONS = (
+    SmiComparison("temperature", "temperature.gpu", FieldId.DCGM_FI_DEV_GPU_TEMP, "C", 3),
+    SmiComparison("power draw", "power.draw", FieldId.DCGM_FI_DEV_POWER_USAGE, "W", 20, 0.10),
+    SmiComparison("SM clock", "clocks.sm", FieldId.DCGM_FI_DEV_SM_CLOCK, "MHz", 30, 0.10),
+    SmiComparison("memory clock", "clocks.mem", FieldId.DCGM_FI_DEV_MEM_CLOCK, "MHz", 10, 0.02),
+    SmiComparison("memory used", "memory.used", FieldId.DCGM_FI_DEV_FB_USED, "MiB", 128),
+    SmiComparison("memory total", "memory.total", FieldId.DCGM_FI_DEV_FB_TOTAL, "MiB", 1),
+    SmiComparison("GPU utilization", "utilization.gpu", FieldId.DCGM_FI_DEV_GPU_UTIL, "%", 15),
+    SmiComparison("memory utilization", "utilization.memory", FieldId.DCGM_FI_DEV_MEM_COPY_UTIL, "%", 15),
 )
 PROF_FIELDS = {
     FieldId.DCGM_FI_PROF_GR_ENGINE_ACTIVE: "GR engine active",
@@ -57,8 +57,8 @@ PROF_FIELDS = {
     FieldId.DCGM_FI_PROF_PIPE_TENSOR_ACTIVE: "tensor active",
     FieldId.DCGM_FI_PROF_DRAM_ACTIVE: "DRAM active",
 }
-REQUEST = ReadRequest(frozenset({c.field_id for c in CHECKS} | set(PROF_FIELDS)))
-SMI_QUERY = ["nvidia-smi", f"--query-gpu=uuid,{','.join(c.smi for c in CHECKS)}", "--format=csv,noheader,nounits"]
+REQUEST = ReadRequest(frozenset({c.field_id for c in COMPARISONS} | set(PROF_FIELDS)))
+SMI_QUERY = ["nvidia-smi", f"--query-gpu=uuid,{','.join(c.smi for c in COMPARISONS)}", "--format=csv,noheader,nounits"]
 
 
 @dataclass(slots=True)
@@ -88,10 +88,10 @@ def parse_smi(text: str) -> dict[str, dict[str, float | None]]:
     out: dict[str, dict[str, float | None]] = {}
     for line in text.splitlines():
         cells = [c.strip() for c in line.split(",")]
-        if len(cells) != len(CHECKS) + 1:
+        if len(cells) != len(COMPARISONS) + 1:
             continue
         values: dict[str, float | None] = {}
-        for check, cell in zip(CHECKS, cells[1:], strict=True):
+        for check, cell in zip(COMPARISONS, cells[1:], strict=True):
             try:
                 values[check.smi] = float(cell)
             except ValueError:
@@ -114,7 +114,7 @@ def record(
         entry = samples.setdefault(gpu.identity.uuid, Samples(gpu.identity.model_name))
         entry.last = gpu
         theirs = smi.get(gpu.identity.uuid, {})
-        for check in CHECKS:
+        for check in COMPARISONS:
             if gpu.mig_enabled and BY_ID[check.field_id].mig is MigScope.INSTANCE:
                 continue  # under MIG we report memory per GPU instance; nvidia-smi reports the whole GPU
             ours = _number(gpu.device.values.get(check.field_id))
@@ -126,13 +126,13 @@ def compare(samples: Mapping[str, Samples], loaded: bool) -> list[Row]:
     rows: list[Row] = []
     for uuid, entry in samples.items():
         name = f"{uuid[:12]} ({entry.model})"
-        for check in CHECKS:
+        for check in COMPARISONS:
             rows.append(_compare_check(name, check, entry.pairs.get(check.label, [])))
         rows.extend(_prof_rows(name, entry.last, entry, loaded))
     return rows
 
 
-def _compare_check(name: str, check: Check, pairs: list[tuple[float | None, float | None]]) -> Row:
+def _compare_check(name: str, check: SmiComparison, pairs: list[tuple[float | None, float | None]]) -> Row:
     both = [(o, t) for o, t in pairs if o is not None and t is not None]
     theirs_only = [t for o, t in pairs if o is None and t is not None]
     tol = f"±{check.abs_tol:g} {check.unit}" + (f" or {check.rel_tol:.0%}" if check.rel_tol else "")

@@ -37,7 +37,7 @@ PER_FIELD_TABLES: dict[str, Iterable[int]] = {
     "fields.catalog.DERIVED (sources)": [source for source, _ in DERIVED.values()],
     "exporter.collector.SYSTEM_FIELDS": collector.SYSTEM_FIELDS,
     "exporter.render._KEPT_WHEN_LOST": render._KEPT_WHEN_LOST,
-    "selftest.CHECKS": [check.field_id for check in selftest.CHECKS],
+    "selftest.COMPARISONS": [check.field_id for check in selftest.COMPARISONS],
     "selftest.PROF_FIELDS": selftest.PROF_FIELDS,
     "fields.ids groups": [
         *NVLINK_LANE_FIELDS,
