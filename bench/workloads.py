@@ -49,7 +49,7 @@ def runtime(kubelet: FakeKubelet | None, mode: WorkloadLabels) -> NodeRuntime:
     )
     settings = ExporterSettings(collectors=load_collectors(None), workloads=workloads)
     sim = SimNode(SimNodeConfig("bench-node", model_by_key("h100"), GPUS, workload="training"))
-    return make_runtime(sim, settings, "bench-node", process_metrics=False)
+    return make_runtime(sim, settings, "bench-node", own_process_metrics=False)
 
 
 def pods(names: dict[int, str]) -> list[object]:
@@ -99,7 +99,7 @@ def metadata_runtime(kubelet: FakeKubelet, mode: WorkloadLabels, uid: bool = Tru
     )
     settings = ExporterSettings(collectors=load_collectors(None), workloads=workloads)
     sim = SimNode(SimNodeConfig(NODE, model_by_key("h100"), GPUS, workload="training"))
-    return make_runtime(sim, settings, NODE, process_metrics=False)
+    return make_runtime(sim, settings, NODE, own_process_metrics=False)
 
 
 def churn_with_metadata(

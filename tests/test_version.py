@@ -8,7 +8,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 from gpuscope import __version__
-from gpuscope.spec.fleet import ExporterSettings
+from gpuscope.spec.fleet import ExporterSpec
 
 CHANGELOG = Path(__file__).resolve().parents[1] / "CHANGELOG.md"
 
@@ -18,7 +18,7 @@ def test_the_package_metadata_reads_the_one_version() -> None:
 
 
 def test_the_default_image_is_this_release() -> None:
-    assert ExporterSettings().image == f"ghcr.io/gpuscope/gpuscope:{__version__}"
+    assert ExporterSpec().image == f"ghcr.io/gpuscope/gpuscope:{__version__}"
 
 
 def test_the_changelog_starts_with_unreleased_then_this_release() -> None:

@@ -237,7 +237,7 @@ def test_restart_resets_counters_and_start_time(make: RuntimeFactory) -> None:
 def test_render_is_deterministic_and_gzip_is_the_same_body(make: RuntimeFactory) -> None:
     runtime, _, clock = make(gpus=2)
     # process_* are live readings of this process (CPU time, RSS): they may change between two calls.
-    runtime.process_metrics = False
+    runtime.own_process_metrics = False
     runtime.collect()
     plain = runtime.body(clock.t, gzip=False)
     assert plain == runtime.body(clock.t, gzip=False)

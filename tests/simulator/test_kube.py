@@ -23,7 +23,7 @@ def _node(hostname: str, mig: str = "") -> SimKubeNode:
         hostname=hostname, model=model, gpus=2, mig_layout=parse_mig_layout(model, mig) if mig else ()
     )
     settings = ExporterSettings(collectors=load_collectors(None), interval_s=1.0)
-    runtime = make_runtime(SimNode(config), settings, hostname, process_metrics=False)
+    runtime = make_runtime(SimNode(config), settings, hostname, own_process_metrics=False)
     return SimKubeNode(config=config, cluster="c", runtime=runtime, namespace="gpu-monitoring", address="127.0.0.9")
 
 

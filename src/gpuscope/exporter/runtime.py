@@ -55,14 +55,14 @@ class NodeRuntime:
         *,
         interval_s: float,
         dialect: str,
-        process_metrics: bool = True,
+        own_process_metrics: bool = True,  # the process_* series of this process (not per-GPU processes)
     ) -> None:
         self.backend = backend
         self.collector = collector
         self.render_config = render_config
         self.interval_s = interval_s
         self.dialect = dialect
-        self.process_metrics = process_metrics
+        self.own_process_metrics = own_process_metrics
         self.busy = False
         # The per-scrape self-state, set through the methods below: the listener's connection counts and the last
         # reload's outcome (absent until a listener serves this node, and unless this process reloads on SIGHUP).
@@ -105,7 +105,7 @@ class NodeRuntime:
     def body(self, now: float, gzip: bool) -> bytes:
         """The exposition for one scrape."""
         pub = self.published
-        process = read_process_stats() if self.process_metrics else None
+        process = read_process_stats() if self.own_process_metrics else None
         tail = render_dynamic(pub.snapshot, now, process, self._connections, self._reload).encode()
         if not gzip:
             return pub.static + tail

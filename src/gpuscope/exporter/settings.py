@@ -51,7 +51,7 @@ def make_runtime(
     settings: ExporterSettings,
     hostname: str,
     *,
-    process_metrics: bool = True,
+    own_process_metrics: bool = True,
     clock: Callable[[], float] = time.time,
     pod_lookup: PodLookup | None = None,
 ) -> NodeRuntime:
@@ -112,5 +112,5 @@ def make_runtime(
         render,
         interval_s=settings.interval_s,
         dialect=settings.dialect.value,
-        process_metrics=process_metrics,
+        own_process_metrics=own_process_metrics,
     )

@@ -100,7 +100,7 @@ def _series_of_simulated_node(
     # Seed and clock are fixed so the count is reproducible; workloads only change clock-event reasons.
     sim = SimNode(SimNodeConfig("budget-node", model, gpus, layout, workload="training", seed=0), clock=lambda: 1e9)
     settings = ExporterSettings(collectors=collectors, dialect=Dialect(dialect), host_label=host_label)
-    runtime = make_runtime(sim, settings, "budget-node", process_metrics=True, clock=lambda: 1e9)
+    runtime = make_runtime(sim, settings, "budget-node", own_process_metrics=True, clock=lambda: 1e9)
     runtime.collect()
     text = runtime.body(1e9, gzip=False).decode()
     return sum(1 for line in text.splitlines() if line and not line.startswith("#"))

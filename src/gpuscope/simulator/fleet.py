@@ -107,7 +107,7 @@ def build_listeners(nodes: Sequence[FleetNode], settings: ExporterSettings) -> l
         Listener(
             node.address,
             node.port,
-            make_runtime(SimNode(node.config), settings, node.config.hostname, process_metrics=False),
+            make_runtime(SimNode(node.config), settings, node.config.hostname, own_process_metrics=False),
         )
         for node in nodes
     ]

@@ -294,7 +294,7 @@ class Tenant(_Model):
     )
 
 
-class ExporterSettings(_Model):
+class ExporterSpec(_Model):
     collectors: str | None = Field(None, description="collectors CSV path; default: dcgm-exporter's default list")
     host_label: Literal["Hostname", "hostname"] = "Hostname"
     workload_labels: Literal["info", "labels", "off"] = "info"
@@ -316,7 +316,7 @@ class ExporterSettings(_Model):
     )
 
     @model_validator(mode="after")
-    def _processes_need_nvml(self) -> ExporterSettings:
+    def _processes_need_nvml(self) -> ExporterSpec:
         if self.process_metrics and self.backend == "dcgm":
             raise ValueError("process_metrics reads processes through NVML: set backend: nvml, or drop process_metrics")
         return self
@@ -350,7 +350,7 @@ class ExporterSettings(_Model):
         return patterns
 
     @model_validator(mode="after")
-    def _uid_kept(self) -> ExporterSettings:
+    def _uid_kept(self) -> ExporterSpec:
         if self.pod_group_labels and not self.pod_labels:
             raise ValueError("pod_group_labels needs pod_labels: true (the exporter adds pod labels only then)")
         if self.pod_labels and self.workload_labels == "labels" and not self.pod_label_allowlist:
@@ -447,7 +447,7 @@ class FleetSpec(_Model):
     tenants: tuple[Tenant, ...] = ()
     victoriametrics: VictoriaMetrics = VictoriaMetrics()
     receivers: Receivers
-    exporter: ExporterSettings = ExporterSettings()
+    exporter: ExporterSpec = ExporterSpec()
     host_signals: HostSignalsSpec = HostSignalsSpec()
     budget: Budget = Budget()
     budgeted_models: tuple[str, ...] = Field((), description="modelName values; default: the node groups' models")
