@@ -588,6 +588,9 @@ dcgmReturn_t dcgmEntitiesGetLatestValues(dcgmHandle_t h, dcgmGroupEntityPair_t e
     ENTER("dcgmEntitiesGetLatestValues");
     NEED_HANDLE(h);
     if (!entities || !fields || !out || n_entities == 0 || n_fields == 0) LEAVE(ST_BADPARAM);
+    /* As DCGM (dcgmi_client and DcgmModuleCore alike): at most DCGM_MAX_FIELD_IDS_PER_FIELD_GROUP field ids and
+     * DCGM_GROUP_MAX_ENTITIES_V2 entities in one request, else DCGM_ST_BADPARAM for the whole request. */
+    if (n_fields > DCGM_MAX_FIELD_IDS_PER_FIELD_GROUP || n_entities > DCGM_GROUP_MAX_ENTITIES_V2) LEAVE(ST_BADPARAM);
     int64_t now = now_us();
     for (unsigned int e = 0; e < n_entities; e++) {
         for (unsigned int f = 0; f < n_fields; f++) {

@@ -34,7 +34,7 @@ from gpuscope.backends.dcgm.connection import Calls, Target
 from gpuscope.backends.dcgm.deadline import CallTimedOut
 from gpuscope.backends.dcgm.discovery import Gpu, Inventory, discover
 from gpuscope.backends.dcgm.library import DcgmError
-from gpuscope.backends.dcgm.values import FieldPlan, decode, plan_fields, with_views
+from gpuscope.backends.dcgm.values import FieldPlan, chunks, decode, plan_fields, with_views
 from gpuscope.backends.dcgm.watches import Timing, Watches, retry_profiling, setup
 from gpuscope.fields.ids import FieldId
 
@@ -165,24 +165,34 @@ class Session:
     def _read_grid(self, entities: Sequence[tuple[int, int]], fields: tuple[int, ...]) -> _Read:
         if not entities or not fields:
             return _Read(grid={}, stamps={})
+        grid: Grid = {entity: {} for _, entity in entities}
+        stamps: dict[int, int] = {}
+        # dcgmEntitiesGetLatestValues refuses more than DCGM_MAX_FIELD_IDS_PER_FIELD_GROUP (128) field ids in one
+        # request (DCGM_ST_BADPARAM, client and host engine alike): a longer list is read in batches, each decoded
+        # before the next (the library reuses one buffer per size). A failed batch costs its own fields only.
+        for batch in chunks(fields):
+            self._read_batch(entities, batch, grid, stamps)
+        return _Read(grid=grid, stamps=stamps)
+
+    def _read_batch(
+        self, entities: Sequence[tuple[int, int]], fields: tuple[int, ...], grid: Grid, stamps: dict[int, int]
+    ) -> None:
         lib, handle = self.calls.lib, self.calls.handle
         try:
             raw = self.calls.run("dcgmEntitiesGetLatestValues", lambda: lib.latest_values(handle, entities, fields))
         except (CallTimedOut, DcgmError) as exc:
             error = ReadError.TIMEOUT if isinstance(exc, CallTimedOut) else ReadError.FAILED
             log.warning("reading DCGM field values failed: %s", exc)
-            return _Read(grid={entity: dict.fromkeys(fields, error) for _, entity in entities}, stamps={})
-        grid: Grid = {}
-        stamps: dict[int, int] = {}
+            for _, entity in entities:
+                grid[entity].update(dict.fromkeys(fields, error))
+            return
         for i, (_, entity) in enumerate(entities):
-            row: dict[int, Value | ReadError] = {}
+            row = grid[entity]
             for j, fid in enumerate(fields):
                 decoded = decode(raw[i * len(fields) + j])
                 row[fid] = decoded.value
                 if fid == FieldId.DCGM_FI_DEV_XID_ERRORS:
                     stamps[entity] = decoded.timestamp_us
-            grid[entity] = row
-        return _Read(grid=grid, stamps=stamps)
 
     def _health(self) -> list[health.Incident] | None:
         watches, lib, handle = self._watches, self.calls.lib, self.calls.handle
