@@ -19,7 +19,7 @@ from gpuscope.backends.base import NodeReading, ReadRequest
 from gpuscope.backends.dcgm import structs as S
 from gpuscope.backends.dcgm.connection import Calls, EngineGone, Target
 from gpuscope.backends.dcgm.deadline import CallTimedOut, Deadline
-from gpuscope.backends.dcgm.library import DcgmError, Library, LibraryMissing, load
+from gpuscope.backends.dcgm.library import DcgmError, Library, LibraryMissing, library_path, load
 from gpuscope.backends.dcgm.session import Session
 from gpuscope.backends.dcgm.watches import Timing
 from gpuscope.backends.retry import Backoff
@@ -28,7 +28,8 @@ log = logging.getLogger("gpuscope.backends.dcgm")
 
 
 class DcgmBackend:
-    """GPUs through DCGM. ``library_path`` None: ``$GPUSCOPE_LIBDCGM_PATH`` or ``libdcgm.so.4``."""
+    """GPUs through DCGM. ``library_path`` None: ``$GPUSCOPE_LIBDCGM_PATH``, else ``libdcgm.so.4`` in
+    ``$LD_LIBRARY_PATH`` or the loader's search (``library.library_path``)."""
 
     name = "dcgm"
     reads_header_fields = True  # any field dcgm_fields.h describes, by its id (values.plan_fields says where)
@@ -80,10 +81,12 @@ class DcgmBackend:
 
     def _ensure_calls(self) -> Calls:
         if self._calls is None:
+            where = self._library_path or library_path()
             try:
-                lib = Library(load(self._library_path))
+                lib = Library(load(where))
             except LibraryMissing as exc:
                 raise self._backoff.failed(str(exc)) from None
+            log.debug("DCGM library %s loaded", where)
             calls = Calls(lib, Deadline(self._call_timeout_s))
             try:
                 calls.run("dcgmInit", lib.init)

@@ -1,7 +1,12 @@
 """Loading ``libdcgm.so.4`` and declaring the signatures gpuscope calls (``dcgm_agent.h``, DCGM 4.6.0).
 
 The library is found at ``$GPUSCOPE_LIBDCGM_PATH`` when that is set (tests point it at the fake libdcgm built
-from ``tests/fakedcgm``), else by the loader as ``libdcgm.so.4`` (the name DCGM 4 packages install). ``Library``
+from ``tests/fakedcgm``), else as ``libdcgm.so.4`` (the name DCGM 4 packages install) in the directories of
+``$LD_LIBRARY_PATH`` in order, else by the loader's own search. The explicit ``LD_LIBRARY_PATH`` search is
+dcgm-exporter 4.8.4's ("Honor LD_LIBRARY_PATH when locating DCGM libraries", PR #745): the dynamic loader ignores
+``LD_LIBRARY_PATH`` for a process in secure-execution mode (an interpreter given file capabilities, setuid), and
+a DCGM installed outside the loader's cache (``/opt/...``, a mounted host directory) is then found only this way.
+``Library``
 only marshals: each method is one C call that returns its output or raises ``DcgmError`` with the code; deadlines
 and retries are the caller's business (``deadline``, ``session``).
 """
@@ -66,8 +71,22 @@ class LibraryMissing(Exception):
     """libdcgm could not be loaded (not installed, wrong path, missing symbol)."""
 
 
+def search_dirs() -> list[str]:
+    """The directories of ``$LD_LIBRARY_PATH``, in order (empty entries, which mean the working directory to the
+    loader, are left out: a library is never picked up from wherever the exporter was started)."""
+    return [d for d in os.environ.get("LD_LIBRARY_PATH", "").split(":") if d.strip()]
+
+
 def library_path() -> str:
-    return os.environ.get(ENV_PATH) or SONAME
+    """``$GPUSCOPE_LIBDCGM_PATH``, else the first ``libdcgm.so.4`` in ``$LD_LIBRARY_PATH``, else the soname."""
+    explicit = os.environ.get(ENV_PATH)
+    if explicit:
+        return explicit
+    for directory in search_dirs():
+        candidate = os.path.join(directory, SONAME)
+        if os.path.isfile(candidate):
+            return candidate
+    return SONAME
 
 
 def load(path: str | None = None) -> ctypes.CDLL:
@@ -76,7 +95,8 @@ def load(path: str | None = None) -> ctypes.CDLL:
     try:
         lib = ctypes.CDLL(where)
     except OSError as exc:
-        raise LibraryMissing(f"cannot load {where} ({exc}); install DCGM 4 or set {ENV_PATH}") from None
+        looked = f"; looked in LD_LIBRARY_PATH {':'.join(search_dirs())}" if where == SONAME and search_dirs() else ""
+        raise LibraryMissing(f"cannot load {where} ({exc}){looked}; install DCGM 4 or set {ENV_PATH}") from None
     for name, argtypes in _SIGNATURES.items():
         try:
             function = getattr(lib, name)
