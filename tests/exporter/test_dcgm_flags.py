@@ -19,12 +19,20 @@ from tests.support.net import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# dcgm-exporter's CLI (pkg/cmd/app.go of its newest release): long flag, short flag, env var, a value to pass
-# (None: a boolean), and whether gpuscope logs it as accepted without effect.
+# dcgm-exporter's CLI (pkg/cmd/app.go of its newest release; the rows marked 4.8.3/4.8.4 from the stored app.go that
+# carries PRs #711 and #745): long flag, short flag, env var, a value to pass (None: a boolean), and whether gpuscope
+# logs it as accepted without effect.
 DCGM_EXPORTER_FLAGS: list[tuple[str, str | None, str, str | None, bool]] = [
     ("--collectors", "-f", "DCGM_EXPORTER_COLLECTORS", "<csv>", False),
+    ("--config-file", None, "DCGM_EXPORTER_CONFIG_FILE", "<config>", False),  # 4.8.3 (PR #711)
     ("--address", "-a", "DCGM_EXPORTER_LISTEN", "<address>", False),
+    ("--web-read-timeout", None, "DCGM_EXPORTER_WEB_READ_TIMEOUT", "15s", False),  # 4.8.3
+    ("--web-write-timeout", None, "DCGM_EXPORTER_WEB_WRITE_TIMEOUT", "45s", False),  # 4.8.3
+    ("--max-concurrent-scrapes", None, "DCGM_EXPORTER_MAX_CONCURRENT_SCRAPES", "8", True),  # 4.8.4 (PR #745)
+    ("--enable-exporter-metrics", None, "DCGM_EXPORTER_ENABLE_EXPORTER_METRICS", None, True),  # 4.8.4
     ("--collect-interval", "-c", "DCGM_EXPORTER_INTERVAL", "1000", False),
+    ("--watch-max-keep-age", None, "DCGM_EXPORTER_WATCH_MAX_KEEP_AGE", "5m", False),  # 4.8.4
+    ("--watch-max-keep-samples", None, "DCGM_EXPORTER_WATCH_MAX_KEEP_SAMPLES", "10", False),  # 4.8.4
     ("--kubernetes", "-k", "DCGM_EXPORTER_KUBERNETES", None, False),
     ("--use-old-namespace", "-o", "DCGM_EXPORTER_USE_OLD_NAMESPACE", None, False),
     ("--cpu-devices", "-p", "DCGM_EXPORTER_CPU_DEVICES_STR", "g:0", True),
@@ -42,6 +50,7 @@ DCGM_EXPORTER_FLAGS: list[tuple[str, str | None, str, str | None, bool]] = [
     ),
     ("--devices", "-d", "DCGM_EXPORTER_DEVICES_STR", "g:0,1", False),
     ("--no-hostname", "-n", "DCGM_EXPORTER_NO_HOSTNAME", None, False),
+    ("--health-require-gpus", None, "DCGM_EXPORTER_HEALTH_REQUIRE_GPUS", None, False),
     ("--switch-devices", "-s", "DCGM_EXPORTER_OTHER_DEVICES_STR", "g", True),
     ("--fake-gpus", None, "DCGM_EXPORTER_USE_FAKE_GPUS", None, False),
     ("--web-config-file", None, "DCGM_EXPORTER_WEB_CONFIG_FILE", "<web>", False),
@@ -54,6 +63,8 @@ DCGM_EXPORTER_FLAGS: list[tuple[str, str | None, str, str | None, bool]] = [
     ("--log-format", None, "DCGM_EXPORTER_LOG_FORMAT", "text", False),
     ("--pod-resources-kubelet-socket", None, "DCGM_POD_RESOURCES_KUBELET_SOCKET", "<socket>", False),
     ("--hpc-job-mapping-dir", None, "DCGM_HPC_JOB_MAPPING_DIR", "<hpc>", False),
+    ("--container-labels", None, "DCGM_EXPORTER_CONTAINER_LABELS", None, True),
+    ("--container-runtime-socket", None, "DCGM_CONTAINER_RUNTIME_SOCKET", "/run/containerd/containerd.sock", True),
     ("--nvidia-resource-names", None, "NVIDIA_RESOURCE_NAMES", "nvidia.com/a100", False),
     ("--kubernetes-virtual-gpus", None, "KUBERNETES_VIRTUAL_GPUS", None, False),
     ("--dump-enabled", None, "DCGM_EXPORTER_DUMP_ENABLED", None, True),
@@ -73,6 +84,10 @@ def _value(placeholder: str, tmp_path: Path, port: int) -> str:
     if placeholder == "<csv>":
         path = tmp_path / "fields.csv"
         path.write_text("DCGM_FI_DEV_GPU_TEMP, gauge, t\nDCGM_FI_DEV_POWER_USAGE, gauge, p\n")
+        return str(path)
+    if placeholder == "<config>":  # version 2, with nothing the other flags (which win) would not override
+        path = tmp_path / "config.yaml"
+        path.write_text("version: 2\nsources:\n  dcgm:\n    watch:\n      maxKeepAge: 1m\n")
         return str(path)
     if placeholder == "<address>":
         return f"127.0.0.1:{port}"
@@ -265,6 +280,9 @@ def test_dcgm_exporter_boolean_value_form_is_rewritten_for_click() -> None:
         ("g:0,1", DeviceSelection(kind=Selector.GPUS, ids=frozenset({0, 1}))),
         ("i:0,2-4", DeviceSelection(kind=Selector.INSTANCES, ids=frozenset({0, 2, 3, 4}))),
         (" g:3 ", DeviceSelection(kind=Selector.GPUS, ids=frozenset({3}))),
+        # combined (dcgm-exporter 4.8.3): GPUs and GPU instances, in either order
+        ("g+i", DeviceSelection(kind=Selector.BOTH)),
+        ("i:1+g:0,2", DeviceSelection(kind=Selector.BOTH, ids=frozenset({0, 2}), instance_ids=frozenset({1}))),
     ],
 )
 def test_device_selector_grammar(text: str, expected: DeviceSelection) -> None:
@@ -281,6 +299,10 @@ def test_device_selector_grammar(text: str, expected: DeviceSelection) -> None:
         ("g:a", "'a' is not an id or a range"),
         ("i:4-2", "runs backwards"),
         ("g:", "'' is not an id or a range"),
+        ("f+g", "f cannot be combined"),
+        ("g+g:1", "each of g and i at most once"),
+        ("g+", "an empty selector"),
+        ("g:0+i:0:1", "at most one ':'"),
     ],
 )
 def test_malformed_device_selector_names_the_flag_and_the_fix(text: str, why: str) -> None:
@@ -289,7 +311,7 @@ def test_malformed_device_selector_names_the_flag_and_the_fix(text: str, why: st
     message = str(info.value)
     assert message.startswith(f"invalid device selector {text!r} for -d/--devices (env DCGM_EXPORTER_DEVICES_STR)")
     assert why in message
-    assert message.endswith("write f, g, g:0,1, i or i:0,2-4")
+    assert message.endswith("write f, g, g:0,1, i, i:0,2-4 or g:0+i:1")
 
 
 def test_gpu_selector_keeps_those_gpus_without_their_instances(make: RuntimeFactory) -> None:
@@ -301,6 +323,21 @@ def test_gpu_selector_keeps_those_gpus_without_their_instances(make: RuntimeFact
     assert reading is not None
     assert [g.identity.index for g in reading.gpus] == [1, 3]
     assert all(not g.instances for g in reading.gpus)
+
+
+def test_combined_selector_keeps_those_gpus_and_those_instances(make: RuntimeFactory) -> None:
+    # GPU 1 whole (no instance is selected on it), and instance 9 of every GPU that has one
+    runtime, _sim, _clock = make(gpus=3, mig="1g.10gb:7", devices=parse_devices("g:1+i:99"))
+    runtime.collect()
+    reading = runtime.published.snapshot.reading
+    assert reading is not None
+    assert [(g.identity.index, g.instances) for g in reading.gpus] == [(1, ())]
+    runtime, _sim, _clock = make(gpus=3, mig="1g.10gb:7", devices=parse_devices("g:1+i:9"))
+    runtime.collect()
+    reading = runtime.published.snapshot.reading
+    assert reading is not None
+    assert [g.identity.index for g in reading.gpus] == [0, 1, 2]
+    assert [[i.identity.gpu_instance_id for i in g.instances] for g in reading.gpus] == [[9], [9], [9]]
 
 
 def test_instance_selector_keeps_only_those_instances(make: RuntimeFactory) -> None:

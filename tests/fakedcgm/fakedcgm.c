@@ -27,7 +27,8 @@
  *   incident gpu ID SYSTEM HEALTH CODE MSG...  a health incident; clear-incidents
  *   reset                                  forget everything
  *
- * fake_calls(NAME) counts calls per function since the last reset (every function for "").
+ * fake_calls(NAME) counts calls per function since the last reset (every function for ""). With
+ * $GPUSCOPE_FAKEDCGM_WATCHLOG set, each dcgmWatchFields call appends "watch FREQ_US AGE_S SAMPLES ID..." to that file.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -527,10 +528,21 @@ static int is_prof(unsigned short f) { return f >= 1001 && f <= 1100; }
 dcgmReturn_t dcgmWatchFields(dcgmHandle_t h, dcgmGpuGrp_t grp, dcgmFieldGrp_t fg, long long freq, double age, int samples) {
     ENTER("dcgmWatchFields");
     NEED_HANDLE(h);
-    (void)samples;
     Group *g = group_at(grp);
     FieldGroup *f = fgroup_at(fg);
-    if (!g || !f || freq <= 0 || age < 0) LEAVE(ST_BADPARAM);
+    if (!g || !f || freq <= 0 || age < 0 || samples < 0) LEAVE(ST_BADPARAM);
+    /* $GPUSCOPE_FAKEDCGM_WATCHLOG: one line per watch asked for, "watch FREQ_US MAX_KEEP_AGE_S MAX_KEEP_SAMPLES
+     * ID...", so a test of the exporter as a process can see how each field is sampled. */
+    const char *watch_log = getenv("GPUSCOPE_FAKEDCGM_WATCHLOG");
+    if (watch_log && *watch_log) {
+        FILE *out = fopen(watch_log, "a");
+        if (out) {
+            fprintf(out, "watch %lld %g %d", freq, age, samples);
+            for (int i = 0; i < f->count; i++) fprintf(out, " %u", (unsigned)f->f[i]);
+            fputc('\n', out);
+            fclose(out);
+        }
+    }
     int prof = 0;
     for (int i = 0; i < f->count; i++) prof |= is_prof(f->f[i]);
     if (prof) {

@@ -7,7 +7,7 @@ import logging
 import os
 from typing import TYPE_CHECKING
 
-from gpuscope.backends.base import Backend
+from gpuscope.backends.base import Backend, WatchPlan
 from gpuscope.errors import UsageError
 
 # Each backend is imported when it is opened: an NVML exporter never loads the simulator or DCGM's bindings.
@@ -49,8 +49,11 @@ def choose_backend(name: str, remote_hostengine: str = "") -> str:
     return "sim"
 
 
-def open_backend(name: str, sim_config: SimNodeConfig | None, remote_hostengine: str = "") -> Backend:
-    """Open the named backend (``auto`` already resolved); ``sim_config`` is needed by ``sim`` only."""
+def open_backend(
+    name: str, sim_config: SimNodeConfig | None, remote_hostengine: str = "", watches: WatchPlan | None = None
+) -> Backend:
+    """Open the named backend (``auto`` already resolved); ``sim_config`` is needed by ``sim`` only, ``watches``
+    (how DCGM samples the fields) is used by ``dcgm`` only: the other backends read every field each collection."""
     if name == "sim":
         from gpuscope.backends.sim.node import SimNode
 
@@ -63,6 +66,8 @@ def open_backend(name: str, sim_config: SimNodeConfig | None, remote_hostengine:
         return NvmlBackend()
     if name == "dcgm":
         from gpuscope.backends.dcgm import DcgmBackend, parse_target
+        from gpuscope.backends.dcgm.watches import Timing
 
-        return DcgmBackend(parse_target(remote_hostengine))
+        timing = Timing.from_plan(watches) if watches is not None else None
+        return DcgmBackend(parse_target(remote_hostengine), timing=timing)
     raise UsageError(f"unknown backend {name!r}")

@@ -177,6 +177,27 @@ class ReadRequest:
     processes: bool = False  # the processes using each GPU (``--process-metrics``)
 
 
+@dataclass(frozen=True, slots=True)
+class FieldWatch:
+    """How often a backend that samples fields on its own schedule (DCGM's field watches) samples a field, and
+    how much of its history it keeps (``maxKeepAge``; ``maxKeepSamples``, 0: no count limit)."""
+
+    interval_s: float
+    max_keep_age_s: float = 600.0
+    max_keep_samples: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class WatchPlan:
+    """The default watch and the fields that differ (dcgm-exporter's watch groups / collections, by field id)."""
+
+    default: FieldWatch
+    overrides: Mapping[int, FieldWatch] = field(default_factory=lambda: MappingProxyType({}))
+
+    def of(self, field_id: int) -> FieldWatch:
+        return self.overrides.get(field_id, self.default)
+
+
 class Backend(Protocol):
     """A source of GPU readings: the simulator, NVML, or a test double."""
 

@@ -8,9 +8,11 @@ Kubernetes-only lines and the README's flag table (``markdown_table``); ``cli/_o
 ``ExporterSettings`` in one function. A new dcgm-exporter flag is one new field here, nothing else.
 
 The rows follow dcgm-exporter's ``pkg/cmd/app.go`` (checked against NVIDIA/dcgm-exporter 4.5.3-4.8.2, commit
-d5e5f51), in its order, then gpuscope's own. A flag the GPU Operator, dcgm-exporter's Helm chart or a user's values
-pass must never stop the exporter (a pod that exits on start crash-loops), so every one of them is accepted; the
-ones with no effect here (``inert``) say so in one log line at start, and only when they were set (flag or env var).
+d5e5f51; the rows of 4.8.3/4.8.4, from ``--config-file`` to ``--container-runtime-socket``, against the stored
+``pkg/cmd/app.go`` that carries the 4.8.4 flags, PRs #711 and #745), in its order, then gpuscope's own. A flag
+the GPU Operator, dcgm-exporter's Helm chart or a user's values pass must never stop the exporter (a pod that
+exits on start crash-loops), so every one of them is accepted; the ones with no effect here (``inert``) say so in
+one log line at start, and only when they were set (flag or env var).
 Defaults are gpuscope's where they differ (``-c`` 15000, ``-r`` empty: DCGM embedded, ``-f`` the built-in list).
 """
 
@@ -86,13 +88,49 @@ class ExporterFlags:
         short="-f", env="DCGM_EXPORTER_COLLECTORS", commands=BOTH,
         doc_default="built-in list = dcgm-exporter's `default-counters.csv` (also in `etc/`)",
         doc="; SIGHUP re-reads it"))  # fmt: skip
+    config_file: str = _row("", Flag(
+        "--config-file", "dcgm-exporter's YAML configuration file (version 1 or 2): metric source, collection "
+        "interval, per-field watch groups, retention; flags and env vars that are set win.",
+        env="DCGM_EXPORTER_CONFIG_FILE", doc_default="none", doc=": versions 1 and 2, read at start "
+        "([docs/exporter.md](exporter.md#the-configuration-file))"))  # fmt: skip
     address: str = _row(":9400", Flag(
         "--address", "Listen address, HOST:PORT.", short="-a", env="DCGM_EXPORTER_LISTEN"))  # fmt: skip
+    web_read_timeout: str = _row("10s", Flag(
+        "--web-read-timeout", "Longest a client may take to send a request (Go duration).",
+        env="DCGM_EXPORTER_WEB_READ_TIMEOUT", doc_name="(duration)",
+        doc=": the connection's request deadline; an unparsable value keeps 10s with a warning, as "
+        "dcgm-exporter"))  # fmt: skip
+    web_write_timeout: str = _row("30s", Flag(
+        "--web-write-timeout", "Longest a response write may stall (Go duration).",
+        env="DCGM_EXPORTER_WEB_WRITE_TIMEOUT", doc_name="(duration)",
+        doc=": the connection's write deadline (a stalled reader is dropped); unparsable: 30s with a "
+        "warning"))  # fmt: skip
+    max_concurrent_scrapes: int = _row(16, Flag(
+        "--max-concurrent-scrapes", "Accepted: scrapes never collect, every one is served the last render.",
+        env="DCGM_EXPORTER_MAX_CONCURRENT_SCRAPES", min=1,
+        inert="a scrape never collects or renders: every concurrent /metrics request is served the bytes the last "
+        "collection rendered once (dcgm-exporter's coalescing, always on here); connections are capped at 512 "
+        "(503 beyond)"))  # fmt: skip
+    enable_exporter_metrics: bool = _row(False, Flag(
+        "--enable-exporter-metrics", "Accepted: go_*, process_* and promhttp_* describe dcgm-exporter's Go "
+        "process.", env="DCGM_EXPORTER_ENABLE_EXPORTER_METRICS",
+        inert="the go_*, process_* and promhttp_* families are Go's client library's; gpuscope's own state is always "
+        "served as gpuscope_exporter_* (docs/exporter.md)"))  # fmt: skip
     collect_interval: int = _row(15000, Flag(
         "--collect-interval", "Collection interval in milliseconds (100 to 3600000).", short="-c",
         env="DCGM_EXPORTER_INTERVAL", commands=BOTH, min=100,
         max=3_600_000,  # an hour: beyond it the snapshot is stale to every scrape, and the health check waits on it
         doc_name="(ms)"))  # fmt: skip
+    watch_max_keep_age: str = _row("10m", Flag(
+        "--watch-max-keep-age", "How long DCGM keeps each watched field's samples (Go duration; 0s: no age limit "
+        "when a sample limit is set).", env="DCGM_EXPORTER_WATCH_MAX_KEEP_AGE", doc_name="(duration)",
+        doc="with `--backend dcgm` (the watches' `maxKeepAge`); logged once as without effect by the other "
+        "backends"))  # fmt: skip
+    watch_max_keep_samples: int = _row(0, Flag(
+        "--watch-max-keep-samples", "How many samples DCGM keeps per watched field (0: no count limit when an age "
+        "limit is set).", env="DCGM_EXPORTER_WATCH_MAX_KEEP_SAMPLES", min=0, max=2**31 - 1,
+        doc="with `--backend dcgm` (the watches' `maxKeepSamples`); both limits 0 is an error, as "
+        "dcgm-exporter"))  # fmt: skip
     kubernetes: bool = _row(False, Flag(
         "--kubernetes", "Attribute GPUs to pods through the kubelet PodResources API (read every collection).",
         short="-k", env="DCGM_EXPORTER_KUBERNETES", commands=BOTH, doc="(kubelet PodResources)"))  # fmt: skip
@@ -136,6 +174,9 @@ class ExporterFlags:
         doc=": `f`, `g`, `g:0,2-3`, `i`, `i:0,1`"))  # fmt: skip
     no_hostname: bool = _row(False, Flag(
         "--no-hostname", "Omit the host label.", short="-n", env="DCGM_EXPORTER_NO_HOSTNAME"))  # fmt: skip
+    health_require_gpus: bool = _row(False, Flag(
+        "--health-require-gpus", "/health answers 503 while no GPU is visible (a liveness probe then restarts the "
+        "exporter).", env="DCGM_EXPORTER_HEALTH_REQUIRE_GPUS"))  # fmt: skip
     switch_devices: str = _row("f", Flag(
         "--switch-devices", "NvSwitch selector (accepted).", short="-s", env="DCGM_EXPORTER_OTHER_DEVICES_STR",
         inert="gpuscope serves GPU and GPU-instance entities only, not NvSwitches"))  # fmt: skip
@@ -173,6 +214,13 @@ class ExporterFlags:
         "--hpc-job-mapping-dir", "Directory of Slurm job mapping files named <gpu> or <gpu>.<gi>, one job id per "
         "line; {hostname} as for the socket.", env="DCGM_HPC_JOB_MAPPING_DIR", commands=BOTH,
         doc_default="none"))  # fmt: skip
+    container_labels: bool = _row(False, Flag(
+        "--container-labels", "Accepted.", env="DCGM_EXPORTER_CONTAINER_LABELS",
+        inert="labels from the container runtime's socket are not read; pods and containers come from the kubelet "
+        "(-k), processes from /proc (--process-metrics)"))  # fmt: skip
+    container_runtime_socket: str = _row("", Flag(
+        "--container-runtime-socket", "Accepted.", env="DCGM_CONTAINER_RUNTIME_SOCKET",
+        inert="see --container-labels"))  # fmt: skip
     nvidia_resource_names: str = _row("", Flag(
         "--nvidia-resource-names", "More resource names that carry GPUs, comma-separated (nvidia.com/gpu and "
         "nvidia.com/mig-* always).", env="NVIDIA_RESOURCE_NAMES", commands=BOTH, doc_name="(comma-separated)",

@@ -12,24 +12,168 @@ import os
 import socket
 from typing import TYPE_CHECKING
 
-from gpuscope.cli._dcgm_flags import ExporterFlags, check_choices
+from gpuscope.cli._dcgm_flags import ExporterFlags, check_choices, row
 
 # The CLI imports this module at start-up: grpc, ssl contexts and YAML load only when a command needs them.
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from gpuscope.backends.base import WatchPlan
+    from gpuscope.exporter.configfile import ConfigFile
+    from gpuscope.exporter.httpguard import HttpLimits
     from gpuscope.exporter.settings import ExporterSettings
     from gpuscope.exporter.webconfig import WebConfig
     from gpuscope.exporter.workloads.source import WorkloadSettings
+    from gpuscope.fields.collectors import CollectorSet
 
-__all__ = ["exporter_settings", "web_config"]
+__all__ = ["exporter_settings", "http_limits", "web_config", "with_config_file"]
 log = logging.getLogger("gpuscope")
+
+# The config file's keys that map to a flag: flag field <- ConfigFile field.
+_FROM_FILE = (
+    ("collect_interval", "collect_interval_ms"),
+    ("watch_max_keep_samples", None),
+    ("enable_exporter_metrics", "enable_exporter_metrics"),
+    ("max_concurrent_scrapes", "max_concurrent_scrapes"),
+    ("enable_gpu_bind_unbind_watch", "detect_bind_unbind"),
+    ("gpu_bind_unbind_poll_interval", "bind_unbind_poll_interval"),
+)
+_FILE_KEYS = {  # for the lines that name a key of the file
+    "enable_exporter_metrics": "metrics.enableExporterMetrics",
+    "max_concurrent_scrapes": "server.maxConcurrentScrapes",
+    "enable_gpu_bind_unbind_watch": "sources.dcgm.detectBindUnbind.enabled",
+    "gpu_bind_unbind_poll_interval": "sources.dcgm.detectBindUnbind.pollInterval",
+}
+
+
+def with_config_file(flags: ExporterFlags, is_set: Callable[[str], bool]) -> tuple[ExporterFlags, ConfigFile | None]:
+    """``--config-file`` read once and laid under the flags: a flag or env var that was set wins (dcgm-exporter's
+    precedence: flags, env vars, the file, defaults); ``-f`` or ``-m`` replace the file's metric source.
+
+    A key that sets an accepted-only flag is said once, as the flag would be; a bad file is one ``file:line`` line.
+    """
+    if not flags.config_file:
+        return flags, None
+    from dataclasses import replace
+
+    from gpuscope.errors import UsageError
+    from gpuscope.exporter.configfile import load
+
+    config = load(flags.config_file)
+    changes: dict[str, object] = {}
+    if is_set("collectors") or is_set("configmap_data"):
+        if config.metrics_file or config.metrics_csv:
+            log.info("%s: metrics.file/fields replaced by -f/-m, which were set", config.path)
+        config = replace(config, metrics_file=None, metrics_csv=None)
+    elif config.metrics_file:
+        changes["collectors"] = config.metrics_file
+    retention = config.retention
+    if retention.max_keep_age_s is not None and not is_set("watch_max_keep_age"):
+        changes["watch_max_keep_age"] = f"{retention.max_keep_age_s}s"
+    if retention.max_keep_samples is not None and not is_set("watch_max_keep_samples"):
+        changes["watch_max_keep_samples"] = retention.max_keep_samples
+    for name, key in _FROM_FILE:
+        value = getattr(config, key) if key else None
+        if value is None or is_set(name):
+            continue
+        changes[name] = value
+        inert = row(name).flag.inert
+        if inert and name in _FILE_KEYS:
+            log.info("%s: %s is accepted and has no effect: %s", config.path, _FILE_KEYS[name], inert)
+    interval = row("collect_interval").flag
+    ms = changes.get("collect_interval")
+    if isinstance(ms, int) and not (interval.min or 0) <= ms <= (interval.max or ms):
+        raise UsageError(
+            f"{config.path}: the collection interval {ms} ms is outside {interval.min} to {interval.max} ms "
+            f"(collection.interval or the all-fields collection's every)"
+        )
+    if config.keys:
+        log.info("%s (config file version %d) sets %s", config.path, config.version, ", ".join(config.keys))
+    return replace(flags, **changes), config  # type: ignore[arg-type]
+
+
+def _duration_flag(value: str, name: str, *, allow_zero: bool) -> float:
+    from gpuscope.errors import UsageError
+    from gpuscope.exporter.configfile import go_duration_s
+
+    f = row(name).flag
+    try:
+        seconds = go_duration_s(value)
+    except ValueError as exc:
+        raise UsageError(f"{f.display} (env {f.env}): {exc}") from None
+    if seconds < 0 or (seconds == 0 and not allow_zero):
+        raise UsageError(
+            f"{f.display} (env {f.env}): {value!r:.40} must be {'0 or more' if allow_zero else 'more than 0'}"
+        )
+    return seconds
+
+
+def watch_plan(
+    flags: ExporterFlags, collectors: CollectorSet, config: ConfigFile | None, interval_s: float
+) -> WatchPlan:
+    """How DCGM's watches sample each field: every field at the collection interval with the retention flags,
+    the config file's watch groups at theirs. Both retention limits 0 is an error, as in dcgm-exporter."""
+    from types import MappingProxyType
+
+    from gpuscope.backends.base import FieldWatch, WatchPlan
+    from gpuscope.errors import UsageError
+    from gpuscope.exporter.configfile import Retention, match_groups
+
+    base = Retention(
+        _duration_flag(flags.watch_max_keep_age, "watch_max_keep_age", allow_zero=True), flags.watch_max_keep_samples
+    )
+    if base.max_keep_age_s == 0 and base.max_keep_samples == 0:
+        raise UsageError(
+            "--watch-max-keep-age and --watch-max-keep-samples cannot both be 0 (DCGM would keep nothing): set one"
+        )
+    default = FieldWatch(interval_s, base.max_keep_age_s or 0.0, base.max_keep_samples or 0)
+    if config is None or not config.watch_groups:
+        return WatchPlan(default)
+    rows = (*collectors.metrics, *collectors.labels, *collectors.header_only)
+    names = sorted({(n, m.field.field_id) for m in rows for n in (m.name, m.field.name)})
+    owners = match_groups(config.watch_groups, names, config.path)
+    overrides: dict[int, FieldWatch] = {}
+    for fid, group in owners.items():
+        r = group.retention.over(base)
+        if r.max_keep_age_s == 0 and r.max_keep_samples == 0:
+            raise UsageError(f"{config.path}:{group.line}: watch group {group.name!r:.60} would keep no samples")
+        overrides[fid] = FieldWatch(group.interval_ms / 1000.0, r.max_keep_age_s or 0.0, r.max_keep_samples or 0)
+    return WatchPlan(default, MappingProxyType(overrides))
+
+
+def http_limits(flags: ExporterFlags) -> HttpLimits:
+    """``--web-read-timeout``/``--web-write-timeout`` as the connection deadlines. As dcgm-exporter, a value that
+    does not parse keeps the default with a warning; 0 or less (Go's "no timeout") keeps it too: a connection
+    without a deadline is one a slow client can hold for ever."""
+    from gpuscope.exporter.configfile import go_duration_s
+    from gpuscope.exporter.httpguard import HttpLimits
+
+    def seconds(name: str) -> float:
+        f, value, default = row(name).flag, getattr(flags, name), row(name).default
+        try:
+            parsed = go_duration_s(value)
+        except ValueError as exc:
+            log.warning("%s %r: %s; using the default %s", f.display, value, exc, default)
+            return go_duration_s(default)
+        if parsed <= 0:
+            log.warning("%s %r: a connection needs a deadline; using the default %s", f.display, value, default)
+            return go_duration_s(default)
+        return parsed
+
+    return HttpLimits(request_timeout_s=seconds("web_read_timeout"), write_timeout_s=seconds("web_write_timeout"))
 
 
 def exporter_settings(
-    flags: ExporterFlags, *, command: str = "exporter", collectors_text: tuple[str, str] | None = None
+    flags: ExporterFlags,
+    *,
+    command: str = "exporter",
+    collectors_text: tuple[str, str] | None = None,
+    config: ConfigFile | None = None,
 ) -> ExporterSettings:
     """The flags checked into settings; a bad one is one clear error naming it.
 
     ``collectors_text`` (CSV text, where it came from) replaces the ``collectors`` file: the ConfigMap of ``-m``.
+    ``config`` (``with_config_file``) adds its inline ``metrics.fields`` and its watch groups.
     """
     from gpuscope.exporter.devices import parse_devices
     from gpuscope.exporter.processes.source import ProcessSettings
@@ -38,6 +182,8 @@ def exporter_settings(
     from gpuscope.fields.collectors import load_collectors, parse_collectors
 
     check_choices(flags, command)
+    if collectors_text is None and config is not None and config.metrics_csv is not None:
+        collectors_text = (config.metrics_csv, f"{config.path} (metrics.fields)")
     dialect = Dialect(flags.dialect)
     selection = parse_devices(flags.devices)
     loaded = (
@@ -62,6 +208,8 @@ def exporter_settings(
         xid_window_ms=flags.xid_count_window_size,
         clock_events_window_ms=flags.clock_events_count_window_size,
         workloads=_workload_settings(flags),
+        watches=watch_plan(flags, loaded, config, flags.collect_interval / 1000.0),
+        require_gpus=flags.health_require_gpus,
     )
 
 

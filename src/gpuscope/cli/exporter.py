@@ -25,12 +25,13 @@ from gpuscope.cli._dcgm_flags import (
     was_set,
     with_flags,
 )
-from gpuscope.cli._options import exporter_settings, web_config
+from gpuscope.cli._options import exporter_settings, http_limits, web_config, with_config_file
 
 if TYPE_CHECKING:
     import socket
 
     from gpuscope.backends.sim.node import SimNodeConfig
+    from gpuscope.exporter.configfile import ConfigFile
     from gpuscope.exporter.configmap import ConfigMapRef
     from gpuscope.exporter.server import Extension
     from gpuscope.exporter.settings import ExporterSettings
@@ -104,13 +105,14 @@ def serve_exporter(flags: ExporterFlags, sim: SimOptions, is_set: Callable[[str]
     setup_logging(flags.debug, flags.log_format)
     backend = _backend_name(flags)
     _check_accepted(is_set, flags)
+    flags, config = with_config_file(flags, is_set)
     host, port = parse_address(flags.address, "-a/--address")
     ref = parse_configmap_ref(flags.configmap_data)
     if ref is not None and flags.collectors is not None:
         log.info("-m/--configmap-data %s is set: the collectors come from it, not from -f %s", ref, flags.collectors)
 
     def settings_now() -> ExporterSettings:
-        return exporter_settings(flags, collectors_text=_configmap_csv(ref) if ref is not None else None)
+        return exporter_settings(flags, collectors_text=_configmap_csv(ref) if ref is not None else None, config=config)
 
     settings = settings_now()
     web = web_config(flags.web_config_file)
@@ -137,7 +139,9 @@ def serve_exporter(flags: ExporterFlags, sim: SimOptions, is_set: Callable[[str]
             profiling=sim.sim_profiling,
         )
     settings, sim_config = _simulated_processes(chosen, settings, sim_config)
-    runtime = make_runtime(open_backend(chosen, sim_config, flags.remote_hostengine_info), settings, hostname)
+    backend_used = open_backend(chosen, sim_config, flags.remote_hostengine_info, settings.watches)
+    runtime = make_runtime(backend_used, settings, hostname)
+    _say_watches(chosen, is_set, config)
     if is_set("remote_hostengine_info") and chosen != "dcgm":
         log.info(
             "-r/--remote-hostengine-info %s recorded: only the dcgm backend uses it; the %s backend reads the GPUs "
@@ -172,11 +176,32 @@ def serve_exporter(flags: ExporterFlags, sim: SimOptions, is_set: Callable[[str]
             settings.interval_s,
             on_ready=ready,
             web_config=web,
+            limits=http_limits(flags),
             extensions=extensions,
             reloader=reloader,
             flag=flag,
         )
     )
+
+
+def _say_watches(chosen: str, is_set: Callable[[str], bool], config: ConfigFile | None) -> None:
+    """Field-watch settings act on DCGM's watches only: said once with any other backend."""
+    if chosen == "dcgm":
+        return
+    given = [row(n).flag.long for n in ("watch_max_keep_age", "watch_max_keep_samples") if is_set(n)]
+    if config is not None and (
+        config.watch_groups
+        or config.retention.max_keep_age_s is not None
+        or config.retention.max_keep_samples is not None
+    ):
+        given.append(f"{config.path}'s watch groups and retention")
+    if given:
+        log.info(
+            "%s: DCGM field-watch settings, without effect on the %s backend (it reads every field each collection, "
+            "-c); they apply with --backend dcgm",
+            ", ".join(given),
+            chosen,
+        )
 
 
 def _extensions(chosen: str, flags: ExporterFlags) -> list[Extension]:

@@ -2,8 +2,11 @@
 
 ``f`` (flex, the default): every GPU, and on a MIG GPU its instances. ``g``: GPUs only (MIG instances are left
 out); ``g:0,2-3``: those GPU indices. ``i``: GPU instances only, which needs MIG; ``i:0,2-4``: those GPU-instance
-ids. A range is ``<n>-<n>``; at most one ``:``. A GPU-level value of a MIG parent (temperature, power) is still
-served with ``i``, since it describes the instances' hardware.
+ids. A range is ``<n>-<n>``; at most one ``:`` per selector. A GPU-level value of a MIG parent (temperature, power)
+is still served with ``i``, since it describes the instances' hardware.
+
+Combined (dcgm-exporter 4.8.3, PR #711, ``parseDeviceOptions``): ``g[:ids]+i[:ids]`` serves the selected GPUs
+and the selected GPU instances; ``f`` combines with nothing, and each letter appears once.
 """
 
 from __future__ import annotations
@@ -18,13 +21,14 @@ from gpuscope.errors import UsageError
 __all__ = ["DeviceSelection", "Selector", "parse_devices"]
 
 _FLAG = "-d/--devices (env DCGM_EXPORTER_DEVICES_STR)"
-_FIX = "write f, g, g:0,1, i or i:0,2-4"
+_FIX = "write f, g, g:0,1, i, i:0,2-4 or g:0+i:1"
 
 
 class Selector(StrEnum):
     FLEX = "f"
     GPUS = "g"
     INSTANCES = "i"
+    BOTH = "g+i"  # combined: ``ids`` are GPU indices, ``instance_ids`` GPU-instance ids
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +37,7 @@ class DeviceSelection:
 
     kind: Selector = Selector.FLEX
     ids: frozenset[int] | None = None  # None: all of that kind
+    instance_ids: frozenset[int] | None = None  # BOTH only: the GPU instances (None: all)
 
     @property
     def everything(self) -> bool:
@@ -44,7 +49,11 @@ class DeviceSelection:
             return reading
         gpus = []
         for gpu in reading.gpus:
-            if self.kind is Selector.GPUS:
+            if self.kind is Selector.BOTH:
+                kept = tuple(i for i in gpu.instances if _has(self.instance_ids, i.identity.gpu_instance_id))
+                if kept or _has(self.ids, gpu.identity.index):
+                    gpus.append(replace(gpu, instances=kept))
+            elif self.kind is Selector.GPUS:
                 if self.ids is None or gpu.identity.index in self.ids:
                     gpus.append(replace(gpu, instances=()))
             elif gpu.instances:
@@ -55,13 +64,17 @@ class DeviceSelection:
 
     def missing(self, reading: NodeReading) -> list[int]:
         """Ids the selector names that this node does not have (a warning, not an error: GPUs come and go)."""
+        gpus = {g.identity.index for g in reading.gpus}
+        instances = {i.identity.gpu_instance_id for g in reading.gpus for i in g.instances}
+        if self.kind is Selector.BOTH:
+            return sorted((self.ids or frozenset()) - gpus) + sorted((self.instance_ids or frozenset()) - instances)
         if self.ids is None:
             return []
-        if self.kind is Selector.GPUS:
-            present = {g.identity.index for g in reading.gpus}
-        else:
-            present = {i.identity.gpu_instance_id for g in reading.gpus for i in g.instances}
-        return sorted(self.ids - present)
+        return sorted(self.ids - (gpus if self.kind is Selector.GPUS else instances))
+
+
+def _has(ids: frozenset[int] | None, value: int) -> bool:
+    return ids is None or value in ids
 
 
 # ASCII digits only, and few of them: ``str.isdigit`` accepts "²", which int() refuses, and int() refuses
@@ -73,9 +86,31 @@ _MAX_IDS = 4097  # a range of 0-4096 is the largest one accepted
 def parse_devices(text: str, flag: str = _FLAG) -> DeviceSelection:
     """Parse a selector; a malformed one is a ``UsageError`` naming the flag and the fix."""
     raw = text.strip()
+    if "+" in raw:
+        return _combined(raw, text, flag)
+    return _single(raw, text, flag)
+
+
+def _combined(raw: str, text: str, flag: str) -> DeviceSelection:
+    parts = [_single(part.strip(), text, flag) for part in raw.split("+")]
+    kinds = [p.kind for p in parts]
+    if Selector.FLEX in kinds:
+        raise UsageError(f"invalid device selector {text!r:.80} for {flag}: f cannot be combined with g or i; {_FIX}")
+    if len(kinds) != len(set(kinds)):
+        raise UsageError(f"invalid device selector {text!r:.80} for {flag}: each of g and i at most once; {_FIX}")
+    gpus = next(p for p in parts if p.kind is Selector.GPUS)
+    instances = next(p for p in parts if p.kind is Selector.INSTANCES)
+    return DeviceSelection(kind=Selector.BOTH, ids=gpus.ids, instance_ids=instances.ids)
+
+
+def _single(raw: str, text: str, flag: str) -> DeviceSelection:
+    if not raw:
+        raise UsageError(f"invalid device selector {text!r:.80} for {flag}: an empty selector; {_FIX}")
     kind_text, sep, rest = raw.partition(":")
     try:
         kind = Selector(kind_text)
+        if kind is Selector.BOTH:
+            raise ValueError(kind_text)
     except ValueError:
         raise UsageError(
             f"invalid device selector {text!r:.80} for {flag}: {kind_text!r:.40} is not f, g or i; {_FIX}"

@@ -56,8 +56,10 @@ class NodeRuntime:
         interval_s: float,
         dialect: str,
         own_process_metrics: bool = True,  # the process_* series of this process (not per-GPU processes)
+        require_gpus: bool = False,
     ) -> None:
         self.backend = backend
+        self.require_gpus = require_gpus  # --health-require-gpus: no GPU visible is unhealthy
         self.collector = collector
         self.render_config = render_config
         self.interval_s = interval_s
@@ -149,6 +151,8 @@ class NodeRuntime:
             reason = "no collection has completed yet"
         elif age > limit:
             reason = f"snapshot is {age:.1f}s old (limit {limit:g}s): collection is failing or hung"
+        elif self.require_gpus and not gpus:
+            reason = f"backend {snap.backend} sees no GPU (--health-require-gpus)"
         else:
             return 200, json.dumps({"status": "ok", **info})
         return 503, json.dumps({"status": "unhealthy", "reason": reason, **info})

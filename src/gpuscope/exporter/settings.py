@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from gpuscope.backends.base import Backend
+from gpuscope.backends.base import Backend, WatchPlan
 from gpuscope.exporter.collector import Collector
 from gpuscope.exporter.devices import DeviceSelection
 from gpuscope.exporter.processes.pods import PodLookup
@@ -39,6 +39,10 @@ class ExporterSettings:
     workloads: WorkloadSettings = field(default_factory=WorkloadSettings)
     devices: DeviceSelection = field(default_factory=DeviceSelection)
     processes: ProcessSettings = field(default_factory=ProcessSettings)
+    # How DCGM's field watches sample the fields (--watch-max-keep-*, the config file's watch groups); None: the
+    # DCGM backend's defaults. Only the dcgm backend keeps watches: the others read every field each collection.
+    watches: WatchPlan | None = None
+    require_gpus: bool = False  # --health-require-gpus
 
 
 def kubelet_timeout(interval_s: float) -> float:
@@ -113,4 +117,5 @@ def make_runtime(
         interval_s=settings.interval_s,
         dialect=settings.dialect.value,
         own_process_metrics=own_process_metrics,
+        require_gpus=settings.require_gpus,
     )

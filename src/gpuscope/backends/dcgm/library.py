@@ -217,8 +217,10 @@ class Library:
     def field_group_destroy(self, handle: int, field_group: int) -> None:
         self._call("dcgmFieldGroupDestroy", handle, field_group)
 
-    def watch(self, handle: int, group: int, field_group: int, update_us: int, max_keep_age_s: float) -> None:
-        self._call("dcgmWatchFields", handle, group, field_group, update_us, max_keep_age_s, 0)
+    def watch(
+        self, handle: int, group: int, field_group: int, update_us: int, max_keep_age_s: float, max_keep_samples: int
+    ) -> None:
+        self._call("dcgmWatchFields", handle, group, field_group, update_us, max_keep_age_s, max_keep_samples)
 
     def unwatch(self, handle: int, group: int, field_group: int) -> None:
         self._call("dcgmUnwatchFields", handle, group, field_group)

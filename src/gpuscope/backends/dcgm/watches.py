@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from gpuscope.backends.base import ProfilingState
+from gpuscope.backends.base import FieldWatch, ProfilingState, WatchPlan
 from gpuscope.backends.dcgm import structs as S
 from gpuscope.backends.dcgm.connection import Calls
 from gpuscope.backends.dcgm.deadline import CallTimedOut
@@ -44,15 +44,41 @@ _PROF_REFUSALS: dict[int, tuple[ProfilingState, str]] = {
 }
 
 
+Policy = tuple[int, float, int]  # one dcgmWatchFields call's (updateFreq us, maxKeepAge s, maxKeepSamples)
+
+
 @dataclass(frozen=True, slots=True)
 class Timing:
-    """How DCGM samples (``update_us``, ``max_keep_age_s``), how often a refused profiling watch is retried, and
-    how often the GPUs and MIG layout are listed again (GPU instances come and go at run time)."""
+    """How DCGM samples (``update_us``, ``max_keep_age_s``, ``max_keep_samples``; ``overrides``: the fields that
+    are sampled otherwise, dcgm-exporter's watch groups), how often a refused profiling watch is retried, and how
+    often the GPUs and MIG layout are listed again (GPU instances come and go at run time)."""
 
     update_us: int = 15_000_000
     max_keep_age_s: float = 60.0
     prof_retry_s: float = 30.0
     rediscover_s: float = 60.0
+    max_keep_samples: int = 0
+    overrides: Mapping[int, Policy] = field(default_factory=dict)
+
+    @classmethod
+    def from_plan(cls, plan: WatchPlan) -> Timing:
+        def policy(w: FieldWatch) -> Policy:
+            return max(1000, round(w.interval_s * 1e6)), w.max_keep_age_s, w.max_keep_samples
+
+        update_us, age, samples = policy(plan.default)
+        overrides = {fid: policy(w) for fid, w in plan.overrides.items()}
+        return cls(update_us=update_us, max_keep_age_s=age, max_keep_samples=samples, overrides=overrides)
+
+    @property
+    def default(self) -> Policy:
+        return self.update_us, self.max_keep_age_s, self.max_keep_samples
+
+    def split(self, ids: tuple[int, ...]) -> list[tuple[Policy, tuple[int, ...]]]:
+        """``ids`` by the policy that watches them, the default's first (one field group set per policy)."""
+        parts: dict[Policy, list[int]] = {self.default: []}
+        for fid in ids:
+            parts.setdefault(self.overrides.get(fid, self.default), []).append(fid)
+        return [(p, tuple(part)) for p, part in parts.items() if part]
 
 
 @dataclass(slots=True)
@@ -73,7 +99,7 @@ class Watches:
     gpu_group: int = 0
     health_requested: bool = False
     health: bool = False  # the health watch is set (a host engine may refuse it; the rest works without)
-    prof_field_groups: list[int] = field(default_factory=list)
+    prof_field_groups: list[tuple[Policy, int]] = field(default_factory=list)
     prof: dict[int, ProfWatch] = field(default_factory=dict)
     dropped: set[int] = field(default_factory=set)  # ids the library or the host engine does not know
 
@@ -83,6 +109,16 @@ def _group(calls: Calls, watches: Watches, name: str, entities: Sequence[tuple[i
     group = calls.run("dcgmGroupCreate", lambda: lib.group_create(handle, name, entities))
     watches.groups.append(group)
     return group
+
+
+def _watched_groups(
+    calls: Calls, watches: Watches, timing: Timing, name: str, ids: tuple[int, ...]
+) -> list[tuple[Policy, int]]:
+    """Field groups of ``ids``, one set per watch policy (a watch group's fields are sampled at its interval)."""
+    out: list[tuple[Policy, int]] = []
+    for n, (policy, part) in enumerate(timing.split(ids)):
+        out.extend((policy, fg) for fg in _field_groups(calls, watches, name if n == 0 else f"{name}-w{n}", part))
+    return out
 
 
 def _field_groups(calls: Calls, watches: Watches, name: str, ids: tuple[int, ...]) -> list[int]:
@@ -126,11 +162,10 @@ def _create(
     made.append(fg)
 
 
-def _watch(calls: Calls, timing: Timing, group: int, field_groups: list[int]) -> None:
+def _watch(calls: Calls, group: int, field_groups: list[tuple[Policy, int]]) -> None:
     lib, handle = calls.lib, calls.handle
-    for fg in field_groups:
-        watch = functools.partial(lib.watch, handle, group, fg, timing.update_us, timing.max_keep_age_s)
-        calls.run("dcgmWatchFields", watch)
+    for (update_us, age_s, samples), fg in field_groups:
+        calls.run("dcgmWatchFields", functools.partial(lib.watch, handle, group, fg, update_us, age_s, samples))
 
 
 def setup(calls: Calls, inventory: Inventory, plan: FieldPlan, timing: Timing, *, health: bool, now: float) -> Watches:
@@ -140,10 +175,10 @@ def setup(calls: Calls, inventory: Inventory, plan: FieldPlan, timing: Timing, *
     instances = [(S.EntityGroup.GPU_I, i.entity_id) for g in inventory.gpus for i in g.instances]
     if gpus:
         watches.gpu_group = _group(calls, watches, "gpuscope-gpus", gpus)
-        _watch(calls, timing, watches.gpu_group, _field_groups(calls, watches, "gpuscope-device", plan.device))
+        _watch(calls, watches.gpu_group, _watched_groups(calls, watches, timing, "gpuscope-device", plan.device))
     if instances and plan.instance:
         group = _group(calls, watches, "gpuscope-instances", instances)
-        _watch(calls, timing, group, _field_groups(calls, watches, "gpuscope-instance", plan.instance))
+        _watch(calls, group, _watched_groups(calls, watches, timing, "gpuscope-instance", plan.instance))
     if health and watches.gpu_group:
         lib, handle, group = calls.lib, calls.handle, watches.gpu_group
         try:
@@ -152,7 +187,7 @@ def setup(calls: Calls, inventory: Inventory, plan: FieldPlan, timing: Timing, *
         except (DcgmError, CallTimedOut) as exc:
             log.warning("DCGM health watches unavailable (DCGM_EXP_GPU_HEALTH_STATUS left out): %s", exc)
     if plan.prof and inventory.gpus:
-        watches.prof_field_groups = _field_groups(calls, watches, "gpuscope-prof", plan.prof)
+        watches.prof_field_groups = _watched_groups(calls, watches, timing, "gpuscope-prof", plan.prof)
         module = _profiling_module(calls)
         for gpu in inventory.gpus:
             watches.prof[gpu.gpu_id] = ProfWatch(
@@ -191,7 +226,7 @@ def retry_profiling(calls: Calls, watches: Watches, timing: Timing, inventory: I
         if prof.state is ProfilingState.UNSUPPORTED or now < prof.retry_at:
             continue
         try:
-            _watch(calls, timing, prof.group, watches.prof_field_groups)
+            _watch(calls, prof.group, watches.prof_field_groups)
         except CallTimedOut:
             prof.retry_at = now + timing.prof_retry_s
             continue
