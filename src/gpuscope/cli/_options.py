@@ -57,7 +57,7 @@ def with_config_file(flags: ExporterFlags, is_set: Callable[[str], bool]) -> tup
     from dataclasses import replace
 
     from gpuscope.errors import UsageError
-    from gpuscope.exporter.configfile import load
+    from gpuscope.exporter.configfile import describe, load
 
     config = load(flags.config_file)
     changes: dict[str, object] = {}
@@ -88,7 +88,7 @@ def with_config_file(flags: ExporterFlags, is_set: Callable[[str], bool]) -> tup
             f"(collection.interval or the all-fields collection's every)"
         )
     if config.keys:
-        log.info("%s (config file version %d) sets %s", config.path, config.version, ", ".join(config.keys))
+        log.info("%s (config file version %d) sets %s", config.path, config.version, describe(config))
     return replace(flags, **changes), config  # type: ignore[arg-type]
 
 

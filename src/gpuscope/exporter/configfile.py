@@ -53,6 +53,7 @@ __all__ = [
     "ConfigFile",
     "Retention",
     "WatchGroup",
+    "describe",
     "go_duration_s",
     "load",
     "match_groups",
@@ -125,6 +126,30 @@ class ConfigFile:
     detect_bind_unbind: bool | None = None
     bind_unbind_poll_interval: str | None = None
     keys: tuple[str, ...] = field(default=())  # the settings it gives, for the start-up line
+
+
+_DESCRIBED = {
+    "metrics_file": "metrics.file",
+    "metrics_csv": "metrics.fields",
+    "enable_exporter_metrics": "metrics.enableExporterMetrics",
+    "collect_interval_ms": "the collection interval",
+    "retention": "the watch retention",
+    "watch_groups": "watch groups",
+    "max_concurrent_scrapes": "server.maxConcurrentScrapes",
+    "detect_bind_unbind": "detectBindUnbind",
+    "bind_unbind_poll_interval": "detectBindUnbind.pollInterval",
+}
+
+
+def describe(config: ConfigFile) -> str:
+    """What the file sets, for the start-up line (``the collection interval, watch groups (fast, slow)``)."""
+    parts = []
+    for key in config.keys:
+        text = _DESCRIBED.get(key, key)
+        if key == "watch_groups":
+            text += " (" + ", ".join(g.name for g in config.watch_groups) + ")"
+        parts.append(text)
+    return ", ".join(parts)
 
 
 def load(path: str) -> ConfigFile:
