@@ -73,8 +73,8 @@ DCGM_EXPORTER_FLAGS: list[tuple[str, str | None, str, str | None, bool]] = [
     ("--dump-compression", None, "DCGM_EXPORTER_DUMP_COMPRESSION", None, True),
     ("--kubernetes-enable-dra", None, "KUBERNETES_ENABLE_DRA", None, False),
     ("--disable-startup-validate", None, "DISABLE_STARTUP_VALIDATE", None, True),
-    ("--enable-gpu-bind-unbind-watch", None, "DCGM_EXPORTER_ENABLE_GPU_BIND_UNBIND_WATCH", None, True),
-    ("--gpu-bind-unbind-poll-interval", None, "DCGM_EXPORTER_GPU_BIND_UNBIND_POLL_INTERVAL", "2s", True),
+    ("--enable-gpu-bind-unbind-watch", None, "DCGM_EXPORTER_ENABLE_GPU_BIND_UNBIND_WATCH", None, False),
+    ("--gpu-bind-unbind-poll-interval", None, "DCGM_EXPORTER_GPU_BIND_UNBIND_POLL_INTERVAL", "2s", False),
     ("--enable-pprof", None, "DCGM_EXPORTER_ENABLE_PPROF", None, False),
     ("--web-systemd-socket", None, "DCGM_EXPORTER_SYSTEMD_SOCKET", None, False),  # tested with a socket below
 ]

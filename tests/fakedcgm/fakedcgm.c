@@ -25,10 +25,12 @@
  *   module-profiling STATUS                what dcgmModuleGetStatuses says of the profiling module (5: paused,
  *                                          profiling watches fail with DCGM_ST_PAUSED)
  *   incident gpu ID SYSTEM HEALTH CODE MSG...  a health incident; clear-incidents
+ *   unbind ID                              GPU ID leaves (with its MIG entities); "gpu ..." again binds one
  *   reset                                  forget everything
  *
  * fake_calls(NAME) counts calls per function since the last reset (every function for ""). With
- * $GPUSCOPE_FAKEDCGM_WATCHLOG set, each dcgmWatchFields call appends "watch FREQ_US AGE_S SAMPLES ID..." to that file.
+ * $GPUSCOPE_FAKEDCGM_WATCHLOG set, each dcgmWatchFields call appends "watch FREQ_US AGE_S SAMPLES ID..." to that file;
+ * with $GPUSCOPE_FAKEDCGM_COMMANDS set, lines appended to that file are applied at the next call.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -184,6 +186,14 @@ static int apply_locked(const char *input) {
         }
         return -1;
     }
+    if (!strcmp(cmd, "unbind")) {  /* the GPU leaves (driver unbind, fell off the bus), with its MIG entities */
+        char *id = strtok_r(NULL, " ", &save);
+        Gpu *g = id ? find_gpu(atoi(id)) : NULL;
+        if (!g) return -1;
+        g->used = 0;
+        for (int i = 0; i < MAX_MIG; i++) if (migs[i].used && migs[i].parent == atoi(id)) migs[i].used = 0;
+        return 0;
+    }
     if (!strcmp(cmd, "prof")) {
         char *id = strtok_r(NULL, " ", &save), *state = strtok_r(NULL, " ", &save);
         Gpu *g = id ? find_gpu(atoi(id)) : NULL;
@@ -321,9 +331,29 @@ static void load_model_locked(void) {
     configured = 1;
 }
 
+/* $GPUSCOPE_FAKEDCGM_COMMANDS: model lines appended to that file while the process runs are applied at the next
+ * call (a test changes the model of an exporter it started as a process: a GPU bound or unbound). */
+static long commands_offset;
+static void follow_commands_locked(void) {
+    const char *path = getenv("GPUSCOPE_FAKEDCGM_COMMANDS");
+    if (!path || !*path) return;
+    FILE *f = fopen(path, "r");
+    if (!f) return;
+    if (fseek(f, commands_offset, SEEK_SET) == 0) {
+        char line[1024];
+        while (fgets(line, sizeof line, f)) {
+            if (!strchr(line, '\n')) break;  /* a line still being written: read it next time */
+            apply_locked(line);
+            commands_offset = ftell(f);
+        }
+    }
+    fclose(f);
+}
+
 /* Count the call, apply fail/hang rules. Returns ST_OK to proceed, an error code to return. Takes the lock. */
 static int enter(const char *fn) {
     pthread_mutex_lock(&mu);
+    if (configured) follow_commands_locked();
     int slot = -1;
     for (int i = 0; i < MAX_FUNCS; i++) {
         if (!strcmp(counters[i].fn, fn)) { slot = i; break; }

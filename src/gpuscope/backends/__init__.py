@@ -5,6 +5,7 @@ from __future__ import annotations
 import ctypes.util
 import logging
 import os
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from gpuscope.backends.base import Backend, WatchPlan
@@ -50,10 +51,15 @@ def choose_backend(name: str, remote_hostengine: str = "") -> str:
 
 
 def open_backend(
-    name: str, sim_config: SimNodeConfig | None, remote_hostengine: str = "", watches: WatchPlan | None = None
+    name: str,
+    sim_config: SimNodeConfig | None,
+    remote_hostengine: str = "",
+    watches: WatchPlan | None = None,
+    rediscover_s: float | None = None,
 ) -> Backend:
-    """Open the named backend (``auto`` already resolved); ``sim_config`` is needed by ``sim`` only, ``watches``
-    (how DCGM samples the fields) is used by ``dcgm`` only: the other backends read every field each collection."""
+    """Open the named backend (``auto`` already resolved); ``sim_config`` is needed by ``sim`` only. ``watches``
+    (how DCGM samples the fields) and ``rediscover_s`` (how often DCGM's GPU list is read again: GPUs bound and
+    unbound) are used by ``dcgm`` only: the other backends read every field each collection."""
     if name == "sim":
         from gpuscope.backends.sim.node import SimNode
 
@@ -68,6 +74,8 @@ def open_backend(
         from gpuscope.backends.dcgm import DcgmBackend, parse_target
         from gpuscope.backends.dcgm.watches import Timing
 
-        timing = Timing.from_plan(watches) if watches is not None else None
+        timing = Timing.from_plan(watches) if watches is not None else Timing()
+        if rediscover_s is not None:
+            timing = replace(timing, rediscover_s=rediscover_s)
         return DcgmBackend(parse_target(remote_hostengine), timing=timing)
     raise UsageError(f"unknown backend {name!r}")

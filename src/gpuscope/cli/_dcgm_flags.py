@@ -112,10 +112,10 @@ class ExporterFlags:
         "collection rendered once (dcgm-exporter's coalescing, always on here); connections are capped at 512 "
         "(503 beyond)"))  # fmt: skip
     enable_exporter_metrics: bool = _row(False, Flag(
-        "--enable-exporter-metrics", "Accepted: go_*, process_* and promhttp_* describe dcgm-exporter's Go "
-        "process.", env="DCGM_EXPORTER_ENABLE_EXPORTER_METRICS",
-        inert="the go_*, process_* and promhttp_* families are Go's client library's; gpuscope's own state is always "
-        "served as gpuscope_exporter_* (docs/exporter.md)"))  # fmt: skip
+        "--enable-exporter-metrics", "Accepted: gpuscope always serves process_* and gpuscope_exporter_*.",
+        env="DCGM_EXPORTER_ENABLE_EXPORTER_METRICS",
+        inert="gpuscope always serves its process_* family and its own state as gpuscope_exporter_*; go_* and "
+        "promhttp_* are Go's client library's, with no counterpart here"))  # fmt: skip
     collect_interval: int = _row(15000, Flag(
         "--collect-interval", "Collection interval in milliseconds (100 to 3600000).", short="-c",
         env="DCGM_EXPORTER_INTERVAL", commands=BOTH, min=100,
@@ -251,12 +251,16 @@ class ExporterFlags:
         inert="gpuscope never exits on a missing GPU or driver: it serves /health 503 and retries every "
         "collection"))  # fmt: skip
     enable_gpu_bind_unbind_watch: bool = _row(False, Flag(
-        "--enable-gpu-bind-unbind-watch", "Accepted.", env="DCGM_EXPORTER_ENABLE_GPU_BIND_UNBIND_WATCH",
-        inert="GPUs that fall off or come back are seen at the next collection; no separate watch is "
-        "needed"))  # fmt: skip
+        "--enable-gpu-bind-unbind-watch", "With --backend dcgm: list DCGM's GPUs every poll interval, so a GPU "
+        "bound or unbound rebuilds the watches and its series at once.",
+        env="DCGM_EXPORTER_ENABLE_GPU_BIND_UNBIND_WATCH",
+        doc="with `--backend dcgm`: DCGM's GPU list is read every poll interval (not every minute) and a changed one "
+        "rebuilds the watches and series; NVML and the simulator say once they re-probe on their own "
+        "schedule"))  # fmt: skip
     gpu_bind_unbind_poll_interval: str = _row("1s", Flag(
-        "--gpu-bind-unbind-poll-interval", "Accepted.", env="DCGM_EXPORTER_GPU_BIND_UNBIND_POLL_INTERVAL",
-        inert="see --enable-gpu-bind-unbind-watch"))  # fmt: skip
+        "--gpu-bind-unbind-poll-interval", "How often DCGM's GPU list is read with --enable-gpu-bind-unbind-watch "
+        "(Go duration).", env="DCGM_EXPORTER_GPU_BIND_UNBIND_POLL_INTERVAL", doc_name="(duration)",
+        doc="; unparsable: 1s with a warning, as dcgm-exporter"))  # fmt: skip
     enable_pprof: bool = _row(False, Flag(
         "--enable-pprof", "Serve /debug/pprof/: thread stacks (goroutine) and allocation sites (heap).",
         env="DCGM_EXPORTER_ENABLE_PPROF", doc=", Python flavour: `/debug/pprof/goroutine` (thread stacks), "

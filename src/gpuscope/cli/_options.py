@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from gpuscope.exporter.workloads.source import WorkloadSettings
     from gpuscope.fields.collectors import CollectorSet
 
-__all__ = ["exporter_settings", "http_limits", "web_config", "with_config_file"]
+__all__ = ["exporter_settings", "http_limits", "rediscover_s", "web_config", "with_config_file"]
 log = logging.getLogger("gpuscope")
 
 # The config file's keys that map to a flag: flag field <- ConfigFile field.
@@ -141,6 +141,25 @@ def watch_plan(
     return WatchPlan(default, MappingProxyType(overrides))
 
 
+def rediscover_s(flags: ExporterFlags) -> float | None:
+    """``--enable-gpu-bind-unbind-watch``: how often the DCGM backend lists its GPUs again (None: its own minute).
+    An unparsable or non-positive poll interval keeps dcgm-exporter's 1 s, with a warning, as its parseDuration."""
+    if not flags.enable_gpu_bind_unbind_watch:
+        return None
+    from gpuscope.exporter.configfile import go_duration_s
+
+    f, value = row("gpu_bind_unbind_poll_interval").flag, flags.gpu_bind_unbind_poll_interval
+    try:
+        seconds = go_duration_s(value)
+    except ValueError as exc:
+        log.warning("%s %r: %s; using 1s", f.display, value, exc)
+        return 1.0
+    if seconds <= 0:
+        log.warning("%s %r: must be more than 0; using 1s", f.display, value)
+        return 1.0
+    return seconds
+
+
 def http_limits(flags: ExporterFlags) -> HttpLimits:
     """``--web-read-timeout``/``--web-write-timeout`` as the connection deadlines. As dcgm-exporter, a value that
     does not parse keeps the default with a warning; 0 or less (Go's "no timeout") keeps it too: a connection
@@ -210,6 +229,7 @@ def exporter_settings(
         workloads=_workload_settings(flags),
         watches=watch_plan(flags, loaded, config, flags.collect_interval / 1000.0),
         require_gpus=flags.health_require_gpus,
+        rediscover_s=rediscover_s(flags),
     )
 
 

@@ -139,9 +139,11 @@ def serve_exporter(flags: ExporterFlags, sim: SimOptions, is_set: Callable[[str]
             profiling=sim.sim_profiling,
         )
     settings, sim_config = _simulated_processes(chosen, settings, sim_config)
-    backend_used = open_backend(chosen, sim_config, flags.remote_hostengine_info, settings.watches)
+    backend_used = open_backend(
+        chosen, sim_config, flags.remote_hostengine_info, settings.watches, settings.rediscover_s
+    )
     runtime = make_runtime(backend_used, settings, hostname)
-    _say_watches(chosen, is_set, config)
+    _say_watches(chosen, is_set, config, settings)
     if is_set("remote_hostengine_info") and chosen != "dcgm":
         log.info(
             "-r/--remote-hostengine-info %s recorded: only the dcgm backend uses it; the %s backend reads the GPUs "
@@ -184,10 +186,18 @@ def serve_exporter(flags: ExporterFlags, sim: SimOptions, is_set: Callable[[str]
     )
 
 
-def _say_watches(chosen: str, is_set: Callable[[str], bool], config: ConfigFile | None) -> None:
-    """Field-watch settings act on DCGM's watches only: said once with any other backend."""
+def _say_watches(
+    chosen: str, is_set: Callable[[str], bool], config: ConfigFile | None, settings: ExporterSettings
+) -> None:
+    """Field-watch and bind/unbind settings act on DCGM only: said once with any other backend."""
     if chosen == "dcgm":
         return
+    if settings.rediscover_s is not None:
+        log.info(
+            "--enable-gpu-bind-unbind-watch: the %s backend re-probes its GPUs on its own schedule (NVML: a lost GPU "
+            "every minute; the simulator has fixed GPUs); the poll interval applies with --backend dcgm",
+            chosen,
+        )
     given = [row(n).flag.long for n in ("watch_max_keep_age", "watch_max_keep_samples") if is_set(n)]
     if config is not None and (
         config.watch_groups

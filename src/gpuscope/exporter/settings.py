@@ -43,6 +43,8 @@ class ExporterSettings:
     # DCGM backend's defaults. Only the dcgm backend keeps watches: the others read every field each collection.
     watches: WatchPlan | None = None
     require_gpus: bool = False  # --health-require-gpus
+    # --enable-gpu-bind-unbind-watch: how often the DCGM backend lists its GPUs again; None: its own schedule
+    rediscover_s: float | None = None
 
 
 def kubelet_timeout(interval_s: float) -> float:
