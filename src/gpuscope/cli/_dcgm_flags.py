@@ -92,7 +92,7 @@ class ExporterFlags:
         "--config-file", "dcgm-exporter's YAML configuration file (version 1 or 2): metric source, collection "
         "interval, per-field watch groups, retention; flags and env vars that are set win.",
         env="DCGM_EXPORTER_CONFIG_FILE", doc_default="none", doc=": versions 1 and 2, read at start "
-        "([docs/exporter.md](exporter.md#the-configuration-file))"))  # fmt: skip
+        "([the configuration file](#the-configuration-file))"))  # fmt: skip
     address: str = _row(":9400", Flag(
         "--address", "Listen address, HOST:PORT.", short="-a", env="DCGM_EXPORTER_LISTEN"))  # fmt: skip
     web_read_timeout: str = _row("10s", Flag(
@@ -170,8 +170,8 @@ class ExporterFlags:
         "start (dcgm-exporter skips it)"))  # fmt: skip
     devices: str = _row("f", Flag(
         "--devices", "GPUs to serve: f (every GPU, MIG instances where on), g or g:0,2-3 (GPUs), i or i:0,1 "
-        "(MIG instances).", short="-d", env="DCGM_EXPORTER_DEVICES_STR",
-        doc=": `f`, `g`, `g:0,2-3`, `i`, `i:0,1`"))  # fmt: skip
+        "(MIG instances), g:0+i:1 (both).", short="-d", env="DCGM_EXPORTER_DEVICES_STR",
+        doc=": `f`, `g`, `g:0,2-3`, `i`, `i:0,1`, combined `g:0+i:1` (dcgm-exporter 4.8.3)"))  # fmt: skip
     no_hostname: bool = _row(False, Flag(
         "--no-hostname", "Omit the host label.", short="-n", env="DCGM_EXPORTER_NO_HOSTNAME"))  # fmt: skip
     health_require_gpus: bool = _row(False, Flag(
