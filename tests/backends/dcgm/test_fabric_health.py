@@ -1,6 +1,7 @@
-"""The opt-in fabric health fields of dcgm-exporter 4.8.4 (``DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY``, field 175, and
-``DCGM_FI_DEV_FABRIC_HEALTH_MASK``, 174, in the vendored dcgm_fields.h): commented rows of the shipped collectors
-file, served once uncommented, through the real CLI on the simulator and on the DCGM backend (the fake libdcgm)."""
+"""The opt-in fields of dcgm-exporter 4.8.4: fabric health (``DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY``, field 175, and
+``DCGM_FI_DEV_FABRIC_HEALTH_MASK``, 174, in the vendored dcgm_fields.h) and the power limits: commented rows of the
+shipped collectors file, served once uncommented, through the real CLI on the simulator and on the DCGM backend
+(the fake libdcgm)."""
 
 from __future__ import annotations
 
@@ -24,10 +25,10 @@ pytestmark = pytest.mark.e2e
 FABRIC = ("DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY", "DCGM_FI_DEV_FABRIC_HEALTH_MASK")
 
 
-def _opted_in(tmp_path: Path) -> Path:
-    """The shipped default list with its fabric rows uncommented (what a user opting in does)."""
+def _opted_in(tmp_path: Path, names: tuple[str, ...] = FABRIC) -> Path:
+    """The shipped default list with those commented rows uncommented (what a user opting in does)."""
     text = default_counters_text()
-    for name in FABRIC:
+    for name in names:
         assert re.search(rf"^# {name},", text, re.M), f"{name} is not a commented row of default-counters.csv"
         text = re.sub(rf"^# ({name},)", r"\1", text, flags=re.M)
     path = tmp_path / "fields.csv"
@@ -38,6 +39,17 @@ def _opted_in(tmp_path: Path) -> Path:
 def test_the_header_ids_are_dcgm_s() -> None:
     assert HEADER_IDS["DCGM_FI_DEV_FABRIC_HEALTH_MASK"] == 174
     assert HEADER_IDS["DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY"] == 175
+
+
+def test_the_power_limit_rows_are_opt_in_too(tmp_path: Path) -> None:
+    """dcgm-exporter 4.8.4 (#719) ships DCGM_FI_DEV_POWER_MGMT_LIMIT and DCGM_FI_DEV_ENFORCED_POWER_LIMIT opt-in."""
+    names = ("DCGM_FI_DEV_POWER_MGMT_LIMIT", "DCGM_FI_DEV_ENFORCED_POWER_LIMIT")
+    port = free_port()
+    command = [*GPUSCOPE, "exporter", "--backend", "sim", "--sim-gpus", "2", "-a", f"127.0.0.1:{port}"]
+    with exporter_process([*command, "-f", str(_opted_in(tmp_path, names))], f"http://127.0.0.1:{port}", tmp_path) as e:
+        text = e.get("/metrics").text
+    for name in names:
+        assert len(re.findall(rf"^{name}\{{", text, re.M)) == 2, name
 
 
 def test_off_by_default_and_served_once_uncommented_on_the_simulator(tmp_path: Path) -> None:
