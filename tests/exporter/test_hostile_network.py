@@ -29,6 +29,7 @@ from gpuscope.hardware.models import model_by_key
 from tests.support.certs import CertAuthority
 from tests.support.exporters import serving
 from tests.support.net import free_port, wait_for
+from tests.support.rawhttp import closed_by_peer, keepalive_get, read_response
 
 pytestmark = pytest.mark.e2e
 CAP = 4
@@ -59,24 +60,59 @@ def plain() -> Iterator[Listener]:
         yield lst
 
 
-def test_connection_cap_on_plain_http_is_exported_and_counted(plain: Listener) -> None:
+def test_at_the_cap_the_oldest_idle_connection_makes_room(plain: Listener) -> None:
     url = plain.url
+    stats = plain.runtime.connections
+    assert stats is not None
     with ExitStack() as held:
+        # The attack: the cap's worth of keep-alive connections, each idle after one request.
         idle = [held.enter_context(socket.create_connection(("127.0.0.1", plain.port), timeout=10)) for _ in range(CAP)]
-        stats = plain.runtime.connections
+        for sock in idle:
+            assert keepalive_get(sock).startswith(b"HTTP/1.1 200 ")
+        wait_for(lambda: stats.open == CAP and stats.idle() == CAP, what="the idle connections to be counted")
+        # A scrape still gets through: its connection takes the place of the least recently active one.
+        metrics = _self_metrics(httpx.get(f"{url}/metrics").text)
+        assert closed_by_peer(idle[0], timeout=10)
+        assert not any(closed_by_peer(sock) for sock in idle[1:])
+        assert metrics["gpuscope_exporter_http_connections_evicted_total"] == 1
+        assert metrics["gpuscope_exporter_http_connections_rejected_total"] == 0
+        assert metrics["gpuscope_exporter_http_connections{established}"] == CAP  # three idle ones and this scrape
+        assert metrics["gpuscope_exporter_http_connections_idle"] == CAP - 1
+        assert metrics["gpuscope_exporter_http_connection_limit"] == CAP
+    wait_for(lambda: stats.open == 0, what="every connection to be released")
+
+
+def test_at_the_cap_mid_request_connections_are_kept_and_a_new_one_refused() -> None:
+    lst = _listener()
+    # A long request deadline, so that the connections stay mid-request for as long as the test looks at them.
+    limits = HttpLimits(request_timeout_s=120.0, write_timeout_s=1.0, max_connections=CAP)
+    partial = b"GET /metrics HTTP/1.1\r\nHost: x\r\n"  # a request head, not finished
+    with serving([lst], 0.5, limits=limits), ExitStack() as held:
+        wait_for(lambda: httpx.get(f"{lst.url}/health").status_code == 200, what="healthy")
+        stats = lst.runtime.connections
         assert stats is not None
-        wait_for(lambda: stats.open == CAP, what="the idle connections to be counted")
-        with socket.create_connection(("127.0.0.1", plain.port), timeout=10) as extra:
+        wait_for(lambda: stats.open == 0, what="the readiness probes' connections to go")
+        # The least recently active connections are mid-request; the newest is idle: that one makes room.
+        address = ("127.0.0.1", lst.port)
+        slow = [held.enter_context(socket.create_connection(address, timeout=10)) for _ in range(CAP - 1)]
+        for sock in slow:
+            sock.sendall(partial)
+        keepalive = held.enter_context(socket.create_connection(address, timeout=10))
+        assert keepalive_get(keepalive).startswith(b"HTTP/1.1 200 ")
+        wait_for(lambda: stats.open == CAP and stats.idle() == 1, what="three slow connections and an idle one")
+        newcomer = held.enter_context(socket.create_connection(address, timeout=10))
+        assert closed_by_peer(keepalive, timeout=10)
+        assert stats.evicted == 1 and not any(closed_by_peer(sock) for sock in slow)
+        # With every connection mid-request, nothing can be evicted: a new one is refused with a 503.
+        newcomer.sendall(partial)
+        wait_for(lambda: stats.open == CAP and stats.idle() == 0, what="every connection to be mid-request")
+        with socket.create_connection(address, timeout=10) as extra:
             reply = extra.recv(4096)  # answered and closed without sending anything
         assert reply.startswith(b"HTTP/1.1 503 ") and reply.endswith(b"too many connections\n")
-        for sock in idle[:1]:
-            sock.close()
-        wait_for(lambda: stats.open == CAP - 1, what="a closed connection to be released")
-        metrics = _self_metrics(httpx.get(f"{url}/metrics").text)
-    assert metrics["gpuscope_exporter_http_connection_limit"] == CAP
-    assert metrics["gpuscope_exporter_http_connections_rejected_total"] >= 1
-    assert metrics["gpuscope_exporter_http_connections{established}"] == CAP  # the three idle ones and this scrape
-    wait_for(lambda: stats.open == 0, what="every connection to be released")
+        assert stats.rejected == 1 and stats.evicted == 1
+        # The slow connections are still there and can finish their requests.
+        slow[0].sendall(b"\r\n")
+        assert read_response(slow[0]).startswith(b"HTTP/1.1 200 ")
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +124,7 @@ def pki(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return d / "web.yml", ca.path
 
 
-def test_half_open_tls_connections_are_capped_timed_out_and_released(pki: tuple[Path, Path]) -> None:
+def test_half_open_tls_connections_are_evicted_at_the_cap_timed_out_and_released(pki: tuple[Path, Path]) -> None:
     web, ca = pki
     lst = _listener()
     ctx = ssl.create_default_context(cafile=str(ca))
@@ -96,21 +132,18 @@ def test_half_open_tls_connections_are_capped_timed_out_and_released(pki: tuple[
         stats = lst.runtime.connections
         assert stats is not None
         # CAP clients connect and never start their handshake: each holds a slot, counted as a handshake.
-        for _ in range(CAP):
-            held.enter_context(socket.create_connection(("127.0.0.1", lst.port), timeout=10))
+        silent = [held.enter_context(socket.create_connection(("127.0.0.1", lst.port), timeout=10)) for _ in range(CAP)]
         wait_for(lambda: stats.handshaking == CAP, what="the silent clients to be counted")
-        with (
-            socket.create_connection(("127.0.0.1", lst.port), timeout=10) as extra,
-            pytest.raises((ssl.SSLError, ConnectionError)),
-        ):
-            ctx.wrap_socket(extra, server_hostname="127.0.0.1")  # over the cap: closed before any handshake
-        assert stats.rejected >= 1
-        # The handshake timeout (the request timeout) frees their slots; then a real client gets in.
-        wait_for(lambda: stats.open == 0, what="the silent handshakes to time out")
+        # A real client at the cap takes the place of the longest-silent one (no request is in progress there).
         with httpx.Client(verify=ctx, timeout=10) as client:
             metrics = _self_metrics(client.get(f"https://127.0.0.1:{lst.port}/metrics").text)
-        assert metrics["gpuscope_exporter_http_connections_rejected_total"] >= 1
-        assert metrics["gpuscope_exporter_http_connections{tls_handshake}"] == 0
+        assert closed_by_peer(silent[0], timeout=10)
+        assert metrics["gpuscope_exporter_http_connections_evicted_total"] == 1
+        assert metrics["gpuscope_exporter_http_connections{tls_handshake}"] == CAP - 1
+        # The handshake timeout (the request timeout) frees the other slots.
+        wait_for(lambda: stats.open == 0, what="the silent handshakes to time out")
+        assert all(closed_by_peer(sock, timeout=10) for sock in silent)
+        assert stats.rejected == 0 and stats.evicted == 1
     assert stats.open == 0 and stats.handshaking == 0
 
 

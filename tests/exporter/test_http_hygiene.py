@@ -22,13 +22,18 @@ LIMITS = HttpLimits(request_timeout_s=1.0, write_timeout_s=1.0)
 
 
 @pytest.fixture
-def url() -> Iterator[str]:
+def served() -> Iterator[Listener]:
     sim = SimNode(SimNodeConfig("node-a", model_by_key("h100"), 2))
     runtime = make_runtime(sim, ExporterSettings(collectors=load_collectors(None), interval_s=0.5), "node-a")
     lst = Listener("127.0.0.1", free_port(), runtime)
     with serving([lst], 0.5, limits=LIMITS):
         wait_for(lambda: httpx.get(f"{lst.url}/health").status_code == 200, what="healthy")
-        yield lst.url
+        yield lst
+
+
+@pytest.fixture
+def url(served: Listener) -> str:
+    return served.url
 
 
 def raw_request(url: str, data: bytes) -> bytes:
@@ -108,17 +113,20 @@ def test_idle_connection_is_closed(url: str) -> None:
         assert read_all(idle) == b""  # the server hangs up on a connection that never sends a request
 
 
-def test_client_that_never_reads_is_abandoned(url: str) -> None:
-    host, port = url.removeprefix("http://").split(":")
+def test_client_that_never_reads_is_abandoned(served: Listener) -> None:
+    stats = served.runtime.connections
+    assert stats is not None
+    wait_for(lambda: stats.open == 0, what="the readiness probes' connections to go")
     request = b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"
-    with socket.create_connection((host, int(port)), timeout=30) as lazy:
-        lazy.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    with socket.create_connection(("127.0.0.1", served.port), timeout=30) as lazy:
         try:
             for _ in range(2000):  # pipelined requests whose responses are never read
                 lazy.sendall(request)
         except (BrokenPipeError, ConnectionResetError):
             pass
-        # Reading now drains what was sent before the server gave up, then ends: the connection is not held.
+        # Not a byte is read until the server has given up on this client (the write timeout): then reading drains
+        # what the kernels' buffers held when it did, and ends: the connection is not held.
+        wait_for(lambda: stats.open == 0, what="the server to abandon the connection")
         received = read_all(lazy)
     assert received.startswith(b"HTTP/1.1 200 ")
     assert received.count(b"HTTP/1.1 200 ") < 2000

@@ -69,6 +69,13 @@ def wrap(app: App) -> web.Application:
     return aio
 
 
+def _aiohttp_idle(protocol: asyncio.Protocol) -> bool:
+    """Whether aiohttp's request handler waits for the next request with none queued (the guard may then evict its
+    connection at the cap). These are aiohttp 3's private attributes: without them, never idle (never evicted)."""
+    waiter = getattr(protocol, "_waiter", None)
+    return isinstance(waiter, asyncio.Future) and not waiter.done() and not getattr(protocol, "_messages", True)
+
+
 def make_runner(app: web.Application, limits: HttpLimits) -> web.AppRunner:
     """aiohttp's own limits set to the guard's, so an oversized head is always the guard's 431; malformed requests
     are logged as one rate-limited line (``REQUEST_LOG``)."""
@@ -142,4 +149,5 @@ class GuardedSite(web.BaseSite):
             ssl_context=self._ssl_context,
             backlog=self._backlog,
             sock=self._sock,
+            idle_of=_aiohttp_idle,
         )

@@ -11,8 +11,13 @@ own, ``httpserver``, or aiohttp's) and only watches bytes go by:
 - a request head larger than ``max_head_bytes`` is answered 431, a declared body larger than ``max_body_bytes``
   413, and the connection closed before the server sees the request;
 - a response the client stops reading (the transport's buffer stays full) for ``write_timeout_s`` is abandoned;
-- at most ``max_connections`` connections are open at once per listener (TLS handshakes included): more are closed
-  on arrival (plain HTTP gets a 503 first) and counted (``ConnectionStats``, exported as self-metrics).
+- at most ``max_connections`` connections are open at once per listener (TLS handshakes included). When a new one
+  arrives at the cap, the least recently active *idle* connection is closed to make room (counted as evicted): one
+  with no request in progress (never sent a byte, between keep-alive requests, or in its TLS handshake). Only when
+  every open connection is mid-request (whose request deadline bounds how long it can stay so) is the new one
+  closed on arrival (plain HTTP gets a 503 first) and counted as rejected (``ConnectionStats``, self-metrics). So
+  an attacker holding the cap's worth of idle keep-alive connections cannot lock Prometheus out: its scrape's
+  connection takes the place of the oldest of them.
 
 TLS is terminated here too, not by ``create_server(ssl=...)``: asyncio gives every TLS connection a 256 KiB read
 buffer up front (``SSLProtocol.max_size``), which made a few thousand idle TLS connections cost hundreds of MiB.
@@ -29,6 +34,7 @@ import functools
 import logging
 import socket
 import ssl
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -39,7 +45,7 @@ from gpuscope.exporter.selfmetrics import ConnectionStats
 if TYPE_CHECKING:  # aiohttp's site for the other servers (console, remediation, the stack's nodes), not the exporter's
     from gpuscope.exporter.aioserver import GuardedSite
 
-__all__ = ["GuardedSite", "HttpLimits", "listen", "malloc_trim"]
+__all__ = ["GuardedSite", "HttpLimits", "InnerIdle", "inner_idle", "listen", "malloc_trim"]
 
 log = logging.getLogger(__name__)
 
@@ -74,8 +80,20 @@ def malloc_trim() -> Callable[[int], int] | None:
     return None
 
 
+class _Slot:
+    """One admitted connection's place under the cap: whether it is idle now, and how to close it to make room."""
+
+    __slots__ = ("evict", "handshaking", "idle")
+
+    def __init__(self, *, handshaking: bool, idle: Callable[[], bool], evict: Callable[[], None]) -> None:
+        self.handshaking = handshaking
+        self.idle = idle
+        self.evict = evict
+
+
 class _Admission:
-    """One listener's connection cap and counts; hands freed memory back after a burst of connections has gone.
+    """One listener's connection cap and counts; evicts idle connections at the cap; hands freed memory back after a
+    burst of connections has gone.
 
     glibc keeps the small blocks that closed connections leave behind; without a trim, an exporter that once held
     thousands of (hostile) connections would keep their memory for the rest of its life.
@@ -88,24 +106,54 @@ class _Admission:
         self._loop = loop
         self._peak = 0
         self._trim: asyncio.TimerHandle | None = None
+        self._slots: OrderedDict[_Slot, None] = OrderedDict()  # least recently active first
+        stats.idle = self.idle_count
 
-    def enter(self, *, tls: bool) -> bool:
-        """Count a new connection in; False (and counted as rejected) when the cap is reached."""
+    def idle_count(self) -> int:
+        """How many open connections are idle now (a scrape's figure: a walk of at most the cap's connections)."""
+        return sum(1 for slot in tuple(self._slots) if slot.idle())
+
+    def enter(self, *, tls: bool, idle: Callable[[], bool], evict: Callable[[], None]) -> _Slot | None:
+        """Count a new connection in (making room by evicting an idle one at the cap); None (counted as rejected)
+        when the cap is reached and every open connection is mid-request."""
         stats = self.stats
-        if stats.open >= stats.limit:
+        if stats.open >= stats.limit and not self._evict_idle():
             stats.rejected += 1
-            return False
+            return None
+        slot = _Slot(handshaking=tls, idle=idle, evict=evict)
+        self._slots[slot] = None
         stats.open += 1
         stats.handshaking += tls
         self._peak = max(self._peak, stats.open)
+        return slot
+
+    def _evict_idle(self) -> bool:
+        # A scan from the least recently active: at the cap only, and bounded by the cap.
+        victim = next((slot for slot in self._slots if slot.idle()), None)
+        if victim is None:
+            return False
+        self.leave(victim)  # its place is free now: the close below only has to let the socket go
+        self.stats.evicted += 1
+        victim.evict()
         return True
 
-    def established(self) -> None:
-        self.stats.handshaking -= 1
+    def touch(self, slot: _Slot) -> None:
+        """``slot``'s connection was active (bytes arrived): it is the last to be evicted."""
+        if slot in self._slots:
+            self._slots.move_to_end(slot)
 
-    def leave(self, *, handshaking: bool) -> None:
+    def established(self, slot: _Slot) -> None:
+        if slot.handshaking and slot in self._slots:
+            slot.handshaking = False
+            self.stats.handshaking -= 1
+        self.touch(slot)
+
+    def leave(self, slot: _Slot) -> None:
+        """``slot``'s connection is gone (or evicted); a second call for the same slot does nothing."""
+        if self._slots.pop(slot, False) is False:
+            return
         self.stats.open -= 1
-        self.stats.handshaking -= handshaking
+        self.stats.handshaking -= slot.handshaking
         if self._peak - self.stats.open >= self._BURST and self._trim is None and malloc_trim() is not None:
             self._trim = self._loop.call_later(1.0, self._release)
 
@@ -117,23 +165,35 @@ class _Admission:
             trim(0)
 
 
+InnerIdle = Callable[[asyncio.Protocol], bool]  # whether an HTTP protocol has no request in progress
+
+
+def inner_idle(protocol: asyncio.Protocol) -> bool:
+    """``HttpConnection.idle`` (the exporter's server); a protocol that cannot tell is never idle (never evicted)."""
+    return bool(getattr(protocol, "idle", False))
+
+
 class _Guard(asyncio.Protocol):
-    """Wraps one connection's aiohttp protocol; forwards every event, closes the connection when a limit is hit."""
+    """Wraps one connection's HTTP protocol; forwards every event, closes the connection when a limit is hit."""
 
     def __init__(
         self,
         inner: asyncio.Protocol,
         limits: HttpLimits,
         loop: asyncio.AbstractEventLoop,
+        admission: _Admission,
         *,
-        admit: _Admission | None = None,
+        idle_of: InnerIdle = inner_idle,
         on_made: Callable[[], None] | None = None,
     ) -> None:
         self._inner = inner
         self._limits = limits
         self._loop = loop
-        self._admit = admit  # plain HTTP: this guard counts the connection against the cap
-        self._admitted = False
+        self._admission = admission
+        self._idle_of = idle_of
+        # Plain HTTP: this guard takes the connection's slot under the cap; TLS: ``_TlsConnection`` does and sets it.
+        self.slot: _Slot | None = None
+        self._owns_slot = on_made is None
         self._on_made = on_made  # TLS: tells the TLS layer its handshake finished
         self._transport: asyncio.Transport | None = None
         self._read_timer: asyncio.TimerHandle | None = None
@@ -142,16 +202,36 @@ class _Guard(asyncio.Protocol):
         self._body_left = 0
         self._opaque = False  # a chunked body: its end is not tracked, the request deadline simply stays armed
 
+    def idle(self) -> bool:
+        """No request in progress: none partly received, none being answered, nothing left to write. An idle
+        connection may be evicted to admit a new one at the cap."""
+        transport = self._transport
+        return (
+            transport is not None
+            and not self._head
+            and not self._body_left
+            and not self._opaque
+            and self._write_timer is None
+            and transport.get_write_buffer_size() == 0
+            and self._idle_of(self._inner)
+        )
+
+    def evict(self) -> None:
+        transport = self._transport
+        if transport is not None and not transport.is_closing():
+            log.debug("closing the idle connection from %s: the connection limit was reached", _peer(transport))
+            transport.close()  # nothing is left to write (``idle``): the socket goes at once, with a FIN
+
     # -- asyncio.Protocol, forwarded ------------------------------------------------------------------------------
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
-        if self._admit is not None:
-            if not self._admit.enter(tls=False):
+        if self._owns_slot:
+            self.slot = self._admission.enter(tls=False, idle=self.idle, evict=self.evict)
+            if self.slot is None:
                 transport.write(_BUSY)
                 transport.close()
                 return
-            self._admitted = True
         if self._on_made is not None:
             self._on_made()
         self._transport = transport
@@ -161,6 +241,8 @@ class _Guard(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         if self._transport is None or self._transport.is_closing():
             return
+        if self.slot is not None:
+            self._admission.touch(self.slot)
         if self._opaque or self._scan(data):
             self._inner.data_received(data)
 
@@ -177,11 +259,11 @@ class _Guard(asyncio.Protocol):
         self._inner.resume_writing()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self._admit is not None:
-            if not self._admitted:
-                return  # refused on arrival: aiohttp never saw it
-            self._admit.leave(handshaking=False)
-            self._admitted = False
+        if self._owns_slot:
+            if self.slot is None:
+                return  # refused on arrival: the HTTP protocol never saw it
+            self._admission.leave(self.slot)
+            self.slot = None
         self._disarm_read()
         self._cancel_write()
         self._transport = None
@@ -259,8 +341,7 @@ class _Guard(asyncio.Protocol):
     def _expire(self, what: str) -> None:
         self._read_timer = self._write_timer = None
         if self._transport is not None and not self._transport.is_closing():
-            peer = self._transport.get_extra_info("peername")
-            log.debug("closing the connection from %s: %s timeout", peer, what)
+            log.debug("closing the connection from %s: %s timeout", _peer(self._transport), what)
             self._transport.abort()
 
     def _refuse(self, status: int, reason: str) -> None:
@@ -271,6 +352,10 @@ class _Guard(asyncio.Protocol):
                 f"Connection: close\r\n\r\n{reason}\n".encode()
             )
             self._transport.close()
+
+
+def _peer(transport: asyncio.BaseTransport) -> object:
+    return transport.get_extra_info("peername")
 
 
 class _TlsConnection(TlsOrTellHttp):
@@ -285,13 +370,14 @@ class _TlsConnection(TlsOrTellHttp):
         context: ssl.SSLContext,
         limits: HttpLimits,
         admission: _Admission,
+        idle_of: InnerIdle = inner_idle,
     ) -> None:
         self._gpuscope_admission = admission
         self._gpuscope_phase = "new"  # new -> handshake -> established; "refused" when over the cap
-        guard = _Guard(inner, limits, loop, on_made=self._established)
+        self._gpuscope_guard = _Guard(inner, limits, loop, admission, idle_of=idle_of, on_made=self._established)
         super().__init__(
             loop,
-            guard,
+            self._gpuscope_guard,
             context,
             None,  # type: ignore[arg-type] # no waiter: nobody awaits the handshake, failures only close
             server_side=True,
@@ -301,25 +387,41 @@ class _TlsConnection(TlsOrTellHttp):
         )
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        if not self._gpuscope_admission.enter(tls=True):
+        slot = self._gpuscope_admission.enter(tls=True, idle=self._gpuscope_idle, evict=self._gpuscope_evict)
+        if slot is None:
             self._gpuscope_phase = "refused"
             assert isinstance(transport, asyncio.Transport)
             transport.abort()  # nothing can be said before a handshake
             super().connection_lost(None)  # tear the unused TLS state down now (its later call is ignored)
             return
+        self._gpuscope_guard.slot = slot
         self._gpuscope_phase = "handshake"
         super().connection_made(transport)
 
+    def _gpuscope_idle(self) -> bool:
+        # A handshake is no request yet (its own deadline bounds it); after it, the HTTP layer says.
+        return self._gpuscope_phase == "handshake" or self._gpuscope_guard.idle()
+
+    def _gpuscope_evict(self) -> None:
+        raw: Any = self._transport
+        if raw is not None:
+            log.debug("closing the idle TLS connection from %s: the connection limit was reached", _peer(raw))
+            raw.abort()  # no TLS shutdown to wait for: the socket goes now
+
     def _established(self) -> None:
         if self._gpuscope_phase == "handshake":
-            self._gpuscope_admission.established()
+            slot = self._gpuscope_guard.slot
+            if slot is not None:
+                self._gpuscope_admission.established(slot)
             self._gpuscope_phase = "established"
 
     def connection_lost(self, exc: BaseException | None) -> None:
         phase, self._gpuscope_phase = self._gpuscope_phase, "closed"
         if phase in ("new", "refused", "closed"):
             return
-        self._gpuscope_admission.leave(handshaking=phase == "handshake")
+        slot = self._gpuscope_guard.slot
+        if slot is not None:
+            self._gpuscope_admission.leave(slot)
         super().connection_lost(exc)
 
 
@@ -333,17 +435,19 @@ async def listen(
     ssl_context: ssl.SSLContext | None = None,
     backlog: int = 512,
     sock: socket.socket | None = None,
+    idle_of: InnerIdle = inner_idle,
 ) -> asyncio.Server:
     """Listen with every connection guarded: ``make_inner`` makes each connection's HTTP protocol; ``stats`` counts
     the connections; TLS is terminated in ``_TlsConnection`` (admission, small buffer; plain HTTP on this port gets
-    a 400 that says so). ``sock``: an inherited listening socket (systemd socket activation), host and port unused."""
+    a 400 that says so). ``sock``: an inherited listening socket (systemd socket activation), host and port unused.
+    ``idle_of`` tells whether an HTTP protocol has no request in progress (such connections may be evicted)."""
     loop = asyncio.get_running_loop()
     admission = _Admission(stats, loop)
 
     def protocol() -> asyncio.BaseProtocol:
         if ssl_context is None:
-            return _Guard(make_inner(), limits, loop, admit=admission)
-        return _TlsConnection(loop, make_inner(), ssl_context, limits, admission)
+            return _Guard(make_inner(), limits, loop, admission, idle_of=idle_of)
+        return _TlsConnection(loop, make_inner(), ssl_context, limits, admission, idle_of)
 
     if sock is not None:
         return await loop.create_server(protocol, sock=sock, backlog=backlog)

@@ -207,6 +207,12 @@ class HttpConnection(asyncio.Protocol):
         # Pipelined requests beyond this wait in the kernel (reading paused): one request's worth, at most.
         self._read_cap = app.max_body_bytes + 64 * 1024
 
+    @property
+    def idle(self) -> bool:
+        """No request in progress: none buffered or partly received, none being answered, none waiting to be
+        written. At the connection cap, ``httpguard`` may close an idle connection to admit a new one."""
+        return self._task is None and self._head is None and not self._buffer and self._drained is None
+
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
         self._transport = transport

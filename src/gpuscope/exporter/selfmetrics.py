@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import os
 import resource
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from gpuscope.backends.base import ProfilingState
@@ -232,6 +232,10 @@ def read_process_stats() -> ProcessStats | None:
     )
 
 
+def _no_idle() -> int:
+    return 0
+
+
 @dataclass(slots=True)
 class ConnectionStats:
     """One listener's connection counts, kept by the HTTP guard on the event loop and read by scrapes."""
@@ -239,7 +243,9 @@ class ConnectionStats:
     limit: int
     open: int = 0
     handshaking: int = 0  # of ``open``: TLS handshakes not finished yet
-    rejected: int = 0  # refused because ``limit`` connections were open
+    rejected: int = 0  # refused because ``limit`` connections were open, none of them idle
+    evicted: int = 0  # idle connections closed to admit a new one at ``limit``
+    idle: Callable[[], int] = _no_idle  # how many of ``open`` have no request in progress (the guard counts them)
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,6 +273,12 @@ def _connection_families(c: ConnectionStats) -> list[str]:
             ],
         ),
         _single(
+            "gpuscope_exporter_http_connections_idle",
+            GAUGE,
+            "Open connections with no request in progress; at the connection limit the least recently active goes.",
+            integer(c.idle()),
+        ),
+        _single(
             "gpuscope_exporter_http_connection_limit",
             GAUGE,
             "Most connections this listener keeps open at once; more are closed on arrival.",
@@ -275,8 +287,14 @@ def _connection_families(c: ConnectionStats) -> list[str]:
         _single(
             "gpuscope_exporter_http_connections_rejected_total",
             COUNTER,
-            "Connections closed on arrival because the connection limit was reached.",
+            "Connections closed on arrival because the connection limit was reached and no open one was idle.",
             integer(c.rejected),
+        ),
+        _single(
+            "gpuscope_exporter_http_connections_evicted_total",
+            COUNTER,
+            "Idle connections closed to admit a new one because the connection limit was reached.",
+            integer(c.evicted),
         ),
     ]
 
