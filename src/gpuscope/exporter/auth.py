@@ -9,8 +9,14 @@ before anything else, so a flood of wrong passwords never delays a scraper that 
 The checks that do need bcrypt run one at a time on one worker thread (a flood takes one core, never the event
 loop), from a bounded queue: at most ``MAX_PENDING`` checks wait, at most ``PER_CLIENT`` from one client address,
 and concurrent checks of the same credential share one run. A client over those bounds is answered 429 at once,
-and a queued check whose client has hung up is dropped unrun. Unknown users are checked against a dummy hash of
-the configured hashes' cost, so response times do not reveal which user names exist.
+and a queued check whose client has hung up is dropped unrun.
+
+An unknown user takes the known users' path, step for step, so that response times do not reveal which user names
+exist, on a quiet machine or a busy one: the same cache lookups and the same negative cache (a repeated wrong guess
+is answered from it, whoever the user), the same queue, bounds and worker, and the same bcrypt verification, against
+a dummy hash of the configured hashes' highest cost; only the verdict differs (never OK). Passwords are compared on
+their first 72 bytes, as Go's bcrypt compares them (python-bcrypt 5 refuses longer ones, which would otherwise be a
+fast refusal). ``AuthStats`` counts every check's outcome and every bcrypt run by its cost (self-metrics).
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 import bcrypt
 
 from gpuscope.exporter.httpserver import App, Response
+from gpuscope.exporter.selfmetrics import AuthStats
 from gpuscope.exporter.webconfig import RateLimit, WebConfig, normal_san
 
 if TYPE_CHECKING:  # aiohttp only for the servers on it (remediation's API): ``install``
@@ -43,6 +50,7 @@ _SAN_KINDS = ("DNS", "IP Address", "email", "URI")
 MAX_PENDING = 64
 PER_CLIENT = 2
 _COST = re.compile(rb"\$2[aby]\$(\d\d)\$")
+_MAX_PASSWORD = 72  # bytes bcrypt's key schedule takes; Go's bcrypt compares longer passwords on these
 
 
 class Verdict(Enum):
@@ -54,15 +62,23 @@ class Verdict(Enum):
 @dataclass(slots=True)
 class _Pending:
     key: bytes
-    hashed: bytes | None
+    hashed: bytes  # the user's hash, or the dummy for an unknown user
+    known: bool
     password: bytes
     clients: dict[str, Callable[[], bool]]  # client -> still connected?
-    done: asyncio.Future[bool] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
+    done: asyncio.Future[str] = field(default_factory=lambda: asyncio.get_running_loop().create_future())  # outcome
 
 
-def _cost(hashes: list[bytes]) -> int:
-    costs = [int(m[1]) for h in hashes if (m := _COST.match(h))]
-    return max(costs, default=10)
+def _cost(hashed: bytes) -> int | None:
+    match = _COST.match(hashed)
+    return int(match[1]) if match else None
+
+
+def dummy_hash(cost: int) -> bytes:
+    """A bcrypt hash of ``cost`` that no password matches: a fresh salt and a digest of 31 dots. ``checkpw``
+    against it runs the full key schedule of ``cost`` and then compares, as against a real hash; making it costs
+    nothing (``hashpw`` at a configured cost of 31 would take days at start-up)."""
+    return bcrypt.gensalt(cost) + b"." * 31
 
 
 class _Lru:
@@ -85,21 +101,34 @@ class _Lru:
 class BasicAuth:
     """Checks ``Authorization: Basic`` headers against bcrypt hashes; ``check`` runs on the event loop."""
 
-    def __init__(self, users: Mapping[str, bytes]) -> None:
+    def __init__(self, users: Mapping[str, bytes], stats: AuthStats | None = None) -> None:
         self._users = dict(users)
         self._verified = _Lru(_CACHE_SIZE)
         self._refused = _Lru(_CACHE_SIZE)
-        # Made at start-up, at the configured hashes' cost: an unknown user's check costs what a known one's does.
-        self.dummy_cost = _cost(list(self._users.values()))
-        self._dummy = bcrypt.hashpw(b"not a password", bcrypt.gensalt(self.dummy_cost))
+        # Unknown users are verified against this, at the highest configured cost: never cheaper than a known one.
+        self.dummy_cost = max((c for h in self._users.values() if (c := _cost(h)) is not None), default=10)
+        self._dummy = dummy_hash(self.dummy_cost)
         self._queue: deque[_Pending] = deque()
         self._by_key: dict[bytes, _Pending] = {}
         self._per_client: dict[str, int] = {}
         self._worker: asyncio.Task[None] | None = None
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bcrypt")
-        self.bcrypt_checks = 0  # how many times bcrypt actually ran (the caches' effect, for tests)
-        self.dropped = 0  # queued checks not run because their client had gone
-        self.busy = 0  # checks refused because the queue or the client's share of it was full
+        self.stats = stats if stats is not None else AuthStats()
+
+    @property
+    def bcrypt_checks(self) -> int:
+        """How many times bcrypt actually ran (the caches' effect)."""
+        return sum(self.stats.verifications.values())
+
+    @property
+    def dropped(self) -> int:
+        """Queued checks not run because their client had gone."""
+        return self.stats.outcomes.get("dropped", 0)
+
+    @property
+    def busy(self) -> int:
+        """Checks refused because the queue or the client's share of it was full."""
+        return self.stats.outcomes.get("busy", 0)
 
     @property
     def pending(self) -> int:
@@ -109,30 +138,38 @@ class BasicAuth:
     async def check(self, header: str | None, client: str = "", alive: Callable[[], bool] | None = None) -> Verdict:
         credentials = parse_basic(header)
         if credentials is None:
+            self.stats.count("malformed")
             return Verdict.DENIED
         user, password = credentials
+        # From here on, a known and an unknown user take the same steps; only ``known`` differs.
         hashed = self._users.get(user)
-        key = hashlib.sha256(b"\0".join((user.encode(), hashed or b"", password))).digest()
+        known = hashed is not None
+        hashed = hashed if hashed is not None else self._dummy
+        key = hashlib.sha256(b"\0".join((user.encode(), hashed, password))).digest()
         if key in self._verified:
+            self.stats.count("cached_ok")
             return Verdict.OK
         if key in self._refused:
+            self.stats.count("cached_denied")
             return Verdict.DENIED
         pending = self._by_key.get(key)
         if pending is None:
             if len(self._queue) >= MAX_PENDING or self._per_client.get(client, 0) >= PER_CLIENT:
-                self.busy += 1
+                self.stats.count("busy")
                 return Verdict.BUSY
-            pending = _Pending(key=key, hashed=hashed, password=password, clients={})
+            pending = _Pending(key=key, hashed=hashed, known=known, password=password, clients={})
             self._queue.append(pending)
             self._by_key[key] = pending
             self._start_worker()
         elif client not in pending.clients and self._per_client.get(client, 0) >= PER_CLIENT:
-            self.busy += 1
+            self.stats.count("busy")
             return Verdict.BUSY
         if client not in pending.clients:
             self._per_client[client] = self._per_client.get(client, 0) + 1
         pending.clients[client] = alive or (lambda: True)
-        return Verdict.OK if await asyncio.shield(pending.done) else Verdict.DENIED
+        outcome = await asyncio.shield(pending.done)
+        self.stats.count(outcome)
+        return Verdict.OK if outcome == "bcrypt_ok" else Verdict.DENIED
 
     def _start_worker(self) -> None:
         if self._worker is None or self._worker.done():
@@ -142,13 +179,17 @@ class BasicAuth:
         loop = asyncio.get_running_loop()
         while self._queue:
             pending = self._queue.popleft()
-            ok = False
+            outcome = "dropped"
             try:
                 if any(alive() for alive in pending.clients.values()):
-                    ok = await loop.run_in_executor(self._executor, self._compare, pending.hashed, pending.password)
+                    matched, cost = await loop.run_in_executor(
+                        self._executor, _verify, pending.hashed, pending.password, self._dummy
+                    )
+                    if cost is not None:  # counted here, on the event loop: a reload's two workers never race
+                        self.stats.verifications[cost] = self.stats.verifications.get(cost, 0) + 1
+                    ok = matched and pending.known
                     (self._verified if ok else self._refused).add(pending.key)
-                else:
-                    self.dropped += 1
+                    outcome = "bcrypt_ok" if ok else "bcrypt_denied"
             finally:
                 del self._by_key[pending.key]
                 for client in pending.clients:
@@ -156,25 +197,26 @@ class BasicAuth:
                     if not self._per_client[client]:
                         del self._per_client[client]
                 if not pending.done.done():
-                    pending.done.set_result(ok)
-
-    def _compare(self, hashed: bytes | None, password: bytes) -> bool:
-        self.bcrypt_checks += 1
-        if hashed is None:
-            bcrypt.checkpw(password, self._dummy)  # the same work as a known user: no user-name oracle
-            return False
-        try:
-            return bcrypt.checkpw(password, hashed)
-        except ValueError:
-            return False
+                    pending.done.set_result(outcome)
 
     def close(self) -> None:
         if self._worker is not None:
             self._worker.cancel()
         for pending in self._queue:  # nothing waits for ever on a check that will not run
             if not pending.done.done():
-                pending.done.set_result(False)
+                pending.done.set_result("dropped")
         self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _verify(hashed: bytes, password: bytes, dummy: bytes) -> tuple[bool, int | None]:
+    """(whether ``password`` matches ``hashed``, the cost bcrypt ran at). The bcrypt thread's one job, the same for
+    a known user's hash and the dummy."""
+    password = password[:_MAX_PASSWORD]
+    try:
+        return bcrypt.checkpw(password, hashed), _cost(hashed)
+    except ValueError:  # a hash this bcrypt cannot read (the web config's check admits it): no faster refusal
+        bcrypt.checkpw(password, dummy)
+        return False, _cost(dummy)
 
 
 def parse_basic(header: str | None) -> tuple[str, bytes] | None:
@@ -230,12 +272,13 @@ class _Checks:
     """The checks in force; a reload swaps them whole (one attribute assignment, so a request sees old or new)."""
 
     def __init__(self, config: WebConfig) -> None:
+        self.stats = AuthStats()  # one for the process's life: the counters go on across reloads
         self.current = self._build(config)
 
-    @staticmethod
-    def _build(config: WebConfig) -> tuple[WebConfig, BasicAuth | None, _TokenBucket | None]:
-        auth = BasicAuth(config.users) if config.users else None
+    def _build(self, config: WebConfig) -> tuple[WebConfig, BasicAuth | None, _TokenBucket | None]:
+        auth = BasicAuth(config.users, self.stats) if config.users else None
         bucket = _TokenBucket(config.rate_limit) if config.rate_limit else None
+        self.stats.configured = auth is not None
         return config, auth, bucket
 
     def replace(self, config: WebConfig) -> None:
@@ -270,12 +313,14 @@ class _Checks:
 
 
 _CHECKS = "web_checks"
+AUTH_STATS = "auth_stats"  # app.state: the ``AuthStats`` the exporter's scrapes export
 
 
 def install_checks(app: App, config: WebConfig) -> BasicAuth | None:
     """Add the web config's checks to ``app``: before every route, the configured headers on every response."""
     checks = _Checks(config)
     app.state[_CHECKS] = checks
+    app.state[AUTH_STATS] = checks.stats
 
     def set_headers(response: Response) -> None:
         response.headers.update(checks.current[0].headers)

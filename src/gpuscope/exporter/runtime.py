@@ -16,6 +16,7 @@ from gpuscope.backends.base import Backend
 from gpuscope.exporter.collector import Collector
 from gpuscope.exporter.render import RenderConfig, Split, render_dcgm
 from gpuscope.exporter.selfmetrics import (
+    AuthStats,
     ConnectionStats,
     ReloadStatus,
     read_process_stats,
@@ -70,6 +71,7 @@ class NodeRuntime:
         # reload's outcome (absent until a listener serves this node, and unless this process reloads on SIGHUP).
         self._connections: ConnectionStats | None = None
         self._reload: ReloadStatus | None = None
+        self._auth: AuthStats | None = None
         self._publish_lock = threading.Lock()
         self.published = self._render(collector.snapshot)
 
@@ -108,7 +110,7 @@ class NodeRuntime:
         """The exposition for one scrape."""
         pub = self.published
         process = read_process_stats() if self.own_process_metrics else None
-        tail = render_dynamic(pub.snapshot, now, process, self._connections, self._reload).encode()
+        tail = render_dynamic(pub.snapshot, now, process, self._connections, self._reload, self._auth).encode()
         if not gzip:
             return pub.static + tail
         prefix, compressor = pub.gzip_parts()
@@ -123,6 +125,10 @@ class NodeRuntime:
     def export_connections(self, stats: ConnectionStats) -> None:
         """Export ``stats`` (kept by the listener's guard, on the event loop) with every scrape of this node."""
         self._connections = stats
+
+    def export_auth(self, stats: AuthStats) -> None:
+        """Export basic auth's counts (kept by ``auth`` on the event loop) with every scrape of this node."""
+        self._auth = stats
 
     def reload_succeeded(self, at: float) -> None:
         """A configuration (the one read at start, or a SIGHUP reload's) was applied at ``at``."""

@@ -11,7 +11,7 @@ import functools
 import os
 import resource
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from gpuscope.backends.base import ProfilingState
 from gpuscope.exporter.render import RenderConfig, build_info_line
@@ -248,6 +248,23 @@ class ConnectionStats:
     idle: Callable[[], int] = _no_idle  # how many of ``open`` have no request in progress (the guard counts them)
 
 
+@dataclass(slots=True)
+class AuthStats:
+    """Basic auth's counts (``auth.BasicAuth``, on the event loop), kept across reloads and read by scrapes."""
+
+    configured: bool = False  # whether basic_auth_users is in force (the families are exported only then)
+    outcomes: dict[str, int] = field(default_factory=dict)  # every check, by how it was answered (AUTH_OUTCOMES)
+    verifications: dict[int, int] = field(default_factory=dict)  # bcrypt runs, by the cost of the hash checked
+
+    def count(self, outcome: str) -> None:
+        self.outcomes[outcome] = self.outcomes.get(outcome, 0) + 1
+
+
+# How a basic-auth check was answered: no header or not basic auth; from the cache of verified or of refused
+# credentials; by a bcrypt run from the queue; refused at once (queue full); dropped unrun (client gone).
+AUTH_OUTCOMES = ("malformed", "cached_ok", "cached_denied", "bcrypt_ok", "bcrypt_denied", "busy", "dropped")
+
+
 @dataclass(frozen=True, slots=True)
 class ReloadStatus:
     """The last configuration reload's outcome (SIGHUP); the configuration read at start is the first success."""
@@ -299,6 +316,25 @@ def _connection_families(c: ConnectionStats) -> list[str]:
     ]
 
 
+def _auth_families(a: AuthStats) -> list[str]:
+    checks = "gpuscope_exporter_auth_checks_total"
+    runs = "gpuscope_exporter_auth_bcrypt_verifications_total"
+    return [
+        family(
+            checks,
+            COUNTER,
+            "Basic-auth checks, by how they were answered (known and unknown users alike).",
+            [sample(checks, label("outcome", o), integer(a.outcomes.get(o, 0))) for o in AUTH_OUTCOMES],
+        ),
+        family(
+            runs,
+            COUNTER,
+            "bcrypt verifications run, by the cost of the hash checked (an unknown user's: the highest configured).",
+            [sample(runs, label("cost", str(cost)), integer(n)) for cost, n in sorted(a.verifications.items())],
+        ),
+    ]
+
+
 def _reload_families(r: ReloadStatus) -> list[str]:
     # Named after Prometheus's own prometheus_config_last_reload_* pair.
     return [
@@ -345,8 +381,10 @@ def render_dynamic(
     process: ProcessStats | None,
     connections: ConnectionStats | None = None,
     reload: ReloadStatus | None = None,
+    auth: AuthStats | None = None,
 ) -> str:
-    """The per-scrape tail: snapshot age, the listener's connection counts, process figures, the last reload."""
+    """The per-scrape tail: snapshot age, the listener's connection counts, process figures, the last reload, basic
+    auth's counts."""
     age = snapshot.age(now)
     parts = [
         _single(
@@ -362,4 +400,6 @@ def render_dynamic(
         parts += _process_families(process)
     if reload is not None:
         parts += _reload_families(reload)
+    if auth is not None and auth.configured:
+        parts += _auth_families(auth)
     return "".join(parts)

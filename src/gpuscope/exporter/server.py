@@ -247,6 +247,9 @@ async def start_listeners(
         )
         servers.append(server)
         lst.runtime.export_connections(stats)
+        auth_stats = app.state.get("auth_stats")  # auth.AUTH_STATS, with a web config (auth is imported only then)
+        if auth_stats is not None:
+            lst.runtime.export_auth(auth_stats)
     return servers
 
 
