@@ -3,6 +3,7 @@ fault bodies, tricky Accept-Encoding values, and response headers that would spl
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import socket
 import ssl
@@ -258,3 +259,44 @@ def test_the_malformed_request_log_is_rate_limited_and_says_what_it_left_out() -
     assert quiet.filter(later) and later.getMessage().endswith("(7 more since the last such line)")
     bug = logging.LogRecord("aiohttp.server", logging.ERROR, __file__, 1, "Error handling request", (), None)
     assert quiet.filter(bug) and bug.levelno == logging.ERROR  # not a parse error: left as it is
+
+
+def test_the_aiohttp_site_evicts_idle_connections_at_the_cap_too() -> None:
+    # The servers on aiohttp (the stack's nodes, remediation's API) share the guard: aiohttp's handler says when
+    # it waits for the next request.
+    from aiohttp import web
+
+    from gpuscope.exporter.aioserver import GuardedSite
+
+    async def ok(_request: web.Request) -> web.Response:
+        return web.Response(text="ok")
+
+    async def run() -> tuple[bool, list[bool], bytes, int]:
+        app = web.Application()
+        app.router.add_get("/health", ok)
+        runner = web.AppRunner(app, handle_signals=False)
+        await runner.setup()
+        port = free_port()
+        site = GuardedSite(runner, "127.0.0.1", port, limits=HttpLimits(max_connections=CAP))
+        await site.start()
+
+        def attack() -> tuple[bool, list[bool], bytes]:
+            with ExitStack() as held:
+                idle = [
+                    held.enter_context(socket.create_connection(("127.0.0.1", port), timeout=10)) for _ in range(CAP)
+                ]
+                for sock in idle:
+                    assert keepalive_get(sock).startswith(b"HTTP/1.1 200 ")
+                newcomer = held.enter_context(socket.create_connection(("127.0.0.1", port), timeout=10))
+                reply = keepalive_get(newcomer)
+                return closed_by_peer(idle[0], timeout=10), [closed_by_peer(s) for s in idle[1:]], reply
+
+        try:
+            first_closed, others_closed, reply = await asyncio.get_running_loop().run_in_executor(None, attack)
+            return first_closed, others_closed, reply, site.stats.evicted
+        finally:
+            await runner.cleanup()
+
+    first_closed, others_closed, reply, evicted = asyncio.run(run())
+    assert reply.startswith(b"HTTP/1.1 200 ")
+    assert first_closed and not any(others_closed) and evicted == 1
