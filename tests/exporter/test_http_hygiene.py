@@ -17,8 +17,9 @@ from gpuscope.fields.collectors import load_collectors
 from gpuscope.hardware.models import model_by_key
 from tests.support.exporters import serving
 from tests.support.net import free_port, wait_for
+from tests.support.rawhttp import closed_by_peer, keepalive_get
 
-LIMITS = HttpLimits(request_timeout_s=1.0, write_timeout_s=1.0)
+LIMITS = HttpLimits(request_timeout_s=1.0, write_timeout_s=1.0, keepalive_timeout_s=1.0)
 
 
 @pytest.fixture
@@ -111,6 +112,13 @@ def test_idle_connection_is_closed(url: str) -> None:
     host, port = url.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port)), timeout=30) as idle:
         assert read_all(idle) == b""  # the server hangs up on a connection that never sends a request
+
+
+def test_idle_keepalive_connection_is_closed_after_the_keepalive_timeout(url: str) -> None:
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=30) as idle:
+        assert keepalive_get(idle, "/metrics").startswith(b"HTTP/1.1 200 ")
+        assert closed_by_peer(idle, timeout=30)  # the server hangs up on a keep-alive connection left idle
 
 
 def test_client_that_never_reads_is_abandoned(served: Listener) -> None:
