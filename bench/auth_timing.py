@@ -19,10 +19,10 @@ Usage: ``python bench/auth_timing.py [--costs 10,12] [--samples 15] [--before /p
 from __future__ import annotations
 
 import argparse
-import itertools
 import multiprocessing
 import os
 import platform
+import secrets
 import statistics
 import subprocess
 import sys
@@ -75,19 +75,21 @@ def _exporter(tree: Path, web: Path, workdir: Path) -> Iterator[str]:
     env = {**os.environ, "PYTHONPATH": str(tree / "src")}
     argv = [sys.executable, "-m", "gpuscope", "exporter", "--backend", "sim", "--sim-gpus", "1",
             "-a", f"127.0.0.1:{port}", "--web-config-file", str(web)]  # fmt: skip
-    with (workdir / f"exporter-{port}.log").open("wb") as log:
+    log_path = workdir / f"exporter-{port}.log"
+    with log_path.open("wb") as log:
         proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=log)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 120
         while True:
             try:
-                if httpx.get(f"{url}/health", timeout=5).status_code in (200, 503):
-                    break
+                httpx.get(f"{url}/health", timeout=5)  # 401 without credentials: it answers, that is enough
+                break
             except httpx.HTTPError:
                 pass
             if proc.poll() is not None or time.monotonic() > deadline:
-                sys.exit(f"auth_timing.py: error: the exporter of {tree} did not start (log in {workdir})")
+                tail = log_path.read_text(errors="replace").strip().splitlines()[-1:] or ["(empty log)"]
+                sys.exit(f"auth_timing.py: error: the exporter of {tree} did not start: {tail[0]}")
             time.sleep(0.2)
         yield url
     finally:
@@ -119,7 +121,6 @@ def _measure(url: str, costs: list[int], samples: int) -> tuple[dict[str, list[f
     kinds[f"known user, cost {max(costs)}, repeated guess"] = (top, "same-wrong")
     kinds["unknown user, repeated guess"] = ("nobody", "same-wrong")
     times: dict[str, list[float]] = {kind: [] for kind in kinds}
-    counter = itertools.count()
     with httpx.Client(timeout=120) as client:
         client.get(f"{url}/metrics", auth=(top, "s3cret"))  # a valid login, cached: reads the counters below
         for name, password in {(n, p) for n, p in kinds.values() if p}:
@@ -127,7 +128,7 @@ def _measure(url: str, costs: list[int], samples: int) -> tuple[dict[str, list[f
         before = _runs(client, url, (top, "s3cret"))
         for _ in range(samples):
             for kind, (name, password) in kinds.items():
-                guess = password or f"guess-{next(counter)}"
+                guess = password or f"guess-{secrets.token_hex(8)}"  # never seen before: no cache can answer
                 t0 = time.perf_counter()
                 status = client.get(f"{url}/metrics", auth=(name, guess)).status_code
                 elapsed = time.perf_counter() - t0
