@@ -1,19 +1,19 @@
 """Basic-auth timing: is a wrong password for an unknown user answered as slowly as one for a known user?
 
 A real ``gpuscope exporter --backend sim`` with a web config of basic-auth users (bcrypt costs ``--costs``, one user
-per cost), plain HTTP on loopback. One client sends, round-robin so that load drifts hit every kind alike:
+per cost), plain HTTP on loopback. One client sends, each round one of each kind:
 
 - a fresh wrong password for each known user (one bcrypt run at that user's cost),
 - a fresh wrong password for an unknown user (what an attacker probing for user names sends),
-- a repeated wrong password for the highest-cost known user and for an unknown user (answered from the cache).
+- a repeated wrong password for the highest-cost known user and for an unknown user (answered from the cache),
 
-in a new random order each round (an answer that comes right after a bcrypt run is ~0.2 ms slower, so a fixed order
-favours whichever kind follows a cache hit), and times each answer (send to last byte, keep-alive). Twice: on the machine as it is ("quiet"), and with one
-CPU-spinning process per core beside the exporter ("busy"), the condition the unknown-user path was reported
-faster in.
-With ``--before TREE``, the same against the exporter of another checkout (e.g. the tree before this change).
-The exporter's own counters (``gpuscope_exporter_auth_bcrypt_verifications_total{cost}``) say how many bcrypt
-runs each condition cost, where the tree exports them.
+in a new random order each round (an answer right after a bcrypt run is ~0.2 ms slower, so a fixed order favours
+whichever kind follows a cache hit), and times each answer (send to last byte, keep-alive). Twice: on the machine
+as it is ("quiet"), and with one CPU-spinning process per core beside the exporter ("busy"), the condition the
+unknown-user path was reported faster in. With ``--before TREE``, the same against the exporter of another
+checkout (e.g. the tree before this change). The exporter's own counters
+(``gpuscope_exporter_auth_bcrypt_verifications_total{cost}``) say how many bcrypt runs each condition cost, where
+the tree exports them.
 
 Usage: ``python bench/auth_timing.py [--costs 10,12] [--samples 15] [--before /path/to/other/checkout]``.
 """
