@@ -119,15 +119,17 @@ def _runs(client: httpx.Client, url: str, auth: tuple[str, str]) -> dict[str, fl
 def _measure(url: str, costs: list[int], samples: int) -> tuple[dict[str, list[float]], dict[str, float] | None]:
     users = {f"user{cost}": cost for cost in costs}
     top = f"user{max(costs)}"
-    kinds = {f"known user, cost {cost}, fresh guess": (name, None) for name, cost in users.items()}
+    kinds: dict[str, tuple[str, str | None]] = {  # user, and the password of a repeated guess
+        f"known user, cost {cost}, fresh guess": (name, None) for name, cost in users.items()
+    }
     kinds["unknown user, fresh guess"] = ("nobody", None)
     kinds[f"known user, cost {max(costs)}, repeated guess"] = (top, "same-wrong")
     kinds["unknown user, repeated guess"] = ("nobody", "same-wrong")
     times: dict[str, list[float]] = {kind: [] for kind in kinds}
     with httpx.Client(timeout=120) as client:
         client.get(f"{url}/metrics", auth=(top, "s3cret"))  # a valid login, cached: reads the counters below
-        for name, password in {(n, p) for n, p in kinds.values() if p}:
-            client.get(f"{url}/metrics", auth=(name, password))  # the repeated guesses' first run, not timed
+        for name, repeated in {(n, p) for n, p in kinds.values() if p}:
+            client.get(f"{url}/metrics", auth=(name, repeated))  # the repeated guesses' first run, not timed
         before = _runs(client, url, (top, "s3cret"))
         order = list(kinds.items())
         for _ in range(samples):
