@@ -5,6 +5,7 @@ per cost), plain HTTP on loopback. One client sends, each round one of each kind
 
 - a fresh wrong password for each known user (one bcrypt run at that user's cost),
 - a fresh wrong password for an unknown user (what an attacker probing for user names sends),
+- a fresh wrong password of 110 bytes for the highest-cost known user and for an unknown user,
 - a repeated wrong password for the highest-cost known user and for an unknown user (answered from the cache),
 
 in a new random order each round (an answer right after a bcrypt run is ~0.2 ms slower, so a fixed order favours
@@ -47,6 +48,8 @@ for _path in (str(REPO / "src"), str(REPO)):
 from bench.common import load_average, percentile  # noqa: E402
 from tests.support.certs import bcrypt_hash  # noqa: E402
 from tests.support.net import free_port  # noqa: E402
+
+_LONG = "\0long"  # a kind's marker: a fresh guess of 110 bytes (bcrypt takes 72; python-bcrypt 5 refuses more)
 
 
 def _spin(stop: Event) -> None:
@@ -123,19 +126,25 @@ def _measure(url: str, costs: list[int], samples: int) -> tuple[dict[str, list[f
         f"known user, cost {cost}, fresh guess": (name, None) for name, cost in users.items()
     }
     kinds["unknown user, fresh guess"] = ("nobody", None)
+    kinds[f"known user, cost {max(costs)}, 100-byte guess"] = (top, _LONG)
+    kinds["unknown user, 100-byte guess"] = ("nobody", _LONG)
     kinds[f"known user, cost {max(costs)}, repeated guess"] = (top, "same-wrong")
     kinds["unknown user, repeated guess"] = ("nobody", "same-wrong")
     times: dict[str, list[float]] = {kind: [] for kind in kinds}
     with httpx.Client(timeout=120) as client:
         client.get(f"{url}/metrics", auth=(top, "s3cret"))  # a valid login, cached: reads the counters below
-        for name, repeated in {(n, p) for n, p in kinds.values() if p}:
+        for name, repeated in {(n, p) for n, p in kinds.values() if p and p != _LONG}:
             client.get(f"{url}/metrics", auth=(name, repeated))  # the repeated guesses' first run, not timed
         before = _runs(client, url, (top, "s3cret"))
         order = list(kinds.items())
         for _ in range(samples):
             random.shuffle(order)  # in a new order each round: an answer right after a bcrypt run is a little slower
             for kind, (name, password) in order:
-                guess = password or f"guess-{secrets.token_hex(8)}"  # never seen before: no cache can answer
+                guess = f"guess-{secrets.token_hex(8)}"  # never seen before: no cache can answer
+                if password == _LONG:
+                    guess = guess * 5
+                elif password is not None:
+                    guess = password
                 t0 = time.perf_counter()
                 status = client.get(f"{url}/metrics", auth=(name, guess)).status_code
                 elapsed = time.perf_counter() - t0
