@@ -16,7 +16,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO), str(REPO / "src")]
 
-from tests.console.browser import chromium, errors, loaded, wait  # noqa: E402
+from tests.support.browser import chromium, errors, loaded, wait  # noqa: E402
 from tests.support.net import wait_for  # noqa: E402
 from tests.support.upstack import running_stack  # noqa: E402
 
