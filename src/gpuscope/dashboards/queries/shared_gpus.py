@@ -16,23 +16,17 @@ UTILIZATION = "gpuscope_gpu_process_utilization_percent"
 UNATTRIBUTED = "gpuscope_gpu_unattributed_memory_used_bytes"
 
 
-def _owned(q: Q) -> str:
-    """The selected pods' processes; processes of no pod (a Slurm job, a command, a zombie) have their own panels,
-    and would otherwise be a "/" legend here."""
-    return f'{pods(q)},{q.c.pod_label}!=""'
-
-
 def pod_memory(q: Q) -> Query:
-    return Query(f"sum by ({pod_by(q)}) ({q.exporter(MEMORY, _owned(q))})", pod_legend(q))
+    return Query(f"sum by ({pod_by(q)}) ({q.exporter(MEMORY, pods(q))})", pod_legend(q))
 
 
 def namespace_memory(q: Q) -> Query:
     ns = q.c.namespace_label
-    return Query(f"sum by ({ns}) ({q.exporter(MEMORY, _owned(q))})", f"{{{{{ns}}}}}")
+    return Query(f"sum by ({ns}) ({q.exporter(MEMORY, pods(q))})", f"{{{{{ns}}}}}")
 
 
 def pod_sm(q: Q) -> Query:
-    util = q.exporter(UTILIZATION, _owned(q), 'engine="sm"')
+    util = q.exporter(UTILIZATION, pods(q), 'engine="sm"')
     return Query(f"sum by ({pod_by(q)}) ({util}) / 100", pod_legend(q))
 
 

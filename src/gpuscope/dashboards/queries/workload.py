@@ -15,8 +15,10 @@ from gpuscope.rules.recording import HELD, HELD_ACTIVE, UNIT_ACTIVITY
 
 
 def pods(q: Q) -> str:
+    """The selected pods' series. Holders that are no pod (a Slurm job from the job-mapping directory: no namespace,
+    no pod) are left to the jobs row, where they would otherwise be a "/" legend here."""
     c = q.c
-    return f'{q.in_cluster},{c.namespace_label}=~"$namespace",{c.pod_label}=~"$pod"'
+    return f'{q.in_cluster},{c.namespace_label}=~"$namespace",{c.pod_label}=~"$pod",{c.pod_label}!=""'
 
 
 def pod_by(q: Q) -> str:
