@@ -4,10 +4,16 @@ DCGM serves every catalog field in the catalog's unit already (the catalog is wr
 value passes through unchanged except for its Python type, which follows the catalog row (an INT field stays
 ``int``, a DOUBLE field becomes ``float``). "No value" arrives in two ways: a per-value ``status`` (not watched,
 no data yet, GPU lost) or a *blank sentinel* in the value itself (at or above ``*_BLANK``, the offset says why).
+
+A double may also be ``NaN`` or infinite (a driver's division by zero, a corrupted record): ``+Inf`` is at or above
+``DCGM_FP64_BLANK``, so it is blank by DCGM's own ``DCGM_FP64_IS_BLANK``, with no offset to say why (no data); ``NaN``
+and ``-Inf`` stay values of a double field (the exposition writes them as Go does) and are a failed read of an
+integer field or view, which has no way to hold them. Either way only that one value is lost.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -69,6 +75,9 @@ _STR_BLANK_ERRORS = {
 
 
 def _blank_error(offset: float) -> ReadError:
+    """Why a blank sentinel has no value; an offset that is no small integer (``+Inf - BLANK``) says only that."""
+    if not math.isfinite(offset):
+        return ReadError.NO_DATA
     return _BLANK_ERRORS.get(int(offset), ReadError.NO_DATA)
 
 
@@ -96,6 +105,8 @@ def decode(raw: S.FieldValueV2) -> Decoded:
     if field.value is ValueKind.DOUBLE:
         return Decoded(value=float(value), timestamp_us=int(raw.ts))
     if field.value is ValueKind.INT:
+        if isinstance(value, float) and not math.isfinite(value):
+            return Decoded(value=ReadError.FAILED, timestamp_us=int(raw.ts))  # NaN or -Inf: no integer holds it
         return Decoded(value=int(value), timestamp_us=int(raw.ts))
     return Decoded(value=str(value), timestamp_us=int(raw.ts))
 
@@ -177,7 +188,8 @@ def with_views(
         if isinstance(value, (ReadError, str)):
             out[view] = value if isinstance(value, ReadError) else ReadError.FAILED
         elif BY_ID[view].value is ValueKind.INT:
-            out[view] = round(value * factor)
+            scaled = value * factor
+            out[view] = round(scaled) if math.isfinite(scaled) else ReadError.FAILED
         else:
             out[view] = float(value) * factor
     return out

@@ -1,0 +1,92 @@
+"""DCGM values that are not finite numbers, through ``gpuscope exporter --backend dcgm`` over the fake libdcgm.
+
+``+Inf`` in a double field used to raise OverflowError in the blank-sentinel check (``int(+Inf - FP64_BLANK)``),
+which lost both GPUs' readings on every collection. Now the one value is a read error or a value as the exposition
+writes it, and every other GPU and field keeps its reading.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+
+from gpuscope.fields.catalog import BY_NAME
+from tests.backends.dcgm.support import two_a100s
+from tests.fakedcgm import build
+from tests.support.net import free_port, wait_for
+
+pytestmark = pytest.mark.e2e
+
+CSV = (
+    "DCGM_FI_DEV_GPU_TEMP, gauge, temperature\n"
+    "DCGM_FI_DEV_POWER_USAGE, gauge, power\n"
+    "DCGM_FI_DEV_SM_CLOCK, gauge, sm clock\n"
+)
+
+
+def _id(name: str) -> int:
+    return BY_NAME[name].field_id
+
+
+def _rows(text: str, name: str) -> dict[str, str]:
+    """gpu label -> sample value of one family."""
+    out = {}
+    for line in text.splitlines():
+        if line.startswith(name + "{"):
+            gpu = line.split('gpu="', 1)[1].split('"', 1)[0]
+            out[gpu] = line.rsplit(" ", 1)[1]
+    return out
+
+
+def test_inf_and_nan_doubles_cost_only_their_own_value(request: pytest.FixtureRequest, tmp_path: Path) -> None:
+    library = build(Path(request.config.cache.mkdir("fakedcgm")))
+    temp, power, clock = _id("DCGM_FI_DEV_GPU_TEMP"), _id("DCGM_FI_DEV_POWER_USAGE"), _id("DCGM_FI_DEV_SM_CLOCK")
+    model = [
+        *two_a100s()[:2],
+        "value none 0 1 s 550.54.15",
+        f"value gpu 0 {temp} i 40",
+        f"value gpu 1 {temp} i 41",
+        f"value gpu 0 {power} d inf",  # at or above DCGM_FP64_BLANK: blank by DCGM's own check
+        f"value gpu 1 {power} d nan",  # a double field holds NaN as it is
+        f"value gpu 0 {clock} d -inf",  # an integer field sent as a double no integer holds: a failed read
+        f"value gpu 1 {clock} i 1410",
+    ]
+    (tmp_path / "model.txt").write_text("\n".join(model) + "\n")
+    (tmp_path / "fields.csv").write_text(CSV)
+    port = free_port()
+    env = {
+        **os.environ,
+        "GPUSCOPE_LIBDCGM_PATH": str(library),
+        "GPUSCOPE_FAKEDCGM_MODEL": str(tmp_path / "model.txt"),
+    }
+    command = [sys.executable, "-m", "gpuscope", "exporter", "--backend", "dcgm", "-a", f"127.0.0.1:{port}"]
+    command += ["-c", "300", "-f", str(tmp_path / "fields.csv"), "--node-name", "n1"]
+    proc = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+
+        def collected() -> str | None:
+            if proc.poll() is not None:
+                return "exited"
+            try:
+                text = httpx.get(f"{url}/metrics", timeout=5).text
+            except httpx.TransportError:
+                return None
+            return text if len(_rows(text, "DCGM_FI_DEV_GPU_TEMP")) == 2 else None
+
+        text = wait_for(collected, what="both GPUs' readings with non-finite doubles among them")
+        health = httpx.get(f"{url}/health", timeout=5).status_code
+    finally:
+        proc.terminate()
+        _, stderr = proc.communicate(timeout=20)
+    assert text != "exited", stderr
+    assert "Traceback" not in stderr and "OverflowError" not in stderr, stderr
+    assert health == 200
+    assert _rows(text, "DCGM_FI_DEV_GPU_TEMP") == {"0": "40", "1": "41"}
+    assert _rows(text, "DCGM_FI_DEV_POWER_USAGE") == {"1": "NaN"}  # GPU 0's +Inf is blank: no sample
+    assert _rows(text, "DCGM_FI_DEV_SM_CLOCK") == {"1": "1410"}  # GPU 0's -Inf cannot be an integer
