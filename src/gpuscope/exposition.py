@@ -11,6 +11,10 @@ Text in, text out: the exporter renders thousands of series per collection from 
 so the pieces take and return strings; ``Families`` gathers samples by family for writers that produce them in
 any order. Standard library only: the bundle compiler and the exporter both import it.
 
+Bytes leave through ``encode`` alone: label values come from outside (a pod label the API server sent as a lone
+surrogate ``\ud800``, a pod log directory whose name is not UTF-8 and reads back with ``surrogateescape``), and one
+such character must cost only itself, never the whole body, so every character UTF-8 cannot carry becomes U+FFFD.
+
 Help texts are written as given, unescaped, as dcgm-exporter's template writes them: they come from the collectors
 CSV (one line per row, so no line break) or from constants.
 """
@@ -18,12 +22,33 @@ CSV (one line per row, so no line break) or from constants.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 
 COUNTER = "counter"
 GAUGE = "gauge"
 
 Pairs = Iterable[tuple[str, str]]
+
+# Lone surrogates: what JSON's ``\ud800`` escapes and ``surrogateescape`` (undecodable bytes of a file name) leave in
+# a str. A paired surrogate never survives decoding into a str, so each one here stands alone.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+REPLACEMENT = "\ufffd"
+
+
+def valid_text(text: str) -> str:
+    """``text`` with every character UTF-8 cannot encode (a lone surrogate) replaced by U+FFFD."""
+    return _SURROGATE.sub(REPLACEMENT, text)
+
+
+def encode(text: str) -> bytes:
+    """An exposition (or any text written to a client) as UTF-8 bytes; a lone surrogate becomes U+FFFD.
+
+    The fast path is the plain encoder: the substitution runs only for a body that holds such a character."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return valid_text(text).encode("utf-8")
 
 
 def escape(value: str) -> str:

@@ -12,6 +12,7 @@ import threading
 import zlib
 from dataclasses import dataclass, field, replace
 
+from gpuscope import exposition
 from gpuscope.backends.base import Backend
 from gpuscope.exporter.collector import Collector
 from gpuscope.exporter.render import RenderConfig, Split, render_dcgm
@@ -89,7 +90,7 @@ class NodeRuntime:
             + processes
             + render_self(snapshot, config, self.interval_s, self.dialect)
         )
-        return Published(snapshot, text.encode())
+        return Published(snapshot, exposition.encode(text))
 
     def collect(self) -> None:
         """Collect and publish; runs on a worker thread."""
@@ -110,7 +111,9 @@ class NodeRuntime:
         """The exposition for one scrape."""
         pub = self.published
         process = read_process_stats() if self.own_process_metrics else None
-        tail = render_dynamic(pub.snapshot, now, process, self._connections, self._reload, self._auth).encode()
+        tail = exposition.encode(
+            render_dynamic(pub.snapshot, now, process, self._connections, self._reload, self._auth)
+        )
         if not gzip:
             return pub.static + tail
         prefix, compressor = pub.gzip_parts()
