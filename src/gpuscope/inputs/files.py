@@ -24,6 +24,35 @@ class MissingFile(UsageError):
     """The file does not exist: callers re-raise it with the hint that fits their flag."""
 
 
+class NotRegularFile(OSError):
+    """``read_head``: the path is a directory, device, FIFO or socket, never read."""
+
+
+_OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOCTTY", 0)
+
+
+def read_head(path: str, limit: int) -> bytes:
+    """The first ``limit`` bytes of the regular file ``path``, for files a collection reads every interval
+    (``/proc/<pid>/cgroup``, a job mapping file, a service-account token): a FIFO or device put in their place
+    never blocks the collection. Raises ``OSError`` as ``open`` does (``FileNotFoundError``...), and
+    ``NotRegularFile`` for anything but a regular file."""
+    fd = os.open(path, _OPEN_FLAGS)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotRegularFile(f"{path}: not a regular file")
+        chunks: list[bytes] = []
+        size = 0
+        while size < limit:  # /proc files say st_size 0: read until the end or the limit
+            chunk = os.read(fd, min(65536, limit - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def read_text(path: str, what: str, limit: int = MAX_CONFIG_BYTES) -> str:
     """The text of ``path``; ``what`` names the file for the error (``"collectors file"``).
 
@@ -36,7 +65,7 @@ def read_text(path: str, what: str, limit: int = MAX_CONFIG_BYTES) -> str:
 def read_bytes(path: str, what: str, limit: int = MAX_CONFIG_BYTES) -> bytes:
     """At most ``limit`` bytes of the regular file ``path``; ``UsageError`` otherwise."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOCTTY", 0))
+        fd = os.open(path, _OPEN_FLAGS)
     except FileNotFoundError:
         raise MissingFile(f"{what} {path!r} does not exist") from None
     except OSError as exc:

@@ -1,8 +1,9 @@
 """What ``/proc`` says about one process: its cgroup owner, command name and user (the only I/O of attribution).
 
-Every read is bounded (a few KiB) and every failure is a reason, never an exception: a PID that exits between
-NVML's list and this read, a ``/proc`` that is not the host's (a containerised exporter without ``hostPID``), an
-unreadable file, a cgroup path of an unknown shape.
+Every read is bounded (a few KiB) and never blocks (``inputs.files.read_head``: regular files only, so a FIFO in
+place of ``cgroup`` is an unreadable file), and every failure is a reason, never an exception: a PID that exits
+between NVML's list and this read, a ``/proc`` that is not the host's (a containerised exporter without
+``hostPID``), an unreadable file, a cgroup path of an unknown shape.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from gpuscope.exporter.processes.cgroup import CgroupOwner, parse_cgroup
+from gpuscope.inputs.files import read_head
 
 _MAX_BYTES = 16 * 1024  # a cgroup file has ~13 lines of < 200 bytes; comm is 16 bytes
 
@@ -40,8 +42,9 @@ class ProcInfo:
 
 
 def _read(path: Path) -> str:
-    with path.open("rb") as handle:
-        return handle.read(_MAX_BYTES).decode("utf-8", "replace")
+    # Non-blocking and regular files only: a FIFO bind-mounted over /proc/<pid>/cgroup (or a /proc that is not
+    # procfs) would otherwise hold the collection thread forever; it is an unreadable file instead.
+    return read_head(str(path), _MAX_BYTES).decode("utf-8", "replace")
 
 
 def _user(status: str) -> str:

@@ -11,6 +11,7 @@ import os
 import re
 
 from gpuscope.exporter.workloads.model import Target
+from gpuscope.inputs.files import read_head
 
 _NAME = re.compile(r"(\d+)(?:\.(\d+))?")
 _MAX_FILE = 64 * 1024  # a mapping file is a few job ids; never read a stray large file whole
@@ -24,11 +25,10 @@ def read_job_dir(path: str) -> dict[Target, tuple[str, ...]]:
             match = _NAME.fullmatch(entry.name)
             if match is None or not entry.is_file():
                 continue
-            try:
-                with open(entry.path, encoding="utf-8", errors="replace") as f:
-                    text = f.read(_MAX_FILE)
+            try:  # non-blocking, regular files only: a FIFO named "0" never holds the collection
+                text = read_head(entry.path, _MAX_FILE).decode("utf-8", "replace")
             except OSError:
-                continue  # removed by an epilog between listing and reading: the job has ended
+                continue  # removed by an epilog between listing and reading (the job has ended), or no file
             ids = tuple(dict.fromkeys(line.strip() for line in text.splitlines() if line.strip()))
             if ids:
                 jobs[(int(match[1]), None if match[2] is None else int(match[2]))] = ids
