@@ -25,6 +25,11 @@ Nodes, Events and Leases, with the real API's write semantics (what ``gpuscope r
   (409 AlreadyExists for a second create);
 - ``deny("patch", "nodes/status")``: that verb on that resource answers 403, as a missing RBAC rule does.
 
+Lists are paged as the API server pages them (``limit`` and an opaque ``continue`` token), unless ``ignore_limit``
+(a server or proxy that sends everything at once). Hostile answers: ``gone_watches`` answers every watch with a 410
+Gone at once (right after a good list), and ``answer`` lets a test write any answer to any GET itself (a redirect,
+a drip, a nesting bomb), after the token check.
+
 Tests act as a person would with ``person_cordon`` and ``person_taint``; ``meddle[node]`` makes that node's next
 patches race another writer (409 for a patch carrying the old version), ``stall`` holds node reads (a slow API server).
 """
@@ -38,7 +43,7 @@ import threading
 import time
 import urllib.parse
 import uuid as uuidlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -86,6 +91,10 @@ class FakeKubeApi:
     generation: int = 0  # end_watches bumps it: every watch opened before ends
     closing: bool = False
     cond: threading.Condition = field(default_factory=threading.Condition)
+    gone_watches: bool = False  # every watch: an ERROR event with a 410 Gone Status, at once
+    ignore_limit: bool = False  # lists: every item in one answer, whatever the client's limit
+    # A test's own answer to a GET (after the token check): returns True when it answered. It writes to the handler.
+    answer: Callable[[BaseHTTPRequestHandler, str], bool] | None = None
 
     def env(self) -> dict[str, str]:
         """What a pod's environment says about the API server, plus where this service account lives."""
@@ -235,7 +244,7 @@ class FakeKubeApi:
 
     def events_after(self, collection: str, since: int, selector: str) -> tuple[list[dict[str, Any]], int]:
         """The watch events after ``since`` (call with ``cond`` held), and the version to continue from."""
-        if since < self.oldest - 1:
+        if since < self.oldest - 1 or self.gone_watches:
             gone = _status(410, "Expired", f"too old resource version: {since} ({self.oldest})")
             return [{"type": "ERROR", "object": gone}], self.version
         if self.hang_watches:
@@ -290,6 +299,8 @@ class _Handler(BaseHTTPRequestHandler):
         if self.headers.get("Authorization") != f"Bearer {api.token}":
             self._json(401, _status(401, "Unauthorized", "Unauthorized"))
             return
+        if api.answer is not None and api.answer(self, self.path):
+            return
         url = urllib.parse.urlsplit(self.path)
         query = {k: v[-1] for k, v in urllib.parse.parse_qs(url.query).items()}
         collection = _COLLECTIONS.get(url.path)
@@ -305,14 +316,22 @@ class _Handler(BaseHTTPRequestHandler):
         elif query.get("watch") in ("1", "true"):
             self._watch(collection, query)
         else:
-            self._list(collection, query.get("fieldSelector", ""))
+            self._list(collection, query)
 
-    def _list(self, collection: str, selector: str) -> None:
+    def _list(self, collection: str, query: Mapping[str, str]) -> None:
+        selector = query.get("fieldSelector", "")
         with self.api.cond:
             items = [o for o in self.api.objects[collection].values() if _selected(o, selector)]
             version = str(self.api.version)
+        metadata = {"resourceVersion": version}
+        limit = int(query.get("limit") or 0)
+        if limit > 0 and not self.api.ignore_limit:
+            start = int(query.get("continue") or 0)  # the real token is opaque; an offset serves the tests
+            items, rest = items[start : start + limit], items[start + limit :]
+            if rest:
+                metadata["continue"] = str(start + limit)
         kind = "PodList" if collection == "pods" else "ResourceSliceList"
-        self._json(200, {"kind": kind, "metadata": {"resourceVersion": version}, "items": items})
+        self._json(200, {"kind": kind, "metadata": metadata, "items": items})
 
     def _chunk(self, data: bytes) -> None:
         self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")

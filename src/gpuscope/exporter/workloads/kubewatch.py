@@ -3,14 +3,22 @@
 One reflector per collection per node (a collection whose API version is not served, HTTP 404, is tried at the
 next version given). It lists once (``fieldSelector``, usually ``spec.nodeName=<node>``), then
 watches from the list's ``resourceVersion``, resuming from the last version it saw whenever the server ends the
-watch (``timeoutSeconds``). A ``410 Gone`` (the version was compacted away) relists; any other failure backs off
-exponentially (1 s doubling to 60 s) and counts its reason. So a node costs the API server a request every few
-minutes, never one per collection, and the collection thread only reads the last copy (an atomic reference swap,
-so it never waits on the network).
+watch (``timeoutSeconds``). A ``410 Gone`` (the version was compacted away) relists; every relist and every retry
+after a failure waits first, capped exponential with jitter (1 s doubling to 60 s, ``Backoff``), and only a watch
+that stayed open resets the schedule: a server answering 410 right after each good list costs a request every
+minute, not a hundred in twenty seconds. So a node costs the API server a request every few minutes, never one per
+collection, and the collection thread only reads the last copy (an atomic reference swap, so it never waits on the
+network).
 
-Memory is bounded: an event line is at most ``MAX_EVENT_BYTES``, a list answer at most ``MAX_LIST_BYTES``, and at
-most ``max_objects`` objects are kept (``decode`` keeps only what attribution needs of each). The service account
-token is re-read for each request (projected tokens rotate).
+Every request has a total deadline (``fetch``'s watchdog shuts the socket down when it passes, so a server dripping
+a byte a second cannot hold a list, and a watch ends by its ``timeoutSeconds`` plus a grace), follows no redirect
+(``http.client`` never does: the bearer token goes to the API server only) and reads a capped body. Memory is
+bounded: a list is read in pages of ``PAGE_LIMIT`` objects (``limit``/``continue``), each page answer at most
+``MAX_PAGE_BYTES`` (a server that ignores ``limit`` and sends more is refused, and the log says so), an event line
+is at most ``MAX_EVENT_BYTES``, and at most ``max_objects`` objects are kept (``decode`` keeps only what attribution
+needs of each). An object ``decode`` cannot read (``containerStatuses: 5``) is skipped with a warning, never the
+list; an answer nested past the parser's depth is one ``bad_response`` line, not a traceback. The service account
+token is re-read for each request (projected tokens rotate), non-blocking and regular-file only.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ import http.client
 import json
 import logging
 import os
+import random
 import socket
 import ssl
 import threading
@@ -27,16 +36,25 @@ import time
 import urllib.parse
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
+from types import MappingProxyType, TracebackType
 from typing import Any, Generic, TypeVar
+
+from gpuscope.inputs.files import read_head
 
 log = logging.getLogger(__name__)
 
 SERVICEACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount"
 MAX_EVENT_BYTES = 4 * 1024 * 1024  # one watch event: a pod object is a few KiB, a large one tens
-MAX_LIST_BYTES = 64 * 1024 * 1024  # one list answer: a node's pods (at most a few hundred)
+# One page of a list: PAGE_LIMIT pods of a few KiB (tens for a large one). Parsed JSON takes several times its
+# bytes, so the cap keeps a list's peak far below the DaemonSet's 128 MiB memory limit whatever the node runs.
+PAGE_LIMIT = 100
+MAX_PAGE_BYTES = 8 * 1024 * 1024
+MAX_LIST_BYTES = MAX_PAGE_BYTES  # the name older callers know
+MAX_PAGES = 64  # PAGE_LIMIT x MAX_PAGES objects is far past max_objects: a server that never ends a list is refused
+LIST_DEADLINE_S = 30.0  # one page, request and whole answer
 WATCH_TIMEOUT_S = 300  # the server ends each watch after this; the reflector resumes from the last version
 BACKOFF_S = (1.0, 60.0)
+JITTER = 0.2  # each wait is up to 20 % longer, so a DaemonSet's nodes do not retry in step
 
 # Reasons a request failed, as the self-metrics label them (a fixed set: bounded cardinality).
 REASONS = ("unreachable", "unauthorized", "forbidden", "expired", "timeout", "server_error", "bad_response", "full")
@@ -82,12 +100,92 @@ class ApiServer:
     def connect(self, timeout_s: float) -> tuple[http.client.HTTPSConnection, str]:
         """A connection and the bearer token; raises ``WatchError`` when the service account cannot be read."""
         try:
-            with open(os.path.join(self.sa_dir, "token"), encoding="utf-8") as f:
-                token = f.read(64 * 1024).strip()
+            token = read_head(os.path.join(self.sa_dir, "token"), 64 * 1024).decode("utf-8", "replace").strip()
             context = ssl.create_default_context(cafile=os.path.join(self.sa_dir, "ca.crt"))
         except (OSError, ssl.SSLError) as exc:
             raise WatchError("unauthorized", f"cannot read the service account in {self.sa_dir}: {exc}") from None
         return http.client.HTTPSConnection(self.host, self.port, timeout=timeout_s, context=context), token
+
+
+class Backoff:
+    """Capped exponential waits with jitter: ``initial_s`` doubling to ``max_s``, each up to ``JITTER`` longer.
+
+    ``jitter`` gives a number in [0, 1) per wait (``random.random``; a constant makes the schedule exact)."""
+
+    def __init__(self, initial_s: float, max_s: float, jitter: Callable[[], float] = random.random) -> None:
+        self.initial_s = initial_s
+        self.max_s = max_s
+        self._jitter = jitter
+        self._next = initial_s
+
+    def next(self) -> float:
+        """The wait before the next attempt; the one after it is twice as long (up to the cap)."""
+        base = self._next
+        self._next = min(base * 2, self.max_s)
+        return base * (1 + JITTER * self._jitter())
+
+    def reset(self) -> None:
+        self._next = self.initial_s
+
+
+class _Watchdog:
+    """Ends a request at its deadline whatever the server does: shuts the connection's socket down, so a blocked
+    read returns at once (a per-read timeout never fires on a server that sends a byte a second)."""
+
+    def __init__(self, conn: http.client.HTTPConnection, seconds: float) -> None:
+        self.conn = conn
+        self.fired = False
+        self._timer = threading.Timer(seconds, self._fire)
+        self._timer.daemon = True
+
+    def _fire(self) -> None:
+        self.fired = True
+        sock = self.conn.sock
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+
+    def __enter__(self) -> _Watchdog:
+        self._timer.start()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self._timer.cancel()
+
+
+def fetch(
+    server: ApiServer,
+    url: str,
+    *,
+    deadline_s: float,
+    max_bytes: int,
+    on_connect: Callable[[http.client.HTTPSConnection], None] | None = None,
+) -> tuple[int, bytes]:
+    """One GET to the API server: (HTTP status, body), the whole of it within ``deadline_s``.
+
+    No redirect is followed (a 3xx is returned as it is: the token never goes to another host). ``WatchError``:
+    ``timeout`` past the deadline, ``unreachable``, ``bad_response`` for a body over ``max_bytes``."""
+    conn, token = server.connect(deadline_s)
+    if on_connect is not None:
+        on_connect(conn)
+    where = f"{server.host}:{server.port}"
+    try:
+        with _Watchdog(conn, deadline_s) as watchdog:
+            try:
+                conn.request("GET", url, headers={"Authorization": f"Bearer {token}", "Accept": "application/json"})
+                response = conn.getresponse()
+                body = response.read((max_bytes if response.status == 200 else 64 * 1024) + 1)
+            except (OSError, http.client.HTTPException) as exc:
+                if watchdog.fired or isinstance(exc, TimeoutError):
+                    raise WatchError("timeout", f"no whole answer from {where} within {deadline_s:g}s") from None
+                raise WatchError("unreachable", f"{where}: {exc}") from None
+            if watchdog.fired:  # the shutdown may end a body early without an error: never use a cut answer
+                raise WatchError("timeout", f"no whole answer from {where} within {deadline_s:g}s")
+    finally:
+        conn.close()
+    if len(body) > max_bytes:
+        raise WatchError("bad_response", f"an answer over {max_bytes} bytes from {where}; not read")
+    return response.status, body
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +214,7 @@ class Reflector(Generic[T]):
         read_grace_s: float = 30.0,
         backoff_s: tuple[float, float] = BACKOFF_S,
         what: str = "objects",
+        jitter: Callable[[], float] = random.random,
     ) -> None:
         self.server = server
         self.paths = paths  # the collection's path in each API version, newest first: a 404 tries the next
@@ -126,6 +225,7 @@ class Reflector(Generic[T]):
         self.watch_timeout_s = watch_timeout_s
         self.read_grace_s = read_grace_s
         self.backoff_s = backoff_s
+        self.backoff = Backoff(backoff_s[0], backoff_s[1], jitter)
         self.what = what
         self._items: Mapping[str, T] = MappingProxyType({})
         self._stop = threading.Event()
@@ -138,6 +238,7 @@ class Reflector(Generic[T]):
         self._requests = 0
         self._errors: dict[str, int] = {}
         self._problem = ""
+        self._malformed_problem = ""
 
     def items(self) -> Mapping[str, T]:
         """The current copy (read-only; replaced whole on every change, so it is consistent)."""
@@ -173,48 +274,45 @@ class Reflector(Generic[T]):
 
     def _run(self) -> None:
         version: str | None = None
-        delay = self.backoff_s[0]
         while not self._stop.is_set():
             try:
                 if version is None:
                     version = self._list()
                 started = time.monotonic()
                 version = self._watch(version)
-                if time.monotonic() - started < min(1.0, self.watch_timeout_s / 2):
-                    # Ended at once without an error (a proxy closing streams?): never a tight loop of watches.
-                    self._stop.wait(delay)
-                    delay = min(delay * 2, self.backoff_s[1])
-                else:
-                    delay = self.backoff_s[0]
+                if time.monotonic() - started >= min(1.0, self.watch_timeout_s / 2):
+                    self.backoff.reset()  # a watch that stayed open: the server is well, start the schedule over
+                    continue
+                # Ended at once without an error (a proxy closing streams?): never a tight loop of watches.
+                self._stop.wait(self.backoff.next())
             except _NotServed as exc:
                 if self.path == self.paths[0]:  # every version tried: none is served (no DRA on this cluster?)
-                    self._failed(exc)
-                    self._stop.wait(delay)
-                    delay = min(delay * 2, self.backoff_s[1])
+                    self._retry(exc)
             except _Gone:
-                self._failed(WatchError("expired", "resourceVersion too old (410 Gone): relisting"))
-                if version is None:  # a list cannot be too old: the server is confused, so back off
-                    self._stop.wait(delay)
-                version = None
+                version = None  # relist, after a wait: a server answering 410 to every watch must not be hammered
+                self._retry(WatchError("expired", "resourceVersion too old (410 Gone): relisting"))
             except WatchError as exc:
-                self._failed(exc)
-                self._stop.wait(delay)
-                delay = min(delay * 2, self.backoff_s[1])
+                self._retry(exc)
             except Exception:  # a bug here must not end the watch for good: log it, back off, try again
                 log.exception("Kubernetes %s watch failed", self.what)
-                self._failed(WatchError("bad_response", "unexpected error"))
-                self._stop.wait(delay)
-                delay = min(delay * 2, self.backoff_s[1])
+                self._retry(WatchError("bad_response", "unexpected error"))
 
-    def _failed(self, exc: WatchError) -> None:
+    def _retry(self, exc: WatchError) -> None:
+        """Count the failure, say it, and wait before the next attempt (``Backoff``)."""
+        delay = self.backoff.next()
+        self._failed(exc, delay)
+        self._stop.wait(delay)
+
+    def _failed(self, exc: WatchError, delay: float | None = None) -> None:
         with self._lock:
             self._up = False
             self._errors[exc.reason] = self._errors.get(exc.reason, 0) + 1
+        after = "" if delay is None else f"; next try in {delay:.1f}s"
         if exc.reason == "expired":
-            log.info("Kubernetes %s watch: %s", self.what, exc)
+            log.info("Kubernetes %s watch: %s%s", self.what, exc, after)
         elif str(exc) != self._problem:
             self._problem = str(exc)
-            log.warning("Kubernetes %s from the API server unavailable (%s): %s", self.what, exc.reason, exc)
+            log.warning("Kubernetes %s from the API server unavailable (%s): %s%s", self.what, exc.reason, exc, after)
 
     def _ok(self) -> None:
         with self._lock:
@@ -250,30 +348,52 @@ class Reflector(Generic[T]):
             raise _status_error(response.status, self.what)
         return conn, response
 
+    def _page(self, token: str) -> dict[str, Any]:
+        """One page of the list (``limit``/``continue``), read whole within its deadline."""
+        params = {"limit": str(PAGE_LIMIT), **({"continue": token} if token else {})}
+
+        def connected(conn: http.client.HTTPSConnection) -> None:
+            with self._lock:
+                self._requests += 1
+                self._conn = conn
+
+        status, body = fetch(
+            self.server, self._url(**params), deadline_s=LIST_DEADLINE_S, max_bytes=MAX_PAGE_BYTES, on_connect=connected
+        )
+        if status == 404:
+            missing, self.path = self.path, self.paths[(self.paths.index(self.path) + 1) % len(self.paths)]
+            raise _NotServed("bad_response", f"HTTP 404: the API server serves no {missing}")
+        if status != 200:
+            raise _status_error(status, self.what)
+        return _json_object(body)
+
     def _list(self) -> str:
-        conn, response = self._request(self._url(), timeout_s=30.0)
-        try:
-            body = response.read(MAX_LIST_BYTES + 1)
-        except (OSError, http.client.HTTPException) as exc:
-            raise WatchError("unreachable", f"list interrupted: {exc}") from None
-        finally:
-            conn.close()
-        if len(body) > MAX_LIST_BYTES:
-            raise WatchError("bad_response", f"list answer over {MAX_LIST_BYTES} bytes")
-        document = _json_object(body)
         items: dict[str, T] = {}
         dropped = 0
-        for obj in document.get("items") or ():
-            kept = self.decode(obj) if isinstance(obj, dict) else None
-            if kept is not None and len(items) < self.max_objects:
-                items[kept[0]] = kept[1]
-            elif kept is not None:
-                dropped += 1
-        metadata = document.get("metadata")
-        version = metadata.get("resourceVersion") if isinstance(metadata, dict) else None
+        malformed: list[str] = []
+        token: str = ""
+        version: object = None
+        for _ in range(MAX_PAGES):
+            document = self._page(token)
+            for obj in _list_items(document):
+                kept = self._decode(obj, malformed)
+                if kept is not None and len(items) < self.max_objects:
+                    items[kept[0]] = kept[1]
+                elif kept is not None:
+                    dropped += 1
+            metadata = document.get("metadata")
+            metadata = metadata if isinstance(metadata, dict) else {}
+            version = metadata.get("resourceVersion")
+            more = metadata.get("continue")
+            token = more if isinstance(more, str) else ""
+            if not token:
+                break
+        else:
+            raise WatchError("bad_response", f"a list of more than {MAX_PAGES} pages of {PAGE_LIMIT} {self.what}")
         if not isinstance(version, str) or not version:
             raise WatchError("bad_response", "list answer without metadata.resourceVersion")
         self._items = MappingProxyType(items)
+        self._say_malformed(malformed)
         if dropped:
             self._failed(WatchError("full", f"{dropped} {self.what} over the limit of {self.max_objects} not kept"))
         with self._lock:
@@ -283,6 +403,28 @@ class Reflector(Generic[T]):
         log.debug("listed %d Kubernetes %s at resourceVersion %s", len(items), self.what, version)
         return version
 
+    def _decode(self, obj: object, malformed: list[str]) -> tuple[str, T] | None:
+        """What ``decode`` keeps of one object; an object it cannot read is skipped and named in ``malformed``."""
+        if not isinstance(obj, dict):
+            malformed.append(f"an item that is not an object ({type(obj).__name__})")
+            return None
+        try:
+            return self.decode(obj)
+        except (TypeError, ValueError, AttributeError, KeyError, IndexError, RecursionError) as exc:
+            reason = str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
+            malformed.append(f"{_key(obj)[:200]!r} ({reason})")
+            return None
+
+    def _say_malformed(self, malformed: list[str]) -> None:
+        """One warning per new set of malformed objects (a relist finding the same ones says nothing again)."""
+        if not malformed:
+            self._malformed_problem = ""
+            return
+        problem = f"{len(malformed)} malformed {self.what} skipped, the others kept: " + ", ".join(malformed[:3])
+        if problem != self._malformed_problem:
+            self._malformed_problem = problem
+            log.warning("Kubernetes %s from the API server: %s", self.what, problem)
+
     def _watch(self, version: str) -> str:
         url = self._url(
             watch="1",
@@ -290,9 +432,12 @@ class Reflector(Generic[T]):
             allowWatchBookmarks="true",
             timeoutSeconds=str(self.watch_timeout_s),
         )
-        # A watch that stays silent past the server's own timeout has hung: drop it and watch again.
-        conn, response = self._request(url, timeout_s=self.watch_timeout_s + self.read_grace_s)
+        # A watch that stays silent past the server's own timeout has hung: drop it and watch again. The watchdog
+        # ends one that keeps talking past it (a byte a second never trips the per-read timeout).
+        limit_s = self.watch_timeout_s + self.read_grace_s
+        conn, response = self._request(url, timeout_s=limit_s)
         self._ok()
+        watchdog = _Watchdog(conn, limit_s).__enter__()
         try:
             while not self._stop.is_set():
                 try:
@@ -302,7 +447,11 @@ class Reflector(Generic[T]):
                 except (OSError, http.client.HTTPException) as exc:
                     if self._stop.is_set():
                         break
+                    if watchdog.fired:
+                        raise WatchError("timeout", f"the watch outlasted its {limit_s:g}s deadline") from None
                     raise WatchError("unreachable", f"watch dropped: {exc}") from None
+                if watchdog.fired:
+                    raise WatchError("timeout", f"the watch outlasted its {limit_s:g}s deadline")
                 if not line:
                     break  # the server ended the watch (timeoutSeconds): resume from the last version
                 if len(line) > MAX_EVENT_BYTES:
@@ -310,6 +459,7 @@ class Reflector(Generic[T]):
                 if line.strip():
                     version = self._apply(_json_object(line), version)
         finally:
+            watchdog.__exit__(None, None, None)
             conn.close()
         return version
 
@@ -331,7 +481,10 @@ class Reflector(Generic[T]):
         return version
 
     def _change(self, kind: str, obj: Mapping[str, Any]) -> None:
-        kept = self.decode(obj)
+        malformed: list[str] = []
+        kept = self._decode(obj, malformed)
+        if malformed:  # skipped (and an older copy of it dropped): the watch goes on
+            self._say_malformed(malformed)
         key = kept[0] if kept is not None else _key(obj)
         items = dict(self._items)
         if kind == "DELETED" or kept is None:
@@ -358,9 +511,20 @@ def object_key(obj: Mapping[str, Any]) -> str:
     return _key(obj)
 
 
+def _list_items(document: Mapping[str, Any]) -> list[Any]:
+    items = document.get("items")
+    if items is None:
+        return []
+    if not isinstance(items, list):
+        raise WatchError("bad_response", f"a list answer whose items is a {type(items).__name__}, not a list")
+    return items
+
+
 def _json_object(raw: bytes) -> dict[str, Any]:
     try:
         value = json.loads(raw)
+    except RecursionError:  # a nesting bomb: one line, no traceback, on every retry
+        raise WatchError("bad_response", "the API server's answer nests deeper than any Kubernetes object") from None
     except ValueError:
         raise WatchError("bad_response", "the API server's answer is not JSON") from None
     if not isinstance(value, dict):
