@@ -234,15 +234,13 @@ def exporter_settings(
 
 
 def _workload_settings(flags: ExporterFlags) -> WorkloadSettings:
-    """The attribution flags into settings (a bad allowlist pattern is one clear error naming the flag).
+    """The attribution flags into settings (a bad allowlist pattern is skipped with a warning, by the source).
 
     ``--node-name``/``NODE_NAME`` selects the pods the API server watch sees; without it the host name stands in
     (a DaemonSet should set ``NODE_NAME`` from ``spec.nodeName``, as the generated one does)."""
     from gpuscope.exporter.workloads.model import WorkloadLabels
-    from gpuscope.exporter.workloads.podmeta import compile_allowlist
     from gpuscope.exporter.workloads.source import WorkloadSettings
 
-    compile_allowlist(flags.kubernetes_pod_label_allowlist_regex)  # a bad pattern is one line at start, exit 2
     names = tuple(n.strip() for n in flags.nvidia_resource_names.split(",") if n.strip())
     # gRPC's C core logs reconnect chatter to stderr by default; the exporter reports kubelet trouble itself.
     os.environ.setdefault("GRPC_VERBOSITY", "ERROR")

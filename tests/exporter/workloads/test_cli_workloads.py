@@ -119,14 +119,6 @@ def test_bad_attribution_flags_and_web_config(tmp_path: Path) -> None:
         gpuscope("exporter", "--backend", "sim", "--kubernetes-gpu-id-type", "uuid"),
         "invalid value 'uuid' for --kubernetes-gpu-id-type: choose one of uid, device-name",
     )
-    assert_one_line_error(
-        gpuscope(
-            "exporter", "--backend", "sim", "-k", "--kubernetes-enable-pod-labels",
-            env={"DCGM_EXPORTER_KUBERNETES_POD_LABEL_ALLOWLIST_REGEX": "^team$,(unclosed"},
-        ),
-        "invalid regular expression '(unclosed' in --kubernetes-pod-label-allowlist-regex "
-        "(env DCGM_EXPORTER_KUBERNETES_POD_LABEL_ALLOWLIST_REGEX)",
-    )  # fmt: skip
     web = tmp_path / "web.yml"
     web.write_text("tls_server_config:\n  cert_file: server.crt\n")
     assert_one_line_error(

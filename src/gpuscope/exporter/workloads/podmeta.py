@@ -10,24 +10,30 @@ attributes win), and of two keys with one sanitized name the byte-wise first key
 The allowlist (``--kubernetes-pod-label-allowlist-regex``) is a comma-separated list of regular expressions, as
 dcgm-exporter's flag; a label is kept when any of them matches its key anywhere (unanchored: write ``^team$`` for
 an exact key). Empty keeps every label. Filtering happens when a pod enters the cache, so memory holds only
-allowed labels. The patterns run on Python's regular expression engine, which backtracks (Go's, in
-dcgm-exporter, does not): avoid nested quantifiers such as ``(a+)+``; each key's verdict is remembered.
+allowed labels. The patterns run on RE2 (google-re2), the linear-time engine of Go's ``regexp`` that dcgm-exporter
+uses: whoever labels a pod chooses the key, and a backtracking engine would let ``(a+)+$`` against a 45-character
+key hold the GIL (and the whole exporter) for good. As dcgm-exporter, a pattern that does not compile is skipped
+with one warning, and when none compiles every label is kept (said in a warning too); each key's verdict is
+remembered.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from gpuscope.errors import UsageError
 from gpuscope.exporter.workloads.labels import POD_UID_LABEL, VGPU_LABEL
 from gpuscope.exporter.workloads.model import Assignment, Attribution, Pairs, Workload
+from gpuscope.exposition import valid_text
 
 if TYPE_CHECKING:  # the watch itself is loaded only when pod labels or UIDs are on (workloads/source.py)
     from gpuscope.exporter.workloads.kubewatch import Decoder
+
+log = logging.getLogger(__name__)
 
 ALLOWLIST_FLAG = "--kubernetes-pod-label-allowlist-regex (env DCGM_EXPORTER_KUBERNETES_POD_LABEL_ALLOWLIST_REGEX)"
 MAX_LABELS = 64  # per pod, after the allowlist: a pod with more is cut (byte order of the keys), never unbounded
@@ -45,6 +51,13 @@ RESERVED = frozenset(
 
 
 MAX_CONTAINERS = 64  # per pod (containers, init and ephemeral containers together)
+MAX_PATTERN = 4096  # characters of one allowlist pattern; RE2 bounds its program's memory besides
+
+
+class Matcher(Protocol):
+    """A compiled allowlist pattern (RE2's ``_Regexp``; google-re2 ships no type information)."""
+
+    def search(self, text: str) -> object: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,28 +96,38 @@ def reserved(name: str) -> bool:
     return name in RESERVED or name.startswith(("DCGM_", "__", "dra_")) or not name
 
 
-def compile_allowlist(text: str) -> tuple[re.Pattern[str], ...]:
-    """The allowlist patterns; an invalid one is a ``UsageError`` naming it (the CLI exits 2)."""
-    patterns = []
-    for raw in text.split(","):
-        pattern = raw.strip()
-        if not pattern:
-            continue
+def compile_allowlist(text: str) -> tuple[Matcher, ...]:
+    """The allowlist patterns, compiled by RE2; one that does not compile is skipped with one warning."""
+    raw = [p.strip() for p in text.split(",") if p.strip()]
+    if not raw:
+        return ()
+    import re2  # only with an allowlist: an exporter without one never loads the engine
+
+    options = re2.Options()
+    options.log_errors = False  # RE2 would print its own line to stderr too: the warning below is the one line
+    patterns: list[Matcher] = []
+    for pattern in raw:
+        shown = pattern if len(pattern) <= 80 else pattern[:80] + "..."
         try:
-            patterns.append(re.compile(pattern))
-        except (re.error, RecursionError, OverflowError) as exc:
-            shown = pattern if len(pattern) <= 80 else pattern[:80] + "..."
-            reason = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
-            raise UsageError(
-                f"invalid regular expression {shown!r} in {ALLOWLIST_FLAG}: {reason}; write comma-separated "
-                "patterns matched against label keys, e.g. ^team$,^app\\.kubernetes\\.io/"
-            ) from None
+            if len(pattern) > MAX_PATTERN:
+                raise ValueError(f"longer than {MAX_PATTERN} characters")
+            patterns.append(re2.compile(pattern, options=options))
+        except (re2.error, ValueError, TypeError) as exc:
+            reason = exc.args[0] if exc.args else type(exc).__name__
+            reason = reason.decode("utf-8", "replace") if isinstance(reason, bytes) else str(reason)
+            log.warning(
+                "%s: skipping %r, not a regular expression RE2 (Go's syntax) accepts: %s; write comma-separated "
+                "patterns matched against label keys, e.g. ^team$,^app\\.kubernetes\\.io/",
+                ALLOWLIST_FLAG,
+                shown,
+                reason.splitlines()[0][:200] if reason else "invalid",
+            )
+    if not patterns:
+        log.warning("%s: no pattern compiled, so every pod label is kept (as dcgm-exporter does)", ALLOWLIST_FLAG)
     return tuple(patterns)
 
 
-def pod_labels(
-    raw: Mapping[str, Any], allowlist: Sequence[re.Pattern[str]], decided: dict[str, bool] | None = None
-) -> Pairs:
+def pod_labels(raw: Mapping[str, Any], allowlist: Sequence[Matcher], decided: dict[str, bool] | None = None) -> Pairs:
     """The pod's labels kept by the allowlist, as (label name, value) in byte order of the names.
 
     ``decided`` remembers the allowlist's verdict per key (pods share their label keys), bounded in size."""
@@ -124,18 +147,23 @@ def pod_labels(
     return tuple(sorted(kept.items()))
 
 
-def _allowed(key: str, allowlist: Sequence[re.Pattern[str]], decided: dict[str, bool] | None) -> bool:
+def _allowed(key: str, allowlist: Sequence[Matcher], decided: dict[str, bool] | None) -> bool:
     if decided is None:
-        return any(p.search(key) for p in allowlist)
+        return _matches(key, allowlist)
     verdict = decided.get(key)
     if verdict is None:
         if len(decided) >= MAX_DECIDED:
             decided.clear()
-        verdict = decided[key] = any(p.search(key) for p in allowlist)
+        verdict = decided[key] = _matches(key, allowlist)
     return verdict
 
 
-def pod_decoder(*, labels: bool, allowlist: Sequence[re.Pattern[str]] = ()) -> Decoder[PodMeta]:
+def _matches(key: str, allowlist: Sequence[Matcher]) -> bool:
+    text = valid_text(key)  # RE2 reads UTF-8: a lone surrogate (JSON's \ud800) is U+FFFD to it, as on /metrics
+    return any(p.search(text) is not None for p in allowlist)
+
+
+def pod_decoder(*, labels: bool, allowlist: Sequence[Matcher] = ()) -> Decoder[PodMeta]:
     """What the pod watch keeps of each pod object (keyed by UID)."""
     from gpuscope.exporter.workloads.kubewatch import object_key  # only a pod watch decodes pods
 

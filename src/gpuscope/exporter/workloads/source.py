@@ -57,7 +57,7 @@ class WorkloadSettings:
     hpc_dir: str = ""
     pod_labels: bool = False  # --kubernetes-enable-pod-labels
     pod_uid: bool = False  # --kubernetes-enable-pod-uid
-    label_allowlist: str = ""  # --kubernetes-pod-label-allowlist-regex (comma-separated, checked by the CLI)
+    label_allowlist: str = ""  # --kubernetes-pod-label-allowlist-regex (comma-separated; a bad pattern skipped)
     virtual_gpus: bool = False  # --kubernetes-virtual-gpus
     dra: bool = False  # --kubernetes-enable-dra
     node_name: str = ""  # the field selector of the API server watches: spec.nodeName=<node_name>
@@ -107,6 +107,8 @@ class WorkloadSource:
 
     def _make_watches(self, api: ApiServer | None) -> None:
         node = self.settings.node_name
+        # Compiled (and a bad pattern warned about) at start, API server or not.
+        allowlist = compile_allowlist(self.settings.label_allowlist) if self.settings.pod_labels else ()
         if api is None:
             log.warning(
                 "pod labels/UID and DRA need the API server, and this exporter is not running in a pod "
@@ -118,7 +120,6 @@ class WorkloadSource:
 
         selector = f"spec.nodeName={node}"
         if self.settings.pod_metadata:
-            allowlist = compile_allowlist(self.settings.label_allowlist)
             decode = pod_decoder(labels=self.settings.pod_labels, allowlist=allowlist)
             self.pod_watch = Reflector(api, ("/api/v1/pods",), decode, field_selector=selector, what="pods")
         if self.settings.dra:
