@@ -131,6 +131,11 @@ class FakeKubeApi:
         self._record("pods", "ADDED", f"{namespace}/{name}", obj)
         return uid
 
+    def put(self, collection: str, key: str, obj: dict[str, Any]) -> None:
+        """Store ``obj`` as it is (any shape: what a hostile or buggy control plane might serve), as an ADDED."""
+        obj.setdefault("metadata", {})
+        self._record(collection, "ADDED", key, obj)
+
     def relabel_pod(self, namespace: str, name: str, labels: Mapping[str, str]) -> None:
         with self.cond:
             obj = json.loads(json.dumps(self.objects["pods"][f"{namespace}/{name}"]))

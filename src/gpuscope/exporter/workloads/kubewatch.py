@@ -412,7 +412,7 @@ class Reflector(Generic[T]):
             return self.decode(obj)
         except (TypeError, ValueError, AttributeError, KeyError, IndexError, RecursionError) as exc:
             reason = str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
-            malformed.append(f"{_key(obj)[:200]!r} ({reason})")
+            malformed.append(f"{_name(obj)[:200]!r} ({reason})")
             return None
 
     def _say_malformed(self, malformed: list[str]) -> None:
@@ -504,6 +504,15 @@ def _key(obj: Mapping[str, Any]) -> str:
         return ""
     uid = metadata.get("uid")
     return uid if isinstance(uid, str) and uid else f"{metadata.get('namespace', '')}/{metadata.get('name', '')}"
+
+
+def _name(obj: Mapping[str, Any]) -> str:
+    """``namespace/name`` (``name`` for a cluster-scoped object), as a person finds it with kubectl."""
+    metadata = obj.get("metadata")
+    if not isinstance(metadata, dict):
+        return "(no metadata)"
+    namespace, name = metadata.get("namespace"), metadata.get("name")
+    return f"{namespace}/{name}" if isinstance(namespace, str) and namespace else str(name)
 
 
 def object_key(obj: Mapping[str, Any]) -> str:
