@@ -8,6 +8,7 @@ import gc
 import logging
 import signal
 import socket
+import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -117,16 +118,16 @@ async def serve(
         except (NotImplementedError, RuntimeError):  # not the main thread (tests): the caller owns ``stop``
             break
     web_app = build_routes(resolver_for(listeners), web_config, limits, extensions)
-    pending: set[asyncio.Future[bool]] = set()
 
     def on_hup() -> None:
         # SIGHUP's default action ends the process; an exporter reloads (or says there is nothing to reload).
         if reloader is None:
             log.info("SIGHUP: this process has no configuration to reload")
             return
-        future = loop.run_in_executor(None, reloader.reload)
-        pending.add(future)
-        future.add_done_callback(pending.discard)
+        # A daemon thread of its own, not the loop's executor: asyncio.run joins the executor's threads at exit, so a
+        # reload waiting on a slow API server (-m) would hold SIGTERM until its deadline. Reloads never overlap
+        # (Reloader holds a lock) and each has a total deadline, so threads cannot pile up.
+        threading.Thread(target=reloader.reload, name="sighup-reload", daemon=True).start()
 
     if reloader is not None:
         reloader.apply_web = web_applier(web_app, web_config)

@@ -3,14 +3,16 @@
 As dcgm-exporter, through the API server with the pod's service account: ``KUBERNETES_SERVICE_HOST`` and
 ``KUBERNETES_SERVICE_PORT`` from the environment, the token and CA bundle from the service-account directory
 (``GPUSCOPE_SERVICEACCOUNT_DIR`` overrides ``/var/run/secrets/kubernetes.io/serviceaccount``, for running outside
-a pod). The pod's role needs ``get`` on that ConfigMap. One GET, bounded in time and size.
+a pod). The pod's role needs ``get`` on that ConfigMap. One GET through the watches' client (``kubewatch.fetch``):
+the whole read within one deadline (a server dripping a byte a second cannot hold start-up or a reload), at most
+``MAX_BYTES``, and no redirect followed, so the bearer token goes to the API server and nowhere else. An answer that
+is no ConfigMap (a nesting bomb included) is one line: exit 2 at start, a failed reload (the old list kept) on SIGHUP.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import ssl
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -50,11 +52,12 @@ def parse_configmap_ref(text: str) -> ConfigMapRef | None:
 
 
 def read_configmap_csv(ref: ConfigMapRef, env: Mapping[str, str] | None = None, timeout_s: float = 10.0) -> str:
-    """The CSV text under key ``metrics``; a problem is one line naming the flag and the fix."""
-    # Only with -m: urllib's HTTP client (http.client, email) is 3.6 MiB of an exporter that never needs it otherwise.
-    import urllib.error
+    """The CSV text under key ``metrics``, read whole within ``timeout_s``; a problem is one line naming the flag
+    and the fix."""
+    # Only with -m: the API server client (http.client, ssl) is weight an exporter never needs otherwise.
     import urllib.parse
-    import urllib.request
+
+    from gpuscope.exporter.workloads.kubewatch import ApiServer, WatchError, fetch
 
     env = os.environ if env is None else env
     host, port = env.get("KUBERNETES_SERVICE_HOST", ""), env.get("KUBERNETES_SERVICE_PORT", "")
@@ -63,37 +66,39 @@ def read_configmap_csv(ref: ConfigMapRef, env: Mapping[str, str] | None = None, 
             f"{FLAG} {ref}: not running in a Kubernetes pod (KUBERNETES_SERVICE_HOST/PORT unset); "
             "use -f with a file, or run in-cluster"
         )
+    if not port.isdigit():
+        raise EnvironmentProblem(f"{FLAG} {ref}: KUBERNETES_SERVICE_PORT {port!r:.40} is not a port number")
     sa_dir = env.get("GPUSCOPE_SERVICEACCOUNT_DIR") or SERVICEACCOUNT_DIR
-    try:
-        with open(os.path.join(sa_dir, "token"), encoding="utf-8") as f:
-            token = f.read().strip()
-        context = ssl.create_default_context(cafile=os.path.join(sa_dir, "ca.crt"))
-    except (OSError, ssl.SSLError) as exc:
-        raise EnvironmentProblem(
-            f"{FLAG} {ref}: cannot read the service-account token or CA in {sa_dir}: {exc}; "
-            "mount the pod's service account (automountServiceAccountToken)"
-        ) from None
+    server = ApiServer(host, int(port), sa_dir)
     url_host = f"[{host}]" if ":" in host else host
     path = f"/api/v1/namespaces/{urllib.parse.quote(ref.namespace)}/configmaps/{urllib.parse.quote(ref.name)}"
-    request = urllib.request.Request(
-        f"https://{url_host}:{port}{path}",
-        headers={"Authorization": f"Bearer {token}", "Accept": "application/json"},
-    )
     try:
-        with urllib.request.urlopen(request, timeout=timeout_s, context=context) as response:
-            body = response.read(MAX_BYTES + 1)
-    except urllib.error.HTTPError as exc:
-        raise UsageError(f"{FLAG} {ref}: {_http_problem(exc.code)}") from None
-    except (urllib.error.URLError, OSError) as exc:
-        reason = getattr(exc, "reason", exc)
-        raise EnvironmentProblem(f"{FLAG} {ref}: cannot reach the API server at {url_host}:{port}: {reason}") from None
-    if len(body) > MAX_BYTES:
-        raise UsageError(f"{FLAG} {ref}: the API server answer is over {MAX_BYTES} bytes; this is not a ConfigMap")
+        status, body = fetch(server, path, deadline_s=timeout_s, max_bytes=MAX_BYTES)
+    except WatchError as exc:
+        if exc.reason == "unauthorized":  # the service account's token or CA cannot be read
+            raise EnvironmentProblem(
+                f"{FLAG} {ref}: cannot read the service-account token or CA in {sa_dir}: {exc}; "
+                "mount the pod's service account (automountServiceAccountToken)"
+            ) from None
+        if exc.reason == "bad_response":
+            raise UsageError(
+                f"{FLAG} {ref}: the API server answer is over {MAX_BYTES} bytes; this is not a ConfigMap"
+            ) from None
+        raise EnvironmentProblem(
+            f"{FLAG} {ref}: cannot read it from the API server at {url_host}:{port}: {exc}"
+        ) from None
+    if status != 200:
+        raise UsageError(f"{FLAG} {ref}: {_http_problem(status)}")
     try:
-        data = json.loads(body).get("data") or {}
-    except (ValueError, AttributeError):
+        document = json.loads(body)
+    except RecursionError:
+        raise UsageError(f"{FLAG} {ref}: the API server answer nests deeper than any ConfigMap; not read") from None
+    except ValueError:
         raise UsageError(f"{FLAG} {ref}: the API server answer is not a ConfigMap object") from None
-    text = data.get(DATA_KEY) if isinstance(data, dict) else None
+    data = document.get("data") if isinstance(document, dict) else None
+    if not isinstance(document, dict) or not isinstance(data, dict | None):
+        raise UsageError(f"{FLAG} {ref}: the API server answer is not a ConfigMap object")
+    text = (data or {}).get(DATA_KEY)
     if not isinstance(text, str) or not text.strip():
         raise UsageError(
             f"{FLAG} {ref}: the ConfigMap has no {DATA_KEY!r} key; put the collectors CSV under data.{DATA_KEY}"
@@ -108,5 +113,10 @@ def _http_problem(status: int) -> str:
         return (
             f"the service account may not read it (HTTP {status}): grant get on configmaps in that namespace "
             "to the exporter's service account"
+        )
+    if 300 <= status < 400:
+        return (
+            f"the API server answered with a redirect (HTTP {status}), which is not followed: the service-account "
+            "token is sent to the API server only; check KUBERNETES_SERVICE_HOST/PORT"
         )
     return f"the API server answered HTTP {status}"
