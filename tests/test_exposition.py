@@ -183,3 +183,9 @@ def test_no_other_module_writes_exposition_headers() -> None:
         if re.search(r"[\"'](# (HELP|TYPE) )", path.read_text(encoding="utf-8"))
     ]
     assert offenders == []
+
+
+def test_encode_replaces_only_what_utf8_cannot_carry() -> None:
+    assert x.encode('a{pod="é"} 1\n') == 'a{pod="é"} 1\n'.encode()
+    # A lone surrogate (JSON's "\ud800", a file name's undecodable byte): that character alone becomes U+FFFD.
+    assert x.encode('a{pod="x\ud800y\udcff"} 1\n') == 'a{pod="x\ufffdy\ufffd"} 1\n'.encode()

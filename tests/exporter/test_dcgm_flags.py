@@ -363,7 +363,6 @@ def test_instance_selector_keeps_only_those_instances(make: RuntimeFactory) -> N
         (["--dcgm-log-level", "LOUD"], "invalid value 'LOUD' for --dcgm-log-level"),
         (["--log-format", "yaml"], "invalid value 'yaml' for --log-format"),
         (["--kubernetes-gpu-id-type", "pci"], "invalid value 'pci' for --kubernetes-gpu-id-type"),
-        (["--kubernetes-pod-label-allowlist-regex", "("], "--kubernetes-pod-label-allowlist-regex"),
         (["--web-systemd-socket"], "--web-systemd-socket (env DCGM_EXPORTER_SYSTEMD_SOCKET): no socket was passed"),
         (["--fake-gpus", "--backend", "nvml"], "--fake-gpus asks for simulated GPUs"),
         (["-m", "gpu:metrics"], "-m/--configmap-data (env DCGM_EXPORTER_CONFIGMAP_DATA) gpu:metrics: not running in"),

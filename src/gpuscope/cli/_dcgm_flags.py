@@ -143,7 +143,8 @@ class ExporterFlags:
     configmap_data: str = _row("none", Flag(
         "--configmap-data", "Read the collectors CSV from ConfigMap NAMESPACE:NAME (key metrics) with the pod's "
         "service account; none: use -f.", short="-m", env="DCGM_EXPORTER_CONFIGMAP_DATA",
-        doc=": `NAMESPACE:NAME`, key `metrics`, pod's service account; SIGHUP re-reads it"))  # fmt: skip
+        doc=": `NAMESPACE:NAME`, key `metrics`, pod's service account; SIGHUP re-reads it; one 10 s deadline for "
+        "the whole read, no redirect followed (the token goes to the API server only)"))  # fmt: skip
     remote_hostengine_info: str = _row("", Flag(
         "--remote-hostengine-info", "DCGM host engine HOST:PORT (port 5555 by default) or unix socket path; "
         "empty: embedded.", short="-r", env="DCGM_REMOTE_HOSTENGINE_INFO",
@@ -166,8 +167,8 @@ class ExporterFlags:
         "--kubernetes-pod-label-allowlist-regex", "Comma-separated regular expressions; only pod labels whose key "
         "one of them matches (unanchored) are added. Empty: every label.",
         env="DCGM_EXPORTER_KUBERNETES_POD_LABEL_ALLOWLIST_REGEX", needs_kubernetes=True,
-        doc_default="none (every label)", doc=": comma-separated, unanchored; an invalid pattern is an error at "
-        "start (dcgm-exporter skips it)"))  # fmt: skip
+        doc_default="none (every label)", doc=": comma-separated, unanchored, RE2 (linear time); an invalid "
+        "pattern is skipped with a warning, as dcgm-exporter"))  # fmt: skip
     devices: str = _row("f", Flag(
         "--devices", "GPUs to serve: f (every GPU, MIG instances where on), g or g:0,2-3 (GPUs), i or i:0,1 "
         "(MIG instances), g:0+i:1 (both).", short="-d", env="DCGM_EXPORTER_DEVICES_STR",
