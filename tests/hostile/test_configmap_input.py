@@ -136,7 +136,7 @@ def test_a_nesting_bomb_is_one_line_at_start_and_a_failed_reload_later(api: Fake
         running.hup()
         wait_for(lambda: reload_ok(running) == 0, what="the failed reload")
         assert {"DCGM_FI_DEV_GPU_TEMP", "DCGM_FI_DEV_POWER_USAGE"} <= families(running)  # the old list serves on
-        assert running.get("/health").status_code == 200
+        wait_for(lambda: running.get("/health").status_code == 200, what="/health 200")
         lines = [ln for ln in running.log().splitlines() if "SIGHUP reload failed" in ln]
         assert len(lines) == 1 and "nests deeper than any ConfigMap" in lines[0]
         assert "Traceback" not in running.log()

@@ -80,7 +80,9 @@ def test_inf_and_nan_doubles_cost_only_their_own_value(request: pytest.FixtureRe
             return text if len(_rows(text, "DCGM_FI_DEV_GPU_TEMP")) == 2 else None
 
         text = wait_for(collected, what="both GPUs' readings with non-finite doubles among them")
-        health = httpx.get(f"{url}/health", timeout=5).status_code
+        health = wait_for(
+            lambda: (code := httpx.get(f"{url}/health", timeout=5).status_code) == 200 and code, what="/health"
+        )
     finally:
         proc.terminate()
         _, stderr = proc.communicate(timeout=20)

@@ -71,7 +71,7 @@ def test_a_fifo_as_a_cgroup_file_does_not_block_collection(tmp_path: Path) -> No
         )  # fmt: skip
         assert (value(text, "gpuscope_exporter_process_unattributed_total", reason="proc_unreadable") or 0) >= 1
         assert 'namespace="' in text.split("gpuscope_gpu_process_memory_used_bytes{", 1)[1]  # the others attributed
-        assert httpx.get(f"{url}/health", timeout=10).status_code == 200
+        wait_for(lambda: httpx.get(f"{url}/health", timeout=10).status_code == 200, what="/health 200")
 
 
 def test_a_pod_directory_name_that_is_not_utf8_costs_one_character(tmp_path: Path) -> None:
@@ -90,6 +90,6 @@ def test_a_pod_directory_name_that_is_not_utf8_costs_one_character(tmp_path: Pat
         )  # fmt: skip
         assert 'pod="evil\ufffd\ufffd"' in text
         assert not value(text, "gpuscope_exporter_process_unattributed_total", reason="pod_gone")
-        assert httpx.get(f"{url}/health", timeout=10).status_code == 200
+        wait_for(lambda: httpx.get(f"{url}/health", timeout=10).status_code == 200, what="/health 200")
         gzip = httpx.get(f"{url}/metrics", headers={"Accept-Encoding": "gzip"}, timeout=10)
         assert gzip.status_code == 200 and 'pod="evil\ufffd\ufffd"' in gzip.text
