@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import signal
 import socketserver
@@ -163,3 +164,10 @@ def reload_ok(running: ExporterProcess) -> int:
 
 def families(running: ExporterProcess) -> set[str]:
     return set(re.findall(r"^(DCGM_FI_\w+)\{", running.get("/metrics").text, re.M))
+
+
+def test_a_fifo_for_the_service_account_ca_is_one_line_not_a_hang(api: FakeKubeApi) -> None:
+    ca = api.sa_dir / "ca.crt"
+    ca.unlink()
+    os.mkfifo(ca)  # no writer ever comes: opened blocking, start-up would wait for ever
+    one_line_exit_2(api, "cannot read the service-account token or CA", "not a regular file")

@@ -100,8 +100,12 @@ class ApiServer:
     def connect(self, timeout_s: float) -> tuple[http.client.HTTPSConnection, str]:
         """A connection and the bearer token; raises ``WatchError`` when the service account cannot be read."""
         try:
+            # Both read non-blocking, regular files only: a FIFO in the mounted directory never holds a request.
             token = read_head(os.path.join(self.sa_dir, "token"), 64 * 1024).decode("utf-8", "replace").strip()
-            context = ssl.create_default_context(cafile=os.path.join(self.sa_dir, "ca.crt"))
+            ca = read_head(os.path.join(self.sa_dir, "ca.crt"), 1024 * 1024).decode("ascii", "replace")
+            if "-----BEGIN CERTIFICATE-----" not in ca:
+                raise ssl.SSLError(f"{os.path.join(self.sa_dir, 'ca.crt')} holds no PEM certificate")
+            context = ssl.create_default_context(cadata=ca)
         except (OSError, ssl.SSLError) as exc:
             raise WatchError("unauthorized", f"cannot read the service account in {self.sa_dir}: {exc}") from None
         return http.client.HTTPSConnection(self.host, self.port, timeout=timeout_s, context=context), token
