@@ -15,6 +15,9 @@ takes milliseconds); the event thread's blocking waits are not collection calls.
 
 Launcher: ``python -m tests.fakenvml.module [--node hgx-h100] [--calls FILE] -- -m MODULE ARG...`` (run from the
 repository root) runs ``MODULE`` as ``__main__`` on the fake and writes the call log as JSON to ``FILE`` at exit.
+``--processes FILE`` runs processes on the GPUs: JSON ``{"<gpu index>": [{"pid": 100, "memory": 1073741824, "sm":
+40}, ...]}`` (``FakeProcess`` fields); the fake's clock then moves a second at each compute-process list, so every
+collection has a new utilization sample, as a driver's would.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from typing import Any
 import pynvml as real
 
 from tests.fakenvml.fake import BACKGROUND, FakeNvml
+from tests.fakenvml.processes import FakeProcess
 
 BURST_GAP_S = 0.25
 # nvidia-ml-py's pure-Python helpers: no driver call behind them, so the real ones serve and are not counted.
@@ -116,18 +120,36 @@ def _function(fake: FakeNvml, log: CallLog, name: str) -> Callable[..., Any]:
     return call
 
 
+def _run_processes(fake: FakeNvml, module: types.ModuleType, by_gpu: dict[str, list[dict[str, Any]]]) -> None:
+    for index, processes in by_gpu.items():
+        fake.devices[int(index)].processes = [FakeProcess(**p) for p in processes]
+    for name in ("nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetComputeRunningProcesses_v2"):
+        listed = module.__dict__[name]
+
+        def ticking(*args: Any, _listed: Callable[..., Any] = listed, **kwargs: Any) -> Any:
+            fake.now_us += 1_000_000
+            return _listed(*args, **kwargs)
+
+        module.__dict__[name] = ticking
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m tests.fakenvml.module", description=__doc__.splitlines()[0])
     parser.add_argument("--node", default="hgx-h100", help="a node description under tests/fakenvml/nodes")
     parser.add_argument("--calls", type=Path, help="write the call log (JSON) to this file at exit")
     parser.add_argument("--modules", type=Path, help="write the names in sys.modules, one a line, at exit")
+    parser.add_argument("--processes", type=Path, help="JSON: the processes on each GPU (see the module docstring)")
     parser.add_argument("program", nargs=argparse.REMAINDER, help="-- -m MODULE ARG...")
     args = parser.parse_args(argv)
     program = args.program[1:] if args.program[:1] == ["--"] else args.program
     if len(program) < 2 or program[0] != "-m":
         parser.error("name the program as: -- -m MODULE ARG...")
     log = CallLog()
-    sys.modules["pynvml"] = as_module(FakeNvml(args.node), log)
+    fake = FakeNvml(args.node)
+    module = as_module(fake, log)
+    if args.processes is not None:
+        _run_processes(fake, module, json.loads(args.processes.read_text(encoding="utf-8")))
+    sys.modules["pynvml"] = module
     if args.calls is not None:
         path: Path = args.calls
         atexit.register(lambda: path.write_text(json.dumps(log.summary()), encoding="utf-8"))

@@ -212,11 +212,15 @@ def exporter_settings(
     )
     for warning in loaded.warnings:
         log.warning("%s", warning)
+    workloads = _workload_settings(flags)
     return ExporterSettings(
         collectors=loaded,
         devices=selection,
         processes=ProcessSettings(
-            enabled=flags.process_metrics, proc_root=flags.proc_root, pod_log_dir=flags.pod_log_dir
+            enabled=flags.process_metrics,
+            proc_root=flags.proc_root,
+            pod_log_dir=flags.pod_log_dir,
+            split=workloads.split,
         ),
         dialect=dialect,
         interval_s=flags.collect_interval / 1000.0,
@@ -226,7 +230,7 @@ def exporter_settings(
         replace_blanks_in_model_name=flags.replace_blanks_in_model_name,
         xid_window_ms=flags.xid_count_window_size,
         clock_events_window_ms=flags.clock_events_count_window_size,
-        workloads=_workload_settings(flags),
+        workloads=workloads,
         watches=watch_plan(flags, loaded, config, flags.collect_interval / 1000.0),
         require_gpus=flags.health_require_gpus,
         rediscover_s=rediscover_s(flags),

@@ -8,7 +8,7 @@ import logging
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -277,13 +277,22 @@ def exporter_command_click(root: Any) -> Any:
 def _simulated_processes(
     chosen: str, settings: ExporterSettings, sim_config: SimNodeConfig | None
 ) -> tuple[ExporterSettings, SimNodeConfig | None]:
-    """``--backend sim --process-metrics``: the simulated node's /proc and pod directory, in a directory of its own."""
+    """``--backend sim --process-metrics`` (or the split): the simulated node's /proc and pod directory, in a
+    directory of its own; with the dcgm backend, which reads no processes, no split."""
     if settings.processes.enabled and chosen == "dcgm":
         log.warning(
             "--process-metrics: the dcgm backend reads no per-process data, so every GPU reports no processes; "
             "use --backend nvml for per-process metrics"
         )
-    if sim_config is None or not settings.processes.enabled:
+    elif settings.processes.split and chosen == "dcgm":
+        # dcgm-exporter reads the process lists through NVML beside DCGM; splitting on no processes would give
+        # every sharing pod 0, so the fields are copied per pod instead, as for every other field.
+        log.warning(
+            "--kubernetes-virtual-gpus: the dcgm backend reads no per-process data, so DCGM_FI_DEV_GPU_UTIL and "
+            "DCGM_FI_DEV_FB_USED are copied per sharing pod, not split; use --backend nvml for the per-pod split"
+        )
+        settings = replace(settings, processes=replace(settings.processes, split=False))
+    if sim_config is None or not settings.processes.reads:
         return settings, sim_config
     from gpuscope.simulator.fleet import FleetNode, with_simulated_processes
 

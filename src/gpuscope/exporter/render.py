@@ -59,6 +59,13 @@ def format_value(value: Value, kind: ValueKind) -> str:
     return exposition.integer(int(value) if isinstance(value, str) else value)
 
 
+# The per-pod split of labels mode: per target, field id -> (label suffix text, value) of each series, in order;
+# a None value is the device's own (processes.exposition.labels_split)
+SplitRows = Mapping[int, tuple[tuple[str, Value | None], ...]]
+Split = Mapping[tuple[int, int | None], SplitRows]
+_NO_SPLIT: SplitRows = {}
+
+
 @dataclass(frozen=True, slots=True)
 class _Entity:
     """One series target: the label text without braces, and where its values come from.
@@ -73,7 +80,7 @@ class _Entity:
     attrs: tuple[Pairs, ...]
     suffixes: tuple[str, ...]
     texts: tuple[str, ...]
-    split: Mapping[int, tuple[tuple[str, Value], ...]]
+    split: SplitRows
 
 
 _NO_SUFFIX = ("",)
@@ -83,7 +90,7 @@ def _entity(
     labels: str,
     values: Mapping[int, Value],
     attrs: tuple[Pairs, ...],
-    split: Mapping[int, tuple[tuple[str, Value], ...]] | None = None,
+    split: SplitRows | None = None,
 ) -> _Entity:
     split = split if split is not None else _NO_SPLIT
     if attrs is NO_ATTRIBUTES:
@@ -107,11 +114,6 @@ class _GpuView:
     instance_entities: tuple[_Entity, ...]
     links: tuple[_Entity, ...]
     derived: GpuDerived
-
-
-# labels mode with --process-metrics: per target, field id -> (label suffix text, value) of each pod's share
-Split = Mapping[tuple[int, int | None], Mapping[int, tuple[tuple[str, Value], ...]]]
-_NO_SPLIT: Mapping[int, tuple[tuple[str, Value], ...]] = {}
 
 
 def render_dcgm(snapshot: Snapshot, config: RenderConfig, split: Split | None = None) -> str:
@@ -222,30 +224,31 @@ def _series(metric: Metric, views: list[_GpuView], config: RenderConfig) -> Iter
             continue  # not available with MIG on
         parent_values = view.gpu.device.values
         for entity in targets:
-            if fid == FieldId.DCGM_FI_DEV_XID_ERRORS or fid in entity.split:
-                yield from _special_series(name, fid, kind, entity, view.derived.xid_last)
+            if fid == FieldId.DCGM_FI_DEV_XID_ERRORS:
+                yield from _xid_series(name, entity, view.derived.xid_last)
                 continue
             # A link's fields are the link's own; a MIG instance's parent-scoped fields are its GPU's.
             parent = field.mig is MigScope.PARENT and field.entity is not Entity.NVLINK
             source = parent_values if parent else entity.values
             value = getter(source)
             if value is None:
-                continue
-            if entity.attrs is plain:  # the common case, kept to one format per series
+                continue  # a field the device has no value for is split into nothing, as dcgm-exporter's
+            if entity.attrs is plain and fid not in entity.split:  # the common case, kept to one format per series
                 yield exposition.sample(name, entity.labels, format_value(value, kind))
                 continue
-            text = format_value(value, kind)
-            for labels in entity.texts:
-                yield exposition.sample(name, labels, text)
+            yield from _attributed_series(name, fid, kind, entity, value)
 
 
-def _special_series(name: str, fid: int, kind: ValueKind, entity: _Entity, xid_last: int) -> Iterator[str]:
-    """XID series (with their message), or a field split per pod (labels mode with --process-metrics)."""
-    if fid == FieldId.DCGM_FI_DEV_XID_ERRORS:
-        yield from _xid_series(name, entity, xid_last)
+def _attributed_series(name: str, fid: int, kind: ValueKind, entity: _Entity, value: Value) -> Iterator[str]:
+    """One series per attribute set, or the field's per-pod split (labels mode: ``processes.exposition``)."""
+    rows = entity.split.get(fid)
+    if rows is not None:
+        for suffix, share in rows:
+            yield exposition.sample(name, entity.labels + suffix, format_value(value if share is None else share, kind))
         return
-    for suffix, share in entity.split[fid]:
-        yield exposition.sample(name, entity.labels + suffix, format_value(share, kind))
+    text = format_value(value, kind)
+    for labels in entity.texts:
+        yield exposition.sample(name, labels, text)
 
 
 def _xid_series(name: str, entity: _Entity, code: int) -> Iterator[str]:

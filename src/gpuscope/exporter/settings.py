@@ -82,7 +82,7 @@ def make_runtime(
         from gpuscope.exporter.workloads.process_pods import WatchedPods
 
         pod_lookup = WatchedPods(workloads)  # the pod watch names pods by UID (docs/kubernetes-attribution.md)
-    if ps.enabled:
+    if ps.reads:
         processes = ProcessSource(
             replace(
                 ps,

@@ -88,9 +88,10 @@ def plan_nodes(
 def with_simulated_processes(
     nodes: Sequence[FleetNode], settings: ExporterSettings, base_dir: Path
 ) -> tuple[list[FleetNode], ExporterSettings]:
-    """With ``--process-metrics``: each node keeps its simulated ``/proc`` and pod directory under ``base_dir``,
-    and the exporter reads them there (``{hostname}`` in the paths is each node's own)."""
-    if not settings.processes.enabled:
+    """With ``--process-metrics`` (or the per-pod split of ``--kubernetes-virtual-gpus``): each node keeps its
+    simulated ``/proc`` and pod directory under ``base_dir``, and the exporter reads them there (``{hostname}`` in
+    the paths is each node's own)."""
+    if not settings.processes.reads:
         return list(nodes), settings
     placed = [replace(n, config=replace(n.config, process_dir=str(base_dir / n.config.hostname))) for n in nodes]
     processes = replace(

@@ -147,7 +147,9 @@ def test_labels_mode_splits_gpu_util_and_fb_used_per_pod(tmp_path: Path, kubelet
         assert value(text, "DCGM_FI_DEV_GPU_UTIL", pod="notebook-7") == 15
         assert value(text, "DCGM_FI_DEV_FB_USED", pod="trainer-0") == 3 * 1024
         assert value(text, "DCGM_FI_DEV_FB_USED", pod="notebook-7") == 1024
-        assert len([line for line in text.splitlines() if line.startswith("DCGM_FI_DEV_FB_USED{")]) == 2
+        # as dcgm-exporter: the device's own series first, then one per pod the kubelet lists on the GPU
+        lines = [line for line in text.splitlines() if line.startswith("DCGM_FI_DEV_FB_USED{")]
+        assert len(lines) == 3 and 'pod="' not in lines[0]
         assert value(text, "DCGM_FI_DEV_GPU_TEMP", pod="trainer-0") is None  # last pod listed wins, as dcgm-exporter
         assert "gpuscope_gpu_process_memory_used_bytes" not in text  # labels mode: the split instead
         assert value(text, "gpuscope_gpu_unattributed_memory_used_bytes", gpu="0") == 0

@@ -45,6 +45,10 @@ class OwnerUsage:
     memory_bytes: int
     processes: int
     utilization: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))  # engine -> percent
+    # As dcgm-exporter's per-pod split counts them: each process's memory floored to MiB, then summed; each
+    # process's SM percent (NVML's integer sample) summed, uncapped.
+    fb_used_mib: int = 0
+    sm_util: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +149,8 @@ def attribute(
             memory_bytes=sum(p.memory_bytes or 0 for p in procs),
             processes=len(procs),
             utilization=MappingProxyType(_utilization(procs)),
+            fb_used_mib=sum((p.memory_bytes or 0) >> 20 for p in procs),
+            sm_util=sum(round(p.sm_percent) for p in procs if p.sm_percent is not None),
         )
         for (target, owner), procs in sorted(sums.items(), key=lambda kv: (_order(kv[0][0]), kv[0][1]))
     )
@@ -169,6 +175,7 @@ def _order(target: Target) -> tuple[int, int]:
 class ProcessView:
     """What the snapshot carries: this collection's usage and the counts since start."""
 
+    families: bool = True  # the per-process families are served (--process-metrics); False: the split only
     usage: ProcessUsage = field(default_factory=ProcessUsage)
     unattributed_total: Mapping[Unattributed, int] = field(default_factory=lambda: MappingProxyType({}))
     read_failures_total: int = 0  # per-process NVML readings that failed (not: unsupported)

@@ -5,9 +5,11 @@ with a sample, labelled like ``gpuscope_gpu_workload_info`` (``gpu``, ``UUID``, 
 the host label) plus the owner's labels, so dashboards join the two on the same keys. Never a PID: a restarted
 process keeps its series, and a pod restart adds one series per kind, not one per process.
 
-``labels`` mode: dcgm-exporter's per-pod split. ``DCGM_FI_DEV_GPU_UTIL`` and ``DCGM_FI_DEV_FB_USED`` of a GPU (or
-MIG instance) with pod processes become one series per pod, valued with that pod's share, in place of the device
-series copied per pod; the other fields are as without process metrics.
+``labels`` mode: dcgm-exporter's per-pod split (``labels_split``), with ``--kubernetes-virtual-gpus`` (the processes
+are then read for it alone) or ``--process-metrics``. ``DCGM_FI_DEV_GPU_UTIL`` and ``DCGM_FI_DEV_FB_USED`` of a GPU
+(or MIG instance) the kubelet lists pods on are the device's own series plus one per listed pod, valued with that
+pod's processes' sum (0 without any), in place of the device series copied per pod; the other fields are as
+without process metrics.
 
 Both modes: per GPU the memory and count of processes that belong to no live owner (``unattributed``), and the
 counts of unattributed processes by reason and of failed per-process reads since start.
@@ -18,11 +20,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from gpuscope.backends.base import Value
-from gpuscope.exporter.processes.attribute import ENGINES, Owner, OwnerUsage, ProcessView
+from gpuscope.exporter.processes.attribute import ENGINES, Owner, ProcessView
 from gpuscope.exporter.processes.cgroup import OwnerKind
 from gpuscope.exporter.render import RenderConfig, Split
 from gpuscope.exporter.snapshot import Snapshot
-from gpuscope.exporter.workloads.labels import JOB_LABEL, pod_label_names
+from gpuscope.exporter.workloads.labels import JOB_LABEL, pod_label_names, split_variants
 from gpuscope.exporter.workloads.model import Target, WorkloadLabels
 from gpuscope.exposition import COUNTER, GAUGE, family, general, integer, label, label_suffix, sample
 from gpuscope.fields.ids import FieldId
@@ -34,7 +36,6 @@ UNATTRIBUTED_PROCESSES = "gpuscope_gpu_unattributed_processes"
 UNATTRIBUTED_TOTAL = "gpuscope_exporter_process_unattributed_total"
 READ_FAILURES = "gpuscope_exporter_process_read_failures_total"
 PROCESS_LABEL, USER_LABEL = "process_name", "user"
-_MIB = 1 << 20
 
 
 def owner_labels(owner: Owner, old_namespace: bool) -> str:
@@ -73,6 +74,8 @@ def render_processes(snapshot: Snapshot, config: RenderConfig) -> str:
     """The per-process families; empty unless ``--process-metrics`` is on and there is a reading."""
     view = snapshot.processes
     if view is None or snapshot.reading is None:
+        return ""
+    if not view.families:  # read for the split of --kubernetes-virtual-gpus only
         return ""
     heads = _heads(snapshot, config)
     out: list[str] = []
@@ -143,28 +146,36 @@ def _owner_families(view: ProcessView, heads: Mapping[Target, str], config: Rend
 
 
 def labels_split(snapshot: Snapshot, config: RenderConfig) -> Split:
-    """``labels`` mode: per target, the per-pod series of GPU_UTIL and FB_USED (empty in other modes)."""
+    """``labels`` mode: per target the kubelet lists pods on, the series of GPU_UTIL and FB_USED (empty in other
+    modes), as dcgm-exporter's per-pod split writes them: the device's own series first (no pod labels, the
+    device's value), then one per listed pod (``split_variants``), valued with the sum over that pod's processes
+    on the target, 0 for a pod with none. A process of a pod the kubelet does not list on the target counts for
+    no series there, and a target nobody is listed on keeps its device series alone."""
     view = snapshot.processes
-    if view is None or config.workload_labels is not WorkloadLabels.LABELS:
+    if view is None or config.workload_labels is not WorkloadLabels.LABELS or snapshot.reading is None:
         return {}
-    split: dict[Target, dict[int, list[tuple[str, Value]]]] = {}
+    shares: dict[tuple[Target, str, str], tuple[int, int]] = {}  # (target, namespace, pod) -> (MiB, SM %)
     for usage in view.usage.owners:
         if usage.owner.kind is not OwnerKind.POD:
             continue
-        fields = split.setdefault(usage.target, {})
-        suffix = _sorted_pod_labels(usage, config.old_namespace)
-        fields.setdefault(FieldId.DCGM_FI_DEV_FB_USED, []).append((suffix, usage.memory_bytes // _MIB))
-        if "sm" in usage.utilization:
-            fields.setdefault(FieldId.DCGM_FI_DEV_GPU_UTIL, []).append((suffix, round(usage.utilization["sm"])))
-    return {target: {fid: tuple(lines) for fid, lines in fields.items()} for target, fields in split.items()}
-
-
-def _sorted_pod_labels(usage: OwnerUsage, old_namespace: bool) -> str:
-    # labels mode writes attributes byte-sorted, as dcgm-exporter does
-    container, namespace, pod = pod_label_names(old_namespace)
-    o = usage.owner
-    pairs = sorted(((container, o.container), (namespace, o.namespace), (pod, o.pod)))
-    return label_suffix(pairs)
+        key = (usage.target, usage.owner.namespace, usage.owner.pod)
+        summed_mib, summed_sm = shares.get(key, (0, 0))
+        shares[key] = (summed_mib + usage.fb_used_mib, summed_sm + usage.sm_util)
+    lost = {gpu.identity.index for gpu in snapshot.reading.gpus if gpu.lost}
+    uids = snapshot.attribution.pod_uids
+    split: dict[Target, dict[int, tuple[tuple[str, Value | None], ...]]] = {}
+    for target, assignment in snapshot.attribution.targets.items():
+        if not assignment.pods or target[0] in lost:
+            continue
+        memory: list[tuple[str, Value | None]] = [("", None)]  # None: the device's own value
+        util: list[tuple[str, Value | None]] = [("", None)]
+        for (namespace, pod), pairs in split_variants(assignment, config.old_namespace, uids):
+            mib, sm = shares.get((target, namespace, pod), (0, 0))
+            suffix = label_suffix(pairs)
+            memory.append((suffix, mib))
+            util.append((suffix, sm))
+        split[target] = {FieldId.DCGM_FI_DEV_FB_USED: tuple(memory), FieldId.DCGM_FI_DEV_GPU_UTIL: tuple(util)}
+    return split
 
 
 def series_names() -> Iterator[str]:

@@ -32,9 +32,17 @@ MAX_PROCESSES = 4096  # per node and collection: beyond it the rest is unattribu
 class ProcessSettings:
     """``--process-metrics`` and where the host's processes and pods are seen from."""
 
-    enabled: bool = False
+    enabled: bool = False  # --process-metrics: the per-process families (and, in labels mode, the split)
     proc_root: str = "/proc"
     pod_log_dir: str = DEFAULT_POD_LOG_DIR  # "": no pod directory (the kubelet's device list only)
+    # The per-pod split of --kubernetes-virtual-gpus (labels mode) without --process-metrics: the processes are
+    # read for the split only, as dcgm-exporter reads them (NVML's process lists, /proc/<pid>/cgroup's pod UID).
+    split: bool = False
+
+    @property
+    def reads(self) -> bool:
+        """Whether each collection reads the GPUs' processes."""
+        return self.enabled or self.split
 
 
 class ProcessSource:
@@ -68,6 +76,7 @@ class ProcessSource:
         usage = attribute(gpus, infos, pods, kubelet, kubelet_on)
         self._reasons.update(usage.reasons)
         return ProcessView(
+            families=self.settings.enabled,
             usage=usage,
             unattributed_total=MappingProxyType(dict(sorted(self._reasons.items()))),
             read_failures_total=self._failures,

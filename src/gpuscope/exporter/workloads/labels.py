@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from gpuscope.exporter.workloads.model import Assignment, Pairs, Workload
 from gpuscope.fields.labels import JOB_LABEL, POD_LABELS, POD_LABELS_OLD, POD_UID_LABEL, VGPU_LABEL
 
@@ -17,6 +19,7 @@ __all__ = [
     "attribute_variants",
     "extra_pairs",
     "pod_label_names",
+    "split_variants",
 ]
 
 
@@ -55,3 +58,26 @@ def attribute_variants(assignment: Assignment | None, old_namespace: bool) -> tu
     if not assignment.jobs:
         return tuple(tuple(sorted(pod)) for pod in pods)
     return tuple(tuple(sorted((*pod, (JOB_LABEL, job)))) for pod in pods for job in assignment.jobs)
+
+
+def split_variants(
+    assignment: Assignment, old_namespace: bool, uids: Mapping[tuple[str, str], str]
+) -> tuple[tuple[tuple[str, str], Pairs], ...]:
+    """The per-pod series of a split field (GPU_UTIL, FB_USED) on one target: ((namespace, pod), attribute set).
+
+    As dcgm-exporter's ``createPerProcessMetrics``: one series per pod the kubelet lists on the target (every
+    sharing pod and replica with ``--kubernetes-virtual-gpus``), each with ``pod_uid`` whether or not
+    ``--kubernetes-enable-pod-uid`` is on (``uids``: the watch's; none while the pod is not in it) and ``vgpu``
+    where the pod holds a replica; the pod's labels and ``hpc_job`` as on its other series.
+    """
+    container, namespace, name = pod_label_names(old_namespace)
+    out: list[tuple[tuple[str, str], Pairs]] = []
+    for w in assignment.pods:
+        extra = dict(extra_pairs(w))
+        uid = w.uid or uids.get((w.namespace, w.pod), "")
+        if uid:
+            extra[POD_UID_LABEL] = uid
+        base = ((container, w.container), (namespace, w.namespace), (name, w.pod), *extra.items())
+        variants = [base] if not assignment.jobs else [(*base, (JOB_LABEL, job)) for job in assignment.jobs]
+        out.extend(((w.namespace, w.pod), tuple(sorted(pairs))) for pairs in variants)
+    return tuple(out)

@@ -93,6 +93,9 @@ class Attribution:
 
     targets: Mapping[Target, Assignment] = field(default_factory=lambda: MappingProxyType({}))
     unmatched: tuple[str, ...] = ()  # device ids (or mapping file names) that name no GPU of this node
+    # (namespace, pod) -> UID of the pods holding devices, from the API server's pod watch, whether or not
+    # ``pod_uid`` labels are on: the per-pod split's series always carry ``pod_uid``, as dcgm-exporter's do.
+    pod_uids: Mapping[tuple[str, str], str] = field(default_factory=lambda: MappingProxyType({}))
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from gpuscope.backends.base import GpuReading
@@ -67,9 +68,16 @@ class WorkloadSettings:
         return self.mode is not WorkloadLabels.OFF and (self.kubernetes or bool(self.hpc_dir))
 
     @property
+    def split(self) -> bool:
+        """Whether shared GPUs' GPU_UTIL and FB_USED are split per sharing pod: ``--kubernetes-virtual-gpus`` in
+        ``labels`` mode, as dcgm-exporter splits them (from per-process readings; ``processes.exposition``)."""
+        return self.kubernetes and self.virtual_gpus and self.mode is WorkloadLabels.LABELS
+
+    @property
     def pod_metadata(self) -> bool:
-        """Whether the pods are watched on the API server (labels or UID asked for)."""
-        return self.kubernetes and (self.pod_labels or self.pod_uid)
+        """Whether the pods are watched on the API server: labels or UID asked for, or the split, whose series
+        carry the pod's UID and whose processes are named by it (dcgm-exporter's pod informer runs with ``-k``)."""
+        return self.kubernetes and (self.pod_labels or self.pod_uid or self.split)
 
 
 class WorkloadSource:
@@ -111,8 +119,8 @@ class WorkloadSource:
         allowlist = compile_allowlist(self.settings.label_allowlist) if self.settings.pod_labels else ()
         if api is None:
             log.warning(
-                "pod labels/UID and DRA need the API server, and this exporter is not running in a pod "
-                "(KUBERNETES_SERVICE_HOST/PORT unset): attribution comes from the kubelet only"
+                "pod labels/UID, the per-pod split's pod UIDs and DRA need the API server, and this exporter is not "
+                "running in a pod (KUBERNETES_SERVICE_HOST/PORT unset): attribution comes from the kubelet only"
             )
             return
         from gpuscope.exporter.workloads.dra import RESOURCESLICE_PATHS, slice_decoder
@@ -156,6 +164,8 @@ class WorkloadSource:
             attribution = with_pod_metadata(
                 attribution, pods, uid=self.settings.pod_uid, labels=self.settings.pod_labels
             )
+            if self.settings.split:
+                attribution = replace(attribution, pod_uids=MappingProxyType(_holder_uids(attribution, pods)))
             self._check_node(attribution, pods)
         self._report_unmatched(attribution.unmatched)
         status = WorkloadStatus(
@@ -266,3 +276,14 @@ class WorkloadSource:
         for watch in (self.pod_watch, self.slice_watch):
             if watch is not None:
                 watch.stop()
+
+
+def _holder_uids(attribution: Attribution, pods: PodIndex) -> dict[tuple[str, str], str]:
+    """The UID of every pod holding a device, where the watch knows it."""
+    out: dict[tuple[str, str], str] = {}
+    for assignment in attribution.targets.values():
+        for w in assignment.pods:
+            meta = pods.by_name(w.namespace, w.pod)
+            if meta is not None and meta.uid:
+                out[(w.namespace, w.pod)] = meta.uid
+    return out
