@@ -261,14 +261,37 @@ def test_the_record_maps_each_flag_to_its_setting() -> None:
 
 def test_dcgm_exporter_boolean_value_form_is_rewritten_for_click() -> None:
     from gpuscope.cli import root_command
-    from gpuscope.cli._dcgm_flags import normalise_bool_args
+    from gpuscope.cli._dcgm_flags import normalise_dcgm_args
     from gpuscope.cli.exporter import exporter_command_click
 
     command = exporter_command_click(root_command(["exporter"]))
     argv = ["--kubernetes=false", "-n=true", "--dump-compression=false", "--debug=TRUE", "-f=x.csv", "--", "-k=1"]
-    assert normalise_bool_args(command, argv) == ["--no-hostname", "--no-dump-compression", "--debug", "-f=x.csv",
-                                                  "--", "-k=1"]  # fmt: skip
-    assert normalise_bool_args(command, ["--kubernetes=maybe"]) == ["--kubernetes=maybe"]  # left for click to refuse
+    assert normalise_dcgm_args(command, argv) == ["--no-hostname", "--no-dump-compression", "--debug",
+                                                  "--collectors=x.csv", "--", "-k=1"]  # fmt: skip
+    assert normalise_dcgm_args(command, ["--kubernetes=maybe"]) == ["--kubernetes=maybe"]  # left for click to refuse
+
+
+def test_go_style_flags_and_repeated_slices_are_rewritten_from_the_table() -> None:
+    from gpuscope.cli import root_command
+    from gpuscope.cli._dcgm_flags import normalise_dcgm_args, rows
+    from gpuscope.cli.exporter import exporter_command_click
+
+    command = exporter_command_click(root_command(["exporter"]))
+    argv = ["-collectors", "a.csv", "-collect-interval=500", "--f", "b.csv", "-kubernetes", "-c=700", "-no-hostname"]
+    argv += ["-kubernetes-pod-label-allowlist-regex", "^team$", "--kubernetes-pod-label-allowlist-regex=^app,x"]
+    argv += ["-dump-compression=false", "-c500", "--sim-gpus", "2"]
+    assert normalise_dcgm_args(command, argv) == [
+        "--collectors=a.csv", "--collect-interval=500", "--collectors=b.csv", "--kubernetes",
+        "--collect-interval=700", "--no-hostname", "--kubernetes-pod-label-allowlist-regex=^team$,^app,x",
+        "--no-dump-compression", "-c500", "--sim-gpus", "2",
+    ]  # fmt: skip
+    # every long flag of the table, with one dash: the long form click reads
+    for r in rows():
+        if "exporter" not in r.flag.commands:
+            continue
+        single = "-" + r.flag.long.removeprefix("--")
+        got = normalise_dcgm_args(command, [single] if r.type is bool else [single, "v"])
+        assert got == ([r.flag.long] if r.type is bool else [f"{r.flag.long}=v"]), r.flag.long
 
 
 @pytest.mark.parametrize(

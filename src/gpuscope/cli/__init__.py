@@ -19,7 +19,7 @@ import typer
 from typer.exceptions import Abort, TyperException
 
 from gpuscope.cli._app import app
-from gpuscope.cli._dcgm_flags import normalise_bool_args
+from gpuscope.cli._dcgm_flags import normalise_dcgm_args
 from gpuscope.errors import AuditError, GpuscopeError
 
 # The command modules: importing one registers its commands on ``app``. ``gpuscope exporter`` (and the
@@ -55,8 +55,8 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     command = root_command(args)
     quick: Callable[[], None] | None = None
-    if args and args[0] == "exporter":  # dcgm-exporter's --flag=false form (see _dcgm_flags)
-        args = ["exporter", *normalise_bool_args(_exporter_click(command), args[1:])]
+    if args and args[0] == "exporter":  # dcgm-exporter's argument forms: -name, --flag=false, repeated slices
+        args = ["exporter", *normalise_dcgm_args(_exporter_click(command), args[1:])]
         quick = _quick_exporter(command, args[1:])
     try:
         if quick is not None:

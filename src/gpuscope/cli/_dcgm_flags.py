@@ -55,6 +55,7 @@ class Flag:
     min: int | None = None
     max: int | None = None
     off: str = ""  # the negative form of a boolean that defaults on
+    slice: bool = False  # dcgm-exporter's StringSliceFlag: a repeated flag adds its values (comma-joined here)
     doc_name: str = ""  # after the names in the README's flag column: a unit or the value's form
     doc_default: str = ""  # the README's default column
     doc: str = ""  # the README's status column, after implemented/accepted/gpuscope's
@@ -166,9 +167,9 @@ class ExporterFlags:
     kubernetes_pod_label_allowlist_regex: str = _row("", Flag(
         "--kubernetes-pod-label-allowlist-regex", "Comma-separated regular expressions; only pod labels whose key "
         "one of them matches (unanchored) are added. Empty: every label.",
-        env="DCGM_EXPORTER_KUBERNETES_POD_LABEL_ALLOWLIST_REGEX", needs_kubernetes=True,
-        doc_default="none (every label)", doc=": comma-separated, unanchored, RE2 (linear time); an invalid "
-        "pattern is skipped with a warning, as dcgm-exporter"))  # fmt: skip
+        env="DCGM_EXPORTER_KUBERNETES_POD_LABEL_ALLOWLIST_REGEX", needs_kubernetes=True, slice=True,
+        doc_default="none (every label)", doc=": comma-separated, unanchored, repeatable (the values add up), RE2 "
+        "(linear time); an invalid pattern is skipped with a warning, as dcgm-exporter"))  # fmt: skip
     devices: str = _row("f", Flag(
         "--devices", "GPUs to serve: f (every GPU, MIG instances where on), g or g:0,2-3 (GPUs), i or i:0,1 "
         "(MIG instances), g:0+i:1 (both).", short="-d", env="DCGM_EXPORTER_DEVICES_STR",
@@ -225,11 +226,14 @@ class ExporterFlags:
     nvidia_resource_names: str = _row("", Flag(
         "--nvidia-resource-names", "More resource names that carry GPUs, comma-separated (nvidia.com/gpu and "
         "nvidia.com/mig-* always).", env="NVIDIA_RESOURCE_NAMES", commands=BOTH, doc_name="(comma-separated)",
-        doc_default="none (`nvidia.com/gpu`, `nvidia.com/mig-*` always)"))  # fmt: skip
+        slice=True, doc_default="none (`nvidia.com/gpu`, `nvidia.com/mig-*` always)",
+        doc="; repeatable (the values add up)"))  # fmt: skip
     kubernetes_virtual_gpus: bool = _row(False, Flag(
         "--kubernetes-virtual-gpus", "Shared GPUs (time-slicing/MPS ::N, GKE /vgpuN): one attribution per sharing "
-        "pod and replica, with a vgpu label.", env="KUBERNETES_VIRTUAL_GPUS", needs_kubernetes=True,
-        doc=f": `vgpu` label, one attribution per sharing pod and replica; {_NEEDS_K}"))  # fmt: skip
+        "pod and replica, with a vgpu label; in labels mode GPU_UTIL and FB_USED split per pod from the GPUs' "
+        "process lists, as dcgm-exporter (needs the host's /proc).", env="KUBERNETES_VIRTUAL_GPUS",
+        needs_kubernetes=True, doc=": `vgpu` label, one attribution per sharing pod and replica; in `labels` mode "
+        "the per-pod split of GPU_UTIL/FB_USED ([docs/shared-gpus.md](shared-gpus.md)); needs `-k`"))  # fmt: skip
     dump_enabled: bool = _row(False, Flag(
         "--dump-enabled", "Accepted.", env="DCGM_EXPORTER_DUMP_ENABLED",
         inert="file dumps of DCGM calls are not implemented; /health and the self-metrics (gpuscope_exporter_*) "
@@ -439,27 +443,88 @@ _TRUE = frozenset({"1", "t", "true", "yes", "y", "on"})
 _FALSE = frozenset({"0", "f", "false", "no", "n", "off"})
 
 
-def normalise_bool_args(command: Any, args: Sequence[str]) -> list[str]:
-    """dcgm-exporter's parser takes ``--flag=false`` for a boolean; click's flags take no value. Rewrite
-    ``--flag=<bool>`` to ``--flag`` or ``--no-flag`` (a value that is not a boolean is left for click to refuse)."""
-    flags: dict[str, tuple[str, str | None]] = {}
-    for param in command.params:
-        if getattr(param, "is_flag", False) and getattr(param, "is_bool_flag", False):
-            off = next((o for o in param.secondary_opts if o.startswith("--")), None)
-            for opt in param.opts:
-                flags[opt] = (next((o for o in param.opts if o.startswith("--")), opt), off)
-    out: list[str] = []
-    for position, arg in enumerate(args):
-        if arg == "--":
-            out.extend(args[position:])
-            break
-        name, sep, value = arg.partition("=")
-        if sep and name in flags and value.lower() in _TRUE | _FALSE:
-            on, off = flags[name]
-            if value.lower() in _TRUE:
-                out.append(on)
-            elif off is not None:
-                out.append(off)
+@dataclass(frozen=True, slots=True)
+class _Spelling:
+    """How one Go-style spelling of a table flag is written for click."""
+
+    row: Row
+    option: str  # click's long name (``--collectors``); for a boolean, the name that sets it on
+    positive: bool = True  # False: the boolean's negative name (``--no-dump-compression``)
+    off: str | None = None  # a boolean's negative name, for ``--flag=false``
+    is_bool: bool = False
+
+
+def _spellings(command: Any, name: str) -> dict[str, _Spelling]:
+    """Every name Go's flag package (urfave/cli v2, dcgm-exporter's parser) accepts for the table's rows of
+    command ``name``: each long name and alias with one dash or two (``-collectors``, ``--collectors``, ``--f``)."""
+    params = {p.name: p for p in command.params}
+    out: dict[str, _Spelling] = {}
+    for r in rows():
+        param = params.get(r.name)
+        if name not in r.flag.commands or param is None:
             continue
-        out.append(arg)
+        long = next((o for o in param.opts if o.startswith("--")), param.opts[0])
+        is_bool = bool(getattr(param, "is_flag", False) and getattr(param, "is_bool_flag", False))
+        off = next((o for o in param.secondary_opts if o.startswith("--")), None)
+        for opt in param.opts:
+            spelling = _Spelling(r, long, off=off, is_bool=is_bool)
+            bare = opt.lstrip("-")
+            out["-" + bare] = out["--" + bare] = spelling
+        for opt in param.secondary_opts:
+            bare = opt.lstrip("-")
+            out["-" + bare] = out["--" + bare] = _Spelling(r, long, positive=False, off=off, is_bool=True)
     return out
+
+
+def normalise_dcgm_args(command: Any, args: Sequence[str], name: str = "exporter") -> list[str]:
+    """dcgm-exporter's argument forms, as urfave/cli v2 reads them, rewritten into the forms click reads.
+
+    The one place they are rewritten, driven by the flag table (rows of command ``name``, ``command`` its click
+    command): a long flag or alias with one dash or two, its value attached with ``=`` or as the next argument
+    (``-collectors x``, ``-collect-interval=500``, ``-c=500``) becomes ``--long=value``; a boolean's
+    ``--flag=<bool>`` becomes ``--flag`` or its ``--no-`` form (a value that is not a boolean is left for click to
+    refuse); a repeated ``slice`` flag (``StringSliceFlag``) adds its values, comma-joined where it first appears.
+    Anything else (click's own forms such as ``-c500``, ``--help``, unknown options) is left as it is."""
+    spellings = _spellings(command, name)
+    out: list[str] = []
+    slices: dict[str, int] = {}  # row name -> where its joined value is in ``out``
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            out.extend(args[i:])
+            break
+        opt, sep, value = arg.partition("=")
+        spelling = spellings.get(opt)
+        if spelling is None:
+            out.append(arg)
+            i += 1
+            continue
+        i += 1
+        if spelling.is_bool:
+            out.extend(_bool_form(spelling, arg, value if sep else None))
+            continue
+        if not sep:
+            if i >= len(args):
+                out.append(spelling.option)  # no value: click says so
+                continue
+            value, i = args[i], i + 1
+        if spelling.row.flag.slice and spelling.row.name in slices:
+            at = slices[spelling.row.name]
+            out[at] = f"{out[at]},{value}"
+            continue
+        if spelling.row.flag.slice:
+            slices[spelling.row.name] = len(out)
+        out.append(f"{spelling.option}={value}")
+    return out
+
+
+def _bool_form(spelling: _Spelling, arg: str, value: str | None) -> list[str]:
+    if value is None:
+        return [spelling.option if spelling.positive else spelling.off or arg]
+    text = value.lower()
+    if not spelling.positive or text not in _TRUE | _FALSE:
+        return [arg]  # click refuses it, naming the flag
+    if text in _TRUE:
+        return [spelling.option]
+    return [spelling.off] if spelling.off is not None else []  # false: the default of a flag without a --no- form

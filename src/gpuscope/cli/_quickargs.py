@@ -117,7 +117,7 @@ def _read_args(params: Sequence[Param], args: Sequence[str]) -> dict[str, Any] |
             return None  # --help, an unknown option, a bare argument, "--", combined short flags...
         param, positive = by_opt[name]
         if sep and (param.kind is bool or not name.startswith("--")):
-            # --flag=value is dcgm-exporter's form, rewritten before this (normalise_bool_args); click reads
+            # --flag=value is dcgm-exporter's form, rewritten before this (normalise_dcgm_args); click reads
             # "-c=5" as the value "=5" of -c: typer says what either means
             return None
         if param.kind is bool:

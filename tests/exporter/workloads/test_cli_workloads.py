@@ -130,3 +130,39 @@ def test_bad_attribution_flags_and_web_config(tmp_path: Path) -> None:
         "cannot read web config file",
         "(--web-config-file)",
     )
+
+
+@pytest.mark.e2e
+def test_go_style_single_dash_flags_and_a_repeated_allowlist_as_dcgm_exporter_reads_them(tmp_path: Path) -> None:
+    """urfave/cli v2 (dcgm-exporter's parser) reads ``-name value`` and ``-name=value`` as ``--name``, and adds the
+    values of a repeated ``StringSliceFlag`` (the allowlist): a command line that starts dcgm-exporter starts us."""
+    csv = tmp_path / "fields.csv"
+    csv.write_text("DCGM_FI_DEV_GPU_TEMP, gauge, Temperature.\n")
+    port = free_port()
+    with fake_kube_api(tmp_path) as api, kubelet_server() as kubelet:
+        api.create_pod("ml", "trainer", "gpu-node-7", {"team": "vision", "app": "bert", "secret": "no"})
+        kubelet.set_pods([pod("ml", "trainer", ("main", "nvidia.com/gpu", ["nvidia1"]))])
+        env = {**os.environ, **api.env(), "NODE_NAME": "gpu-node-7"}
+        argv = [sys.executable, "-m", "gpuscope", "exporter", "--backend", "sim", "--sim-gpus", "2"]
+        argv += ["-address", f"127.0.0.1:{port}", "-collect-interval=300", "-collectors", str(csv), "-kubernetes"]
+        argv += ["-pod-resources-kubelet-socket", kubelet.socket_path, "-kubernetes-enable-pod-labels"]
+        argv += ["-kubernetes-pod-label-allowlist-regex", "^team$", "--kubernetes-pod-label-allowlist-regex=^app$"]
+        argv += ["--workload-labels", "labels"]
+        proc = subprocess.Popen(argv, env=env, stderr=subprocess.PIPE, text=True)
+        try:
+            url = f"http://127.0.0.1:{port}/metrics"
+
+            def held() -> str:
+                text = httpx.get(url, timeout=10).text
+                return next((ln for ln in text.splitlines() if ln.startswith('DCGM_FI_DEV_GPU_TEMP{gpu="1"')), "")
+
+            line = wait_for(lambda: 'team="vision"' in held() and held(), what="pod labels under Go-style flags")
+            assert 'app="bert"' in line and "secret" not in line  # both patterns of the repeated flag hold
+            metrics = httpx.get(url, timeout=10).text
+            assert "DCGM_FI_DEV_POWER_USAGE" not in metrics  # -collectors was read: only the file's one field
+        finally:
+            proc.terminate()
+            _, stderr = proc.communicate(timeout=20)
+    assert proc.returncode == 0, stderr
+    assert "Traceback" not in stderr
+    assert "collect every 0.3s, 1 fields from" in stderr  # -collect-interval=300 and -collectors were read
