@@ -71,6 +71,39 @@ def test_sighup_reloads_a_good_csv_and_keeps_the_old_one_when_the_new_is_bad(tmp
 
 
 @pytest.mark.e2e
+def test_a_rewritten_collectors_file_is_reloaded_without_sighup(tmp_path: Path) -> None:
+    """dcgm-exporter reloads when its -f file is rewritten (an fsnotify watch); so does gpuscope (a stat poll)."""
+    csv = tmp_path / "fields.csv"
+    csv.write_text(TWO_FIELDS)
+    port = free_port()
+    argv = [*GPUSCOPE, "exporter", "--fake-gpus", "--sim-gpus", "2", "-a", f"127.0.0.1:{port}", "-c", "300"]
+    argv += ["-f", str(csv)]
+    with exporter_process(argv, f"http://127.0.0.1:{port}", tmp_path) as exporter:
+        assert families(exporter) == {"DCGM_FI_DEV_GPU_TEMP", "DCGM_FI_DEV_POWER_USAGE"}
+        _, started = reload_state(exporter)
+
+        csv.write_text(THREE_FIELDS)  # rewritten in place
+        wait_for(lambda: "DCGM_FI_DEV_SM_CLOCK" in families(exporter), what="the rewritten field list")
+        ok, reloaded = reload_state(exporter)
+        assert (ok, reloaded > started) == (1, True)
+        assert len(log_lines(exporter, "fields.csv was rewritten: configuration reloaded (3 fields")) == 1
+
+        broken = tmp_path / "fields.new"
+        broken.write_text(TWO_FIELDS + "DCGM_FI_DEV_NOT_A_FIELD, gauge, x\n")
+        broken.replace(csv)  # replaced by a rename, as a ConfigMap update or an editor does
+        wait_for(lambda: reload_state(exporter)[0] == 0, what="the failed reload in the self-metrics")
+        assert reload_state(exporter)[1] == reloaded
+        assert "DCGM_FI_DEV_SM_CLOCK" in families(exporter)  # the old list keeps serving
+        failed = log_lines(exporter, "fields.csv was rewritten: reload failed, keeping the previous configuration")
+        assert len(failed) == 1 and "unknown field 'DCGM_FI_DEV_NOT_A_FIELD'" in failed[0]
+
+        csv.write_text("DCGM_FI_DEV_GPU_TEMP, gauge, t\n")  # fixed: reloaded, and the state says so again
+        wait_for(lambda: families(exporter) == {"DCGM_FI_DEV_GPU_TEMP"}, what="the fixed file")
+        assert reload_state(exporter)[0] == 1
+        assert exporter.proc.poll() is None
+
+
+@pytest.mark.e2e
 def test_sighup_reloads_the_web_config(tmp_path: Path) -> None:
     web = tmp_path / "web.yml"
     web.write_text(f"basic_auth_users:\n  alice: {bcrypt_hash('a-pass')}\nauth_excluded_paths: [/health]\n")
@@ -186,3 +219,19 @@ def test_datadog_style_configmap_invocation_serves_and_reloads(tmp_path: Path) -
 def _run_to_exit(argv: list[str], env: dict[str, str]) -> tuple[int, str]:
     done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=60, check=False)
     return done.returncode, done.stderr
+
+
+def test_a_file_watch_acts_once_per_settled_version(tmp_path: Path) -> None:
+    from gpuscope.exporter.filewatch import FileWatch
+
+    path = tmp_path / "fields.csv"
+    path.write_text("a\n")
+    watch = FileWatch(str(path))
+    assert watch.poll() is False  # unchanged
+    path.write_text("ab\n")
+    assert [watch.poll(), watch.poll(), watch.poll()] == [False, True, False]  # settled for one poll, acted on once
+    path.unlink()
+    assert watch.poll() is False and watch.poll() is False  # gone: no change until a new version is there
+    path.write_text("abc\n")
+    watch.mark()  # a reload (SIGHUP) read this version: the watch does not act on it again
+    assert [watch.poll(), watch.poll()] == [False, False]

@@ -88,7 +88,7 @@ class ExporterFlags:
         "--collectors", "Collectors CSV (dcgm-exporter format). Default: the built-in default-counters.csv.",
         short="-f", env="DCGM_EXPORTER_COLLECTORS", commands=BOTH,
         doc_default="built-in list = dcgm-exporter's `default-counters.csv` (also in `etc/`)",
-        doc="; SIGHUP re-reads it"))  # fmt: skip
+        doc="; re-read on SIGHUP and when the file is rewritten"))  # fmt: skip
     config_file: str = _row("", Flag(
         "--config-file", "dcgm-exporter's YAML configuration file (version 1 or 2): metric source, collection "
         "interval, per-field watch groups, retention; flags and env vars that are set win.",

@@ -63,7 +63,8 @@ def exporter_command(
     """Serve GPU metrics on /metrics, dcgm-exporter compatible (flags and env vars as dcgm-exporter).
 
     Every flag of dcgm-exporter is accepted; one that has no effect here says why in one line at start. SIGHUP
-    re-reads the collectors CSV (or ConfigMap) and the web config; a bad new file keeps the old one serving.
+    re-reads the collectors CSV (or ConfigMap) and the web config, and so does a rewrite of the -f file; a bad new
+    file keeps the old one serving.
     """
     sim = SimOptions(sim_model, sim_gpus, sim_mig_layout, sim_workload, sim_seed, sim_profiling)
     serve_exporter(flags, sim, lambda name: was_set(ctx, name))
@@ -156,7 +157,11 @@ def serve_exporter(flags: ExporterFlags, sim: SimOptions, is_set: Callable[[str]
         listener = Listener(bound[0], bound[1], runtime, sock=sockets[0])
     else:
         listener = Listener(host, port, runtime)
-    reloader = Reloader([runtime], lambda: settings_now().collectors, lambda: web_config(flags.web_config_file))
+    # dcgm-exporter reloads when its -f file is rewritten; the ConfigMap of -m, when set, is the source instead.
+    watched = [flags.collectors] if flags.collectors is not None and ref is None else []
+    reloader = Reloader(
+        [runtime], lambda: settings_now().collectors, lambda: web_config(flags.web_config_file), watched=watched
+    )
     extensions = _extensions(chosen, flags)
 
     url = listener.url.replace("http://", "https://") if web is not None and web.tls is not None else listener.url

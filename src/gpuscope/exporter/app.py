@@ -90,6 +90,26 @@ class _MemoryRelease:
             self._handle = None
 
 
+async def _watch_files(reloader: Reloader | None, stop: asyncio.Event, every_s: float) -> None:
+    """Poll the reloader's watched files until ``stop``; a stat, and a reload when one was rewritten, run off the
+    loop (a slow file system never holds a scrape)."""
+    if reloader is None or not reloader.watches:
+        return
+    loop = asyncio.get_running_loop()
+    while not stop.is_set():
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), timeout=every_s)
+        if not stop.is_set():
+            await loop.run_in_executor(None, reloader.poll_files)
+
+
+async def _cancelled(task: asyncio.Future[None] | None) -> None:
+    if task is not None:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
 async def serve(
     listeners: Sequence[Listener],
     interval_s: float,
@@ -102,12 +122,14 @@ async def serve(
     limits: HttpLimits | None = None,
     extensions: Sequence[Extension] = (),
     reloader: Reloader | None = None,
+    watch_s: float = 0.5,
 ) -> None:
     """Serve until SIGINT/SIGTERM (or ``stop``), collecting in the background; release everything on exit.
 
     ``web_config`` (``--web-config-file``, already checked) adds TLS and basic auth to every listener;
     ``extensions`` are mounted beside the exporter's routes (the simulator's ``/sim/faults``); with a
-    ``reloader``, SIGHUP re-reads the configuration (off the event loop) and never stops the exporter.
+    ``reloader``, SIGHUP re-reads the configuration (off the event loop) and never stops the exporter, and so does
+    a rewrite of one of its watched files (polled every ``watch_s``).
     """
     limits = limits or HttpLimits()
     stop = stop or asyncio.Event()
@@ -136,16 +158,19 @@ async def serve(
     tls = web_config.tls if web_config is not None else None
     servers: list[asyncio.Server] = []
     release: _MemoryRelease | None = None
+    watching: asyncio.Future[None] | None = None
     try:
         servers = await start_listeners(
             web_app, listeners, flag, limits=limits, ssl_context=tls.context if tls else None
         )
         scheduler = Scheduler([lst.runtime for lst in listeners], interval_s, workers=workers)
         release = _MemoryRelease(loop, first_s=max(5.0, 3 * interval_s))
+        watching = asyncio.ensure_future(_watch_files(reloader, stop, watch_s))
         if on_ready is not None:
             on_ready()
         await scheduler.run(stop)
     finally:
+        await _cancelled(watching)
         if release is not None:
             release.cancel()
         for server in servers:

@@ -1,6 +1,9 @@
-"""Reloading the configuration of a running exporter (SIGHUP), as dcgm-exporter does: never an exit.
+"""Reloading the configuration of a running exporter (SIGHUP, or a rewritten ``-f`` file), as dcgm-exporter does:
+never an exit.
 
-A reload re-reads the collectors CSV (or the ConfigMap of ``-m``) and the web config file. Everything is read and
+A reload re-reads the collectors CSV (or the ConfigMap of ``-m``) and the web config file. SIGHUP asks for one;
+so does a new version of a watched file (``filewatch``: the ``-f`` collectors file, which dcgm-exporter watches),
+noticed by ``poll_files`` on the serving loop. Everything is read and
 checked first; only when all of it is good does the new configuration replace the old, so a bad file keeps the old
 configuration serving. Each outcome is one log line and the runtime's own reload state, which every scrape exports as
 two self-metrics named after Prometheus's own (``exporter/selfmetrics.py``).
@@ -15,6 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from gpuscope.errors import GpuscopeError
+from gpuscope.exporter.filewatch import FileWatch
 from gpuscope.exporter.runtime import NodeRuntime
 from gpuscope.fields.collectors import CollectorSet
 
@@ -37,8 +41,10 @@ class Reloader:
         load_web: Callable[[], WebConfig | None],
         *,
         clock: Callable[[], float] = time.time,
+        watched: Sequence[str] = (),
     ) -> None:
         self.runtimes = tuple(runtimes)
+        self.watches = tuple(FileWatch(path) for path in watched)
         self._load_collectors = load_collectors
         self._load_web = load_web
         self._clock = clock
@@ -49,27 +55,46 @@ class Reloader:
             runtime.reload_succeeded(started)
 
     def reload(self) -> bool:
-        """Read, check and apply; False (old configuration kept, one log line) on any problem. Blocking I/O:
-        run it off the event loop."""
+        """SIGHUP: read, check and apply; False (old configuration kept, one log line) on any problem. Blocking
+        I/O: run it off the event loop."""
         if not self._lock.acquire(blocking=False):
             log.info("SIGHUP: a reload is already running; ignored")
             return False
         try:
-            try:
-                collectors = self._load_collectors()
-                web = self._load_web()
-                if self.apply_web is not None:
-                    self.apply_web(web)
-            except GpuscopeError as exc:
-                for runtime in self.runtimes:
-                    runtime.reload_failed()
-                log.error("SIGHUP reload failed, keeping the previous configuration: %s", exc)
-                return False
-            applied = self._clock()
-            for runtime in self.runtimes:
-                runtime.reconfigure(collectors)
-                runtime.reload_succeeded(applied)
-            log.info("SIGHUP: configuration reloaded (%d fields from %s)", len(collectors.metrics), collectors.source)
-            return True
+            return self._reload("SIGHUP reload failed", "SIGHUP: configuration reloaded")
         finally:
             self._lock.release()
+
+    def poll_files(self) -> bool | None:
+        """Reload if a watched file has a new, settled version: the outcome, or None when there was nothing to do
+        (no new version, or a reload running). Blocking I/O (a ``stat`` per file): run it off the event loop."""
+        if not self.watches or not self._lock.acquire(blocking=False):
+            return None
+        try:
+            changed = next((w.path for w in self.watches if w.poll()), None)
+            if changed is None:
+                return None
+            why = f"{changed} was rewritten"
+            return self._reload(f"{why}: reload failed", f"{why}: configuration reloaded")
+        finally:
+            self._lock.release()
+
+    def _reload(self, failed: str, done: str) -> bool:
+        for watch in self.watches:  # what this reload reads is seen, whichever way it was asked for
+            watch.mark()
+        try:
+            collectors = self._load_collectors()
+            web = self._load_web()
+            if self.apply_web is not None:
+                self.apply_web(web)
+        except GpuscopeError as exc:
+            for runtime in self.runtimes:
+                runtime.reload_failed()
+            log.error("%s, keeping the previous configuration: %s", failed, exc)
+            return False
+        applied = self._clock()
+        for runtime in self.runtimes:
+            runtime.reconfigure(collectors)
+            runtime.reload_succeeded(applied)
+        log.info("%s (%d fields from %s)", done, len(collectors.metrics), collectors.source)
+        return True
