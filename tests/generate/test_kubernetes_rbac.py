@@ -85,3 +85,14 @@ def test_bad_attribution_settings(exporter: str, message: str, tmp_path: Path) -
     with pytest.raises(SpecError, match="exporter") as info:
         parse_fleet(fleet(K8S, f"exporter: {exporter}"), "fleet.yaml", tmp_path)
     assert message in str(info.value)
+
+
+def test_the_per_pod_split_of_shared_gpus_grants_pods_and_sees_host_processes(tmp_path: Path) -> None:
+    objects = manifests("{virtual_gpus: true, workload_labels: labels}", tmp_path)
+    assert objects["clusterrole.yaml"]["rules"] == [
+        {"apiGroups": [""], "resources": ["pods"], "verbs": ["get", "list", "watch"]}
+    ]
+    assert objects["serviceaccount.yaml"]["automountServiceAccountToken"] is True
+    assert objects["daemonset.yaml"]["spec"]["template"]["spec"]["hostPID"] is True
+    info = manifests("{virtual_gpus: true}", tmp_path)  # info mode: no split, no API access, no hostPID
+    assert "clusterrole.yaml" not in info and "hostPID" not in info["daemonset.yaml"]["spec"]["template"]["spec"]

@@ -15,7 +15,7 @@ from typing import Any
 
 from gpuscope.generate.budget import ClusterBudget
 from gpuscope.generate.kubernetes_processes import host_pid, process_env, process_mounts
-from gpuscope.generate.kubernetes_rbac import ROLE_FILES, attribution_env
+from gpuscope.generate.kubernetes_rbac import ROLE_FILES, attribution_env, reads_api_server
 from gpuscope.generate.prometheus import EXPORTER_JOB, LABEL_LIMIT
 from gpuscope.remediate.policy import TAINT_KEY
 from gpuscope.spec.fleet import Cluster, FleetSpec
@@ -143,7 +143,7 @@ def daemonset(spec: FleetSpec, cluster: Cluster) -> dict[str, Any]:
                 "metadata": {"labels": _labels(spec)},
                 "spec": {
                     "serviceAccountName": APP,
-                    "automountServiceAccountToken": spec.exporter.api_server,  # pod labels/UID, DRA: the API server
+                    "automountServiceAccountToken": reads_api_server(spec),  # pod labels/UID, DRA: the API server
                     "priorityClassName": "system-node-critical",
                     "runtimeClassName": "nvidia",
                     **host_pid(spec),
@@ -230,7 +230,7 @@ def service_account(cluster: Cluster, spec: FleetSpec) -> dict[str, Any]:
         "apiVersion": "v1",
         "kind": "ServiceAccount",
         "metadata": _meta(APP, cluster, spec),
-        "automountServiceAccountToken": spec.exporter.api_server,  # pod labels/UID, DRA: the API server
+        "automountServiceAccountToken": reads_api_server(spec),  # pod labels/UID, DRA: the API server
     }
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpuscope.generate.kubernetes_rbac import per_pod_split
 from gpuscope.spec.fleet import FleetSpec
 
 POD_LOG_DIR = "/var/log/pods"
@@ -35,4 +36,5 @@ def process_mounts(spec: FleetSpec) -> tuple[list[dict[str, Any]], list[dict[str
 
 def host_pid(spec: FleetSpec) -> dict[str, Any]:
     """The pod spec key that lets the exporter see the host's processes."""
-    return {"hostPID": True} if spec.exporter.process_metrics else {}
+    # The per-pod split of shared GPUs reads the processes' cgroups too (dcgm-exporter's needs hostPID as well).
+    return {"hostPID": True} if spec.exporter.process_metrics or per_pod_split(spec) else {}

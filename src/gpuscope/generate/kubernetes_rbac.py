@@ -1,9 +1,10 @@
 """The exporter's Kubernetes API access: attribution env vars, and RBAC only when the attribution reads the API.
 
-Pod labels and pod UIDs come from a pod watch per node (``get``/``list``/``watch`` on ``pods``, cluster-wide
-because pods of every namespace run on a node; the field selector ``spec.nodeName`` limits what is sent, not
-what is allowed); DRA reads the node's ResourceSlices (cluster-scoped). Without these options the exporter
-needs no API access at all: no role, and no service account token mounted.
+Pod labels and pod UIDs (and the UIDs of the per-pod split of shared GPUs) come from a pod watch per node
+(``get``/``list``/``watch`` on ``pods``, cluster-wide because pods of every namespace run on a node; the field
+selector ``spec.nodeName`` limits what is sent, not what is allowed); DRA reads the node's ResourceSlices
+(cluster-scoped). Without these options the exporter needs no API access at all: no role, and no service account
+token mounted.
 """
 
 from __future__ import annotations
@@ -15,6 +16,19 @@ from gpuscope.spec.fleet import Cluster, FleetSpec
 APP = "gpuscope-exporter"
 ROLE_FILES = ("clusterrole.yaml", "clusterrolebinding.yaml")
 _VERBS = ["get", "list", "watch"]
+
+
+def per_pod_split(spec: FleetSpec) -> bool:
+    """Whether the exporter splits shared GPUs' GPU_UTIL/FB_USED per pod (``--kubernetes-virtual-gpus`` in
+    ``labels`` mode, as dcgm-exporter): it then watches the node's pods for their UIDs and reads the host's
+    ``/proc`` (``kubernetes_processes.host_pid``)."""
+    return spec.exporter.virtual_gpus and spec.exporter.workload_labels == "labels"
+
+
+def reads_api_server(spec: FleetSpec) -> bool:
+    """Whether the exporter reads the API server (its service account token and RBAC): pod labels/UID, DRA, or
+    the per-pod split's pod UIDs."""
+    return spec.exporter.api_server or per_pod_split(spec)
 
 
 def attribution_env(spec: FleetSpec) -> list[dict[str, Any]]:
@@ -38,7 +52,7 @@ def attribution_env(spec: FleetSpec) -> list[dict[str, Any]]:
 
 def _rules(spec: FleetSpec) -> list[dict[str, Any]]:
     rules = []
-    if spec.exporter.pod_labels or spec.exporter.pod_uid:
+    if spec.exporter.pod_labels or spec.exporter.pod_uid or per_pod_split(spec):
         rules.append({"apiGroups": [""], "resources": ["pods"], "verbs": list(_VERBS)})
     if spec.exporter.dra:
         rules.append({"apiGroups": ["resource.k8s.io"], "resources": ["resourceslices"], "verbs": list(_VERBS)})
