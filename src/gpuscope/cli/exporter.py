@@ -8,7 +8,7 @@ import logging
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from gpuscope.backends.sim.node import SimNodeConfig
     from gpuscope.exporter.configfile import ConfigFile
     from gpuscope.exporter.configmap import ConfigMapRef
+    from gpuscope.exporter.processes.nvml_lists import ProcessLists
     from gpuscope.exporter.server import Extension
     from gpuscope.exporter.settings import ExporterSettings
 
@@ -143,7 +144,7 @@ def serve_exporter(flags: ExporterFlags, sim: SimOptions, is_set: Callable[[str]
     backend_used = open_backend(
         chosen, sim_config, flags.remote_hostengine_info, settings.watches, settings.rediscover_s
     )
-    runtime = make_runtime(backend_used, settings, hostname)
+    runtime = make_runtime(backend_used, settings, hostname, process_lists=_process_lists(chosen, settings))
     _say_watches(chosen, is_set, config, settings)
     if is_set("remote_hostengine_info") and chosen != "dcgm":
         log.info(
@@ -279,24 +280,22 @@ def exporter_command_click(root: Any) -> Any:
     return root.commands["exporter"]
 
 
+def _process_lists(chosen: str, settings: ExporterSettings) -> ProcessLists | None:
+    """The dcgm backend reads no processes: for ``--process-metrics`` and the per-pod split they are read through
+    NVML beside it, as dcgm-exporter reads them (``exporter/processes/nvml_lists.py``)."""
+    if chosen != "dcgm" or not settings.processes.reads:
+        return None
+    from gpuscope.backends.nvml import NvmlBackend
+    from gpuscope.exporter.processes.nvml_lists import ProcessLists
+
+    return ProcessLists(NvmlBackend(watch_events=False))
+
+
 def _simulated_processes(
     chosen: str, settings: ExporterSettings, sim_config: SimNodeConfig | None
 ) -> tuple[ExporterSettings, SimNodeConfig | None]:
     """``--backend sim --process-metrics`` (or the split): the simulated node's /proc and pod directory, in a
-    directory of its own; with the dcgm backend, which reads no processes, no split."""
-    if settings.processes.enabled and chosen == "dcgm":
-        log.warning(
-            "--process-metrics: the dcgm backend reads no per-process data, so every GPU reports no processes; "
-            "use --backend nvml for per-process metrics"
-        )
-    elif settings.processes.split and chosen == "dcgm":
-        # dcgm-exporter reads the process lists through NVML beside DCGM; splitting on no processes would give
-        # every sharing pod 0, so the fields are copied per pod instead, as for every other field.
-        log.warning(
-            "--kubernetes-virtual-gpus: the dcgm backend reads no per-process data, so DCGM_FI_DEV_GPU_UTIL and "
-            "DCGM_FI_DEV_FB_USED are copied per sharing pod, not split; use --backend nvml for the per-pod split"
-        )
-        settings = replace(settings, processes=replace(settings.processes, split=False))
+    directory of its own."""
     if sim_config is None or not settings.processes.reads:
         return settings, sim_config
     from gpuscope.simulator.fleet import FleetNode, with_simulated_processes

@@ -35,6 +35,7 @@ from gpuscope.fields.ids import FieldId
 
 if TYPE_CHECKING:  # built only with --process-metrics (exporter/settings.py)
     from gpuscope.exporter.processes.attribute import ProcessView
+    from gpuscope.exporter.processes.nvml_lists import ProcessLists
     from gpuscope.exporter.processes.source import ProcessSource
 
 log = logging.getLogger(__name__)
@@ -91,10 +92,12 @@ class Collector:
         workloads: WorkloadSource | None = None,
         devices: DeviceSelection | None = None,
         processes: ProcessSource | None = None,
+        process_lists: ProcessLists | None = None,
     ) -> None:
         self.backend = backend
         self.workloads = workloads
         self.processes = processes
+        self.process_lists = process_lists  # the processes from a second backend (NVML beside DCGM)
         self.devices = devices or DeviceSelection()
         self._warned_missing = False
         # The DCGM backend reads any field dcgm_fields.h describes; for the others those fields are unsupported.
@@ -124,6 +127,8 @@ class Collector:
             error = ""
             if reading is not None and not self.devices.everything:
                 reading = self._select(reading)
+            if reading is not None and self.process_lists is not None and self.request.processes:
+                reading = self.process_lists.fill(reading)
         except BackendUnavailable as exc:
             reading, error = None, str(exc) or "backend unavailable"
         except Exception as exc:  # a backend bug must not take the exporter down

@@ -105,6 +105,8 @@ class NodeRuntime:
         """Release the backend and the attribution sources (the kubelet channel); the runtime is not used again."""
         if self.collector.workloads is not None:
             self.collector.workloads.close()
+        if self.collector.process_lists is not None:
+            self.collector.process_lists.close()
         self.backend.close()
 
     def body(self, now: float, gzip: bool) -> bytes:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from gpuscope.backends.base import Backend, WatchPlan
 from gpuscope.exporter.collector import Collector
 from gpuscope.exporter.devices import DeviceSelection
+from gpuscope.exporter.processes.nvml_lists import ProcessLists
 from gpuscope.exporter.processes.pods import PodLookup
 from gpuscope.exporter.processes.source import ProcessSettings, ProcessSource
 from gpuscope.exporter.render import RenderConfig
@@ -60,12 +61,14 @@ def make_runtime(
     own_process_metrics: bool = True,
     clock: Callable[[], float] = time.time,
     pod_lookup: PodLookup | None = None,
+    process_lists: ProcessLists | None = None,
 ) -> NodeRuntime:
     """Wire a backend (and the attribution sources, if any) into a collector and renderer.
 
     ``{hostname}`` in the kubelet socket path or the mapping directory becomes the node's host label value, so
     each simulated node of ``gpuscope sim`` can have its own sources. ``pod_lookup`` names pods by UID for
     ``--process-metrics`` (an API-server pod watch); without it, the kubelet's pod log directory does.
+    ``process_lists`` reads the processes for a backend that reads none (NVML beside the dcgm backend).
     """
     wl = settings.workloads
     workloads = None
@@ -100,6 +103,7 @@ def make_runtime(
         workloads=workloads,
         devices=settings.devices,
         processes=processes,
+        process_lists=process_lists,
     )
     render = RenderConfig(
         collectors=settings.collectors,
