@@ -158,10 +158,11 @@ def serve_exporter(flags: ExporterFlags, sim: SimOptions, is_set: Callable[[str]
         listener = Listener(bound[0], bound[1], runtime, sock=sockets[0])
     else:
         listener = Listener(host, port, runtime)
-    # dcgm-exporter reloads when its -f file is rewritten; the ConfigMap of -m, when set, is the source instead.
-    watched = [flags.collectors] if flags.collectors is not None and ref is None else []
     reloader = Reloader(
-        [runtime], lambda: settings_now().collectors, lambda: web_config(flags.web_config_file), watched=watched
+        [runtime],
+        lambda: settings_now().collectors,
+        lambda: web_config(flags.web_config_file),
+        watched=_watched(flags, ref),
     )
     extensions = _extensions(chosen, flags)
 
@@ -218,6 +219,11 @@ def _say_watches(
             ", ".join(given),
             chosen,
         )
+
+
+def _watched(flags: ExporterFlags, ref: ConfigMapRef | None) -> list[str]:
+    """dcgm-exporter reloads when its -f file is rewritten; the ConfigMap of -m, when set, is the source instead."""
+    return [flags.collectors] if flags.collectors is not None and ref is None else []
 
 
 def _extensions(chosen: str, flags: ExporterFlags) -> list[Extension]:
