@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from gpuscope.simulator.kubelet import kubelet_server, pod
-from tests.backends.dcgm.support import A100
 from tests.exporter.processes.proctree import ProcTree, pod_cgroup
+from tests.fakedcgm import build
 from tests.fakenvml import FakeNvml
 from tests.support.exporter_process import clean_env, exporter_process
 from tests.support.kubeapi import fake_kube_api
@@ -26,6 +26,12 @@ REPO = Path(__file__).resolve().parents[3]
 NODE = "dcgm-node"
 GIB = 1 << 30
 FB_USED, GPU_UTIL = 252, 203
+A100 = "NVIDIA A100-SXM4-80GB"
+
+
+@pytest.fixture(scope="module")
+def fake_library(request: pytest.FixtureRequest) -> Path:
+    return build(Path(request.config.cache.mkdir("fakedcgm")))
 
 
 def test_dcgm_backend_splits_shared_gpus_from_nvml_process_lists(fake_library: Path, tmp_path: Path) -> None:
