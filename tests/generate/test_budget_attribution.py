@@ -37,3 +37,5 @@ def test_shared_gpus_and_pod_labels_in_each_mode(tmp_path: Path) -> None:
     copies = workload_series(f"{{workload_labels: labels, {shared}}}", tmp_path)
     assert copies > 2 * gpus * 20  # two further copies of each GPU's (tens of) series
     assert copies % (2 * gpus) == 0
+    one_replica = workload_series("{workload_labels: labels, virtual_gpus: true, virtual_gpu_replicas: 1}", tmp_path)
+    assert one_replica == 2 * gpus  # no further copy; the split's device GPU_UTIL and FB_USED beside the pod's

@@ -119,8 +119,10 @@ def _workload_series(group: NodeGroup, cluster: Cluster, spec: FleetSpec, fields
     if mode == "info":  # one info series per (GPU, pod, replica); pod labels, UID and DRA labels add none
         return math.ceil(entities * holders + churned)
     if mode == "labels":  # every series of a restarted pod's GPU is created again with the new pod name
-        # ... and every further holder of a shared GPU is a further copy of each of its series.
-        return math.ceil((churned + entities * (holders - 1)) * fields_per_gpu)
+        # ... and every further holder of a shared GPU is a further copy of each of its series; the per-pod split
+        # of shared GPUs keeps the device's own GPU_UTIL and FB_USED beside their per-pod copies (docs/shared-gpus.md).
+        split = 2 * entities if spec.exporter.virtual_gpus else 0
+        return math.ceil((churned + entities * (holders - 1)) * fields_per_gpu) + split
     return 0
 
 
