@@ -16,8 +16,8 @@ import httpx
 import pytest
 
 from gpuscope.fields.catalog import BY_NAME
-from tests.backends.dcgm.support import two_a100s
 from tests.fakedcgm import build
+from tests.fakedcgm.nodes import two_a100s
 from tests.support.net import free_port, wait_for
 
 pytestmark = pytest.mark.e2e

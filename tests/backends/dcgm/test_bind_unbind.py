@@ -17,7 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.backends.dcgm.support import A100, two_a100s
+from tests.fakedcgm.nodes import A100, two_a100s
 from tests.support.net import free_port, wait_for
 
 pytestmark = pytest.mark.e2e

@@ -13,8 +13,8 @@ from gpuscope.backends.base import BackendUnavailable, ProfilingState, ReadError
 from gpuscope.backends.dcgm import DcgmBackend
 from gpuscope.backends.dcgm import structs as S
 from gpuscope.fields import FieldId
-from tests.backends.dcgm.support import two_a100s
 from tests.fakedcgm import FakeDcgm
+from tests.fakedcgm.nodes import two_a100s
 
 TEMP, SM_ACTIVE = FieldId.DCGM_FI_DEV_GPU_TEMP, FieldId.DCGM_FI_PROF_SM_ACTIVE
 

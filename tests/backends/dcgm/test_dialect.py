@@ -7,8 +7,8 @@ from gpuscope.backends.dcgm import DcgmBackend
 from gpuscope.exporter.collector import build_request
 from gpuscope.fields.catalog import BY_ID, DCGM_SOURCES, HEADER_BY_ID, Dialect, ValueKind, dcgm_id
 from gpuscope.fields.collectors import load_collectors
-from tests.backends.dcgm.support import two_a100s
 from tests.fakedcgm import FakeDcgm
+from tests.fakedcgm.nodes import two_a100s
 
 DIALECT_4_9 = load_collectors(None, Dialect.DCGM_4_9)
 

@@ -16,8 +16,8 @@ from gpuscope.exporter.server import Listener
 from gpuscope.exporter.settings import ExporterSettings, make_runtime
 from gpuscope.fields.catalog import ALL_FIELDS, BY_NAME, Entity, MigScope, ValueKind
 from gpuscope.fields.collectors import default_counters_text, parse_collectors
-from tests.backends.dcgm.support import two_a100s
 from tests.fakedcgm import FakeDcgm
+from tests.fakedcgm.nodes import two_a100s
 from tests.support.exporters import serving
 from tests.support.net import free_port, wait_for
 

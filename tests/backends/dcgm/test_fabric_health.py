@@ -16,7 +16,7 @@ import pytest
 
 from gpuscope.fields.catalog import HEADER_IDS
 from gpuscope.fields.collectors import default_counters_text
-from tests.backends.dcgm.support import two_a100s
+from tests.fakedcgm.nodes import two_a100s
 from tests.support.exporter_process import GPUSCOPE, exporter_process
 from tests.support.net import free_port, wait_for
 

@@ -10,8 +10,8 @@ from gpuscope.backends.base import BackendUnavailable, ProfilingState, ReadError
 from gpuscope.backends.dcgm import DcgmBackend, Target, parse_target
 from gpuscope.errors import UsageError
 from gpuscope.fields.catalog import BY_NAME
-from tests.backends.dcgm.support import two_a100s
 from tests.fakedcgm import FakeDcgm
+from tests.fakedcgm.nodes import two_a100s
 
 TEMP = BY_NAME["DCGM_FI_DEV_GPU_TEMP"].field_id
 SM_ACTIVE = BY_NAME["DCGM_FI_PROF_SM_ACTIVE"].field_id

@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from gpuscope.backends.dcgm.library import ENV_PATH, SONAME
-from tests.backends.dcgm.support import two_a100s
+from tests.fakedcgm.nodes import two_a100s
 from tests.support.net import free_port, wait_for
 
 pytestmark = pytest.mark.e2e

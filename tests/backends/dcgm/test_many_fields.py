@@ -18,7 +18,7 @@ import pytest
 from gpuscope.backends.dcgm import structs as S
 from gpuscope.fields.catalog import ALL_FIELDS, HEADER_BY_ID
 from gpuscope.fields.collectors import parse_collectors
-from tests.backends.dcgm.support import two_a100s
+from tests.fakedcgm.nodes import two_a100s
 from tests.support.net import free_port, wait_for
 
 pytestmark = pytest.mark.e2e

@@ -13,8 +13,8 @@ from gpuscope.backends.dcgm import structs as S
 from gpuscope.backends.dcgm.library import DcgmError, Library, load
 from gpuscope.fields.catalog import HEADER_BY_ID, HEADER_IDS
 from gpuscope.fields.ids import FieldId
-from tests.backends.dcgm.support import two_a100s
 from tests.fakedcgm import FakeDcgm
+from tests.fakedcgm.nodes import two_a100s
 
 TEMP = FieldId.DCGM_FI_DEV_GPU_TEMP
 NVLINK5_RX = FieldId.DCGM_FI_DEV_NVLINK_COUNT_RX_ERRORS  # 1206

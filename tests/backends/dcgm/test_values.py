@@ -9,8 +9,8 @@ from gpuscope.backends.dcgm import DcgmBackend
 from gpuscope.exporter.collector import build_request
 from gpuscope.fields.catalog import BY_ID, BY_NAME, MigScope, ValueKind
 from gpuscope.fields.collectors import load_collectors
-from tests.backends.dcgm.support import A100, two_a100s
 from tests.fakedcgm import FakeDcgm
+from tests.fakedcgm.nodes import A100, two_a100s
 
 DEFAULT = build_request(load_collectors(None))
 PROF = ("DCGM_FI_PROF_SM_ACTIVE", "DCGM_FI_PROF_SM_OCCUPANCY", "DCGM_FI_PROF_PIPE_FP64_ACTIVE")

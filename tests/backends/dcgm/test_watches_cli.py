@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.backends.dcgm.support import two_a100s
+from tests.fakedcgm.nodes import two_a100s
 from tests.support.net import free_port, wait_for
 
 pytestmark = pytest.mark.e2e

@@ -1,4 +1,4 @@
-"""The fake libdcgm's node description the DCGM backend tests share."""
+"""Node descriptions for the fake libdcgm (its command language) that the DCGM tests share."""
 
 from __future__ import annotations
 
