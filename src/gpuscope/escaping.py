@@ -7,7 +7,9 @@ text's language here and nowhere else, so a model name like ``H100", instance="n
 - PromQL (RE2) regular expressions (``promql_regex``, ``promql_alternation``): every metacharacter quoted, as Go's
   ``regexp.QuoteMeta``; the result still needs ``promql_string_content`` to sit between quotes;
 - Go templates (``go_template_text``): Prometheus annotations and Alertmanager's templated fields expand ``{{``;
-- HTTP header values (``header_value``): there is no escape for CR, LF or NUL, so they are refused.
+- HTTP header values (``header_value``): there is no escape for CR, LF or NUL, so they are refused;
+- regular expressions given by a user (``re2_pattern``): checked with RE2, the engine Prometheus (Go's regexp)
+  and the exporter use, so a pattern Prometheus would refuse is refused where it is written.
 
 YAML and JSON need no function of their own: every bundle file is a data structure serialised by
 ``bundle.serialize`` (PyYAML's safe dumper, ``json.dumps``), never text pasted together, so any string survives
@@ -17,6 +19,8 @@ as itself; ``tests/hostile/test_escaping.py`` checks that with the same hostile 
 from __future__ import annotations
 
 from collections.abc import Iterable
+
+import re2  # type: ignore[import-untyped]  # google-re2 ships no type information
 
 _RE2_META = frozenset("\\.+*?()|[]{}^$")
 _STRING_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
@@ -88,4 +92,29 @@ def template_free(value: str, what: str) -> str:
         raise ValueError(f"{what} {value!r} contains template syntax ({{{{ or }}}}); remove it")
     if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in value):
         raise ValueError(f"{what} {value!r} contains a line break or control character; remove it")
+    return value
+
+
+def _re2_options() -> re2.Options:
+    options = re2.Options()
+    options.log_errors = False  # the error is ours to report, in one line; RE2 would also log it to stderr
+    return options
+
+
+def re2_pattern(value: str, what: str) -> str:
+    """``value`` if RE2 compiles it alone and as PromQL wraps it (``^(?:value)$``); ``ValueError`` naming ``what``.
+
+    Python's ``re`` accepts patterns RE2 refuses (lookarounds, backreferences) and refuses some RE2 accepts, so a
+    pattern meant for Prometheus is checked with RE2 itself. Alone first: ``a)|(b`` compiles once wrapped, but only
+    by breaking out of the anchors.
+    """
+    try:
+        for pattern in (value, f"^(?:{value})$"):
+            re2.compile(pattern, _re2_options())
+    except re2.error as exc:
+        reason = exc.args[0].decode("utf-8", "replace") if exc.args and isinstance(exc.args[0], bytes) else exc
+        raise ValueError(
+            f"{what} {value!r} is not a regular expression Prometheus accepts (RE2: {reason}); "
+            "fix it or escape the character"
+        ) from None
     return value

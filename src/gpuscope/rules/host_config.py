@@ -7,7 +7,18 @@ without kube-state-metrics carries no alert that could never fire.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+
+from gpuscope.escaping import re2_pattern
+
+
+def host_regex(value: str, what: str) -> str:
+    """A regex the host rules put between quotes in a label matcher: one Prometheus (RE2) accepts, or
+    ``ValueError``; Prometheus would refuse the whole rule file otherwise."""
+    if '"' in value or "\\" in value or "\n" in value:
+        raise ValueError(f"{what} {value!r}: write a regex without quotes, backslashes or newlines")
+    return re2_pattern(value, what)
+
 
 _DURATION = r"^[0-9]+[smh]$"
 
@@ -66,7 +77,5 @@ class HostSignals(BaseModel):
 
     @field_validator("filesystem_mountpoints", "network_devices_ignored")
     @classmethod
-    def _regex(cls, value: str) -> str:
-        if '"' in value or "\\" in value or "\n" in value:
-            raise ValueError("a regex without quotes, backslashes or newlines")
-        return value
+    def _regex(cls, value: str, info: ValidationInfo) -> str:
+        return host_regex(value, str(info.field_name))

@@ -11,11 +11,19 @@ the groups (teams, claims), never by pods.
 
 from __future__ import annotations
 
+from gpuscope.rules.config import RulesConfig
 from gpuscope.rules.model import Group, Recording
 from gpuscope.rules.promql import Promql
 from gpuscope.rules.recording import HELD, HELD_ACTIVE
 
 DRA_CLAIM = ("dra_claim_namespace", "dra_claim_name")
+GROUP_RECORDS = ("gpu_activity:avg5m", "gpus_allocated:count")  # what each pod-label group records
+
+
+def join_labels(config: RulesConfig) -> tuple[str, ...]:
+    """The labels a group's records join the holders' records on, and group by: a pod group label may not be one
+    of them (PromQL refuses a label in both ``on`` and ``group_left``; ``by (cluster, cluster)`` is a duplicate)."""
+    return (config.cluster_label, config.uuid_label, "GPU_I_ID", config.namespace_label, config.pod_label)
 
 
 def group_record(label: str, what: str) -> str:
@@ -50,8 +58,8 @@ def attribution_groups(q: Promql) -> tuple[Group, ...]:
     for label in c.pod_group_labels:
         activity, held = _per_group(q, f"{c.cluster_label}, {label}", label, label)
         rules += [
-            Recording(record=group_record(label, "gpu_activity:avg5m"), expr=activity),
-            Recording(record=group_record(label, "gpus_allocated:count"), expr=held),
+            Recording(record=group_record(label, GROUP_RECORDS[0]), expr=activity),
+            Recording(record=group_record(label, GROUP_RECORDS[1]), expr=held),
         ]
     if c.virtual_gpus:
         pods = f"{c.cluster_label}, {c.uuid_label}, GPU_I_ID, {c.namespace_label}, {c.pod_label}"

@@ -24,9 +24,9 @@ from pydantic import (
 
 from gpuscope import __version__
 from gpuscope.errors import UsageError
-from gpuscope.escaping import header_value, template_free
+from gpuscope.escaping import header_value, re2_pattern, template_free
 from gpuscope.hardware.models import MODELS, parse_mig_layout
-from gpuscope.rules import RulesConfig
+from gpuscope.rules import RulesConfig, group_label_problem
 from gpuscope.rules.config import Thresholds
 from gpuscope.spec.host_signals import HostSignalsSpec
 
@@ -343,11 +343,22 @@ class ExporterSpec(_Model):
         for pattern in patterns:
             if "," in pattern or not pattern.strip():
                 raise ValueError(f"pattern {pattern!r}: write one non-empty pattern per entry, without commas")
-            try:
-                re.compile(pattern)
-            except re.error as exc:
-                raise ValueError(f"pattern {pattern!r} is not a regular expression: {exc}") from None
+            re2_pattern(pattern, "pattern")  # the exporter matches keys with RE2, as Prometheus would
         return patterns
+
+    @field_validator("pod_group_labels")
+    @classmethod
+    def _group_labels(cls, labels: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
+        config = RulesConfig(
+            host_label=info.data.get("host_label", "Hostname"),
+            dialect=info.data.get("dialect", "classic"),
+            workload_labels=info.data.get("workload_labels", "info"),
+        )
+        for label in labels:
+            problem = group_label_problem(label, config)
+            if problem is not None:
+                raise ValueError(problem)
+        return labels
 
     @model_validator(mode="after")
     def _uid_kept(self) -> ExporterSpec:
@@ -387,6 +398,8 @@ class Budget(_Model):
 
 
 VMINSERT_PORT, VMSELECT_PORT = 8480, 8481  # the cluster version's default HTTP ports
+MAX_VM_STORAGE_NODES = 1000  # far past the largest published clusters; each is one -storageNode entry
+MAX_VM_REPLICAS = 1000  # stateless vminsert/vmselect pods; well inside Kubernetes' int32 replica count
 VM_TENANT = "0"  # the cluster version's default account: tenancy is Mimir's here (see FleetSpec._store)
 
 
@@ -394,11 +407,15 @@ class VmCluster(_Model):
     """The cluster version for fleets that outgrow one node: vmstorage shards, vminsert and vmselect in front."""
 
     namespace: DnsName = "victoria-metrics"
-    vmstorage: int = Field(3, ge=1, description="vmstorage StatefulSet replicas (the shards)")
-    vminsert: int = Field(2, ge=1)
-    vmselect: int = Field(2, ge=1)
-    replication_factor: int = Field(2, ge=1, description="copies of every sample across vmstorage nodes")
-    storage_gib: int = Field(100, ge=1, description="persistent volume per vmstorage node")
+    # Bounded: every vmstorage node is listed in vminsert's and vmselect's -storageNode (10^8 of them is gigabytes
+    # of YAML), and a replica count past Kubernetes' int32 is refused by the API server at apply time.
+    vmstorage: Count = Field(
+        3, ge=1, le=MAX_VM_STORAGE_NODES, description="vmstorage StatefulSet replicas (the shards)"
+    )
+    vminsert: Count = Field(2, ge=1, le=MAX_VM_REPLICAS)
+    vmselect: Count = Field(2, ge=1, le=MAX_VM_REPLICAS)
+    replication_factor: Count = Field(2, ge=1, description="copies of every sample across vmstorage nodes")
+    storage_gib: Count = Field(100, ge=1, le=1024 * 1024, description="persistent volume per vmstorage node")
     image_tag: str = "v1.79.5-cluster"
 
     @model_validator(mode="after")

@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
-from gpuscope.rules.host_config import HostSignals, HostThresholds
+from gpuscope.rules.host_config import HostSignals, HostThresholds, host_regex
 
 _PATH_RE = re.compile(r"^/[A-Za-z0-9._~/-]*$")
 _DURATION_RE = re.compile(r"^[0-9]+(ms|s|m|h)$")
@@ -77,7 +77,7 @@ class HostSignalsSpec(BaseModel):
     @field_validator("filesystem_mountpoints")
     @classmethod
     def _mountpoints(cls, value: str) -> str:
-        return HostSignals(filesystem_mountpoints=value).filesystem_mountpoints
+        return host_regex(value, "filesystem_mountpoints")
 
     def rules(self, *, kubernetes: bool) -> HostSignals:
         """The rules' view: kube-state-metrics and cAdvisor exist only where some cluster is Kubernetes."""
