@@ -61,7 +61,7 @@ def _identity(
 def _gateway(url: str, timeout: float) -> Client:
     from gpuscope.jobs.gateway import Gateway as Client
 
-    return Client(url, timeout)
+    return Client(url, timeout, total_s=timeout)  # --timeout is the whole command's, however many requests
 
 
 def _report(outcome: Outcome, what: str, url: str, strict: bool) -> None:

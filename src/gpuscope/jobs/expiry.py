@@ -40,10 +40,12 @@ def _value(family: object) -> float | None:
         return None
 
 
-def job_groups(data: Iterable[Mapping[str, Any]]) -> list[JobGroup]:
+def job_groups(data: Iterable[Any]) -> list[JobGroup]:
     """Job groups from ``GET /api/v1/metrics``; groups without ``gpuscope_job_*`` metrics are skipped."""
     out = []
     for group in data:
+        if not isinstance(group, Mapping):  # not a group: a hostile or broken listing is skipped, not a traceback
+            continue
         labels = group.get("labels")
         if not isinstance(labels, dict) or "job" not in labels:
             continue

@@ -2,17 +2,26 @@
 
 A group is addressed by its grouping key in the URL path, ``/metrics/job/<job>{/<label>/<value>}``. A value
 that is empty, holds ``/`` or anything outside a conservative URL-safe set is sent as ``<label>@base64/<value>``
-(URL-safe base64), the Pushgateway's own escape — percent-encoding a ``/`` does not survive its router. ``PUT``
-replaces the whole group, ``POST`` only the metric names it carries, ``DELETE`` removes the group. Every call has
-a deadline; every failure is one ``GatewayError`` whose message says what happened.
+(URL-safe base64), the Pushgateway's own escape — percent-encoding a ``/`` does not survive its router. So is a
+value of dots only: HTTP clients and servers resolve ``.`` and ``..`` segments (RFC 3986), so ``job_id/..`` would
+address, and a DELETE remove, another group. ``PUT`` replaces the whole group, ``POST`` only the metric names it
+carries, ``DELETE`` removes the group.
+
+Every call has a total deadline, body included (httpx's timeouts are per read, and a gateway dripping its answer
+resets them): the exchange runs on a daemon thread the caller stops waiting for. At most one such thread is left
+behind per ``Gateway``; while it still reads, further calls fail at once instead of piling up threads. An answer
+is read up to ``MAX_ANSWER_BYTES``. Every failure is one ``GatewayError`` whose message says what happened.
 """
 
 from __future__ import annotations
 
 import base64
+import json
 import logging
 import re
 import threading
+import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -24,6 +33,8 @@ if TYPE_CHECKING:
 
 _PLAIN = re.compile(r"^[A-Za-z0-9._~-]+$")
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+# The largest answer read: /api/v1/metrics lists every group with its metrics (gc reads it); ~10 kB per job group.
+MAX_ANSWER_BYTES = 64 * 1024 * 1024
 
 
 class GatewayError(Exception):
@@ -61,7 +72,7 @@ def normalize_url(url: str) -> str:
 
 
 def segment(name: str, value: str) -> str:
-    if _PLAIN.match(value):
+    if _PLAIN.match(value) and value.strip("."):  # "." and ".." are resolved away by URL normalisation
         return f"{name}/{value}"
     encoded = base64.urlsafe_b64encode(value.encode()).decode() or "="
     return f"{name}@base64/{encoded}"
@@ -77,10 +88,15 @@ def group_path(grouping: Labels) -> str:
 class Gateway:
     """One Pushgateway. Not shared between threads: each user (pusher thread, CLI call) has its own."""
 
-    def __init__(self, url: str, timeout_s: float = 5.0) -> None:
+    def __init__(self, url: str, timeout_s: float = 5.0, total_s: float | None = None) -> None:
+        """``timeout_s`` bounds each call; ``total_s``, when given, every call of this gateway together (a CLI
+        command's ``--timeout``)."""
         self.url = normalize_url(url)
         self.timeout_s = timeout_s
+        self.total_s = total_s
+        self._end = None if total_s is None else time.monotonic() + total_s
         self._client: httpx.Client | None = None
+        self._left_behind: threading.Thread | None = None
 
     def put(self, grouping: Labels, body: bytes, timeout_s: float | None = None) -> None:
         self._send("PUT", group_path(grouping), body, timeout_s)
@@ -96,7 +112,7 @@ class Gateway:
         response = self._send("GET", "/api/v1/metrics", None, timeout_s)
         try:
             data = response.json()["data"]
-        except (ValueError, KeyError, TypeError) as exc:
+        except (ValueError, KeyError, TypeError, RecursionError) as exc:
             raise GatewayError(f"unexpected answer from {self.url}/api/v1/metrics: {exc}") from None
         if not isinstance(data, list):
             raise GatewayError(f"unexpected answer from {self.url}/api/v1/metrics: data is not a list")
@@ -107,7 +123,44 @@ class Gateway:
             self._client.close()
             self._client = None
 
-    def _send(self, method: str, path: str, body: bytes | None, timeout_s: float | None) -> httpx.Response:
+    def _send(self, method: str, path: str, body: bytes | None, timeout_s: float | None) -> Answer:
+        timeout = max(0.01, self.timeout_s if timeout_s is None else timeout_s)
+        if self._end is not None:
+            timeout = min(timeout, self._end - time.monotonic())
+            if timeout <= 0:
+                raise GatewayError(f"{method} {self.url}: no time left of the {self.total_s:g}s allowed")
+        if self._left_behind is not None and self._left_behind.is_alive():
+            raise GatewayError(f"{method} {self.url}: an earlier request is still unanswered; not sending another")
+        outcome: list[Answer | BaseException] = []
+        worker = threading.Thread(
+            target=self._exchange_into,
+            args=(outcome, method, path, body, timeout),
+            name="gpuscope-pushgateway",
+            daemon=True,
+        )
+        worker.start()
+        worker.join(timeout)
+        if not outcome:  # still reading: left behind, it stops at its next chunk (or when the gateway gives up)
+            self._left_behind = worker
+            raise GatewayError(f"{method} {self.url}: no answer within {timeout:g}s")
+        result = outcome[0]
+        if isinstance(result, BaseException):
+            raise result
+        if result.status >= 300:
+            text = result.text().strip()
+            detail = text.splitlines()[0][:300] if text else result.reason
+            raise GatewayError(f"{method} {self.url}{path}: HTTP {result.status}: {detail}")
+        return result
+
+    def _exchange_into(
+        self, outcome: list[Answer | BaseException], method: str, path: str, body: bytes | None, timeout: float
+    ) -> None:
+        try:
+            outcome.append(self._exchange(method, path, body, timeout))
+        except BaseException as exc:  # handed to the waiting caller, which raises it on its own thread
+            outcome.append(exc)
+
+    def _exchange(self, method: str, path: str, body: bytes | None, timeout: float) -> Answer:
         import httpx  # here, not at import: ``import gpuscope.jobs`` stays light
 
         if self._client is None:
@@ -115,20 +168,43 @@ class Gateway:
             logger = logging.getLogger("httpx")
             if _QUIET not in logger.filters:
                 logger.addFilter(_QUIET)
-        timeout = max(0.01, self.timeout_s if timeout_s is None else timeout_s)
         headers = {"Content-Type": CONTENT_TYPE} if body is not None else {}
+        until = time.monotonic() + timeout
         _QUIET.local.active = True
         try:
-            response = self._client.request(
+            with self._client.stream(
                 method, self.url + path, content=body, headers=headers, timeout=httpx.Timeout(timeout)
-            )
+            ) as response:
+                chunks, size = [], 0
+                for chunk in response.iter_bytes():
+                    size += len(chunk)
+                    if size > MAX_ANSWER_BYTES:
+                        raise GatewayError(
+                            f"{method} {self.url}{path}: the answer is larger than {MAX_ANSWER_BYTES >> 20} MiB; "
+                            "is this a Pushgateway?"
+                        )
+                    if time.monotonic() > until:  # the caller has stopped waiting: stop reading too
+                        raise GatewayError(f"{method} {self.url}: no answer within {timeout:g}s")
+                    chunks.append(chunk)
         except httpx.TimeoutException:
             raise GatewayError(f"{method} {self.url}: no answer within {timeout:g}s") from None
         except httpx.HTTPError as exc:
             raise GatewayError(f"{method} {self.url}: {type(exc).__name__}: {exc}") from None
         finally:
             _QUIET.local.active = False
-        if response.status_code >= 300:
-            detail = response.text.strip().splitlines()[0][:300] if response.text.strip() else response.reason_phrase
-            raise GatewayError(f"{method} {self.url}{path}: HTTP {response.status_code}: {detail}")
-        return response
+        return Answer(response.status_code, response.reason_phrase, b"".join(chunks))
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What the gateway answered: status, reason and the body, read whole."""
+
+    status: int
+    reason: str
+    content: bytes
+
+    def text(self) -> str:
+        return self.content.decode("utf-8", errors="replace")
+
+    def json(self) -> Any:
+        return json.loads(self.content)
