@@ -106,6 +106,17 @@ def validate(request: ReportRequest) -> Tier:
     return tier
 
 
+def finite(series: tuple[Series, ...]) -> tuple[Series, ...]:
+    """``series`` without NaN and infinite points (0/0 is ordinary PromQL: a GPU with no samples in a window), so
+    every sum, count and bucket of the report is over numbers; a series left without points is left out."""
+    out = []
+    for s in series:
+        points = tuple(p for p in s.points if math.isfinite(p[0]) and math.isfinite(p[1]))
+        if points:
+            out.append(s if len(points) == len(s.points) else Series(s.labels, points))
+    return tuple(out)
+
+
 def collect(client: Client, request: ReportRequest) -> Report:
     tier = validate(request)
     step = step_of(request, tier)
@@ -119,11 +130,11 @@ def collect(client: Client, request: ReportRequest) -> Report:
 
     def ranged(name: str, expr: str, how: str) -> tuple[Series, ...]:
         records.append(QueryRecord(name=name, expr=expr, kind=f"range, step {step}s", how=how))
-        return client.query_range(expr, start + step, end, step)
+        return finite(client.query_range(expr, start + step, end, step))
 
     def instant(name: str, expr: str, how: str) -> tuple[Series, ...]:
         records.append(QueryRecord(name=name, expr=expr, kind=f"instant at --to ({end:.0f})", how=how))
-        return tuple(Series(s.labels, ((end, s.value),)) for s in client.query(expr, end))
+        return finite(tuple(Series(s.labels, ((end, s.value),)) for s in client.query(expr, end)))
 
     hours = f"sum of values x {step}s / 3600"
     capacity = ranged("GPUs in the fleet", q.capacity(), "per step, summed over models; the latest is capacity")

@@ -22,6 +22,9 @@ from gpuscope.rules.accounting import UNIT_NOTE
 
 matplotlib.rcParams["svg.hashsalt"] = "gpuscope-report"
 matplotlib.rcParams["svg.fonttype"] = "none"
+# Group names come from label values: "$\\foo$" would be parsed as mathtext (a ParseFatalException at savefig).
+# Every text of the plots is plain text.
+matplotlib.rcParams["text.parse_math"] = False
 
 _CSS = """
 body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#1c2530}
