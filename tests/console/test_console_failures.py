@@ -3,6 +3,7 @@ its deadline, bad flags. Each is a clear message in the page and in the log, and
 
 from __future__ import annotations
 
+import re
 import socket
 import subprocess
 from collections.abc import Iterator
@@ -109,7 +110,10 @@ def test_prometheus_unreachable(tmp_path: Path, bundle: Path, browser: webdriver
         assert browser.find_elements(By.CSS_SELECTOR, "#variables .var-error")  # the variables say so too
         assert c.proc.poll() is None and httpx.get(f"{c.url}/api/stats", timeout=5).json()["queries"] > 0
         assert errors(browser) == []
-        # hostile requests: one line saying what is wrong, status 400, and the console carries on
+        # hostile requests: one line saying what is wrong, status 400, and the console carries on (each carries the
+        # page's token: without it, any POST is a 403, tests/hostile/test_console_input.py)
+        token = re.search(r'name="gpuscope-token" content="([^"]+)"', httpx.get(c.url, timeout=5).text)
+        assert token is not None
         for path, body, needle in [
             ("/api/panel", b"{not json", "expected a JSON object"),
             ("/api/panel", b'["a"]', "expected a JSON object"),
@@ -119,7 +123,9 @@ def test_prometheus_unreachable(tmp_path: Path, bundle: Path, browser: webdriver
             ("/api/variables", b'{"uid": "local-l2-cluster", "from": "yesterday"}', "time 'yesterday'"),
             ("/api/faults", b'{"fault": "thermal"}', "only be injected into a local stack"),
         ]:
-            response = httpx.post(f"{c.url}{path}", content=body, timeout=5)
+            response = httpx.post(
+                f"{c.url}{path}", content=body, headers={"X-Gpuscope-Token": token.group(1)}, timeout=5
+            )
             assert response.status_code == 400 and needle in response.json()["error"], (path, body, response.text)
         assert c.proc.poll() is None
 

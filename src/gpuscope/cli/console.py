@@ -27,6 +27,10 @@ def console_command(
     listen: Annotated[str, typer.Option("--listen", help="host:port to serve on.")] = "127.0.0.1:3300",
     max_in_flight: Annotated[int, typer.Option("--max-in-flight", min=1, max=256, help="Queries at once.")] = 8,
     query_timeout: Annotated[float, typer.Option("--query-timeout", min=0.1, max=600, help="Seconds.")] = 10.0,
+    queue_timeout: Annotated[
+        float,
+        typer.Option("--queue-timeout", min=0.1, max=600, help="Seconds a request waits for a query slot (then 503)."),
+    ] = 30.0,
 ) -> None:
     """Serve a web console that renders the bundle's Grafana dashboards live from Prometheus."""
     from gpuscope.console.server import ConsoleSettings, serve
@@ -41,6 +45,8 @@ def console_command(
         alertmanager_url=_url("--alertmanager", alertmanager) if alertmanager else None,
         max_in_flight=max_in_flight,
         query_timeout_s=query_timeout,
+        queue_timeout_s=queue_timeout,
+        listen_host=host or "127.0.0.1",
     )
     typer.echo(f"gpuscope console: http://{host or '127.0.0.1'}:{port_text}/ (Ctrl-C stops it)")
 

@@ -19,7 +19,7 @@ from gpuscope.console.frames import Series, build_table, instant_series, range_s
 from gpuscope.console.timerange import TimeRange, interval_values, intervals, parse_duration_ms
 from gpuscope.console.variables import Selection, Variable, interpolate
 from gpuscope.errors import ApiError, UsageError
-from gpuscope.prom import AsyncClient, Matrix, Sample, Vector
+from gpuscope.prom import AsyncClient, Matrix, Sample, SlotTimeout, Vector
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +88,8 @@ async def panel_data(
             if instant:
                 return await prom.query(expr, at)
             return await prom.query_range(expr, start, end, step)
+        except SlotTimeout:  # not this query's failure: the whole request is answered 503
+            raise
         except ApiError as exc:
             errors.append(f"{target.get('refId', '?')}: {exc}")
             return ()

@@ -2,14 +2,26 @@
 
 Every request is answered, whatever fails behind it: a missing bundle, an unreachable Prometheus or
 Alertmanager, a query past its deadline all come back as a message the page shows (and the log records); the
-server itself keeps running. Bad requests (unknown dashboard or panel, bad time range) get a 400 with one line.
+server itself keeps running. Bad requests (unknown dashboard or panel, bad time range) get a 400 with one line;
+a request that waited too long for a query slot a 503.
+
+Only the page may POST: every request other than GET/HEAD must carry the token the page was served with (a
+``<meta name="gpuscope-token">``, sent back as ``X-Gpuscope-Token``), and a browser's ``Origin`` and
+``Sec-Fetch-Site`` must say same-origin, so a web page elsewhere cannot inject faults into a running stack (a
+cross-site ``text/plain`` POST needs no preflight; it gets 403). A ``Host`` that is a DNS name other than
+``localhost`` or the one given to ``--listen`` is refused (421): a rebound DNS name cannot read the token either.
+Answers from the control API and Alertmanager are read up to ``MAX_ANSWER_BYTES``, Prometheus's through
+``gpuscope.prom`` (its body cap and deadline).
 """
 
 from __future__ import annotations
 
 import asyncio
+import hmac
+import ipaddress
 import json
 import logging
+import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -27,7 +39,7 @@ from gpuscope.console.templating import resolve
 from gpuscope.console.timerange import TimeRange, parse_range
 from gpuscope.console.variables import Selection
 from gpuscope.errors import ApiError, UsageError
-from gpuscope.prom import AsyncClient, Endpoint, Limits
+from gpuscope.prom import AsyncClient, Endpoint, Limits, SlotTimeout
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +60,9 @@ class ConsoleSettings:
     control_url: str | None = None  # the local stack's control API: notification log and faults
     max_in_flight: int = 8
     query_timeout_s: float = 10.0
+    queue_timeout_s: float = 30.0  # how long a request waits for a query slot before it is answered 503
     scrape_ms: int | None = None  # default: the bundle data source's timeInterval
+    listen_host: str = "127.0.0.1"  # besides localhost and IP literals, the one Host name requests may carry
 
 
 @dataclass
@@ -57,6 +71,7 @@ class Console:
     prom: AsyncClient
     dashboards: Dashboards
     http: aiohttp.ClientSession | None = None
+    token: str = ""  # the page's same-origin token, new for each console process
 
     def scrape_ms(self) -> int:
         return self.settings.scrape_ms or self.dashboards.scrape_ms
@@ -69,6 +84,14 @@ class Console:
 
 CONSOLE_KEY = web.AppKey("console", Console)
 LOG_EVERY_S = 60.0
+TOKEN_HEADER = "X-Gpuscope-Token"
+TOKEN_META = '<meta name="gpuscope-token" content="">'
+SAFE_METHODS = frozenset({"GET", "HEAD"})
+# The largest answer read from Alertmanager or the control API: thousands of alerts are a few MiB.
+MAX_ANSWER_BYTES = 16 * 1024 * 1024
+# The largest Prometheus answer for one panel query: 1,000 series of 1,000 points is about 25 MiB of JSON, a page
+# shows far less. With --max-in-flight answers read at once, this bounds what hostile answers can hold.
+MAX_QUERY_BYTES = 16 * 1024 * 1024
 
 
 class FailureLog:
@@ -148,12 +171,62 @@ def _handler(fn: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> Call
             return await fn(request)
         except UsageError as exc:
             return _bad(str(exc))
+        except SlotTimeout as exc:  # every query slot busy for the whole deadline: try again later
+            return web.json_response({"error": str(exc)}, status=503, headers={"Retry-After": "5"})
 
     return wrapped
 
 
 async def _page(request: web.Request) -> web.StreamResponse:
-    return web.FileResponse(static_dir() / "index.html", headers={"Cache-Control": "no-cache"})
+    text = (static_dir() / "index.html").read_text(encoding="utf-8")
+    page = text.replace(TOKEN_META, f'<meta name="gpuscope-token" content="{_console(request).token}">')
+    return web.Response(text=page, content_type="text/html", headers={"Cache-Control": "no-store"})
+
+
+def _forbidden(message: str) -> web.Response:
+    return web.json_response({"error": message}, status=403)
+
+
+def _known_host(request: web.Request, listen_host: str) -> bool:
+    """An IP literal, localhost, or the --listen host: a DNS name an attacker rebinds to loopback is none of them."""
+    host = request.url.host or ""
+    if host in ("localhost", listen_host.strip("[]")):
+        return True
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return True
+
+
+def cross_site(request: web.Request, token: str) -> str | None:
+    """Why a request other than GET/HEAD is not the page's own, or None."""
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is not None and site not in ("same-origin", "none"):
+        return f"a {site} request; only the console's own page may send {request.method} {request.path}"
+    origin = request.headers.get("Origin")
+    if origin is not None and origin != f"{request.scheme}://{request.host}":
+        return f"Origin {origin[:100]!r} is not this console; only its own page may send {request.method}"
+    if not hmac.compare_digest(request.headers.get(TOKEN_HEADER, "").encode(), token.encode()):
+        return f"missing or wrong {TOKEN_HEADER}: reload the console page (it carries the token)"
+    return None
+
+
+@web.middleware
+async def _same_origin(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    console = _console(request)
+    if not _known_host(request, console.settings.listen_host):
+        return web.json_response(
+            {"error": f"Host {request.host[:100]!r} is not this console's: open it by its address"}, status=421
+        )
+    if request.method not in SAFE_METHODS:
+        problem = cross_site(request, console.token)
+        if problem is not None:
+            log.warning("console: refused %s %s: %s", request.method, request.path, problem)
+            return _forbidden(problem)
+    return await handler(request)
 
 
 async def _index(request: web.Request) -> web.Response:
@@ -202,10 +275,25 @@ async def _panel(request: web.Request) -> web.Response:
     return web.json_response(await panel_data(console.prom, model, req, scrape_ms=console.scrape_ms()))
 
 
+async def _read_capped(response: aiohttp.ClientResponse, what: str) -> Any:
+    if response.content_length is not None and response.content_length > MAX_ANSWER_BYTES:
+        raise ValueError(f"{what} answered more than {MAX_ANSWER_BYTES >> 20} MiB")
+    chunks, size = [], 0
+    async for chunk in response.content.iter_chunked(64 * 1024):
+        size += len(chunk)
+        if size > MAX_ANSWER_BYTES:
+            raise ValueError(f"{what} answered more than {MAX_ANSWER_BYTES >> 20} MiB")
+        chunks.append(chunk)
+    try:
+        return json.loads(b"".join(chunks))
+    except RecursionError:  # JSON nested thousands deep
+        raise ValueError(f"{what} answered JSON nested too deep") from None
+
+
 async def _fetch_json(console: Console, method: str, url: str, what: str, **kwargs: Any) -> tuple[Any, str | None]:
     try:
-        async with console.client().request(method, url, **kwargs) as response:
-            body = await response.json(content_type=None)
+        async with console.client().request(method, url, allow_redirects=False, **kwargs) as response:
+            body = await _read_capped(response, what)
             if response.status >= 400:
                 message = body.get("error") if isinstance(body, dict) else None
                 return None, f"{what} answered {response.status}: {message or body}"
@@ -287,14 +375,17 @@ def console_app(settings: ConsoleSettings) -> web.Application:
     dashboards = load_dashboards(settings.bundle)
     prom = AsyncClient(
         Endpoint(settings.prometheus_url),
-        limits=Limits(timeout_s=settings.query_timeout_s, timeout_flag="--query-timeout"),
+        limits=Limits(
+            timeout_s=settings.query_timeout_s, timeout_flag="--query-timeout", max_body_bytes=MAX_QUERY_BYTES
+        ),
         max_in_flight=settings.max_in_flight,
         on_failure=FailureLog(),
+        slot_wait_s=settings.queue_timeout_s,
     )
     if problem := assets_problem():
         log.warning("console: %s", problem)
-    app = web.Application(client_max_size=1024 * 1024)
-    app[CONSOLE_KEY] = Console(settings=settings, prom=prom, dashboards=dashboards)
+    app = web.Application(client_max_size=1024 * 1024, middlewares=[_same_origin])
+    app[CONSOLE_KEY] = Console(settings=settings, prom=prom, dashboards=dashboards, token=secrets.token_urlsafe(32))
     for path in ("/", "/d/{uid}", "/d/{uid}/{slug}", "/alerts"):
         app.router.add_get(path, _page)
     app.router.add_static("/static", static_dir(), append_version=False)

@@ -18,7 +18,7 @@ from gpuscope.console.variables import (
     sort_options,
 )
 from gpuscope.errors import ApiError, UsageError
-from gpuscope.prom import AsyncClient
+from gpuscope.prom import AsyncClient, SlotTimeout
 
 
 async def variable_options(prom: AsyncClient, variable: Variable, query: str, time: TimeRange) -> list[str]:
@@ -52,6 +52,8 @@ async def resolve(
             query = interpolate(variable.query, known, selections, builtins)
             try:
                 options = await variable_options(prom, variable, query, time)
+            except SlotTimeout:  # not this variable's failure: the whole request is answered 503
+                raise
             except (ApiError, UsageError) as exc:
                 options, error = [], str(exc)
         else:

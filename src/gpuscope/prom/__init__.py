@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from gpuscope.errors import ApiError, ApiUnusable, EndpointDown, QueryFailed
 from gpuscope.prom.access import Access
-from gpuscope.prom.aio import AsyncClient
+from gpuscope.prom.aio import AsyncClient, SlotTimeout
 from gpuscope.prom.api import MAX_BODY_BYTES, Deadline, Endpoint, Limits
 from gpuscope.prom.model import Matrix, Rule, RuntimeInfo, Sample, Series, Target, TsdbStatus, Vector
 from gpuscope.prom.sync import Client, http_client
@@ -35,6 +35,7 @@ __all__ = [
     "RuntimeInfo",
     "Sample",
     "Series",
+    "SlotTimeout",
     "Target",
     "TsdbStatus",
     "Vector",

@@ -1,9 +1,11 @@
 """The asyncio transport: the console's panels and the live view of ``gpuscope up`` call it from their event loop.
 
 At most ``max_in_flight`` requests are on the wire at a time, the rest wait their turn (a browser opening a
-dashboard asks for dozens of panels at once). Each request, once sent, has ``Limits.timeout_s`` for its whole
-answer, body included, and reads at most ``Limits.max_body_bytes``; failures are the same ``ApiError``s as the
-blocking transport's. ``on_failure`` sees each one (the console logs them, once a minute at most).
+dashboard asks for dozens of panels at once), for at most ``slot_wait_s`` (default: ``Limits.timeout_s``): then
+``SlotTimeout``, so a Prometheus that holds every slot cannot queue callers without end. Each request, once sent,
+has ``Limits.timeout_s`` for its whole answer, body included, and reads at most ``Limits.max_body_bytes``; failures
+are the same ``ApiError``s as the blocking transport's. ``on_failure`` sees each one (the console logs them, once a
+minute at most).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any, TypeVar
 
 import httpx
 
-from gpuscope.errors import ApiError
+from gpuscope.errors import ApiError, EndpointDown
 from gpuscope.prom import api
 from gpuscope.prom.access import Access, client_options
 from gpuscope.prom.api import Call, Endpoint, Limits, late
@@ -22,6 +24,10 @@ from gpuscope.prom.model import Matrix, Rule, Target, Vector
 from gpuscope.prom.transport import Body, failure, request
 
 T = TypeVar("T")
+
+
+class SlotTimeout(EndpointDown):
+    """Every request slot stayed busy for the whole wait: the endpoint is slow or overloaded; nothing was sent."""
 
 
 def http_client(access: Access | None = None, max_connections: int = 100) -> httpx.AsyncClient:
@@ -39,10 +45,12 @@ class AsyncClient:
         limits: Limits | None = None,
         max_in_flight: int = 8,
         on_failure: Callable[[ApiError], None] | None = None,
+        slot_wait_s: float | None = None,
     ) -> None:
         self.endpoint = endpoint
         self.limits = limits or Limits()
         self.max_in_flight = max_in_flight
+        self.slot_wait_s = self.limits.timeout_s if slot_wait_s is None else slot_wait_s
         self._slots = asyncio.Semaphore(max_in_flight)
         self._owned = http is None
         self._http = http
@@ -93,7 +101,19 @@ class AsyncClient:
 
     async def run(self, call: Call[T]) -> T:
         """Send ``call`` when a slot is free and parse its answer; every failure is an ``ApiError``."""
-        async with self._slots:
+        try:
+            async with asyncio.timeout(self.slot_wait_s):
+                await self._slots.acquire()
+        except TimeoutError:
+            busy = SlotTimeout(
+                self.endpoint.where(),
+                f"all {self.max_in_flight} query slots stayed busy for {self.slot_wait_s:g}s: "
+                f"the endpoint is slow or overloaded; try again, or raise {self.limits.timeout_flag}",
+            )
+            if self._on_failure is not None:
+                self._on_failure(busy)
+            raise busy from None
+        try:
             self.requests += 1
             self.in_flight += 1
             self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
@@ -107,6 +127,8 @@ class AsyncClient:
                 error = exc
             finally:
                 self.in_flight -= 1
+        finally:
+            self._slots.release()
         if self._on_failure is not None:
             self._on_failure(error)
         raise error

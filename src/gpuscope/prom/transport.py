@@ -38,17 +38,17 @@ class Body:
         declared = response.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > limits.max_body_bytes:
             raise too_big(endpoint, call.path, limits)
-        self.chunks: list[bytes] = []
+        self.buffer = bytearray()  # one growing buffer: thousands of small chunk objects fragment the heap
         self.size = 0
 
     def add(self, chunk: bytes) -> None:
         self.size += len(chunk)
         if self.size > self.limits.max_body_bytes:
             raise too_big(self.endpoint, self.call.path, self.limits)
-        self.chunks.append(chunk)
+        self.buffer += chunk
 
     def content(self) -> bytes:
-        return b"".join(self.chunks)
+        return bytes(self.buffer)
 
 
 def failure(endpoint: Endpoint, call: Call[Any], limits: Limits, exc: httpx.HTTPError) -> ApiError:

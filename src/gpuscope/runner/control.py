@@ -1,8 +1,14 @@
-"""The stack's control API on loopback: faults, status, and the webhook receiver that records notifications."""
+"""The stack's control API on loopback: faults, status, and the webhook receiver that records notifications.
+
+Its callers are programs (``gpuscope inject``, the console's server, Alertmanager), never a browser: a request that
+changes something and carries a browser's ``Origin`` or ``Sec-Fetch-Site`` is refused (403), so a web page cannot
+inject faults with a cross-site ``text/plain`` POST, which a browser sends without asking first.
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
@@ -53,8 +59,20 @@ async def _clear(request: web.Request) -> web.Response:
     return web.json_response({"ok": True, "message": message})
 
 
+@web.middleware
+async def _programs_only(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    if request.method not in ("GET", "HEAD") and ("Origin" in request.headers or "Sec-Fetch-Site" in request.headers):
+        return web.json_response(
+            {"error": "the control API takes no requests from web pages: use gpuscope inject or the console"},
+            status=403,
+        )
+    return await handler(request)
+
+
 def control_app(stack: Stack) -> web.Application:
-    app = web.Application(client_max_size=4 * 1024 * 1024)
+    app = web.Application(client_max_size=4 * 1024 * 1024, middlewares=[_programs_only])
     app[STACK_KEY] = stack
     app.router.add_post("/webhook/{receiver}", _webhook)
     app.router.add_get("/notifications", _notifications)

@@ -3,6 +3,24 @@
 import { api, settled } from "./app.js";
 import { el } from "./panels.js";
 
+// An http(s) URL by the browser's own parser (relative ones resolve against the console), else null: a runbook_url
+// of javascript:, data: or any other scheme is shown as text, never made a link.
+function httpUrl(text) {
+  try {
+    const url = new URL(text, location.href);
+    return url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+function runbook(a) {
+  const href = a.runbook_url ? httpUrl(a.runbook_url) : null;
+  if (href) return el("a", { href, target: "_blank", rel: "noopener noreferrer", class: "runbook" }, "runbook");
+  const text = a.runbook_url || a.runbook_text;
+  return text ? el("span", { class: "runbook-text muted", title: "not an http(s) link" }, text) : "";
+}
+
 function alertRow(a) {
   const where = Object.entries(a.where).map(([k, v]) => `${k}=${v}`).join(" ");
   return el("tr", { class: "alert", "data-alertname": a.alertname, "data-state": a.state },
@@ -11,7 +29,7 @@ function alertRow(a) {
     el("td", {}, a.summary),
     el("td", {}, a.state + (a.inhibitedBy.length ? " (inhibited)" : "")),
     el("td", {}, new Date(a.startsAt).toLocaleTimeString()),
-    el("td", {}, a.runbook_url ? el("a", { href: a.runbook_url, target: "_blank", rel: "noopener", class: "runbook" }, "runbook") : ""));
+    el("td", {}, runbook(a)));
 }
 
 async function drawAlerts(box) {

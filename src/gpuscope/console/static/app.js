@@ -14,9 +14,12 @@ const ALL = "$__all";
 const CELL = 30;
 const MARGIN = 8;
 
+// The token the server put in the page: every POST carries it back (a page elsewhere cannot read it).
+const TOKEN = document.querySelector('meta[name="gpuscope-token"]')?.content || "";
+
 async function api(path, body) {
   const response = await fetch(path, body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    method: "POST", headers: { "Content-Type": "application/json", "X-Gpuscope-Token": TOKEN }, body: JSON.stringify(body),
   });
   const answer = await response.json();
   if (!response.ok) throw new Error(answer.error || `${path}: HTTP ${response.status}`);
