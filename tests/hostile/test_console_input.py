@@ -37,7 +37,7 @@ from gpuscope.runner.plan import builtin_spec_text, plan_stack
 from gpuscope.runner.stack import Stack
 from gpuscope.spec.load import parse_fleet
 from tests.console.browser import chromium, loaded, wait
-from tests.support.hostile_http import endless, hostile, send
+from tests.support.hostile_http import drip, endless, hostile, send
 from tests.support.net import free_port, wait_for
 from tests.support.upstack import cli
 
@@ -335,3 +335,16 @@ def test_waiting_for_a_query_slot_has_a_deadline(bundle: Path) -> None:
                 "overloaded; try again, or raise --query-timeout"
             )
             assert proc.poll() is None
+
+
+def test_a_dripping_prometheus_ends_at_the_query_timeout(bundle: Path) -> None:
+    with (
+        hostile(drip) as prometheus,
+        cli_console("--bundle", str(bundle), "--prometheus", prometheus, "--query-timeout", "2") as (url, proc),
+    ):
+        # without a total deadline a drip resets every read timeout: the panel would never be answered
+        body = {"uid": "local-l1-fleet", "panel": 2}
+        answer = httpx.post(f"{url}/api/panel", json=body, headers={"X-Gpuscope-Token": page_token(url)}, timeout=60)
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["errors"] == [f"A: --prometheus {prometheus}: no answer within --query-timeout 2s"]
+        assert proc.poll() is None
