@@ -22,6 +22,7 @@ import ipaddress
 import json
 import logging
 import secrets
+import socket
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -188,9 +189,10 @@ def _forbidden(message: str) -> web.Response:
 
 
 def _known_host(request: web.Request, listen_host: str) -> bool:
-    """An IP literal, localhost, or the --listen host: a DNS name an attacker rebinds to loopback is none of them."""
+    """An IP literal, localhost, this machine's host name or the --listen host: a DNS name an attacker rebinds to
+    loopback is none of them."""
     host = request.url.host or ""
-    if host in ("localhost", listen_host.strip("[]")):
+    if host in ("localhost", listen_host.strip("[]"), socket.gethostname()):  # the machine's own name is no rebind
         return True
     try:
         ipaddress.ip_address(host.strip("[]"))
