@@ -143,7 +143,13 @@ class Gateway:
         if not outcome:  # still reading: left behind, it stops at its next chunk (or when the gateway gives up)
             self._left_behind = worker
             raise GatewayError(f"{method} {self.url}: no answer within {timeout:g}s")
-        result = outcome[0]
+        result = outcome.pop()
+        if isinstance(result, GatewayError):
+            # A new error, raised with no local naming it: re-raising the worker's own would make a reference cycle
+            # (error -> traceback -> this frame -> error) per failed push, freed only when the cycle collector runs.
+            message = str(result)
+            del result
+            raise GatewayError(message)
         if isinstance(result, BaseException):
             raise result
         if result.status >= 300:
