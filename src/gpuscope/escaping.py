@@ -20,8 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import re2  # type: ignore[import-untyped]  # google-re2 ships no type information
-
 _RE2_META = frozenset("\\.+*?()|[]{}^$")
 _STRING_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _TEMPLATE_OPEN = "{{"
@@ -95,12 +93,6 @@ def template_free(value: str, what: str) -> str:
     return value
 
 
-def _re2_options() -> re2.Options:
-    options = re2.Options()
-    options.log_errors = False  # the error is ours to report, in one line; RE2 would also log it to stderr
-    return options
-
-
 def re2_pattern(value: str, what: str) -> str:
     """``value`` if RE2 compiles it alone and as PromQL wraps it (``^(?:value)$``); ``ValueError`` naming ``what``.
 
@@ -108,9 +100,13 @@ def re2_pattern(value: str, what: str) -> str:
     pattern meant for Prometheus is checked with RE2 itself. Alone first: ``a)|(b`` compiles once wrapped, but only
     by breaking out of the anchors.
     """
+    import re2  # here, not at import: the exporter imports this module and loads the engine only with an allowlist
+
+    options = re2.Options()
+    options.log_errors = False  # the error is ours to report, in one line; RE2 would also log it to stderr
     try:
         for pattern in (value, f"^(?:{value})$"):
-            re2.compile(pattern, _re2_options())
+            re2.compile(pattern, options)
     except re2.error as exc:
         reason = exc.args[0].decode("utf-8", "replace") if exc.args and isinstance(exc.args[0], bytes) else exc
         raise ValueError(

@@ -36,7 +36,7 @@ from gpuscope.runner.control import control_app
 from gpuscope.runner.plan import builtin_spec_text, plan_stack
 from gpuscope.runner.stack import Stack
 from gpuscope.spec.load import parse_fleet
-from tests.console.browser import chromium, loaded, wait
+from tests.support.browser import chromium, loaded, wait
 from tests.support.hostile_http import drip, endless, hostile, send
 from tests.support.net import free_port, wait_for
 from tests.support.upstack import cli

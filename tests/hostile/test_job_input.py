@@ -15,8 +15,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.jobs.support import Pushgateway, run_pushgateway
 from tests.support.hostile_http import Answer, drip, endless, hostile, send
+from tests.support.jobs import Pushgateway, run_pushgateway
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.generate.specs import fleet
 from tests.support.cli import assert_one_line_error, gpuscope
 from tests.support.prom import binary
+from tests.support.specs import fleet
 
 pytestmark = [pytest.mark.timeout(300)]
 
