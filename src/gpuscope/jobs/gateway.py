@@ -90,11 +90,11 @@ class Gateway:
 
     def __init__(self, url: str, timeout_s: float = 5.0, total_s: float | None = None) -> None:
         """``timeout_s`` bounds each call; ``total_s``, when given, every call of this gateway together (a CLI
-        command's ``--timeout``)."""
+        command's ``--timeout``), counted from the first call once httpx is loaded."""
         self.url = normalize_url(url)
         self.timeout_s = timeout_s
         self.total_s = total_s
-        self._end = None if total_s is None else time.monotonic() + total_s
+        self._end: float | None = None
         self._client: httpx.Client | None = None
         self._left_behind: threading.Thread | None = None
 
@@ -123,8 +123,23 @@ class Gateway:
             self._client.close()
             self._client = None
 
+    def _http(self) -> httpx.Client:
+        """The client, made on this (the caller's) thread: importing httpx takes a while on a loaded machine, and
+        must not eat into the deadline of the first request."""
+        import httpx  # here, not at import: ``import gpuscope.jobs`` stays light
+
+        if self._client is None:
+            self._client = httpx.Client(follow_redirects=False)
+            logger = logging.getLogger("httpx")
+            if _QUIET not in logger.filters:
+                logger.addFilter(_QUIET)
+        return self._client
+
     def _send(self, method: str, path: str, body: bytes | None, timeout_s: float | None) -> Answer:
+        client = self._http()
         timeout = max(0.01, self.timeout_s if timeout_s is None else timeout_s)
+        if self.total_s is not None and self._end is None:
+            self._end = time.monotonic() + self.total_s
         if self._end is not None:
             timeout = min(timeout, self._end - time.monotonic())
             if timeout <= 0:
@@ -134,7 +149,7 @@ class Gateway:
         outcome: list[Answer | BaseException] = []
         worker = threading.Thread(
             target=self._exchange_into,
-            args=(outcome, method, path, body, timeout),
+            args=(outcome, client, method, path, body, timeout),
             name="gpuscope-pushgateway",
             daemon=True,
         )
@@ -159,26 +174,27 @@ class Gateway:
         return result
 
     def _exchange_into(
-        self, outcome: list[Answer | BaseException], method: str, path: str, body: bytes | None, timeout: float
+        self,
+        outcome: list[Answer | BaseException],
+        client: httpx.Client,
+        method: str,
+        path: str,
+        body: bytes | None,
+        timeout: float,
     ) -> None:
         try:
-            outcome.append(self._exchange(method, path, body, timeout))
+            outcome.append(self._exchange(client, method, path, body, timeout))
         except BaseException as exc:  # handed to the waiting caller, which raises it on its own thread
             outcome.append(exc)
 
-    def _exchange(self, method: str, path: str, body: bytes | None, timeout: float) -> Answer:
-        import httpx  # here, not at import: ``import gpuscope.jobs`` stays light
+    def _exchange(self, client: httpx.Client, method: str, path: str, body: bytes | None, timeout: float) -> Answer:
+        import httpx  # loaded already by ``_http``
 
-        if self._client is None:
-            self._client = httpx.Client(follow_redirects=False)
-            logger = logging.getLogger("httpx")
-            if _QUIET not in logger.filters:
-                logger.addFilter(_QUIET)
         headers = {"Content-Type": CONTENT_TYPE} if body is not None else {}
         until = time.monotonic() + timeout
         _QUIET.local.active = True
         try:
-            with self._client.stream(
+            with client.stream(
                 method, self.url + path, content=body, headers=headers, timeout=httpx.Timeout(timeout)
             ) as response:
                 chunks, size = [], 0
