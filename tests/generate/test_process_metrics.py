@@ -67,7 +67,6 @@ def test_budget_counts_the_worst_case_of_pods_per_gpu(tmp_path: Path) -> None:
     [
         "exporter: {process_metrics: yes please}",
         "exporter: {process_metrics: 1}",
-        "exporter: {process_metrics: true, backend: dcgm}",
         "node_groups_typo: 1",
     ],
 )
@@ -75,3 +74,12 @@ def test_bad_switch_is_one_located_error(bad: str, tmp_path: Path) -> None:
     with pytest.raises(SpecError) as err:
         parse_fleet(fleet(K8S, bad), "fleet.yaml", tmp_path)
     assert "fleet.yaml:" in str(err.value)
+
+
+def test_process_metrics_on_the_dcgm_backend_generate_a_host_pid_daemonset(tmp_path: Path) -> None:
+    """The dcgm backend reads process lists through NVML beside DCGM (as dcgm-exporter does): no longer refused."""
+    spec = daemonset("exporter: {process_metrics: true, backend: dcgm}", tmp_path)["spec"]["template"]["spec"]
+    assert spec["hostPID"] is True
+    env = {e["name"]: e.get("value") for e in spec["containers"][0]["env"]}
+    assert env["GPUSCOPE_PROCESS_METRICS"] == "true"
+    assert env["GPUSCOPE_BACKEND"] == "dcgm"

@@ -312,14 +312,10 @@ class ExporterSpec(_Model):
         description="backend dcgm: embedded (in the exporter) or the GPU Operator's standalone nvidia-dcgm on :5555",
     )
     process_metrics: Annotated[bool, Strict()] = Field(
-        False, description="per-process GPU memory and utilization per pod (--process-metrics; hostPID DaemonSet)"
+        False,
+        description="per-process GPU memory and utilization per pod (--process-metrics; hostPID DaemonSet); with "
+        "backend dcgm the process lists come through NVML beside DCGM, as dcgm-exporter reads them",
     )
-
-    @model_validator(mode="after")
-    def _processes_need_nvml(self) -> ExporterSpec:
-        if self.process_metrics and self.backend == "dcgm":
-            raise ValueError("process_metrics reads processes through NVML: set backend: nvml, or drop process_metrics")
-        return self
 
     # Kubernetes attribution beyond the kubelet (docs/kubernetes-attribution.md): the generated RBAC grants
     # get/list/watch on pods only when pod_labels or pod_uid is on, on resourceslices only with dra.
