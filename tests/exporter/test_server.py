@@ -58,6 +58,20 @@ def test_fault_endpoint() -> None:
         assert 'href="/sim/faults"' in httpx.get(lst.url).text
 
 
+def test_fault_endpoint_refuses_what_a_browser_sends() -> None:
+    """A web page the user opens can post to loopback: a change carrying a browser's headers is refused."""
+    lst = listener(SimNode(SimNodeConfig("node-a", model_by_key("h100"), 2)))
+    with serving([lst], 0.2):
+        faults = f"{lst.url}/sim/faults"
+        body = b'{"fault": "fell-off-bus", "gpu": 0}'
+        for headers in ({"Origin": "http://evil.example"}, {"Sec-Fetch-Site": "cross-site"}, {"Origin": "null"}):
+            refused = httpx.post(faults, content=body, headers={"Content-Type": "text/plain", **headers})
+            assert refused.status_code == 403 and "web pages" in refused.json()["error"]
+            assert httpx.delete(faults, headers=headers).status_code == 403
+        assert httpx.get(faults).json()["active"] == []  # nothing was injected
+        assert httpx.post(faults, content=body).status_code == 200  # gpuscope sim inject sends no Origin
+
+
 def test_fault_routes_exist_only_where_mounted() -> None:
     # A real exporter (gpuscope exporter --backend nvml) is served without the simulator's extension.
     lst = listener(SimNode(SimNodeConfig("node-a", model_by_key("h100"), 1)))

@@ -34,7 +34,18 @@ async def _get(request: web.Request) -> web.Response:
     return _active(_sim(request))
 
 
+def _from_a_web_page(request: web.Request) -> web.Response | None:
+    """A 403 for a change a browser sends (it adds ``Origin`` or ``Sec-Fetch-Site``; programs such as ``gpuscope sim
+    inject`` and the stack's supervisor send neither): any page the user opens could otherwise post a fault to a
+    simulated node on loopback, as the stack's control API also refuses (runner/control.py)."""
+    if "Origin" in request.headers or "Sec-Fetch-Site" in request.headers:
+        return web.json_response({"error": "fault injection takes no requests from web pages"}, status=403)
+    return None
+
+
 async def _post(request: web.Request) -> web.Response:
+    if refused := _from_a_web_page(request):
+        return refused
     sim = _sim(request)
     try:
         raw = await request.read()  # bounded by the server's body limit
@@ -55,6 +66,8 @@ async def _post(request: web.Request) -> web.Response:
 
 
 async def _delete(request: web.Request) -> web.Response:
+    if refused := _from_a_web_page(request):
+        return refused
     sim = _sim(request)
     sim.clear()
     return _active(sim)
