@@ -8,7 +8,6 @@ writes it, and every other GPU and field keeps its reading.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -18,6 +17,7 @@ import pytest
 from gpuscope.fields.catalog import BY_NAME
 from tests.fakedcgm import build
 from tests.fakedcgm.nodes import two_a100s
+from tests.support.exporter_process import scrape_until
 from tests.support.net import free_port, wait_for
 
 pytestmark = pytest.mark.e2e
@@ -66,29 +66,29 @@ def test_inf_and_nan_doubles_cost_only_their_own_value(request: pytest.FixtureRe
     }
     command = [sys.executable, "-m", "gpuscope", "exporter", "--backend", "dcgm", "-a", f"127.0.0.1:{port}"]
     command += ["-c", "300", "-f", str(tmp_path / "fields.csv"), "--node-name", "n1"]
-    proc = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
     url = f"http://127.0.0.1:{port}"
-    try:
+    health: list[int] = []
 
-        def collected() -> str | None:
-            if proc.poll() is not None:
-                return "exited"
-            try:
-                text = httpx.get(f"{url}/metrics", timeout=5).text
-            except httpx.TransportError:
-                return None
-            return text if len(_rows(text, "DCGM_FI_DEV_GPU_TEMP")) == 2 else None
+    def healthy() -> int | None:
+        code = httpx.get(f"{url}/health", timeout=5).status_code
+        return code if code == 200 else None
 
-        text = wait_for(collected, what="both GPUs' readings with non-finite doubles among them")
-        health = wait_for(
-            lambda: (code := httpx.get(f"{url}/health", timeout=5).status_code) == 200 and code, what="/health"
-        )
-    finally:
-        proc.terminate()
-        _, stderr = proc.communicate(timeout=20)
-    assert text != "exited", stderr
+    got, stderr = scrape_until(
+        command,
+        env,
+        url,
+        lambda text: text if len(_rows(text, "DCGM_FI_DEV_GPU_TEMP")) == 2 else None,
+        "both GPUs' readings with non-finite doubles among them",
+        then=lambda: health.append(
+            wait_for(
+                lambda: (code := httpx.get(f"{url}/health", timeout=5).status_code) == 200 and code, what="/health"
+            )
+        ),
+    )
+    assert got is not None, stderr
+    text = got
     assert "Traceback" not in stderr and "OverflowError" not in stderr, stderr
-    assert health == 200
+    assert health == [200]
     assert _rows(text, "DCGM_FI_DEV_GPU_TEMP") == {"0": "40", "1": "41"}
     assert _rows(text, "DCGM_FI_DEV_POWER_USAGE") == {"1": "NaN"}  # GPU 0's +Inf is blank: no sample
     assert _rows(text, "DCGM_FI_DEV_SM_CLOCK") == {"1": "1410"}  # GPU 0's -Inf cannot be an integer

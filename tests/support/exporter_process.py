@@ -6,17 +6,18 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 
 from tests.support.net import wait_for
 
 GPUSCOPE = [sys.executable, "-m", "gpuscope"]
+T = TypeVar("T")
 
 
 @dataclass
@@ -94,3 +95,36 @@ def exporter_process(
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(15)
+
+
+def scrape_until(
+    argv: Sequence[str],
+    env: Mapping[str, str],
+    url: str,
+    pick: Callable[[str], T | None],
+    what: str,
+    *,
+    then: Callable[[], object] = lambda: None,
+) -> tuple[T | None, str]:
+    """Run the exporter ``argv`` until its ``/metrics`` text gives something through ``pick`` (or it exits), call
+    ``then`` while it still runs, stop it; (what ``pick`` gave, None if it exited first; its stderr)."""
+    proc = subprocess.Popen(list(argv), env=dict(env), stderr=subprocess.PIPE, text=True)
+
+    def scraped() -> tuple[T | None] | None:
+        if proc.poll() is not None:
+            return (None,)  # no point waiting: the caller's assertion shows the stderr
+        try:
+            text = httpx.get(f"{url}/metrics", timeout=5).text
+        except httpx.TransportError:
+            return None
+        got = pick(text)
+        return None if got is None else (got,)
+
+    try:
+        (got,) = wait_for(scraped, what=what)
+        if got is not None:
+            then()
+    finally:
+        proc.terminate()
+        _, stderr = proc.communicate(timeout=30)
+    return got, stderr

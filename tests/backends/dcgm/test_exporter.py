@@ -18,6 +18,7 @@ from gpuscope.fields.catalog import ALL_FIELDS, BY_NAME, Entity, MigScope, Value
 from gpuscope.fields.collectors import default_counters_text, parse_collectors
 from tests.fakedcgm import FakeDcgm
 from tests.fakedcgm.nodes import two_a100s
+from tests.support.exporter_process import scrape_until
 from tests.support.exporters import serving
 from tests.support.net import free_port, wait_for
 
@@ -62,25 +63,13 @@ def test_cli_serves_default_counters_and_the_prof_family(fake_library: Path, tmp
     }
     command = [sys.executable, "-m", "gpuscope", "exporter", "--backend", "dcgm", "-a", f"127.0.0.1:{port}"]
     command += ["-c", "300", "-f", str(tmp_path / "fields.csv"), "--node-name", "n1"]
-    proc = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
     url = f"http://127.0.0.1:{port}"
-    try:
-
-        def ready() -> str | None:
-            if proc.poll() is not None:
-                return "exited"  # no point waiting: the assertion below shows why
-            try:
-                text = httpx.get(f"{url}/metrics", timeout=5).text
-            except httpx.TransportError:
-                return None
-            return text if _series(text, "DCGM_FI_PROF_SM_ACTIVE") else None
-
-        text = wait_for(ready, what="PROF series from the fake libdcgm")
-    finally:
-        proc.terminate()
-        _, stderr = proc.communicate(timeout=20)
+    got, stderr = scrape_until(
+        command, env, url, lambda text: text if _series(text, "DCGM_FI_PROF_SM_ACTIVE") else None, "PROF series"
+    )
     assert "Traceback" not in stderr
-    assert text != "exited", stderr
+    assert got is not None, stderr
+    text = got
     for name in names:
         rows = _series(text, name)
         assert len(rows) == 2, name

@@ -7,16 +7,15 @@ No ``GPUSCOPE_LIBDCGM_PATH``: the fake libdcgm is only reachable as ``libdcgm.so
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
-import httpx
 import pytest
 
 from gpuscope.backends.dcgm.library import ENV_PATH, SONAME
 from tests.fakedcgm.nodes import two_a100s
-from tests.support.net import free_port, wait_for
+from tests.support.exporter_process import scrape_until
+from tests.support.net import free_port
 
 pytestmark = pytest.mark.e2e
 
@@ -32,25 +31,13 @@ def test_libdcgm_is_found_in_ld_library_path(fake_library: Path, tmp_path: Path)
     port = free_port()
     command = [sys.executable, "-m", "gpuscope", "exporter", "--backend", "dcgm", "-a", f"127.0.0.1:{port}"]
     command += ["-c", "300", "--node-name", "n1", "--debug"]
-    proc = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
-    try:
 
-        def temperature() -> str | None:
-            if proc.poll() is not None:
-                return "exited"
-            try:
-                text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
-            except httpx.TransportError:
-                return None
-            return next(
-                (line for line in text.splitlines() if line.startswith("DCGM_FI_DEV_GPU_TEMP{") and 'gpu="1"' in line),
-                None,
-            )
+    def temperature(text: str) -> str | None:
+        lines = text.splitlines()
+        return next((x for x in lines if x.startswith("DCGM_FI_DEV_GPU_TEMP{") and 'gpu="1"' in x), None)
 
-        line = wait_for(temperature, what="GPU 1's temperature through the libdcgm found in LD_LIBRARY_PATH")
-    finally:
-        proc.terminate()
-        _, stderr = proc.communicate(timeout=30)
-    assert line != "exited", stderr
+    what = "GPU 1's temperature through the libdcgm found in LD_LIBRARY_PATH"
+    line, stderr = scrape_until(command, env, f"http://127.0.0.1:{port}", temperature, what)
+    assert line is not None, stderr
     assert line.endswith(" 47")
     assert f"DCGM library {libdir / SONAME} loaded" in stderr

@@ -8,18 +8,17 @@ collectors file of 150 header fields is served only if the exporter splits both 
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
-import httpx
 import pytest
 
 from gpuscope.backends.dcgm import structs as S
 from gpuscope.fields.catalog import ALL_FIELDS, HEADER_BY_ID
 from gpuscope.fields.collectors import parse_collectors
 from tests.fakedcgm.nodes import two_a100s
-from tests.support.net import free_port, wait_for
+from tests.support.exporter_process import scrape_until
+from tests.support.net import free_port
 
 pytestmark = pytest.mark.e2e
 
@@ -52,25 +51,17 @@ def test_more_than_128_fields_are_all_served(fake_library: Path, tmp_path: Path)
     }
     command = [sys.executable, "-m", "gpuscope", "exporter", "--backend", "dcgm", "-a", f"127.0.0.1:{port}"]
     command += ["-c", "300", "-f", str(tmp_path / "fields.csv"), "--node-name", "n1"]
-    proc = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
     names = {h.name for h in MANY}
-    try:
 
-        def complete() -> str | None:
-            if proc.poll() is not None:
-                return "exited"
-            try:
-                text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
-            except httpx.TransportError:
-                return None
-            present = {line.split("{", 1)[0] for line in text.splitlines() if not line.startswith("#")}
-            return text if names <= present else None
+    def complete(text: str) -> str | None:
+        present = {line.split("{", 1)[0] for line in text.splitlines() if not line.startswith("#")}
+        return text if names <= present else None
 
-        text = wait_for(complete, what="all 150 fields from the fake libdcgm")
-    finally:
-        proc.terminate()
-        _, stderr = proc.communicate(timeout=30)
-    assert text != "exited", stderr
+    got, stderr = scrape_until(
+        command, env, f"http://127.0.0.1:{port}", complete, "all 150 fields from the fake libdcgm"
+    )
+    assert got is not None, stderr
+    text = got
     last = MANY[-1]  # a field of the second batch: its own value, on each GPU
     expected = f"{last.field_id + 0.25:.6f}" if last.type == "d" else str(last.field_id * 10 + 1)
     line = next(line for line in text.splitlines() if line.startswith(last.name + "{") and 'gpu="1"' in line)

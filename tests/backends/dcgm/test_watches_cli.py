@@ -17,6 +17,7 @@ import httpx
 import pytest
 
 from tests.fakedcgm.nodes import two_a100s
+from tests.support.exporter_process import scrape_until
 from tests.support.net import free_port, wait_for
 
 pytestmark = pytest.mark.e2e
@@ -42,23 +43,14 @@ def _run(tmp_path: Path, fake_library: Path, *args: str, config: str | None = No
     if config is not None:
         (tmp_path / "config.yaml").write_text(config)
         command += ["--config-file", str(tmp_path / "config.yaml")]
-    proc = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
-    try:
-
-        def served() -> str | None:
-            if proc.poll() is not None:
-                return "exited"
-            try:
-                text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
-            except httpx.TransportError:
-                return None
-            return text if "DCGM_FI_DEV_GPU_TEMP{" in text else None
-
-        text = wait_for(served, what="GPU temperature from the fake libdcgm")
-    finally:
-        proc.terminate()
-        _, stderr = proc.communicate(timeout=30)
-    assert text != "exited", stderr
+    text, stderr = scrape_until(
+        command,
+        env,
+        f"http://127.0.0.1:{port}",
+        lambda text: text if "DCGM_FI_DEV_GPU_TEMP{" in text else None,
+        "GPU temperature from the fake libdcgm",
+    )
+    assert text is not None, stderr
     watches: dict[int, str] = {}
     for line in watch_log.read_text().splitlines():
         _, freq, age, samples, *ids = line.split()
