@@ -79,3 +79,8 @@ def test_rates_skip_the_start_up_burst() -> None:
     assert t.measurable(started=10_000.0 - 400) == 0.0  # 6 min settle + 1 min minimum not yet reached
     assert t.measurable(started=10_000.0 - 600) == 240.0
     assert t.measurable(started=0.0) == 3600.0
+    fast = Timing(now=10_000.0, window_s=240.0, speedup=15)
+    # 24 s scaled, but the TSDB, the rules and the first round take wall time: a minute at the least
+    assert fast.measurable(started=10_000.0 - 50) == 0.0
+    assert fast.measurable(started=10_000.0 - 70) == 10.0
+    assert fast.first_measurable_s == 64.0

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from gpuscope.doctor.model import Evidence, Finding, Status
 from gpuscope.doctor.observations import Observations, listed, number
-from gpuscope.doctor.timing import GROWTH_HORIZON_S, MIN_MEASURE_S, SETTLE_S, duration
+from gpuscope.doctor.timing import GROWTH_HORIZON_S, duration
 
 NEAR_TIMEOUT = 0.8
 
@@ -214,7 +214,7 @@ def series_churn(o: Observations) -> Finding:
         if f"churn.{p.instance}" in o.queries
     }
     if not measured:
-        needs = duration(o.timing.scaled(SETTLE_S + MIN_MEASURE_S))
+        needs = duration(o.timing.first_measurable_s)
         return Finding(Status.SKIP, f"not measurable yet: every Prometheus started less than {needs} ago")
     evidence = tuple(o.evidence(f"churn.{instance}") for instance in sorted(measured))
     high = [f"{instance} {value:.2f}" for instance, value in sorted(measured.items()) if value > limit]

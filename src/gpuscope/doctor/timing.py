@@ -12,6 +12,10 @@ from dataclasses import dataclass
 HOUR_S = 3600.0
 SETTLE_S = 360.0  # after a Prometheus starts, its first scrapes and rule evaluations create every series once
 MIN_MEASURE_S = 60.0  # a rate over less than this (production time) says little
+# Wall-clock seconds of start-up no speedup shortens: opening the TSDB, loading the rules, the rule manager's first
+# round, on a loaded machine. At speedup 15 the scaled settle is 24 s, and a 5 m group's first evaluation (which
+# creates its series once) came a few seconds after it: read as churn, the doctor warned on a healthy stack.
+SETTLE_WALL_MIN_S = 60.0
 ROLLUP_STALE_S = 600.0  # two 5-minute rollup evaluations
 GROWTH_HORIZON_S = 86400.0  # head series growth is projected a day ahead
 
@@ -38,9 +42,19 @@ class Timing:
     def scaled(self, production_seconds: float) -> float:
         return production_seconds / self.speedup
 
+    @property
+    def settle_s(self) -> float:
+        """Seconds after a Prometheus starts during which its first scrapes and rule evaluations create series."""
+        return max(self.scaled(SETTLE_S), SETTLE_WALL_MIN_S)
+
+    @property
+    def first_measurable_s(self) -> float:
+        """How long after its start a Prometheus' rates are measurable at the earliest."""
+        return self.settle_s + self.scaled(MIN_MEASURE_S)
+
     def measurable(self, started: float) -> float:
         """Seconds of history after ``started`` that a rate may use (0 when too little): not the start-up burst."""
-        usable = min(self.window_s, self.now - started - self.scaled(SETTLE_S))
+        usable = min(self.window_s, self.now - started - self.settle_s)
         return usable if usable >= self.scaled(MIN_MEASURE_S) else 0.0
 
 
