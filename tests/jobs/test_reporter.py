@@ -209,3 +209,8 @@ def test_a_hung_gateway_costs_the_job_at_most_the_close_timeout(caplog: pytest.L
         assert any("did not take the final push" in r.getMessage() for r in caplog.records)
     finally:
         hole.close()
+        # The closed gateway ends the stuck push; the thread logs that and ends. Waited for here, so it does not
+        # log into a later test's closed capture stream ("I/O operation on closed file" in the run's output).
+        for thread in threading.enumerate():
+            if thread.name == "gpuscope-job-pusher[job_id=run-hung]":
+                thread.join(timeout=30)
