@@ -230,10 +230,11 @@ class ExporterFlags:
         doc="; repeatable (the values add up)"))  # fmt: skip
     kubernetes_virtual_gpus: bool = _row(False, Flag(
         "--kubernetes-virtual-gpus", "Shared GPUs (time-slicing/MPS ::N, GKE /vgpuN): one attribution per sharing "
-        "pod and replica, with a vgpu label; in labels mode GPU_UTIL and FB_USED split per pod from the GPUs' "
-        "process lists, as dcgm-exporter (needs the host's /proc).", env="KUBERNETES_VIRTUAL_GPUS",
-        needs_kubernetes=True, doc=": `vgpu` label, one attribution per sharing pod and replica; in `labels` mode "
-        "the per-pod split of GPU_UTIL/FB_USED ([docs/shared-gpus.md](shared-gpus.md)); needs `-k`"))  # fmt: skip
+        "pod and replica, with a vgpu label, and GPU_UTIL and FB_USED split per pod from the GPUs' process lists, "
+        "as dcgm-exporter (needs the host's /proc).", env="KUBERNETES_VIRTUAL_GPUS",
+        needs_kubernetes=True, doc=": `vgpu` label, one attribution per sharing pod and replica; the per-pod split "
+        "of GPU_UTIL/FB_USED in `info` and `labels` mode ([docs/shared-gpus.md](shared-gpus.md)); needs "
+        "`-k`"))  # fmt: skip
     dump_enabled: bool = _row(False, Flag(
         "--dump-enabled", "Accepted.", env="DCGM_EXPORTER_DUMP_ENABLED",
         inert="file dumps of DCGM calls are not implemented; /health and the self-metrics (gpuscope_exporter_*) "
@@ -292,8 +293,9 @@ class ExporterFlags:
         env="GPUSCOPE_WORKLOAD_LABELS", commands=BOTH, dcgm=False, choices=("info", "labels", "off")))  # fmt: skip
     process_metrics: bool = _row(False, Flag(
         "--process-metrics", "Per-process GPU memory and utilization, summed per container, Slurm job or command "
-        "(info mode), or the per-pod split of GPU_UTIL and FB_USED (--workload-labels labels); needs the host's "
-        "/proc (hostPID).", env="GPUSCOPE_PROCESS_METRICS", commands=BOTH, dcgm=False))  # fmt: skip
+        "(info mode), or the per-pod split of GPU_UTIL and FB_USED (--workload-labels labels; with "
+        "--kubernetes-virtual-gpus in info mode too); needs the host's /proc (hostPID).",
+        env="GPUSCOPE_PROCESS_METRICS", commands=BOTH, dcgm=False))  # fmt: skip
     proc_root: str = _row("/proc", Flag(
         "--proc-root", "Where the host's processes are seen (/proc; {hostname} as for the socket).",
         env="GPUSCOPE_PROC_ROOT", commands=BOTH, dcgm=False))  # fmt: skip
