@@ -1,5 +1,6 @@
 """What the attribution options cost in the cardinality budget: shared GPUs multiply attributions (one info series
-per replica in info mode, a copy of every GPU series per further holder in labels mode); labels cost nothing new."""
+per replica in info mode, plus the per-pod split's GPU_UTIL and FB_USED; a copy of every GPU series per further
+holder in labels mode); labels cost nothing new."""
 
 from __future__ import annotations
 
@@ -32,7 +33,9 @@ def test_shared_gpus_and_pod_labels_in_each_mode(tmp_path: Path) -> None:
     assert workload_series("{workload_labels: info}", tmp_path) == gpus
     assert workload_series("{workload_labels: info, pod_labels: true, pod_uid: true, dra: true}", tmp_path) == gpus
     shared = "virtual_gpus: true, virtual_gpu_replicas: 3"
-    assert workload_series(f"{{workload_labels: info, {shared}}}", tmp_path) == 3 * gpus
+    # Shared: an info series and the split's GPU_UTIL and FB_USED series per (GPU, pod, replica).
+    assert workload_series(f"{{workload_labels: info, {shared}}}", tmp_path) == 3 * gpus * 3
+    assert workload_series(f"{{workload_labels: 'off', {shared}}}", tmp_path) == 0
     assert workload_series("{workload_labels: labels}", tmp_path) == 0
     copies = workload_series(f"{{workload_labels: labels, {shared}}}", tmp_path)
     assert copies > 2 * gpus * 20  # two further copies of each GPU's (tens of) series

@@ -64,11 +64,14 @@ def test_pod_labels_grant_pods_only_and_set_dcgm_exporter_env(tmp_path: Path) ->
 
 
 def test_dra_grants_resourceslices(tmp_path: Path) -> None:
-    objects = manifests("{dra: true, virtual_gpus: true}", tmp_path)
+    objects = manifests("{dra: true}", tmp_path)
     assert objects["clusterrole.yaml"]["rules"] == [
         {"apiGroups": ["resource.k8s.io"], "resources": ["resourceslices"], "verbs": ["get", "list", "watch"]}
     ]
-    assert env(objects)["KUBERNETES_ENABLE_DRA"] == env(objects)["KUBERNETES_VIRTUAL_GPUS"] == "true"
+    assert env(objects)["KUBERNETES_ENABLE_DRA"] == "true"
+    shared = manifests("{dra: true, virtual_gpus: true}", tmp_path)  # the split's pod watch beside the slices
+    assert [r["resources"] for r in shared["clusterrole.yaml"]["rules"]] == [["pods"], ["resourceslices"]]
+    assert env(shared)["KUBERNETES_ENABLE_DRA"] == env(shared)["KUBERNETES_VIRTUAL_GPUS"] == "true"
 
 
 @pytest.mark.parametrize(
@@ -87,12 +90,17 @@ def test_bad_attribution_settings(exporter: str, message: str, tmp_path: Path) -
     assert message in str(info.value)
 
 
-def test_the_per_pod_split_of_shared_gpus_grants_pods_and_sees_host_processes(tmp_path: Path) -> None:
-    objects = manifests("{virtual_gpus: true, workload_labels: labels}", tmp_path)
+@pytest.mark.parametrize("mode", ["labels", "info"])
+def test_the_per_pod_split_of_shared_gpus_grants_pods_and_sees_host_processes(mode: str, tmp_path: Path) -> None:
+    # The exporter splits in info mode too (a dcgm-exporter command line has no mode and lands in info).
+    objects = manifests(f"{{virtual_gpus: true, workload_labels: {mode}}}", tmp_path)
     assert objects["clusterrole.yaml"]["rules"] == [
         {"apiGroups": [""], "resources": ["pods"], "verbs": ["get", "list", "watch"]}
     ]
     assert objects["serviceaccount.yaml"]["automountServiceAccountToken"] is True
     assert objects["daemonset.yaml"]["spec"]["template"]["spec"]["hostPID"] is True
-    info = manifests("{virtual_gpus: true}", tmp_path)  # info mode: no split, no API access, no hostPID
-    assert "clusterrole.yaml" not in info and "hostPID" not in info["daemonset.yaml"]["spec"]["template"]["spec"]
+
+
+def test_no_split_without_attribution(tmp_path: Path) -> None:
+    off = manifests("{virtual_gpus: true, workload_labels: 'off'}", tmp_path)  # the kubelet is not asked: no split
+    assert "clusterrole.yaml" not in off and "hostPID" not in off["daemonset.yaml"]["spec"]["template"]["spec"]

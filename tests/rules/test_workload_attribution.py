@@ -90,3 +90,43 @@ def test_default_config_adds_no_group() -> None:
     assert "gpuscope-attribution.rules" not in {g.name for g in build_groups(RulesConfig())}
     with pytest.raises(ValueError, match="is not a label name"):
         RulesConfig(pod_group_labels=("app.kubernetes.io/name",))
+
+
+def test_info_mode_records_the_device_series_beside_the_per_pod_split(tmp_path: Path) -> None:
+    """With shared GPUs the exporter writes GPU_UTIL and FB_USED per sharing pod beside the device's series, in info
+    mode too (dcgm-exporter's split): the per-GPU records read the device's value, one series per GPU."""
+    config = RulesConfig(virtual_gpus=True)
+    groups = [group_dict(config, g) for g in build_groups(config)]
+    (tmp_path / "rules.yaml").write_text(yaml.safe_dump({"groups": groups}))
+    gpu = GPU.format(i=0, u="a")
+    split = [',namespace="ml",pod="p1",container="main",pod_uid="u1",vgpu="0"', ',namespace="ml",pod="p2",vgpu="1"']
+    series = [
+        {"series": f"DCGM_FI_DEV_GPU_UTIL{{{gpu}}}", "values": "60x20"},
+        {"series": f"DCGM_FI_DEV_FB_USED{{{gpu}}}", "values": "4096x20"},
+        {"series": f"DCGM_FI_DEV_FB_FREE{{{gpu}}}", "values": "4096x20"},
+    ]
+    for pod, (util, mib) in zip(split, ((60, 4000), (0, 0)), strict=True):
+        series.append({"series": f"DCGM_FI_DEV_GPU_UTIL{{{gpu}{pod}}}", "values": f"{util}x20"})
+        series.append({"series": f"DCGM_FI_DEV_FB_USED{{{gpu}{pod}}}", "values": f"{mib}x20"})
+    labels = 'cluster="c1",gpu="0",UUID="GPU-a",Hostname="h1",instance="h1:9400",modelName="H200"'
+    tests = {
+        "rule_files": ["rules.yaml"],
+        "evaluation_interval": "1m",
+        "tests": [
+            {
+                "interval": "1m",
+                "input_series": series,
+                "promql_expr_test": [
+                    # One record, the device's: the split's 60 % and 0 % are the pods' shares, not two more GPUs.
+                    expect("gpu:utilization:ratio_avg5m", (f'job="dcgm-exporter",{labels}', 0.6)),
+                    expect("gpu:activity:avg5m", (f'job="dcgm-exporter",{labels}', 0.6)),
+                    expect("gpu:fb_used:ratio", (f'job="dcgm-exporter",{labels}', 0.5)),
+                ],
+            }
+        ],
+    }
+    (tmp_path / "test.yaml").write_text(yaml.safe_dump(tests))
+    result = subprocess.run(
+        [find_binary("promtool"), "test", "rules", "test.yaml"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stdout + result.stderr

@@ -23,7 +23,7 @@ import inspect
 import logging
 import typing
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Annotated, Any
 
 import typer
@@ -54,6 +54,9 @@ class Flag:
     choices: tuple[str, ...] = ()  # checked at start, naming the flag
     min: int | None = None
     max: int | None = None
+    # Non-empty: why min/max bound the value here. dcgm-exporter takes any integer for the flag, so a value outside
+    # is clamped with one warning naming the flag (and this reason), never refused: a pod that exits crash-loops.
+    clamp: str = ""
     off: str = ""  # the negative form of a boolean that defaults on
     slice: bool = False  # dcgm-exporter's StringSliceFlag: a repeated flag adds its values (comma-joined here)
     doc_name: str = ""  # after the names in the README's flag column: a unit or the value's form
@@ -77,6 +80,13 @@ def _row(default: Any, flag: Flag) -> Any:
 
 
 DCGM_LOG_LEVELS = ("NONE", "FATAL", "ERROR", "WARN", "INFO", "DEBUG", "VERB")
+# Why the count windows are bounded (the reason said when a value is clamped).
+_WINDOW = (
+    "the window keeps a sample per GPU and collection: under a second it spans about one collection, over a week "
+    "it holds a week of them"
+)
+# dcgm-exporter's IntFlag is Go's int (64 bits): a value beyond it stops dcgm-exporter as well, so it is refused.
+GO_INT = 2**63
 _NEEDS_K = "needs `-k`"
 
 
@@ -107,8 +117,9 @@ class ExporterFlags:
         doc=": the connection's write deadline (a stalled reader is dropped); unparsable: 30s with a "
         "warning"))  # fmt: skip
     max_concurrent_scrapes: int = _row(16, Flag(
-        "--max-concurrent-scrapes", "Accepted: scrapes never collect, every one is served the last render.",
-        env="DCGM_EXPORTER_MAX_CONCURRENT_SCRAPES", min=1,
+        "--max-concurrent-scrapes", "Accepted (1 or more, as dcgm-exporter 4.8.4 checks it): scrapes never collect, "
+        "every one is served the last render.",
+        env="DCGM_EXPORTER_MAX_CONCURRENT_SCRAPES", min=1,  # dcgm-exporter's validateConfig refuses 0 or less too
         inert="a scrape never collects or renders: every concurrent /metrics request is served the bytes the last "
         "collection rendered once (dcgm-exporter's coalescing, always on here); connections are capped at 512 "
         "(503 beyond)"))  # fmt: skip
@@ -118,10 +129,10 @@ class ExporterFlags:
         inert="gpuscope always serves its process_* family and its own state as gpuscope_exporter_*; go_* and "
         "promhttp_* are Go's client library's, with no counterpart here"))  # fmt: skip
     collect_interval: int = _row(15000, Flag(
-        "--collect-interval", "Collection interval in milliseconds (100 to 3600000).", short="-c",
-        env="DCGM_EXPORTER_INTERVAL", commands=BOTH, min=100,
-        max=3_600_000,  # an hour: beyond it the snapshot is stale to every scrape, and the health check waits on it
-        doc_name="(ms)"))  # fmt: skip
+        "--collect-interval", "Collection interval in milliseconds (clamped to 100 to 3600000, with a warning).",
+        short="-c", env="DCGM_EXPORTER_INTERVAL", commands=BOTH, min=100, max=3_600_000, doc_name="(ms)",
+        clamp="gpuscope reads the GPUs every interval in the background: faster keeps a worker thread busy, slower "
+        "than an hour serves hour-old values and /health waits three intervals"))  # fmt: skip
     watch_max_keep_age: str = _row("10m", Flag(
         "--watch-max-keep-age", "How long DCGM keeps each watched field's samples (Go duration; 0s: no age limit "
         "when a sample limit is set).", env="DCGM_EXPORTER_WATCH_MAX_KEEP_AGE", doc_name="(duration)",
@@ -190,17 +201,18 @@ class ExporterFlags:
         env="DCGM_EXPORTER_WEB_CONFIG_FILE", commands=BOTH, doc_default="none (plain HTTP, no auth)",
         doc="; SIGHUP re-reads it"))  # fmt: skip
     xid_count_window_size: int = _row(300000, Flag(
-        "--xid-count-window-size", "Window of DCGM_EXP_XID_ERRORS_COUNT in milliseconds (1000 to a week).",
-        short="-x", env="DCGM_EXPORTER_XID_COUNT_WINDOW_SIZE", min=1000, max=WEEK_MS, doc_name="(ms)"))  # fmt: skip
+        "--xid-count-window-size", "Window of DCGM_EXP_XID_ERRORS_COUNT in milliseconds (clamped to 1000 to a "
+        "week, with a warning).", short="-x", env="DCGM_EXPORTER_XID_COUNT_WINDOW_SIZE", min=1000, max=WEEK_MS,
+        doc_name="(ms)", clamp=_WINDOW))  # fmt: skip
     replace_blanks_in_model_name: bool = _row(False, Flag(
         "--replace-blanks-in-model-name", "Replace spaces in the modelName label with dashes.", short="-rbmn",
         env="DCGM_EXPORTER_REPLACE_BLANKS_IN_MODEL_NAME"))  # fmt: skip
     debug: bool = _row(False, Flag(
         "--debug", "Debug logging.", env="DCGM_EXPORTER_DEBUG", commands=BOTH))  # fmt: skip
     clock_events_count_window_size: int = _row(300000, Flag(
-        "--clock-events-count-window-size", "Window of DCGM_EXP_CLOCK_EVENTS_COUNT in milliseconds (1000 to a "
-        "week).", env="DCGM_EXPORTER_CLOCK_EVENTS_COUNT_WINDOW_SIZE", min=1000, max=WEEK_MS,
-        doc_name="(ms)"))  # fmt: skip
+        "--clock-events-count-window-size", "Window of DCGM_EXP_CLOCK_EVENTS_COUNT in milliseconds (clamped to 1000 "
+        "to a week, with a warning).", env="DCGM_EXPORTER_CLOCK_EVENTS_COUNT_WINDOW_SIZE", min=1000, max=WEEK_MS,
+        doc_name="(ms)", clamp=_WINDOW))  # fmt: skip
     enable_dcgm_log: bool = _row(False, Flag(
         "--enable-dcgm-log", "Accepted.", env="DCGM_EXPORTER_ENABLE_DCGM_LOG",
         inert="gpuscope reports DCGM errors in its own log (stderr); DCGM's own log is not forwarded"))  # fmt: skip
@@ -230,10 +242,11 @@ class ExporterFlags:
         doc="; repeatable (the values add up)"))  # fmt: skip
     kubernetes_virtual_gpus: bool = _row(False, Flag(
         "--kubernetes-virtual-gpus", "Shared GPUs (time-slicing/MPS ::N, GKE /vgpuN): one attribution per sharing "
-        "pod and replica, with a vgpu label; in labels mode GPU_UTIL and FB_USED split per pod from the GPUs' "
-        "process lists, as dcgm-exporter (needs the host's /proc).", env="KUBERNETES_VIRTUAL_GPUS",
-        needs_kubernetes=True, doc=": `vgpu` label, one attribution per sharing pod and replica; in `labels` mode "
-        "the per-pod split of GPU_UTIL/FB_USED ([docs/shared-gpus.md](shared-gpus.md)); needs `-k`"))  # fmt: skip
+        "pod and replica, with a vgpu label, and GPU_UTIL and FB_USED split per pod from the GPUs' process lists, "
+        "as dcgm-exporter (needs the host's /proc).", env="KUBERNETES_VIRTUAL_GPUS",
+        needs_kubernetes=True, doc=": `vgpu` label, one attribution per sharing pod and replica; the per-pod split "
+        "of GPU_UTIL/FB_USED in `info` and `labels` mode ([docs/shared-gpus.md](shared-gpus.md)); needs "
+        "`-k`"))  # fmt: skip
     dump_enabled: bool = _row(False, Flag(
         "--dump-enabled", "Accepted.", env="DCGM_EXPORTER_DUMP_ENABLED",
         inert="file dumps of DCGM calls are not implemented; /health and the self-metrics (gpuscope_exporter_*) "
@@ -292,8 +305,9 @@ class ExporterFlags:
         env="GPUSCOPE_WORKLOAD_LABELS", commands=BOTH, dcgm=False, choices=("info", "labels", "off")))  # fmt: skip
     process_metrics: bool = _row(False, Flag(
         "--process-metrics", "Per-process GPU memory and utilization, summed per container, Slurm job or command "
-        "(info mode), or the per-pod split of GPU_UTIL and FB_USED (--workload-labels labels); needs the host's "
-        "/proc (hostPID).", env="GPUSCOPE_PROCESS_METRICS", commands=BOTH, dcgm=False))  # fmt: skip
+        "(info mode), or the per-pod split of GPU_UTIL and FB_USED (--workload-labels labels; with "
+        "--kubernetes-virtual-gpus in info mode too); needs the host's /proc (hostPID).",
+        env="GPUSCOPE_PROCESS_METRICS", commands=BOTH, dcgm=False))  # fmt: skip
     proc_root: str = _row("/proc", Flag(
         "--proc-root", "Where the host's processes are seen (/proc; {hostname} as for the socket).",
         env="GPUSCOPE_PROC_ROOT", commands=BOTH, dcgm=False))  # fmt: skip
@@ -335,7 +349,9 @@ def check_choices(flags: ExporterFlags, command: str = "exporter") -> None:
 def _option(r: Row) -> inspect.Parameter:
     f = r.flag
     names = [f"{f.long}/{f.off}"] if f.off else [n for n in (f.short, f.long) if n]
-    extra: dict[str, Any] = {k: v for k, v in (("min", f.min), ("max", f.max)) if v is not None}
+    # A clamped row's bounds are applied after parsing (``clamped``), with a warning: click would refuse the value.
+    bounds = () if f.clamp else (("min", f.min), ("max", f.max))
+    extra: dict[str, Any] = {k: v for k, v in bounds if v is not None}
     option = typer.Option(*names, envvar=f.env or None, help=f.help, **extra)
     return inspect.Parameter(
         r.name, inspect.Parameter.KEYWORD_ONLY, default=r.default, annotation=Annotated[r.type, option]
@@ -398,6 +414,35 @@ def needs_kubernetes_lines(is_set: Callable[[str], bool], kubernetes: bool) -> l
     ]
 
 
+def clamp_value(r: Row, value: int, what: str) -> int:
+    """``value`` within ``r``'s bounds; outside them, the nearest bound and one warning naming ``what`` (the flag,
+    or the config file's key) and why. Beyond Go's int it is refused, as dcgm-exporter refuses it."""
+    from gpuscope.errors import UsageError
+
+    f = r.flag
+    if not -GO_INT <= value < GO_INT:
+        raise UsageError(f"{what}: not a 64-bit integer (dcgm-exporter refuses it too); use {f.min} to {f.max}")
+    bounded = value if f.min is None else max(f.min, value)
+    bounded = bounded if f.max is None else min(f.max, bounded)
+    if bounded != value:
+        log.warning(
+            "%s is outside %s to %s: using %d (dcgm-exporter takes any value; %s)", what, f.min, f.max, bounded, f.clamp
+        )
+    return bounded
+
+
+def clamped(flags: ExporterFlags, command: str = "exporter") -> ExporterFlags:
+    """The flags with each clamped row's value within its bounds (one warning per flag that was outside)."""
+    changes: dict[str, Any] = {}
+    for r in rows():
+        if r.flag.clamp and command in r.flag.commands:
+            value = getattr(flags, r.name)
+            bounded = clamp_value(r, value, f"{r.flag.display} {value}")
+            if bounded != value:
+                changes[r.name] = bounded
+    return replace(flags, **changes)
+
+
 def log_lines(lines: Iterable[str]) -> None:
     for line in lines:
         log.info("%s", line)
@@ -423,9 +468,10 @@ def _cell_flag(f: Flag) -> str:
 def _cell_status(f: Flag) -> str:
     if f.inert:
         return f"accepted: {f.inert}"
+    bounds = f"; outside {f.min} to {f.max}: clamped, with a warning (dcgm-exporter takes any value)" if f.clamp else ""
     if not f.doc:
-        return f.status
-    return f.status + ("" if f.doc[0] in ":;," else " ") + f.doc
+        return f.status + bounds
+    return f.status + ("" if f.doc[0] in ":;," else " ") + f.doc + bounds
 
 
 def markdown_table() -> str:

@@ -12,7 +12,7 @@ import os
 import socket
 from typing import TYPE_CHECKING
 
-from gpuscope.cli._dcgm_flags import ExporterFlags, check_choices, row
+from gpuscope.cli._dcgm_flags import ExporterFlags, check_choices, clamp_value, row
 
 # The CLI imports this module at start-up: grpc, ssl contexts and YAML load only when a command needs them.
 if TYPE_CHECKING:
@@ -56,7 +56,6 @@ def with_config_file(flags: ExporterFlags, is_set: Callable[[str], bool]) -> tup
         return flags, None
     from dataclasses import replace
 
-    from gpuscope.errors import UsageError
     from gpuscope.exporter.configfile import describe, load
 
     config = load(flags.config_file)
@@ -80,13 +79,10 @@ def with_config_file(flags: ExporterFlags, is_set: Callable[[str], bool]) -> tup
         inert = row(name).flag.inert
         if inert and name in _FILE_KEYS:
             log.info("%s: %s is accepted and has no effect: %s", config.path, _FILE_KEYS[name], inert)
-    interval = row("collect_interval").flag
     ms = changes.get("collect_interval")
-    if isinstance(ms, int) and not (interval.min or 0) <= ms <= (interval.max or ms):
-        raise UsageError(
-            f"{config.path}: the collection interval {ms} ms is outside {interval.min} to {interval.max} ms "
-            f"(collection.interval or the all-fields collection's every)"
-        )
+    if isinstance(ms, int):  # dcgm-exporter takes any whole number of ms here: clamped with a warning, as the flag
+        what = f"{config.path}: the collection interval {ms} ms (collection.interval or the all-fields collection)"
+        changes["collect_interval"] = clamp_value(row("collect_interval"), ms, what)
     if config.keys:
         log.info("%s (config file version %d) sets %s", config.path, config.version, describe(config))
     return replace(flags, **changes), config  # type: ignore[arg-type]

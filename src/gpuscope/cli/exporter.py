@@ -18,6 +18,7 @@ from gpuscope.cli._app import app, setup_logging
 from gpuscope.cli._dcgm_flags import (
     ExporterFlags,
     check_choices,
+    clamped,
     inert_lines,
     log_lines,
     needs_kubernetes_lines,
@@ -107,7 +108,7 @@ def serve_exporter(flags: ExporterFlags, sim: SimOptions, is_set: Callable[[str]
     setup_logging(flags.debug, flags.log_format)
     backend = _backend_name(flags)
     _check_accepted(is_set, flags)
-    flags, config = with_config_file(flags, is_set)
+    flags, config = _flags_and_file(flags, is_set)
     host, port = parse_address(flags.address, "-a/--address")
     ref = parse_configmap_ref(flags.configmap_data)
     if ref is not None and flags.collectors is not None:
@@ -191,6 +192,13 @@ def serve_exporter(flags: ExporterFlags, sim: SimOptions, is_set: Callable[[str]
             flag=flag,
         )
     )
+
+
+def _flags_and_file(flags: ExporterFlags, is_set: Callable[[str], bool]) -> tuple[ExporterFlags, ConfigFile | None]:
+    """``--config-file`` laid under the flags, then each bounded value clamped with a warning (a flag or env var
+    that was set wins over the file, and is clamped after it)."""
+    flags, config = with_config_file(flags, is_set)
+    return clamped(flags), config
 
 
 def _say_watches(

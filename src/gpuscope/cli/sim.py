@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 
 from gpuscope.cli._app import setup_logging, sim_app
-from gpuscope.cli._dcgm_flags import ExporterFlags, check_choices, with_flags
+from gpuscope.cli._dcgm_flags import ExporterFlags, check_choices, clamped, with_flags
 from gpuscope.cli._options import exporter_settings, web_config
 
 log = logging.getLogger("gpuscope")
@@ -60,6 +60,7 @@ def sim_command(
 
     check_choices(flags, "sim")
     setup_logging(flags.debug, "text")
+    flags = clamped(flags, "sim")
     gpu_model = model_by_key(model)
     planned = plan_nodes(
         count=nodes,

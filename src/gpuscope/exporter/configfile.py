@@ -1,8 +1,27 @@
 """``--config-file``: dcgm-exporter's YAML configuration file, versions 1 and 2, read once at start.
 
-The schema is dcgm-exporter 4.8.4's (``internal/pkg/appconfig/yaml_config.go``; version 1 came with 4.8.3, PR
-#711, and gained retention, ``sources`` and ``server`` in 4.8.4, PR #745, which added version 2 with plural
-``collections``). The two versions are separate schemas: a key of one is refused in the other, as upstream does.
+Where the schema comes from, read in NVIDIA/dcgm-exporter (version 1 came with 4.8.3, PR #711; version 2, with
+plural ``collections``, and the field-watch retention with 4.8.4, PR #745):
+
+- Version 1's code: the stored ``internal/pkg/appconfig/yaml_config.go`` is the 4.8.3 one and knows version 1 only:
+  ``version``, ``metrics.file``/``fields`` and ``collection.interval``/``watchGroups`` (name, interval, fields), with
+  its checks (one document, unknown and repeated keys, exactly one of file or fields, each inline field's name,
+  prometheusType and help required and its name unique, positive whole-millisecond intervals, a watch group's name
+  required and unique and its fields non-empty).
+- The 4.8.4 ``yaml_config.go`` was not available, so everything else is from documents, not code: version 2 and
+  the retention keys from 4.8.4's release notes (field-watch retention "through CLI, environment, and YAML
+  configuration"; "the version 2 YAML schema with plural collections while preserving version 1 compatibility")
+  and 4.8.4's Helm chart README (``deployment/README.md``: the version 2 keys ``metrics.enableExporterMetrics``,
+  ``sources.dcgm.watch.maxKeepAge``/``maxKeepSamples``, ``collections[].name``/``every``/``metrics.include``/
+  ``sources``, ``sources.dcgm.detectBindUnbind.enabled``/``pollInterval``, ``server.maxConcurrentScrapes``; the
+  all-fields ``scrape`` collection as the default cadence; start-up failing when an override pattern matches no
+  configured field or two overrides match one field; version 1 taking only its singular ``collection`` and the two
+  schemas not mixing), and from the 4.8.4 ``pkg/cmd/app.go`` (flags and env vars that were set win over the file;
+  ``validateConfig``: ``maxConcurrentScrapes`` above 0, each watch group's retention valid against the default).
+- What those documents leave open is gpuscope's reading, on the lenient side: version 1 also takes
+  ``collection.retention``/``watchGroups[].retention`` (``maxAge``, ``maxSamples``), ``metrics.enableExporterMetrics``,
+  ``sources.dcgm.detectBindUnbind`` and ``server``; ``metrics`` may hold ``enableExporterMetrics`` alone; version 2's
+  checks are version 1's code's where the README says nothing.
 
 Version 1::
 
@@ -25,8 +44,8 @@ Version 2::
     server: {maxConcurrentScrapes: N}
 
 A collection whose ``include`` is exactly ``["*"]`` sets the default interval and retention; any other
-collection (and every version 1 watch group) is an override for the fields its patterns match. The checks are
-upstream's: unknown and repeated keys, more than one document, ``file`` with ``fields``, a non-positive or
+collection (and every version 1 watch group) is an override for the fields its patterns match. The checks (from
+the sources above): unknown and repeated keys, more than one document, ``file`` with ``fields``, a non-positive or
 sub-millisecond interval, a negative retention, an override with both limits zero, a repeated name. Each refusal
 is one line naming ``file:line`` and the key. Durations are Go's (``300ms``, ``30s``, ``1m30s``).
 

@@ -7,7 +7,8 @@ order is random), series follow GPU then GPU-instance then link order, label ord
 field without a value is left out, never 0.
 In ``--workload-labels labels`` mode the snapshot's attribution adds ``container``/``namespace``/``pod`` and
 ``hpc_job`` attributes (byte-sorted with ``err_code``/``err_msg``), one series per job, as dcgm-exporter does; the
-``info`` mode series are rendered by ``workloads.exposition``.
+``info`` mode series are rendered by ``workloads.exposition``. In either mode the per-pod split of shared GPUs
+(``split``) gives GPU_UTIL and FB_USED one series per sharing pod beside the device's own.
 """
 
 from __future__ import annotations
@@ -59,8 +60,8 @@ def format_value(value: Value, kind: ValueKind) -> str:
     return exposition.integer(int(value) if isinstance(value, str) else value)
 
 
-# The per-pod split of labels mode: per target, field id -> (label suffix text, value) of each series, in order;
-# a None value is the device's own (processes.exposition.labels_split)
+# The per-pod split of shared GPUs (--kubernetes-virtual-gpus, or labels mode): per target, field id -> (label
+# suffix text, value) of each series, in order; a None value is the device's own (processes.exposition.labels_split)
 SplitRows = Mapping[int, tuple[tuple[str, Value | None], ...]]
 Split = Mapping[tuple[int, int | None], SplitRows]
 _NO_SPLIT: SplitRows = {}
@@ -240,7 +241,7 @@ def _series(metric: Metric, views: list[_GpuView], config: RenderConfig) -> Iter
 
 
 def _attributed_series(name: str, fid: int, kind: ValueKind, entity: _Entity, value: Value) -> Iterator[str]:
-    """One series per attribute set, or the field's per-pod split (labels mode: ``processes.exposition``)."""
+    """One series per attribute set, or the field's per-pod split (``processes.exposition``)."""
     rows = entity.split.get(fid)
     if rows is not None:
         for suffix, share in rows:

@@ -18,7 +18,7 @@ from gpuscope.backends.sim.node import SimNode, SimNodeConfig
 from gpuscope.exporter.settings import ExporterSettings, make_runtime
 from gpuscope.fields.catalog import Dialect
 from gpuscope.fields.collectors import CollectorSet
-from gpuscope.generate.budget_processes import process_series
+from gpuscope.generate.budget_processes import SPLIT_FIELDS, process_series
 from gpuscope.generate.host_scrape import host_series
 from gpuscope.hardware.models import MODELS, parse_mig_layout
 from gpuscope.rules import build_groups
@@ -117,11 +117,14 @@ def _workload_series(group: NodeGroup, cluster: Cluster, spec: FleetSpec, fields
     # Shared GPUs (--kubernetes-virtual-gpus): one attribution per replica, so each shared GPU has several holders.
     holders = spec.exporter.virtual_gpu_replicas if spec.exporter.virtual_gpus else 1
     if mode == "info":  # one info series per (GPU, pod, replica); pod labels, UID and DRA labels add none
-        return math.ceil(entities * holders + churned)
+        # The per-pod split of shared GPUs adds a GPU_UTIL and an FB_USED series per (GPU, pod, replica) beside the
+        # device's, and each restarted sharing pod leaves its two behind like its info series (docs/shared-gpus.md).
+        per_holder = 1 + (SPLIT_FIELDS if spec.exporter.virtual_gpus else 0)
+        return math.ceil((entities * holders + churned) * per_holder)
     if mode == "labels":  # every series of a restarted pod's GPU is created again with the new pod name
         # ... and every further holder of a shared GPU is a further copy of each of its series; the per-pod split
         # of shared GPUs keeps the device's own GPU_UTIL and FB_USED beside their per-pod copies (docs/shared-gpus.md).
-        split = 2 * entities if spec.exporter.virtual_gpus else 0
+        split = SPLIT_FIELDS * entities if spec.exporter.virtual_gpus else 0
         return math.ceil((churned + entities * (holders - 1)) * fields_per_gpu) + split
     return 0
 

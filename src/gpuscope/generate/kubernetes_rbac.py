@@ -19,10 +19,10 @@ _VERBS = ["get", "list", "watch"]
 
 
 def per_pod_split(spec: FleetSpec) -> bool:
-    """Whether the exporter splits shared GPUs' GPU_UTIL/FB_USED per pod (``--kubernetes-virtual-gpus`` in
-    ``labels`` mode, as dcgm-exporter): it then watches the node's pods for their UIDs and reads the host's
-    ``/proc`` (``kubernetes_processes.host_pid``)."""
-    return spec.exporter.virtual_gpus and spec.exporter.workload_labels == "labels"
+    """Whether the exporter splits shared GPUs' GPU_UTIL/FB_USED per pod (``--kubernetes-virtual-gpus`` in ``info``
+    or ``labels`` mode, as dcgm-exporter): it then watches the node's pods for their UIDs and reads the host's
+    ``/proc`` (``kubernetes_processes.host_pid``); without them every sharing pod's series would read 0."""
+    return spec.exporter.virtual_gpus and spec.exporter.workload_labels != "off"
 
 
 def reads_api_server(spec: FleetSpec) -> bool:

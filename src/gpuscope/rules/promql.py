@@ -14,6 +14,8 @@ from gpuscope.fields.catalog import BY_NAME, RENAMED_IN_4_9
 from gpuscope.fields.model import Aggregation, Level
 from gpuscope.rules.config import RulesConfig
 
+# The fields the exporter's per-pod split of shared GPUs writes per pod (exporter/processes/exposition.py).
+SPLIT_FIELDS = frozenset({"DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_FB_USED"})
 # Factor from a catalog unit to the base unit the rules record in.
 _TO_BASE = {"%": 0.01, "MiB": 1048576.0, "MHz": 1e6, "mJ": 1e-3, "ns": 1e-9, "MB/s": 1e6}
 
@@ -33,9 +35,20 @@ class Promql:
         return classic
 
     def dcgm(self, classic: str, extra: str = "") -> str:
-        """``NAME{exporter selector[,extra]}``."""
-        matchers = ",".join(m for m in (self.config.exporter_selector, extra) if m)
+        """``NAME{exporter selector[,extra]}``; the device's own series of a field the per-pod split adds to."""
+        device = self._device_only(classic)
+        matchers = ",".join(m for m in (self.config.exporter_selector, device, extra) if m)
         return f"{self.name(classic)}{{{matchers}}}"
+
+    def _device_only(self, classic: str) -> str:
+        """In ``info`` mode a GPU series has no pod label, but with ``virtual_gpus`` the exporter adds per-pod
+        GPU_UTIL and FB_USED series beside the device's (dcgm-exporter's split, docs/shared-gpus.md): every
+        per-GPU reading here means the device's, so those are left out. In ``labels`` mode every series is per
+        pod already and the rules read them as such."""
+        c = self.config
+        if classic in SPLIT_FIELDS and c.virtual_gpus and c.workload_labels == "info":
+            return f'{c.pod_label}=""'
+        return ""
 
     def base(self, classic: str, expr: str) -> str:
         """Scale ``expr`` (a value of field ``classic``) to base units, e.g. percent to ratio."""

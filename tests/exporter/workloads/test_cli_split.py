@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -38,7 +39,20 @@ def rows(text: str, name: str, gpu: str) -> list[tuple[dict[str, str], float]]:
     return [] if fam is None else [(dict(s.labels), s.value) for s in fam[1] if s.labels.get("gpu") == gpu]
 
 
-def test_virtual_gpus_alone_split_gpu_util_and_fb_used_per_sharing_pod(tmp_path: Path) -> None:
+@dataclass(frozen=True)
+class Node:
+    """What one run saw: the /metrics text and the sharing pods' UIDs."""
+
+    text: str
+    uid_a: str
+    uid_b: str
+    uid_c: str
+
+
+def run_split(tmp_path: Path, flags: list[str]) -> Node:
+    """The exporter with ``flags`` on three GPUs of the fake NVML: GPU 0 time-shared by infer-a (two processes) and
+    infer-b (none), trainer-c listed on GPU 1 with its process on GPU 2; the /metrics text once infer-a's split
+    series reads 45 %."""
     uuids = [d.uuid for d in FakeNvml("hgx-h100").devices]
     tree = ProcTree(tmp_path / "host")
     csv = tmp_path / "fields.csv"
@@ -71,10 +85,11 @@ def test_virtual_gpus_alone_split_gpu_util_and_fb_used_per_sharing_pod(tmp_path:
             )
         )
         argv = [sys.executable, "-m", "tests.fakenvml.module", "--processes", str(processes), "--"]
-        argv += ["-m", "gpuscope", "exporter", "--backend", "nvml", "-a", f"127.0.0.1:{port}", "-c", "300"]
-        argv += ["-f", str(csv), "-k", "--kubernetes-virtual-gpus", "--workload-labels", "labels"]
-        argv += ["--pod-resources-kubelet-socket", kubelet.socket_path, "--proc-root", str(tree.proc)]
-        argv += ["--pod-log-dir", ""]  # the pods are named through the API server's watch alone
+        # gpuscope's own flags here only place the test's fakes: NVML (no GPU on this machine: auto would pick the
+        # simulator), the host's /proc, no pod log directory (the pods are named through the API server's watch).
+        argv += ["-m", "gpuscope", "exporter", "--backend", "nvml", "--proc-root", str(tree.proc), "--pod-log-dir", ""]
+        argv += ["-a", f"127.0.0.1:{port}", "-c", "300", "-f", str(csv), *flags]
+        argv += ["--pod-resources-kubelet-socket", kubelet.socket_path]
         env = clean_env(
             {
                 **api.env(),
@@ -92,7 +107,12 @@ def test_virtual_gpus_alone_split_gpu_util_and_fb_used_per_sharing_pod(tmp_path:
 
             text = wait_for(split, what="the per-pod split of GPU 0", timeout=60)
             assert "Traceback" not in running.log()
+    return Node(text, uid_a, uid_b, uid_c)
 
+
+def assert_dcgm_exporter_split(node: Node) -> None:
+    """GPU_UTIL and FB_USED as dcgm-exporter's createPerProcessMetrics writes them, whatever the mode."""
+    text = node.text
     fb0 = rows(text, "DCGM_FI_DEV_FB_USED", "0")
     device, *pods = fb0
     assert "pod" not in device[0] and "vgpu" not in device[0]  # the device's own series, first, as dcgm-exporter's
@@ -101,23 +121,42 @@ def test_virtual_gpus_alone_split_gpu_util_and_fb_used_per_sharing_pod(tmp_path:
     a, fb_a = by_pod["infer-a"]
     b, fb_b = by_pod["infer-b"]
     assert (fb_a, fb_b) == (3 * 1024 + 1024, 0)  # b, sharing the GPU with no process, gets its 0-valued series
-    assert (a["pod_uid"], a["vgpu"], a["container"], a["namespace"]) == (uid_a, "0", "srv", "serving")
-    assert (b["pod_uid"], b["vgpu"]) == (uid_b, "1")  # pod_uid without --kubernetes-enable-pod-uid, as dcgm-exporter
+    assert (a["pod_uid"], a["vgpu"], a["container"], a["namespace"]) == (node.uid_a, "0", "srv", "serving")
+    # pod_uid without --kubernetes-enable-pod-uid, as dcgm-exporter
+    assert (b["pod_uid"], b["vgpu"]) == (node.uid_b, "1")
     util0 = {labels.get("pod"): (labels, v) for labels, v in rows(text, "DCGM_FI_DEV_GPU_UTIL", "0")}
     assert set(util0) == {None, "infer-a", "infer-b"}
     assert util0["infer-b"][1] == 0 and util0["infer-b"][0]["vgpu"] == "1"
-    # The other fields: one copy per sharing pod and replica, no device series, pod_uid only with its flag.
-    temp0 = rows(text, "DCGM_FI_DEV_GPU_TEMP", "0")
-    assert sorted((labels["pod"], labels["vgpu"]) for labels, _ in temp0) == [("infer-a", "0"), ("infer-b", "1")]
-    assert all("pod_uid" not in labels for labels, _ in temp0)
     # trainer-c's process runs on GPU 2, where the kubelet lists nobody: GPU 2 keeps its device series alone, and
     # on GPU 1, where c is listed, c's series is 0.
     assert [labels.get("pod") for labels, _ in rows(text, "DCGM_FI_DEV_FB_USED", "2")] == [None]
     assert [labels.get("pod") for labels, _ in rows(text, "DCGM_FI_DEV_GPU_UTIL", "2")] == [None]
     fb1 = rows(text, "DCGM_FI_DEV_FB_USED", "1")
-    assert [(labels.get("pod"), labels.get("pod_uid")) for labels, _ in fb1] == [(None, None), ("trainer-c", uid_c)]
+    pairs = [(labels.get("pod"), labels.get("pod_uid")) for labels, _ in fb1]
+    assert pairs == [(None, None), ("trainer-c", node.uid_c)]
     assert fb1[1][1] == 0
     # Without --process-metrics the processes are read for the split only.
     assert "gpuscope_gpu_process_memory_used_bytes" not in text
     assert "gpuscope_gpu_unattributed_processes" not in text
     assert 'gpuscope_exporter_kubernetes_api_up{resource="pods"} 1' in text
+
+
+def test_virtual_gpus_alone_split_gpu_util_and_fb_used_per_sharing_pod(tmp_path: Path) -> None:
+    node = run_split(tmp_path, ["-k", "--kubernetes-virtual-gpus", "--workload-labels", "labels"])
+    assert_dcgm_exporter_split(node)
+    # The other fields: one copy per sharing pod and replica, no device series, pod_uid only with its flag.
+    temp0 = rows(node.text, "DCGM_FI_DEV_GPU_TEMP", "0")
+    assert sorted((labels["pod"], labels["vgpu"]) for labels, _ in temp0) == [("infer-a", "0"), ("infer-b", "1")]
+    assert all("pod_uid" not in labels for labels, _ in temp0)
+
+
+def test_a_dcgm_exporter_command_line_splits_in_the_default_info_mode(tmp_path: Path) -> None:
+    """``-k --kubernetes-virtual-gpus`` as the Helm chart or the GPU Operator render it (Go's one-dash form here), no
+    ``--workload-labels``: the split series are dcgm-exporter's, and every other series keeps info mode's labels."""
+    node = run_split(tmp_path, ["-k", "-kubernetes-virtual-gpus"])
+    assert_dcgm_exporter_split(node)
+    temp0 = rows(node.text, "DCGM_FI_DEV_GPU_TEMP", "0")
+    assert [sorted(labels) for labels, _ in temp0] == [sorted(rows(node.text, "DCGM_FI_DEV_FB_USED", "0")[0][0])]
+    assert "pod" not in temp0[0][0]  # one series, the device's: info mode puts no pod on it
+    info = {(labels["pod"], labels.get("vgpu")) for labels, _ in rows(node.text, "gpuscope_gpu_workload_info", "0")}
+    assert info == {("infer-a", "0"), ("infer-b", "1")}  # the attribution stays on the info series

@@ -176,6 +176,9 @@ class ProcessView:
     """What the snapshot carries: this collection's usage and the counts since start."""
 
     families: bool = True  # the per-process families are served (--process-metrics); False: the split only
+    # The per-pod split of -k --kubernetes-virtual-gpus, in any mode but off (labels mode splits with
+    # --process-metrics alone too, as before: there every series is per pod already)
+    split: bool = False
     usage: ProcessUsage = field(default_factory=ProcessUsage)
     unattributed_total: Mapping[Unattributed, int] = field(default_factory=lambda: MappingProxyType({}))
     read_failures_total: int = 0  # per-process NVML readings that failed (not: unsupported)

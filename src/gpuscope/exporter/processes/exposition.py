@@ -5,11 +5,12 @@ with a sample, labelled like ``gpuscope_gpu_workload_info`` (``gpu``, ``UUID``, 
 the host label) plus the owner's labels, so dashboards join the two on the same keys. Never a PID: a restarted
 process keeps its series, and a pod restart adds one series per kind, not one per process.
 
-``labels`` mode: dcgm-exporter's per-pod split (``labels_split``), with ``--kubernetes-virtual-gpus`` (the processes
-are then read for it alone) or ``--process-metrics``. ``DCGM_FI_DEV_GPU_UTIL`` and ``DCGM_FI_DEV_FB_USED`` of a GPU
-(or MIG instance) the kubelet lists pods on are the device's own series plus one per listed pod, valued with that
-pod's processes' sum (0 without any), in place of the device series copied per pod; the other fields are as
-without process metrics.
+dcgm-exporter's per-pod split (``labels_split``): with ``-k --kubernetes-virtual-gpus`` in ``info`` or ``labels``
+mode (the processes are then read for it alone), and in ``labels`` mode with ``--process-metrics`` too.
+``DCGM_FI_DEV_GPU_UTIL`` and ``DCGM_FI_DEV_FB_USED`` of a GPU (or MIG instance) the kubelet lists pods on are the
+device's own series plus one per listed pod, valued with that pod's processes' sum (0 without any): in ``labels``
+mode in place of the device series copied per pod, in ``info`` mode beside the device series, which keeps its
+stable labels. The other fields are as without the split.
 
 Both modes: per GPU the memory and count of processes that belong to no live owner (``unattributed``), and the
 counts of unattributed processes by reason and of failed per-process reads since start.
@@ -146,13 +147,17 @@ def _owner_families(view: ProcessView, heads: Mapping[Target, str], config: Rend
 
 
 def labels_split(snapshot: Snapshot, config: RenderConfig) -> Split:
-    """``labels`` mode: per target the kubelet lists pods on, the series of GPU_UTIL and FB_USED (empty in other
-    modes), as dcgm-exporter's per-pod split writes them: the device's own series first (no pod labels, the
-    device's value), then one per listed pod (``split_variants``), valued with the sum over that pod's processes
-    on the target, 0 for a pod with none. A process of a pod the kubelet does not list on the target counts for
-    no series there, and a target nobody is listed on keeps its device series alone."""
+    """Per target the kubelet lists pods on, the series of GPU_UTIL and FB_USED, as dcgm-exporter's per-pod split
+    writes them: the device's own series first (no pod labels, the device's value), then one per listed pod
+    (``split_variants``), valued with the sum over that pod's processes on the target, 0 for a pod with none. A
+    process of a pod the kubelet does not list on the target counts for no series there, and a target nobody is
+    listed on keeps its device series alone. Empty unless the split is on (``--kubernetes-virtual-gpus``) or the
+    mode is ``labels``; ``info`` mode's series are the same as ``labels`` mode's, so a dcgm-exporter command line
+    (no ``--workload-labels``) gets dcgm-exporter's split series."""
     view = snapshot.processes
-    if view is None or config.workload_labels is not WorkloadLabels.LABELS or snapshot.reading is None:
+    if view is None or snapshot.reading is None:
+        return {}
+    if not view.split and config.workload_labels is not WorkloadLabels.LABELS:
         return {}
     shares: dict[tuple[Target, str, str], tuple[int, int]] = {}  # (target, namespace, pod) -> (MiB, SM %)
     for usage in view.usage.owners:

@@ -35,8 +35,8 @@ class ProcessSettings:
     enabled: bool = False  # --process-metrics: the per-process families (and, in labels mode, the split)
     proc_root: str = "/proc"
     pod_log_dir: str = DEFAULT_POD_LOG_DIR  # "": no pod directory (the kubelet's device list only)
-    # The per-pod split of --kubernetes-virtual-gpus (labels mode) without --process-metrics: the processes are
-    # read for the split only, as dcgm-exporter reads them (NVML's process lists, /proc/<pid>/cgroup's pod UID).
+    # The per-pod split of -k --kubernetes-virtual-gpus (info or labels mode), with or without --process-metrics:
+    # the processes are read for it as dcgm-exporter reads them (NVML's process lists, /proc/<pid>/cgroup's pod UID).
     split: bool = False
 
     @property
@@ -77,6 +77,7 @@ class ProcessSource:
         self._reasons.update(usage.reasons)
         return ProcessView(
             families=self.settings.enabled,
+            split=self.settings.split,
             usage=usage,
             unattributed_total=MappingProxyType(dict(sorted(self._reasons.items()))),
             read_failures_total=self._failures,

@@ -69,9 +69,14 @@ class WorkloadSettings:
 
     @property
     def split(self) -> bool:
-        """Whether shared GPUs' GPU_UTIL and FB_USED are split per sharing pod: ``--kubernetes-virtual-gpus`` in
-        ``labels`` mode, as dcgm-exporter splits them (from per-process readings; ``processes.exposition``)."""
-        return self.kubernetes and self.virtual_gpus and self.mode is WorkloadLabels.LABELS
+        """Whether shared GPUs' GPU_UTIL and FB_USED are split per sharing pod: ``-k --kubernetes-virtual-gpus``,
+        as dcgm-exporter splits them (from per-process readings; ``processes.exposition``), in ``info`` mode too.
+
+        dcgm-exporter has no modes: its command line (the Helm chart's, the GPU Operator's) lands in our default
+        ``info`` mode, and the split is what it asked for. The split series are per-pod values, not a pod label
+        copied onto a device value, so they carry their pod as the per-process families of ``info`` mode do; every
+        other series keeps ``info`` mode's stable labels. ``off`` asks the kubelet nothing, so nothing splits."""
+        return self.kubernetes and self.virtual_gpus and self.mode is not WorkloadLabels.OFF
 
     @property
     def pod_metadata(self) -> bool:
