@@ -36,21 +36,31 @@ def test_the_phase_1_floor_turns_green(stack: UpStack) -> None:
         what="the Phase 1 floor",
     )
     assert all(check["ok"] for check in status["floor"]), status["floor"]
-    # the same facts, asked of every component directly
+    # the same facts, asked of every component directly: waited for, as the floor was (on a loaded machine one
+    # scrape can time out between the floor's answer and ours, and ``up`` reads 0 until the next)
     for cluster, (nodes, gpus) in CLUSTERS.items():
         for replica in ("a", "b"):
             prom = f"prometheus-{replica}@{cluster}"
-            assert stack.value(prom, 'count(up{job="dcgm-exporter"} == 1)') == nodes
-            assert stack.value(prom, 'count(count by (UUID) (DCGM_FI_DEV_GPU_TEMP{job="dcgm-exporter"}))') == gpus
+            _answers(stack, prom, 'count(up{job="dcgm-exporter"} == 1)', nodes)
+            _answers(stack, prom, 'count(count by (UUID) (DCGM_FI_DEV_GPU_TEMP{job="dcgm-exporter"}))', gpus)
             rules = httpx.get(f"{stack.url(prom)}/api/v1/rules", timeout=10).json()["data"]["groups"]
             assert rules and not [r for g in rules for r in g["rules"] if r["health"] == "err"]
             managers = httpx.get(f"{stack.url(prom)}/api/v1/alertmanagers", timeout=10).json()["data"]
             assert [m["url"] for m in managers["activeAlertmanagers"]] == [f"{stack.url('alertmanager')}/api/v2/alerts"]
         in_global = f'count(count by (UUID) (DCGM_FI_DEV_GPU_TEMP{{job="dcgm-exporter",cluster="{cluster}"}}))'
-        assert stack.value("global", in_global) == gpus
+        _answers(stack, "global", in_global, gpus)
         # both replicas write to the global store (replica="a"/"b"): count targets, not series
         up_targets = f'count(count by (instance) (up{{job="dcgm-exporter",cluster="{cluster}"}} == 1))'
-        assert stack.value("global", up_targets) == nodes
+        _answers(stack, "global", up_targets, nodes)
+
+
+def _answers(stack: UpStack, component: str, query: str, expected: float) -> None:
+    wait_for(
+        lambda: stack.value(component, query) == expected,
+        timeout=60,
+        interval=1,
+        what=f"{component} to answer {expected:g} to {query}",
+    )
 
 
 def test_a_second_up_on_the_same_data_dir_refuses(stack: UpStack) -> None:
