@@ -92,8 +92,8 @@ EXPRS = (
             Series("DCGM_FI_PROF_GR_ENGINE_ACTIVE", G0, flat(0.25)),
         ),
         "10m",
-        "gpu:utilization:ratio_avg1m",
-        ((series_text("gpu:utilization:ratio_avg1m", G0), 0.5),),
+        "gpu:utilization:ratio_avg5m",
+        ((series_text("gpu:utilization:ratio_avg5m", G0), 0.5),),
     ),
     ExprCase(
         "activity prefers SM active, falls back to graphics-engine active, then utilization",

@@ -23,6 +23,8 @@ _PROF_SIGNALS = (
 # The profiling means recorded per cluster: what the fleet dashboard plots beside the activity (graphics-engine
 # active is one of the activity's sources, in ``cluster:gpu_activity:avg5m``, and has no cluster mean of its own).
 _CLUSTER_SIGNALS = ("sm_active", "tensor_active", "dram_active")
+# The 1 m averages something reads: the workload views' SM and tensor active across many GPUs.
+_MINUTE_SIGNALS = ("sm_active", "tensor_active")
 COLD_TIER_REGEX = ".+:.+_rollup(5m|1h)"
 # Interval of the groups of 5 m averages and what is aggregated from them (see ``gpu_5m_group``).
 AGGREGATE_INTERVAL = MINUTE_INTERVAL
@@ -53,21 +55,16 @@ def used_share(used: str, free: str) -> str:
 def gpu_group(q: Promql) -> Group:
     """Per-GPU 1 m averages and the memory ratio, recorded once a minute: each sample is the average of the minute
     just ended. No alert reads them (the allocation fallback of ``workload:gpu_activity:avg5m``, itself recorded
-    once a minute, reads the memory ratio); the workload views read them across many GPUs, and the node view,
-    where freshness matters, averages its own few GPUs' raw samples at query time (``dashboards/queries/node.py``).
-    Recorded every 15 s they were seven reads of every GPU per evaluation, the largest recording cost left."""
+    once a minute, reads the memory ratio); the workload views read SM and tensor active across many GPUs, and the
+    node view, where freshness matters, averages its own few GPUs' raw samples at query time
+    (``dashboards/queries/node.py``). Recorded every 15 s they were seven reads of every GPU per evaluation, the
+    largest recording cost left; the 1 m DRAM, graphics-engine, utilization and power averages, which nothing read,
+    are no longer recorded (their reads paid for the accounting unit's joins)."""
     rules: list[Recording] = [
         Recording(record=f"gpu:{name}:avg1m", expr=f"avg_over_time({q.dcgm(field)}[1m])")
         for name, field in _PROF_SIGNALS
+        if name in _MINUTE_SIGNALS
     ]
-    rules.append(
-        Recording(
-            record="gpu:utilization:ratio_avg1m",
-            expr=q.base("DCGM_FI_DEV_GPU_UTIL", f"avg_over_time({q.dcgm('DCGM_FI_DEV_GPU_UTIL')}[1m])"),
-        )
-    )
-    power = f"avg_over_time({q.dcgm('DCGM_FI_DEV_POWER_USAGE')}[1m])"
-    rules.append(Recording(record="gpu:power_watts:avg1m", expr=q.per_entity("DCGM_FI_DEV_POWER_USAGE", power)))
     used, free = q.dcgm("DCGM_FI_DEV_FB_USED"), q.dcgm("DCGM_FI_DEV_FB_FREE")
     rules.append(Recording(record="gpu:fb_used:ratio", expr=used_share(used, free)))
     return Group(name="gpuscope-gpu.rules", rules=tuple(rules), interval=AGGREGATE_INTERVAL)
@@ -87,9 +84,6 @@ def gpu_5m_group(q: Promql) -> Group:
         Recording(record=f"gpu:{name}:avg5m", expr=f"avg_over_time({q.dcgm(field)}[5m])")
         for name, field in _PROF_SIGNALS
     ]
-    rules.append(
-        Recording(record="gpu:sm_occupancy:avg5m", expr=f"avg_over_time({q.dcgm('DCGM_FI_PROF_SM_OCCUPANCY')}[5m])")
-    )
     util = q.base("DCGM_FI_DEV_GPU_UTIL", f"avg_over_time({q.dcgm('DCGM_FI_DEV_GPU_UTIL')}[5m])")
     rules.append(Recording(record="gpu:utilization:ratio_avg5m", expr=util))
     # Activity with a fallback: SM active where profiling metrics exist, else graphics-engine active (the
@@ -102,6 +96,12 @@ def gpu_5m_group(q: Promql) -> Group:
         )
     )
     rules += unit_records(q)
+    # The cluster means' signals per unit, each unit's copies one value: the cluster group sums these instead of
+    # reducing every GPU's copies twice per signal (numerator and weights) itself.
+    rules += [
+        Recording(record=unit_signal(name), expr=f"max by ({q.unit_keys}) (gpu:{name}:avg5m)")
+        for name in _CLUSTER_SIGNALS
+    ]
     power = f"avg_over_time({q.dcgm('DCGM_FI_DEV_POWER_USAGE')}[5m])"
     rules.append(Recording(record=POWER_5M, expr=q.per_entity("DCGM_FI_DEV_POWER_USAGE", power)))
     for record, field in ((FB_USED_5M, "DCGM_FI_DEV_FB_USED"), (FB_FREE_5M, "DCGM_FI_DEV_FB_FREE")):
@@ -150,18 +150,23 @@ def unit_records(q: Promql) -> list[Recording]:
     ]
 
 
-def weighted_mean(q: Promql, per_unit: str, by: str) -> str:
-    """The mean of a per-unit ratio (a recorded series' name) over ``by``, each unit weighted by its share of a
-    GPU: a 1g MIG instance weighs a seventh of a whole GPU. Units without the signal are left out of both sides;
-    the signal's copies (an old and a new exporter pod) count once per unit.
+def unit_signal(name: str) -> str:
+    """The recorded per-unit 5 m mean of a profiling signal (``sm_active``, ...): one series per unit."""
+    return f"gpu:unit_{name}:avg5m"
+
+
+def weighted_mean(per_unit: str, by: str) -> str:
+    """The mean of a per-unit ratio (a recorded series' name, one series per unit: ``unit_signal``) over ``by``,
+    each unit weighted by its share of a GPU: a 1g MIG instance weighs a seventh of a whole GPU. Units without the
+    signal are left out of both sides.
 
     A whole GPU weighs 1, so only MIG instances are joined to their share: on a fleet of whole GPUs the join
-    (a hash of every unit on both sides, the cost of this rule) is over nothing."""
-    u = q.unit_keys
-    whole, mig = f"{per_unit}{{{WHOLE}}}", f"max by ({u}) ({per_unit}{{{MIG}}})"
+    (a hash of every unit on both sides, the cost of this rule) is over nothing. A whole GPU's weight is its value
+    times 0 plus 1, arithmetic on each sample, where a ``group by`` would hash every unit once more."""
+    whole, mig = f"{per_unit}{{{WHOLE}}}", f"{per_unit}{{{MIG}}}"
     return (
-        f"sum by ({by}) (\nmax by ({u}) ({whole})\nor\n({mig} * {UNIT_SHARE})\n)\n/\n"
-        f"sum by ({by}) (\ngroup by ({u}) ({whole})\nor\n({UNIT_SHARE} and {mig})\n)"
+        f"sum by ({by}) (\n{whole}\nor\n({mig} * {UNIT_SHARE})\n)\n/\n"
+        f"sum by ({by}) (\n({whole} * 0 + 1)\nor\n({UNIT_SHARE} and {mig})\n)"
     )
 
 
@@ -203,7 +208,7 @@ def cluster_group(q: Promql) -> Group:
     c, uuid = q.cluster, q.config.uuid_label
     physical = f"max by ({c}, {uuid}, modelName) ({q.dcgm('DCGM_FI_DEV_GPU_TEMP')})"
     rules = [
-        Recording(record=f"cluster:gpu_{name}:avg5m", expr=weighted_mean(q, f"gpu:{name}:avg5m", c))
+        Recording(record=f"cluster:gpu_{name}:avg5m", expr=weighted_mean(unit_signal(name), c))
         for name in _CLUSTER_SIGNALS
     ]
     rules += [
