@@ -30,8 +30,9 @@ MAX_BODY_BYTES = 32 * 1024 * 1024
 MAX_GET_QUERY = 4096
 
 _OK, _UNAUTHORIZED, _FORBIDDEN, _BAD_REQUEST, _UNPROCESSABLE, _SERVER_ERROR = 200, 401, 403, 400, 422, 500
-# What reading a JSON answer of the wrong shape raises (a list where an object belongs, a string for a number).
-SHAPE_ERRORS = (AttributeError, KeyError, IndexError, TypeError, ValueError)
+# What reading a JSON answer of the wrong shape raises (a list where an object belongs, a string for a number;
+# OverflowError: ``int()`` of ``Infinity``, which Python's JSON parser reads as a float, for a count).
+SHAPE_ERRORS = (AttributeError, KeyError, IndexError, TypeError, ValueError, OverflowError)
 
 
 @dataclass(frozen=True, slots=True)
