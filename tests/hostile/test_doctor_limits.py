@@ -1,6 +1,6 @@
 """Item 7 and 13 of the hostile-input audit: doctor against hostile servers (a body dripping one byte at a time,
-endless and huge bodies, redirect loops, JSON of the wrong shape or nested thousands deep) ends within its
---timeout with one line and exit 3, never a hang, a traceback or gigabytes; a
+endless and huge bodies, redirects, JSON of the wrong shape or nested thousands deep) ends within its
+--timeout with one line and exit 3, never a hang, a traceback, gigabytes or a header sent to another host; a
 Prometheus answering NaN or +Inf where a check needs a count is that check's "could not evaluate".
 
 The server is a real HTTP/1.1 server on loopback whose handlers misbehave on purpose (tests/support/hostile_http.py).
@@ -52,7 +52,38 @@ def test_a_huge_body_is_refused_at_the_cap(answer: Answer) -> None:
 def test_a_redirect_loop_is_one_line() -> None:
     with hostile(redirect_loop) as url:
         done = doctor_cli("--prometheus", url, "--timeout", "20", timeout=60)
-    assert_cannot_audit(done, "GET /api/v1/status/buildinfo redirects in a loop")
+    assert_cannot_audit(done, "GET /api/v1/status/buildinfo redirects to '/api/v1/status/buildinfo'")
+
+
+def test_a_redirect_to_another_host_is_not_followed_with_the_headers(tmp_path: Path) -> None:
+    """httpx drops Authorization on a cross-origin redirect, but followed it with every --header: the tenant header
+    (or an API key passed as one) went to whatever host the Location named. Now the other host hears nothing."""
+    heard: list[tuple[str, dict[str, str]]] = []
+
+    def record(path: str, handler: Handler) -> None:
+        heard.append((path, dict(handler.headers)))
+        send(
+            handler,
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close",
+            b"{}",
+        )
+
+    token = tmp_path / "token"
+    token.write_text("s3cret-token\n")
+    with hostile(record) as elsewhere:
+
+        def moved(path: str, handler: Handler) -> None:
+            send(
+                handler, f"HTTP/1.1 302 Found\r\nLocation: {elsewhere}{path}\r\nContent-Length: 0\r\nConnection: close"
+            )
+
+        with hostile(moved) as url:
+            done = doctor_cli(
+                "--prometheus", url, "--header", "X-Scope-OrgID: tenant-secret", "--bearer-token-file", str(token),
+                "--timeout", "20", timeout=60,
+            )  # fmt: skip
+    assert heard == []  # not a request, not a header
+    assert_cannot_audit(done, f"GET /api/v1/status/buildinfo redirects to '{elsewhere}/api/v1/status/buildinfo'")
 
 
 def every_query(value: str) -> Answer:
