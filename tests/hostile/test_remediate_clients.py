@@ -1,10 +1,13 @@
-"""The remediator's HTTP clients against hostile servers, through a real ``gpuscope remediate --apply`` process
+"""The remediator's two HTTP clients against hostile servers, through a real ``gpuscope remediate --apply`` process
 fed notifications on its webhook, as Alertmanager feeds it:
 
 - the API server (``remediate/kubernetes.py``): a node read dripping a byte at a time held the remediator's one
   worker for ever (its timeout was per read), and a nesting bomb raised ``RecursionError`` where only ``ValueError``
   was caught. Both now go through ``kubewatch.fetch`` (one deadline for the whole answer, a cap, no redirect): each
-  is one failed decision saying why, and the next notification is acted on.
+  is one failed decision saying why, and the next notification is acted on;
+- Alertmanager (the budget page, ``remediate/pager.py``): posted with httpx's per-read timeout, so a dripping
+  Alertmanager held the worker too. Now the post goes through ``gpuscope.prom`` (a total deadline, a capped answer):
+  the page is a failed decision after its 5 s.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.support.hostile_http import Handler, drip, hostile
 from tests.support.kubeapi import FakeKubeApi, dripping, fake_kube_api, only, raw
 from tests.support.remediate import TOKEN, Remediator, notification, remediator, wait_decision
 
@@ -59,4 +63,28 @@ def test_a_dripping_or_nested_api_server_answer_is_one_failed_decision(kube: Fak
         assert "GET /api/v1/nodes/n2: the API server's answer nests deeper than any" in failed["detail"]
         notify(rem, "n3")  # the worker is free: the next notification is acted on
         wait_decision(rem, node="n3", result="done")
+        assert "Traceback" not in rem.log()
+
+
+def test_a_dripping_alertmanager_fails_the_page_at_its_deadline(kube: FakeKubeApi, tmp_path: Path) -> None:
+    posted: list[tuple[str, str, bytes]] = []
+
+    def dripping_alertmanager(path: str, handler: Handler) -> None:
+        posted.append((handler.method, path, handler.body))
+        drip(path, handler)
+
+    with (
+        hostile(dripping_alertmanager) as alertmanager,
+        remediator(tmp_path, POLICY, "--apply", "--no-lease", f"--alertmanager={alertmanager}", env=kube.env()) as rem,
+    ):
+        notify(rem, "n1")
+        wait_decision(rem, node="n1", result="done")
+        notify(rem, "n2")  # over the budget of one node: the budget page
+        wait_decision(rem, node="n2", result="over_budget")
+        failed = wait_decision(rem, timeout=60, action="page", result="failed")  # the deadline is 5 s
+        assert f"--alertmanager {alertmanager}: no answer within its deadline of 5s" in failed["detail"]
+        [(method, path, body)] = posted
+        assert (method, path) == ("POST", "/api/v2/alerts") and b"GPURemediationBudgetExhausted" in body
+        notify(rem, "n3")  # the worker is free again
+        wait_decision(rem, node="n3", result="over_budget")
         assert "Traceback" not in rem.log()

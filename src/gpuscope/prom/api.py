@@ -92,10 +92,11 @@ class Call(Generic[T]):
     envelope: bool = True
     query: bool = False  # a PromQL evaluation: told the deadline, a bad shape is that query's failure
     form: bool = False  # sent as a form POST: a long expression
+    json_body: bytes | None = None  # sent as a JSON POST (Alertmanager's POST /api/v2/alerts)
 
     @property
     def method(self) -> str:
-        return "POST" if self.form else "GET"
+        return "POST" if self.form or self.json_body is not None else "GET"
 
 
 def _call(path: str, params: Sequence[tuple[str, str]], parse: Callable[[Any], T], *, query: bool = False) -> Call[T]:
@@ -197,6 +198,11 @@ def flags() -> Call[dict[str, str]]:
 def raw(path: str, params: Sequence[tuple[str, str]] = (), *, envelope: bool = False) -> Call[Any]:
     """Any other GET (Alertmanager's v2 API, a remediator's JSON): the decoded body, or its ``data``."""
     return Call(path, tuple(params), lambda body: body, envelope=envelope)
+
+
+def post_json(path: str, document: object) -> Call[Any]:
+    """A JSON POST (Alertmanager's ``POST /api/v2/alerts``): the decoded answer, ``None`` when it is empty."""
+    return Call(path, (), lambda body: body, envelope=False, json_body=json.dumps(document).encode())
 
 
 # --- parsing answers ----------------------------------------------------------------------------------------------
@@ -337,6 +343,8 @@ def _body(endpoint: Endpoint, call: Call[Any], limits: Limits, status: int, reas
         )
     if status == _FORBIDDEN:
         raise ApiUnusable(where, f"answered 403 Forbidden: these credentials may not read {call.path}")
+    if status == _OK and call.json_body is not None and not content.strip():
+        return None  # a POST's whole answer may be its status (Alertmanager's POST /api/v2/alerts)
     try:
         body = json.loads(content)
     except (ValueError, RecursionError):  # RecursionError: JSON nested thousands deep

@@ -18,6 +18,16 @@ def request(endpoint: Endpoint, call: Call[Any], left: float) -> dict[str, Any]:
     if call.query:  # the server gives up when we do, instead of computing an answer nobody reads
         params.append(("timeout", f"{max(left, 0.001):g}"))
     url = f"{endpoint.url}{call.path}"
+    if call.json_body is not None:
+        headers = {"Content-Type": "application/json"}
+        return {
+            "method": "POST",
+            "url": url,
+            "params": params,
+            "content": call.json_body,
+            "headers": headers,
+            "timeout": left,
+        }
     if call.form:
         return {"method": "POST", "url": url, "data": dict(_grouped(params)), "timeout": left}
     return {"method": "GET", "url": url, "params": params, "timeout": left}
