@@ -90,7 +90,7 @@ class EndpointDown(ApiError):
 
 
 class ApiUnusable(ApiError):
-    """gpuscope cannot talk to the endpoint as configured: TLS, 401/403, not that API, a redirect loop, an answer
+    """gpuscope cannot talk to the endpoint as configured: TLS, 401/403, not that API, a redirect, an answer
     too big or of the wrong shape. Retrying does not help; the message says which flag to change."""
 
 

@@ -16,8 +16,7 @@ import signal
 import socketserver
 import subprocess
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
@@ -25,7 +24,7 @@ import pytest
 
 from tests.support.exporter_process import GPUSCOPE, ExporterProcess, clean_env, exporter_process
 from tests.support.hostile_http import hostile
-from tests.support.kubeapi import FakeKubeApi, fake_kube_api
+from tests.support.kubeapi import FakeKubeApi, dripping, fake_kube_api, only, raw
 from tests.support.net import free_port, wait_for
 
 pytestmark = pytest.mark.e2e
@@ -52,46 +51,6 @@ def one_line_exit_2(api: FakeKubeApi, *fragments: str) -> str:
     return lines[-1]
 
 
-def only_configmap(answer: Callable[[BaseHTTPRequestHandler], None]) -> Callable[[BaseHTTPRequestHandler, str], bool]:
-    def answered(handler: BaseHTTPRequestHandler, path: str) -> bool:
-        if path != CONFIGMAP:
-            return False
-        answer(handler)
-        return True
-
-    return answered
-
-
-def raw(body: bytes) -> Callable[[BaseHTTPRequestHandler], None]:
-    def answer(handler: BaseHTTPRequestHandler) -> None:
-        handler.send_response(200)
-        handler.send_header("Content-Type", "application/json")
-        handler.send_header("Content-Length", str(len(body)))
-        handler.end_headers()
-        handler.wfile.write(body)
-
-    return answer
-
-
-def dripping(started: threading.Event) -> Callable[[BaseHTTPRequestHandler], None]:
-    def answer(handler: BaseHTTPRequestHandler) -> None:
-        handler.send_response(200)
-        handler.send_header("Content-Type", "application/json")
-        handler.send_header("Content-Length", "1000000")
-        handler.end_headers()
-        started.set()
-        try:
-            for _ in range(600):  # a byte every half second: only the client's deadline ends the read
-                handler.wfile.write(b" ")
-                handler.wfile.flush()
-                time.sleep(0.5)
-        except OSError:
-            pass  # the client gave up: what the deadline is for
-        handler.close_connection = True
-
-    return answer
-
-
 @pytest.fixture
 def api(tmp_path: Path) -> Iterator[FakeKubeApi]:
     with fake_kube_api(tmp_path) as server:
@@ -114,26 +73,26 @@ def test_a_redirect_is_not_followed_with_the_token(api: FakeKubeApi) -> None:
             handler.send_header("Content-Length", "0")
             handler.end_headers()
 
-        api.answer = only_configmap(redirect)
+        api.answer = only(CONFIGMAP, redirect)
         one_line_exit_2(api, "redirect (HTTP 302), which is not followed")
     assert heard == []  # the token never left for the other host
 
 
 def test_a_dripping_answer_ends_start_up_at_the_deadline(api: FakeKubeApi) -> None:
     started = threading.Event()
-    api.answer = only_configmap(dripping(started))
+    api.answer = only(CONFIGMAP, dripping(started))
     one_line_exit_2(api, "no whole answer from 127.0.0.1", "within 10s")
     assert started.is_set()
 
 
 def test_a_nesting_bomb_is_one_line_at_start_and_a_failed_reload_later(api: FakeKubeApi, tmp_path: Path) -> None:
-    api.answer = only_configmap(raw(BOMB))
+    api.answer = only(CONFIGMAP, raw(BOMB))
     one_line_exit_2(api, "nests deeper than any ConfigMap")
     api.answer = None
     port = free_port()
     with exporter_process(argv(port), f"http://127.0.0.1:{port}", tmp_path, env=clean_env(api.env())) as running:
         assert reload_ok(running) == 1
-        api.answer = only_configmap(raw(BOMB))
+        api.answer = only(CONFIGMAP, raw(BOMB))
         running.hup()
         wait_for(lambda: reload_ok(running) == 0, what="the failed reload")
         assert {"DCGM_FI_DEV_GPU_TEMP", "DCGM_FI_DEV_POWER_USAGE"} <= families(running)  # the old list serves on
@@ -147,7 +106,7 @@ def test_sigterm_during_a_reload_from_a_dripping_server_ends_the_exporter(api: F
     port = free_port()
     with exporter_process(argv(port), f"http://127.0.0.1:{port}", tmp_path, env=clean_env(api.env())) as running:
         started = threading.Event()
-        api.answer = only_configmap(dripping(started))
+        api.answer = only(CONFIGMAP, dripping(started))
         running.hup()
         assert started.wait(30), running.log()  # the reload now reads from the dripping server
         assert running.get("/metrics").status_code == 200  # and scrapes are served meanwhile

@@ -17,32 +17,12 @@ import pytest
 from tests.support.certs import CertAuthority
 from tests.support.kubeapi import fake_kube_api
 from tests.support.net import wait_for
-from tests.support.remediate import TOKEN, remediator, stamp, wait_decision
+from tests.support.remediate import TOKEN, notification, remediator, wait_decision
 
 pytestmark = pytest.mark.e2e
 
 POLICY = {"clusters": [{"name": "gpu-k", "kind": "kubernetes", "nodes": 4}]}
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
-
-
-def notification(*nodes: str, status: str = "firing") -> dict[str, object]:
-    return {
-        "version": "4",
-        "status": status,
-        "receiver": "gpuscope-remediate-gpu-k",
-        "groupLabels": {},
-        "alerts": [
-            {
-                "status": status,
-                "labels": {"alertname": "GPUFellOffBus", "cluster": "gpu-k", "Hostname": n, "severity": "page"},
-                "annotations": {"summary": "lost"},
-                "startsAt": stamp(time.time()),
-                "endsAt": "0001-01-01T00:00:00Z",
-                "fingerprint": f"fp-{n}",
-            }
-            for n in nodes
-        ],
-    }
 
 
 HOSTILE = [

@@ -1,6 +1,7 @@
 """A real HTTP/1.1 server on loopback whose handler misbehaves on purpose: a body dripping one byte at a time, an
-endless or a declared-huge body, a redirect loop, or whatever answer a test writes. What clients of HTTP APIs
-(the doctor, ``gpuscope.prom``) are tested against for their deadline, body cap and error mapping."""
+endless or a declared-huge body, a redirect loop, or whatever answer a test writes (seeing the request's method,
+headers and body). What clients of HTTP APIs (the doctor, ``gpuscope.prom``, the remediator's pager) are tested
+against for their deadline, body cap, redirects and error mapping."""
 
 from __future__ import annotations
 
@@ -10,7 +11,16 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 
-Answer = Callable[[str, socketserver.StreamRequestHandler], None]
+
+class Handler(socketserver.StreamRequestHandler):
+    """One request: its line, headers and body read (a POST's body too, so closing never resets the client)."""
+
+    method = ""
+    headers: dict[str, str]
+    body = b""
+
+
+Answer = Callable[[str, Handler], None]
 
 
 def send(handler: socketserver.StreamRequestHandler, head: str, body: bytes = b"") -> None:
@@ -19,11 +29,16 @@ def send(handler: socketserver.StreamRequestHandler, head: str, body: bytes = b"
 
 @contextmanager
 def hostile(answer: Answer) -> Iterator[str]:
-    class Handler(socketserver.StreamRequestHandler):
+    class Answering(Handler):
         def handle(self) -> None:
             request = self.rfile.readline().decode("latin-1")
-            while self.rfile.readline() not in (b"\r\n", b"\n", b""):
-                pass  # the request's headers
+            self.headers = {}
+            while (line := self.rfile.readline()) not in (b"\r\n", b"\n", b""):
+                name, _, value = line.decode("latin-1").partition(":")
+                self.headers[name.strip().lower()] = value.strip()
+            length = self.headers.get("content-length", "0")
+            self.body = self.rfile.read(int(length)) if length.isdigit() else b""
+            self.method = request.split(" ")[0]
             path = request.split(" ")[1] if " " in request else "/"
             with suppress(OSError):  # the client gave up: what a deadline is for
                 answer(path, self)
@@ -32,7 +47,7 @@ def hostile(answer: Answer) -> Iterator[str]:
         daemon_threads = True
         allow_reuse_address = True
 
-    with Server(("127.0.0.1", 0), Handler) as server:
+    with Server(("127.0.0.1", 0), Answering) as server:
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()
         try:

@@ -30,6 +30,8 @@ Lists are paged as the API server pages them (``limit`` and an opaque ``continue
 Gone at once (right after a good list), and ``answer`` lets a test write any answer to any GET itself (a redirect,
 a drip, a nesting bomb), after the token check.
 
+``only``, ``raw`` and ``dripping`` make such answers: the remediator's client and ``-m`` are tested against them.
+
 Tests act as a person would with ``person_cordon`` and ``person_taint``; ``meddle[node]`` makes that node's next
 patches race another writer (409 for a patch carrying the old version), ``stall`` holds node reads (a slow API server).
 """
@@ -584,3 +586,54 @@ def fake_kube_api(workdir: Path) -> Iterator[FakeKubeApi]:
         server.shutdown()
         server.server_close()
         thread.join(10)
+
+
+# -- hostile answers for ``FakeKubeApi.answer`` --------------------------------------------------------------------
+
+Respond = Callable[[BaseHTTPRequestHandler], None]
+
+
+def only(path: str, respond: Respond) -> Callable[[BaseHTTPRequestHandler, str], bool]:
+    """``respond`` to GETs of ``path``; every other request is answered as the API server would."""
+
+    def answered(handler: BaseHTTPRequestHandler, asked: str) -> bool:
+        if asked != path:
+            return False
+        respond(handler)
+        return True
+
+    return answered
+
+
+def raw(body: bytes) -> Respond:
+    """A 200 carrying ``body`` as it is (a nesting bomb, say)."""
+
+    def respond(handler: BaseHTTPRequestHandler) -> None:
+        handler.send_response(200)
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Length", str(len(body)))
+        handler.end_headers()
+        handler.wfile.write(body)
+
+    return respond
+
+
+def dripping(started: threading.Event) -> Respond:
+    """A 200 whose body comes a byte every half second for five minutes: only the client's deadline ends it."""
+
+    def respond(handler: BaseHTTPRequestHandler) -> None:
+        handler.send_response(200)
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Length", "1000000")
+        handler.end_headers()
+        started.set()
+        try:
+            for _ in range(600):
+                handler.wfile.write(b" ")
+                handler.wfile.flush()
+                time.sleep(0.5)
+        except OSError:
+            pass  # the client gave up: what the deadline is for
+        handler.close_connection = True
+
+    return respond

@@ -164,6 +164,27 @@ def post_alert(
         assert response.status_code == 200, response.text
 
 
+def notification(*nodes: str, status: str = "firing", cluster: str = "gpu-k") -> dict[str, object]:
+    """What Alertmanager posts to the remediator's webhook: ``GPUFellOffBus`` firing (or resolved) on ``nodes``."""
+    return {
+        "version": "4",
+        "status": status,
+        "receiver": f"gpuscope-remediate-{cluster}",
+        "groupLabels": {},
+        "alerts": [
+            {
+                "status": status,
+                "labels": {"alertname": "GPUFellOffBus", "cluster": cluster, "Hostname": n, "severity": "page"},
+                "annotations": {"summary": "lost"},
+                "startsAt": stamp(time.time()),
+                "endsAt": "0001-01-01T00:00:00Z",
+                "fingerprint": f"fp-{n}",
+            }
+            for n in nodes
+        ],
+    }
+
+
 def page(cluster: str, node: str, alertname: str = "GPUFellOffBus", **labels: str) -> dict[str, str]:
     """The labels of a GPU page as the rules write them (the UUID matters: inhibitions match on it)."""
     gpu = labels.get("gpu", "0")

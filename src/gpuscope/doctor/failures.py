@@ -5,6 +5,8 @@ Severity follows the matching alert: what pages is a FAIL, what makes a ticket i
 
 from __future__ import annotations
 
+import math
+
 from gpuscope.doctor.model import Evidence, Finding, Status
 from gpuscope.doctor.observations import Observations, listed, number
 from gpuscope.doctor.timing import GROWTH_HORIZON_S, duration
@@ -160,7 +162,9 @@ def wal_corruptions(o: Observations) -> Finding:
 def head_series(o: Observations) -> Finding:
     budget, warn = o.config.head_series_budget, o.config.head_series_warn_ratio
     # The audited server's own count, and every Prometheus it scrapes (its HA peer): the fullest one decides.
-    heads = {o.url: float(o.head_series), **{s.labels.get("instance", "?"): s.value for s in o.vector("head.series")}}
+    # A count that is no finite number is not one: skipped, so NaN never wins the max and passes the budget.
+    scraped = {s.labels.get("instance", "?"): s.value for s in o.vector("head.series") if math.isfinite(s.value)}
+    heads = {o.url: float(o.head_series), **scraped}
     where, head = max(heads.items(), key=lambda kv: (kv[1], kv[0]))
     evidence = [
         Evidence(f"GET {o.url}/api/v1/status/tsdb: headStats.numSeries", str(o.head_series)),
@@ -257,7 +261,7 @@ def scrape_duration(o: Observations) -> Finding:
     worst = 0.0
     for s in o.vector("scrape.p95"):
         timeout = timeouts.get((s.labels.get("job", ""), s.labels.get("instance", "")))
-        if timeout is None:
+        if timeout is None or not math.isfinite(s.value):
             continue
         worst = max(worst, s.value / timeout)
         if s.value >= NEAR_TIMEOUT * timeout:

@@ -6,6 +6,7 @@ are pure functions of an ``Observations`` and can be read without knowing the HT
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -107,9 +108,16 @@ def vector(results: Mapping[str, Vector | QueryFailed], name: str, queries: Mapp
 
 
 def scalar(results: Mapping[str, Vector | QueryFailed], name: str, queries: Mapping[str, str] | None = None) -> float:
-    """The first sample's value (queries built as ``... or vector(0)`` always have one)."""
+    """The first sample's value (queries built as ``... or vector(0)`` always have one).
+
+    Every check reads a count or an age through here, so a value that is no finite number (``NaN``: 0/0 is ordinary
+    PromQL, and any server may answer it; ``+Inf``) raises ``QueryFailed`` like a failed query: the check says it
+    could not evaluate, where ``int()`` of it was a traceback and a comparison with it a silent PASS."""
     samples = vector(results, name, queries)
-    return samples[0].value if samples else 0.0
+    value = samples[0].value if samples else 0.0
+    if not math.isfinite(value):
+        raise QueryFailed("", f"{(queries or {}).get(name, name)} answered {number(value)}, not a finite number")
+    return value
 
 
 def describe(samples: Vector, limit: int = 6) -> str:
@@ -134,6 +142,8 @@ def listed(items: list[str], shown: int = 5) -> str:
 
 
 def number(value: float) -> str:
+    if not math.isfinite(value):  # as Prometheus writes them
+        return "NaN" if math.isnan(value) else ("+Inf" if value > 0 else "-Inf")
     if value == int(value) and abs(value) < 1e15:
         return f"{int(value)}"
     return f"{value:.4g}"

@@ -7,6 +7,7 @@ by the speedup, exactly as the rules' own durations are (``rules.timescale``), s
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 HOUR_S = 3600.0
@@ -54,6 +55,8 @@ class Timing:
 
     def measurable(self, started: float) -> float:
         """Seconds of history after ``started`` that a rate may use (0 when too little): not the start-up burst."""
+        if not math.isfinite(started):  # a start time a server answered NaN: nothing is known to be measurable
+            return 0.0
         usable = min(self.window_s, self.now - started - self.settle_s)
         return usable if usable >= self.scaled(MIN_MEASURE_S) else 0.0
 

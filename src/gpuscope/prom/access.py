@@ -75,9 +75,10 @@ def client_options(access: Access) -> dict[str, Any]:
             raise ApiUnusable("", "--basic-auth-user needs --basic-auth-password-file (a file holding the password)")
         password = _read_secret(access.basic_auth_password_file, "--basic-auth-password-file")
         auth = httpx.BasicAuth(access.basic_auth_user, password)
-    # A redirect is followed (a proxy moving /api), but never to another host with our credentials: httpx drops
-    # the Authorization header on cross-origin redirects.
-    return {"auth": auth, "headers": headers, "verify": _tls(access), "follow_redirects": True}
+    # No redirect is followed: httpx drops Authorization on a cross-origin redirect, but would send every --header
+    # (X-Scope-OrgID, an API key) to whatever host the Location names. A 3xx is one error naming the Location
+    # (``transport.Body``), so the user passes the URL the API really answers on.
+    return {"auth": auth, "headers": headers, "verify": _tls(access), "follow_redirects": False}
 
 
 def ssl_error(exc: BaseException) -> ssl.SSLError | None:

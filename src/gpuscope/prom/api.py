@@ -4,7 +4,7 @@ A ``Call`` is a path, its parameters and the parser of its ``data``; both transp
 the same way and hand the answer to ``decode``, which sorts every failure into the ``errors.py`` tree:
 
 - ``EndpointDown``: refused, no answer in time, 5xx (a check may report it: replica B being down is a finding);
-- ``ApiUnusable``: cannot talk to it as configured (TLS, 401/403, a URL that is not that API, a redirect loop, an
+- ``ApiUnusable``: cannot talk to it as configured (TLS, 401/403, a URL that is not that API, a redirect, an
   answer too big or of the wrong shape), one line naming the flag and the fix;
 - ``QueryFailed``: the server refused one query (bad PromQL, its own per-query timeout) or answered another type.
 """
@@ -30,8 +30,9 @@ MAX_BODY_BYTES = 32 * 1024 * 1024
 MAX_GET_QUERY = 4096
 
 _OK, _UNAUTHORIZED, _FORBIDDEN, _BAD_REQUEST, _UNPROCESSABLE, _SERVER_ERROR = 200, 401, 403, 400, 422, 500
-# What reading a JSON answer of the wrong shape raises (a list where an object belongs, a string for a number).
-SHAPE_ERRORS = (AttributeError, KeyError, IndexError, TypeError, ValueError)
+# What reading a JSON answer of the wrong shape raises (a list where an object belongs, a string for a number;
+# OverflowError: ``int()`` of ``Infinity``, which Python's JSON parser reads as a float, for a count).
+SHAPE_ERRORS = (AttributeError, KeyError, IndexError, TypeError, ValueError, OverflowError)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,8 +83,8 @@ class Deadline:
 
 @dataclass(frozen=True, slots=True)
 class Call(Generic[T]):
-    """One GET of the API: ``parse`` turns the answer's ``data`` (or, with ``envelope=False``, the whole JSON body,
-    as Alertmanager's v2 API answers) into ``T``."""
+    """One request of the API, a GET unless said otherwise: ``parse`` turns the answer's ``data`` (or, with
+    ``envelope=False``, the whole JSON body, as Alertmanager's v2 API answers) into ``T``."""
 
     path: str
     params: tuple[tuple[str, str], ...]
@@ -91,6 +92,11 @@ class Call(Generic[T]):
     envelope: bool = True
     query: bool = False  # a PromQL evaluation: told the deadline, a bad shape is that query's failure
     form: bool = False  # sent as a form POST: a long expression
+    json_body: bytes | None = None  # sent as a JSON POST (Alertmanager's POST /api/v2/alerts)
+
+    @property
+    def method(self) -> str:
+        return "POST" if self.form or self.json_body is not None else "GET"
 
 
 def _call(path: str, params: Sequence[tuple[str, str]], parse: Callable[[Any], T], *, query: bool = False) -> Call[T]:
@@ -194,6 +200,11 @@ def raw(path: str, params: Sequence[tuple[str, str]] = (), *, envelope: bool = F
     return Call(path, tuple(params), lambda body: body, envelope=envelope)
 
 
+def post_json(path: str, document: object) -> Call[Any]:
+    """A JSON POST (Alertmanager's ``POST /api/v2/alerts``): the decoded answer, ``None`` when it is empty."""
+    return Call(path, (), lambda body: body, envelope=False, json_body=json.dumps(document).encode())
+
+
 # --- parsing answers ----------------------------------------------------------------------------------------------
 
 
@@ -280,7 +291,7 @@ def late(endpoint: Endpoint, limits: Limits) -> EndpointDown:
     return EndpointDown(endpoint.where(), f"no answer within {limits.timeout_flag} {limits.timeout_s:g}s")
 
 
-def too_big(endpoint: Endpoint, path: str, limits: Limits) -> ApiUnusable:
+def too_big(endpoint: Endpoint, call: Call[Any], limits: Limits) -> ApiUnusable:
     size = (
         f"{limits.max_body_bytes // (1024 * 1024)} MiB"
         if limits.max_body_bytes >= 1024 * 1024
@@ -288,7 +299,8 @@ def too_big(endpoint: Endpoint, path: str, limits: Limits) -> ApiUnusable:
     )
     return ApiUnusable(
         endpoint.where(),
-        f"GET {path} answered more than {size}; is it {endpoint.what}? Pass the base URL of the {endpoint.kind}",
+        f"{call.method} {call.path} answered more than {size}; is it {endpoint.what}? "
+        f"Pass the base URL of the {endpoint.kind}",
     )
 
 
@@ -304,7 +316,7 @@ def decode(endpoint: Endpoint, call: Call[T], limits: Limits, status: int, reaso
         if not isinstance(body, dict) or body.get("status") != "success" or "data" not in body:
             raise ApiUnusable(
                 endpoint.where(),
-                f'not {endpoint.what}: GET {call.path} did not answer {{"status": "success", "data": ...}}; '
+                f'not {endpoint.what}: {call.method} {call.path} did not answer {{"status": "success", "data": ...}}; '
                 f"pass the base URL of the {endpoint.kind} API",
             )
         body = body["data"]
@@ -317,7 +329,8 @@ def decode(endpoint: Endpoint, call: Call[T], limits: Limits, status: int, reaso
         if call.query:
             raise QueryFailed(endpoint.where(), f"the answer is not a query result ({why})") from None
         raise ApiUnusable(
-            endpoint.where(), f"GET {call.path}: an answer has an unexpected shape ({why}); is it {endpoint.what}?"
+            endpoint.where(),
+            f"{call.method} {call.path}: an answer has an unexpected shape ({why}); is it {endpoint.what}?",
         ) from None
 
 
@@ -330,6 +343,8 @@ def _body(endpoint: Endpoint, call: Call[Any], limits: Limits, status: int, reas
         )
     if status == _FORBIDDEN:
         raise ApiUnusable(where, f"answered 403 Forbidden: these credentials may not read {call.path}")
+    if status == _OK and call.json_body is not None and not content.strip():
+        return None  # a POST's whole answer may be its status (Alertmanager's POST /api/v2/alerts)
     try:
         body = json.loads(content)
     except (ValueError, RecursionError):  # RecursionError: JSON nested thousands deep
@@ -345,7 +360,7 @@ def _body(endpoint: Endpoint, call: Call[Any], limits: Limits, status: int, reas
     if status != _OK or not isinstance(body, dict | list):
         raise ApiUnusable(
             where,
-            f"not {endpoint.what}: GET {call.path} answered {status} {first_line(text)!r}; "
+            f"not {endpoint.what}: {call.method} {call.path} answered {status} {first_line(text)!r}; "
             f"pass the base URL of the {endpoint.kind}, e.g. http://host:port",
         )
     return body

@@ -1,7 +1,8 @@
 """Kubernetes nodes through the API server: a node condition, a taint, optionally a cordon, and an Event.
 
-Taking a node out of service (with the pod's service account, through ``exporter.workloads.kubewatch.ApiServer``,
-the one API server client gpuscope has):
+Taking a node out of service (with the pod's service account, through ``exporter.workloads.kubewatch``'s
+``ApiServer`` and ``fetch``, the one API server client gpuscope has: each request whole within its deadline, so a
+dripping API server cannot hold the remediator's worker, its answer capped, no redirect followed):
 
 1. ``PATCH /api/v1/nodes/<node>`` as a JSON merge patch carrying the ``resourceVersion`` just read: the taint
    ``gpuscope.io/gpu-unhealthy`` (effect by policy) added to the node's own taints, ``spec.unschedulable`` when
@@ -18,7 +19,6 @@ get/list/patch, nodes/status patch, events create, leases get/create/update (``g
 
 from __future__ import annotations
 
-import http.client
 import json
 import time
 import urllib.parse
@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from http import HTTPStatus
 from typing import Any
 
-from gpuscope.exporter.workloads.kubewatch import ApiServer, WatchError
+from gpuscope.exporter.workloads.kubewatch import ApiServer, WatchError, fetch, json_object
 from gpuscope.remediate.actuator import ActuatorError, Hold, NodeState
 from gpuscope.remediate.policy import CONDITION_TYPE, TAINT_KEY
 
@@ -48,7 +48,8 @@ def _stamp(now: float) -> str:
 
 
 class KubeApi:
-    """JSON requests to the API server; a failure is one ``ApiError`` line naming the status and the fix."""
+    """JSON requests to the API server, each whole within ``timeout_s``; a failure is one ``ApiError`` line naming
+    the status and the fix."""
 
     def __init__(self, server: ApiServer, timeout_s: float = 10.0) -> None:
         self.server = server
@@ -57,30 +58,27 @@ class KubeApi:
     def request(
         self, method: str, path: str, body: object | None = None, content_type: str = "application/json"
     ) -> dict[str, Any]:
-        try:
-            conn, token = self.server.connect(self.timeout_s)
-        except WatchError as exc:
-            raise ApiError(0, str(exc)) from None
-        headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
         data = None if body is None else json.dumps(body).encode()
-        if data is not None:
-            headers["Content-Type"] = content_type
         try:
-            conn.request(method, path, body=data, headers=headers)
-            response = conn.getresponse()
-            raw = response.read(MAX_ANSWER_BYTES + 1)
-        except (OSError, http.client.HTTPException) as exc:
-            raise ApiError(0, f"API server {self.server.host}:{self.server.port} unreachable: {exc}") from None
-        finally:
-            conn.close()
+            status, raw = fetch(
+                self.server,
+                path,
+                deadline_s=self.timeout_s,
+                max_bytes=MAX_ANSWER_BYTES,
+                method=method,
+                body=data,
+                content_type=content_type,
+            )
+        except WatchError as exc:
+            raise ApiError(0, f"{method} {path}: {exc}") from None
         try:
-            answer = json.loads(raw) if raw else {}
-        except ValueError:
-            answer = {}
-        if not isinstance(answer, dict) or len(raw) > MAX_ANSWER_BYTES:
-            raise ApiError(response.status, f"{method} {path}: the API server's answer is not a JSON object")
-        if response.status >= 300:
-            raise ApiError(response.status, _problem(method, path, response.status, answer))
+            answer = json_object(raw) if raw else {}
+        except WatchError as exc:  # not JSON, a nesting bomb, a list: one line, never a RecursionError
+            if status < 300:
+                raise ApiError(status, f"{method} {path}: {exc}") from None
+            answer = {}  # an error's answer only adds its message: the status says what went wrong
+        if status >= 300:
+            raise ApiError(status, _problem(method, path, status, answer))
         return answer
 
 
@@ -239,6 +237,6 @@ def _mark(obj: Mapping[str, Any]) -> dict[str, Any] | None:
         return None
     try:
         value = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # an annotation anyone who may annotate nodes wrote: nested past the parser
         return {}
     return value if isinstance(value, dict) else {}

@@ -4,6 +4,9 @@ It goes through Alertmanager like every other alert (Alertmanager stays the only
 to every Alertmanager given, as Prometheus sends to each of an HA pair, which deduplicates it. The alert,
 ``GPURemediationBudgetExhausted{cluster, severity="page", owner="infra"}``, is posted once when the budget runs
 out (with ``endsAt`` a while ahead, renewed while it lasts) and resolved (``endsAt`` now) when a node is back.
+
+Each post goes through gpuscope's one client of these APIs (``gpuscope.prom``): a total deadline, body included (a
+dripping Alertmanager cannot hold the remediator's worker past ``timeout_s``), a capped answer, no redirect followed.
 """
 
 from __future__ import annotations
@@ -13,12 +16,15 @@ import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
-import httpx
+from gpuscope.errors import ApiError
+from gpuscope.prom import Client, Endpoint, Limits, http_client
+from gpuscope.prom.api import post_json
 
 log = logging.getLogger(__name__)
 
 ALERT = "GPURemediationBudgetExhausted"
 RUNBOOK = "docs/remediation.md#the-budget"
+MAX_ANSWER_BYTES = 1024 * 1024  # Alertmanager answers a post with its status and an empty body
 
 
 def _stamp(t: float) -> str:
@@ -38,6 +44,12 @@ class AlertmanagerPager:
         self.clock = clock
         self.timeout_s = timeout_s
         self.starts = starts if starts is not None else {}
+        # The remediator has no flag for this deadline: the message names it as what it is.
+        limits = Limits(timeout_s=timeout_s, timeout_flag="its deadline of", max_body_bytes=MAX_ANSWER_BYTES)
+        http = http_client()
+        self._clients = tuple(
+            Client(Endpoint(url, flag="--alertmanager", kind="Alertmanager"), http, limits=limits) for url in self.urls
+        )
 
     def _post(self, cluster: str, summary: str, description: str, ends_at: float) -> str:
         now = self.clock()
@@ -49,16 +61,13 @@ class AlertmanagerPager:
             "endsAt": _stamp(ends_at),
         }
         accepted, problems = 0, []
-        for url in self.urls:
+        for client in self._clients:
             try:
-                response = httpx.post(f"{url}/api/v2/alerts", json=[alert], timeout=self.timeout_s)
-            except httpx.HTTPError as exc:
-                problems.append(f"{url}: {exc}")
+                client.run(post_json("/api/v2/alerts", [alert]))
+            except ApiError as exc:
+                problems.append(str(exc))
                 continue
-            if response.status_code == 200:
-                accepted += 1
-            else:
-                problems.append(f"{url}: HTTP {response.status_code}")
+            accepted += 1
         if not self.urls:
             raise PagerError("no Alertmanager to page through (--alertmanager)")
         if not accepted:

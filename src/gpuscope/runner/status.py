@@ -13,6 +13,7 @@ exception: the view shows what it can.
 from __future__ import annotations
 
 import asyncio
+import math
 import re
 import time
 from collections import Counter
@@ -25,7 +26,7 @@ from gpuscope.doctor.checks import evaluate
 from gpuscope.doctor.detect import Detected
 from gpuscope.doctor.expect import Expectation
 from gpuscope.doctor.model import Status
-from gpuscope.doctor.observations import LoadedConfig, Observations, exporter_targets
+from gpuscope.doctor.observations import LoadedConfig, Observations, exporter_targets, scalar
 from gpuscope.doctor.queries import floor_queries
 from gpuscope.doctor.timing import Timing, default_window
 from gpuscope.errors import ApiError, QueryFailed
@@ -205,14 +206,9 @@ async def _ask(prom: AsyncClient, queries: Mapping[str, str]) -> _Answers:
         _vector(prom, combined({**queries, "samples": SAMPLES})), prom.targets(), prom.rules(), prom.alertmanagers()
     )
     results = split(answer, [*queries, "samples"])
-    samples = results.pop("samples")
-    return _Answers(
-        results=results,
-        targets=targets,
-        rules=rules,
-        alertmanagers=managers,
-        samples=samples[0].value if not isinstance(samples, QueryFailed) and samples else 0.0,
-    )
+    samples = _value(results, "samples")
+    del results["samples"]
+    return _Answers(results=results, targets=targets, rules=rules, alertmanagers=managers, samples=samples)
 
 
 def _exporter_jobs(selector: str) -> tuple[str, ...]:
@@ -267,9 +263,17 @@ def _timing(plan: LocalPlan) -> Timing:
     return Timing(time.time(), default_window(speed), speed)
 
 
+def _value(results: Mapping[str, Vector | QueryFailed], name: str) -> float:
+    """A query's value as the doctor's checks read it, 0 when it failed or is no finite number (a NaN count was
+    ``int()``'s traceback; ``gpuscope status --json`` never writes NaN)."""
+    try:
+        return scalar(results, name)
+    except QueryFailed:
+        return 0.0
+
+
 def _count(results: Mapping[str, Vector | QueryFailed], name: str) -> int:
-    value = results[name]
-    return 0 if isinstance(value, QueryFailed) or not value else int(value[0].value)
+    return int(_value(results, name))
 
 
 async def replica_status(plan: LocalPlan, cluster: str, prom: AsyncClient) -> ReplicaStatus:
@@ -297,7 +301,8 @@ async def replica_status(plan: LocalPlan, cluster: str, prom: AsyncClient) -> Re
 
 async def _by_cluster(prom: AsyncClient, expr: str) -> dict[str, int]:
     try:
-        return {s.labels.get("cluster", ""): int(s.value) for s in await prom.query(expr)}
+        # A sample that is no finite number is skipped: the cluster shows no count rather than a traceback.
+        return {s.labels.get("cluster", ""): int(s.value) for s in await prom.query(expr) if math.isfinite(s.value)}
     except ApiError:
         return {}
 

@@ -164,21 +164,30 @@ def fetch(
     deadline_s: float,
     max_bytes: int,
     on_connect: Callable[[http.client.HTTPSConnection], None] | None = None,
+    method: str = "GET",
+    body: bytes | None = None,
+    content_type: str = "application/json",
 ) -> tuple[int, bytes]:
-    """One GET to the API server: (HTTP status, body), the whole of it within ``deadline_s``.
+    """One request to the API server (a GET, or ``method`` with ``body``): (HTTP status, answer), the whole of it
+    within ``deadline_s``. Every client of the API server goes through here (the reflectors' lists, ``-m``, the
+    remediator's patches and Events).
 
     No redirect is followed (a 3xx is returned as it is: the token never goes to another host). ``WatchError``:
-    ``timeout`` past the deadline, ``unreachable``, ``bad_response`` for a body over ``max_bytes``."""
+    ``timeout`` past the deadline, ``unreachable``, ``bad_response`` for an answer over ``max_bytes`` (an error's
+    answer is read up to 64 KiB: its message is all a caller uses)."""
     conn, token = server.connect(deadline_s)
     if on_connect is not None:
         on_connect(conn)
     where = f"{server.host}:{server.port}"
+    headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
+    if body is not None:
+        headers["Content-Type"] = content_type
     try:
         with _Watchdog(conn, deadline_s) as watchdog:
             try:
-                conn.request("GET", url, headers={"Authorization": f"Bearer {token}", "Accept": "application/json"})
+                conn.request(method, url, body=body, headers=headers)
                 response = conn.getresponse()
-                body = response.read((max_bytes if response.status == 200 else 64 * 1024) + 1)
+                answer = response.read((max_bytes if 200 <= response.status < 300 else 64 * 1024) + 1)
             except (OSError, http.client.HTTPException) as exc:
                 if watchdog.fired or isinstance(exc, TimeoutError):
                     raise WatchError("timeout", f"no whole answer from {where} within {deadline_s:g}s") from None
@@ -187,9 +196,9 @@ def fetch(
                 raise WatchError("timeout", f"no whole answer from {where} within {deadline_s:g}s")
     finally:
         conn.close()
-    if len(body) > max_bytes:
+    if len(answer) > max_bytes:
         raise WatchError("bad_response", f"an answer over {max_bytes} bytes from {where}; not read")
-    return response.status, body
+    return response.status, answer
 
 
 @dataclass(frozen=True, slots=True)
@@ -369,7 +378,7 @@ class Reflector(Generic[T]):
             raise _NotServed("bad_response", f"HTTP 404: the API server serves no {missing}")
         if status != 200:
             raise _status_error(status, self.what)
-        return _json_object(body)
+        return json_object(body)
 
     def _list(self) -> str:
         items: dict[str, T] = {}
@@ -461,7 +470,7 @@ class Reflector(Generic[T]):
                 if len(line) > MAX_EVENT_BYTES:
                     raise WatchError("bad_response", f"watch event over {MAX_EVENT_BYTES} bytes")
                 if line.strip():
-                    version = self._apply(_json_object(line), version)
+                    version = self._apply(json_object(line), version)
         finally:
             watchdog.__exit__(None, None, None)
             conn.close()
@@ -533,7 +542,9 @@ def _list_items(document: Mapping[str, Any]) -> list[Any]:
     return items
 
 
-def _json_object(raw: bytes) -> dict[str, Any]:
+def json_object(raw: bytes) -> dict[str, Any]:
+    """An API server's answer as a JSON object; anything else (not JSON, nested past the parser's depth, not an
+    object) is one ``bad_response`` line."""
     try:
         value = json.loads(raw)
     except RecursionError:  # a nesting bomb: one line, no traceback, on every retry
