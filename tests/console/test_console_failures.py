@@ -16,10 +16,9 @@ import pytest
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 
-from gpuscope.runner.plan import builtin_spec_text
-from tests.support.browser import chromium, errors, loaded, panels, wait
+from tests.support.browser import errors, loaded, panels, running_chromium, wait
 from tests.support.net import free_port, wait_for
-from tests.support.upstack import GPUSCOPE, cli
+from tests.support.upstack import GPUSCOPE, cli, generated_builtin_bundle
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 
@@ -56,20 +55,13 @@ def running_console(tmp: Path, *args: str) -> Iterator[RunningConsole]:
 
 @pytest.fixture(scope="module")
 def bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    tmp = tmp_path_factory.mktemp("bundle")
-    (tmp / "fleet.yaml").write_text(builtin_spec_text())
-    done = cli("generate", str(tmp / "fleet.yaml"), "-o", str(tmp / "bundle"))
-    assert done.returncode == 0, done.stderr
-    return tmp / "bundle"
+    return generated_builtin_bundle(tmp_path_factory.mktemp("bundle"))
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[webdriver.Chrome]:
-    driver = chromium()
-    try:
+    with running_chromium() as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 @pytest.fixture

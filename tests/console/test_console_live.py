@@ -23,7 +23,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from gpuscope.runner.view import tour
-from tests.support.browser import WORKLOAD_PANELS, chromium, errors, loaded, panels, wait
+from tests.support.browser import WORKLOAD_PANELS, errors, loaded, panels, running_chromium, wait
 from tests.support.dashboards import panels as model_panels
 from tests.support.net import wait_for
 from tests.support.upstack import UpStack, cli, running_stack
@@ -62,11 +62,8 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[UpStack]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[webdriver.Chrome]:
-    driver = chromium()
-    try:
+    with running_chromium() as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def open_page(browser: webdriver.Chrome, url: str) -> None:

@@ -36,10 +36,10 @@ from gpuscope.runner.control import control_app
 from gpuscope.runner.plan import builtin_spec_text, plan_stack
 from gpuscope.runner.stack import Stack
 from gpuscope.spec.load import parse_fleet
-from tests.support.browser import chromium, loaded, wait
+from tests.support.browser import loaded, running_chromium, wait
 from tests.support.hostile_http import drip, endless, hostile, send
 from tests.support.net import free_port, wait_for
-from tests.support.upstack import cli
+from tests.support.upstack import generated_builtin_bundle
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 
@@ -54,20 +54,13 @@ RUNBOOKS = {
 
 @pytest.fixture(scope="module")
 def bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    tmp = tmp_path_factory.mktemp("bundle")
-    (tmp / "fleet.yaml").write_text(builtin_spec_text())
-    done = cli("generate", str(tmp / "fleet.yaml"), "-o", str(tmp / "bundle"))
-    assert done.returncode == 0, done.stderr
-    return tmp / "bundle"
+    return generated_builtin_bundle(tmp_path_factory.mktemp("bundle"))
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[webdriver.Chrome]:
-    driver = chromium()
-    try:
+    with running_chromium() as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 class Recorder:

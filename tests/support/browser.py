@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, Literal, TypeVar
 
 from selenium import webdriver
@@ -33,6 +34,16 @@ def chromium() -> webdriver.Chrome:
         options.add_argument(arg)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(options=options, service=Service(executable_path=driver))
+
+
+@contextmanager
+def running_chromium() -> Iterator[webdriver.Chrome]:
+    """A headless Chromium for a module's tests, quit afterwards whatever happened."""
+    driver = chromium()
+    try:
+        yield driver
+    finally:
+        driver.quit()
 
 
 def wait(
