@@ -16,7 +16,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-from prometheus_client.parser import text_string_to_metric_families
 
 from gpuscope.backends.sim import SimNode, SimNodeConfig
 from gpuscope.errors import SpecError
@@ -28,6 +27,7 @@ from gpuscope.exporter.webconfig import load_web_config
 from gpuscope.fields.collectors import load_collectors
 from gpuscope.hardware.models import model_by_key
 from tests.support.certs import CertAuthority
+from tests.support.exporter_process import http_self_metrics
 from tests.support.exporters import serving
 from tests.support.net import free_port, wait_for
 from tests.support.rawhttp import closed_by_peer, keepalive_get, read_response
@@ -41,16 +41,6 @@ def _listener() -> Listener:
     sim = SimNode(SimNodeConfig("node-a", model_by_key("h100"), 1))
     runtime = make_runtime(sim, ExporterSettings(collectors=load_collectors(None), interval_s=0.5), "node-a")
     return Listener("127.0.0.1", free_port(), runtime)
-
-
-def _self_metrics(text: str) -> dict[str, float]:
-    out: dict[str, float] = {}
-    for family in text_string_to_metric_families(text):
-        for sample in family.samples:
-            if sample.name.startswith("gpuscope_exporter_http_"):
-                state = sample.labels.get("state")
-                out[sample.name + (f"{{{state}}}" if state else "")] = sample.value
-    return out
 
 
 @pytest.fixture
@@ -72,7 +62,7 @@ def test_at_the_cap_the_oldest_idle_connection_makes_room(plain: Listener) -> No
             assert keepalive_get(sock).startswith(b"HTTP/1.1 200 ")
         wait_for(lambda: stats.open == CAP and stats.idle() == CAP, what="the idle connections to be counted")
         # A scrape still gets through: its connection takes the place of the least recently active one.
-        metrics = _self_metrics(httpx.get(f"{url}/metrics").text)
+        metrics = http_self_metrics(httpx.get(f"{url}/metrics").text)
         assert closed_by_peer(idle[0], timeout=10)
         assert not any(closed_by_peer(sock) for sock in idle[1:])
         assert metrics["gpuscope_exporter_http_connections_evicted_total"] == 1
@@ -137,7 +127,7 @@ def test_half_open_tls_connections_are_evicted_at_the_cap_timed_out_and_released
         wait_for(lambda: stats.handshaking == CAP, what="the silent clients to be counted")
         # A real client at the cap takes the place of the longest-silent one (no request is in progress there).
         with httpx.Client(verify=ctx, timeout=10) as client:
-            metrics = _self_metrics(client.get(f"https://127.0.0.1:{lst.port}/metrics").text)
+            metrics = http_self_metrics(client.get(f"https://127.0.0.1:{lst.port}/metrics").text)
         assert closed_by_peer(silent[0], timeout=10)
         assert metrics["gpuscope_exporter_http_connections_evicted_total"] == 1
         assert metrics["gpuscope_exporter_http_connections{tls_handshake}"] == CAP - 1

@@ -15,10 +15,9 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
-from prometheus_client.parser import text_string_to_metric_families
 
 from gpuscope.exporter.httpguard import HttpLimits
-from tests.support.exporter_process import GPUSCOPE, ExporterProcess, exporter_process
+from tests.support.exporter_process import GPUSCOPE, ExporterProcess, exporter_process, http_self_metrics
 from tests.support.net import free_port, wait_for
 from tests.support.rawhttp import closed_by_peer, keepalive_get
 
@@ -39,16 +38,6 @@ def exporter(tmp_path: Path) -> Iterator[tuple[ExporterProcess, int]]:
             yield running, port
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
-
-
-def _http_self_metrics(text: str) -> dict[str, float]:
-    out: dict[str, float] = {}
-    for family in text_string_to_metric_families(text):
-        for sample in family.samples:
-            if sample.name.startswith("gpuscope_exporter_http_"):
-                state = sample.labels.get("state")
-                out[sample.name + (f"{{{state}}}" if state else "")] = sample.value
-    return out
 
 
 def _fds(pid: int) -> int:
@@ -76,13 +65,13 @@ def test_idle_keepalive_connections_at_the_cap_do_not_lock_a_scrape_out(exporter
     running, port = exporter
     pid = running.proc.pid
     # Before the attack: only the readiness probe's connection, gone once the exporter has read its close.
-    wait_for(lambda: _http_self_metrics(running.get("/metrics").text)["gpuscope_exporter_http_connections_idle"] == 0)
+    wait_for(lambda: http_self_metrics(running.get("/metrics").text)["gpuscope_exporter_http_connections_idle"] == 0)
     base_fds = _fds(pid)
     with ExitStack() as held:
         first = _wave(held, port)
         scrape = running.get("/metrics")  # Prometheus, at the cap
         assert scrape.status_code == 200 and "DCGM_FI_DEV_GPU_TEMP{" in scrape.text
-        metrics = _http_self_metrics(scrape.text)
+        metrics = http_self_metrics(scrape.text)
         assert metrics["gpuscope_exporter_http_connection_limit"] == CAP
         assert metrics["gpuscope_exporter_http_connections{established}"] == CAP  # 511 idle ones and the scrape
         assert metrics["gpuscope_exporter_http_connections_idle"] == CAP - 1
@@ -104,7 +93,7 @@ def test_idle_keepalive_connections_at_the_cap_do_not_lock_a_scrape_out(exporter
         wait_for(lambda: _fds(pid) <= base_fds + CAP, what=f"the exporter to hold at most {CAP} connections' fds")
         growth = _rss_bytes(pid) - rss_at_cap
         assert growth < 8 * 1024 * 1024, f"RSS grew {growth / 2**20:.1f} MiB over two more waves of {CAP}"
-        metrics = _http_self_metrics(running.get("/metrics").text)
+        metrics = http_self_metrics(running.get("/metrics").text)
         assert metrics["gpuscope_exporter_http_connections{established}"] == CAP
         # 1 by the first scrape; the second wave: 511 (the first scrape's place was free); the third: 512; this one.
         assert metrics["gpuscope_exporter_http_connections_evicted_total"] == 1 + (CAP - 1) + CAP + 1

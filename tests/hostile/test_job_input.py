@@ -8,14 +8,13 @@ import os
 import socketserver
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.support.hostile_http import Answer, drip, endless, hostile, send
+from tests.support.hostile_http import Answer, drip, drip_headers, endless, hostile, send
 from tests.support.jobs import Pushgateway, run_pushgateway
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
@@ -76,14 +75,6 @@ def test_an_empty_job_id_is_refused_before_any_request() -> None:
     assert done.returncode == 2, done
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("gpuscope: error: ") and "job id is empty" in lines[0], done.stderr
-
-
-def drip_headers(path: str, handler: socketserver.StreamRequestHandler) -> None:
-    handler.wfile.write(b"HTTP/1.1 200 OK\r\n")
-    while True:  # a header that never ends: each byte resets a per-read timeout
-        handler.wfile.write(b"X")
-        handler.wfile.flush()
-        time.sleep(0.5)
 
 
 def refuse_with_an_endless_reason(path: str, handler: socketserver.StreamRequestHandler) -> None:

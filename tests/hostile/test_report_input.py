@@ -10,7 +10,6 @@ import json
 import re
 import socketserver
 import subprocess
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests.support.cli import gpuscope
-from tests.support.hostile_http import drip, endless, hostile, send
+from tests.support.hostile_http import drip, drip_headers, endless, hostile, send
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 
@@ -100,14 +99,6 @@ def test_json_of_the_wrong_types_is_one_line(tmp_path: Path, data: Any) -> None:
 
 def nested(path: str, handler: socketserver.StreamRequestHandler) -> None:
     answer_json(b'{"status": "success", "data": ' + b"[" * 200_000 + b"]" * 200_000 + b"}", handler)
-
-
-def drip_headers(path: str, handler: socketserver.StreamRequestHandler) -> None:
-    handler.wfile.write(b"HTTP/1.1 200 OK\r\n")
-    while True:  # a header that never ends: each byte resets a per-read timeout
-        handler.wfile.write(b"X")
-        handler.wfile.flush()
-        time.sleep(0.5)
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import httpx
+from prometheus_client.parser import text_string_to_metric_families
 
 from tests.support.net import wait_for
 
@@ -128,3 +129,14 @@ def scrape_until(
         proc.terminate()
         _, stderr = proc.communicate(timeout=30)
     return got, stderr
+
+
+def http_self_metrics(text: str) -> dict[str, float]:
+    """The exporter's own HTTP self-metrics in a /metrics answer, by name (and ``{state}`` where it has one)."""
+    out: dict[str, float] = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name.startswith("gpuscope_exporter_http_"):
+                state = sample.labels.get("state")
+                out[sample.name + (f"{{{state}}}" if state else "")] = sample.value
+    return out

@@ -64,6 +64,14 @@ def drip(path: str, handler: socketserver.StreamRequestHandler) -> None:
         time.sleep(0.5)
 
 
+def drip_headers(path: str, handler: socketserver.StreamRequestHandler) -> None:
+    handler.wfile.write(b"HTTP/1.1 200 OK\r\n")
+    while True:  # a header that never ends: each byte resets a per-read timeout
+        handler.wfile.write(b"X")
+        handler.wfile.flush()
+        time.sleep(0.5)
+
+
 def endless(path: str, handler: socketserver.StreamRequestHandler) -> None:
     send(handler, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close", b"[")
     chunk = b"0," * 32768
