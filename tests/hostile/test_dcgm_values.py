@@ -7,8 +7,6 @@ writes it, and every other GPU and field keeps its reading.
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 
 import httpx
@@ -17,8 +15,8 @@ import pytest
 from gpuscope.fields.catalog import BY_NAME
 from tests.fakedcgm import build
 from tests.fakedcgm.nodes import two_a100s
-from tests.support.exporter_process import scrape_until
-from tests.support.net import free_port, wait_for
+from tests.support.exporter_process import fake_dcgm_exporter, scrape_until
+from tests.support.net import wait_for
 
 pytestmark = pytest.mark.e2e
 
@@ -56,17 +54,7 @@ def test_inf_and_nan_doubles_cost_only_their_own_value(request: pytest.FixtureRe
         f"value gpu 0 {clock} d -inf",  # an integer field sent as a double no integer holds: a failed read
         f"value gpu 1 {clock} i 1410",
     ]
-    (tmp_path / "model.txt").write_text("\n".join(model) + "\n")
-    (tmp_path / "fields.csv").write_text(CSV)
-    port = free_port()
-    env = {
-        **os.environ,
-        "GPUSCOPE_LIBDCGM_PATH": str(library),
-        "GPUSCOPE_FAKEDCGM_MODEL": str(tmp_path / "model.txt"),
-    }
-    command = [sys.executable, "-m", "gpuscope", "exporter", "--backend", "dcgm", "-a", f"127.0.0.1:{port}"]
-    command += ["-c", "300", "-f", str(tmp_path / "fields.csv"), "--node-name", "n1"]
-    url = f"http://127.0.0.1:{port}"
+    command, env, url = fake_dcgm_exporter(tmp_path, library, model, CSV)
     health: list[int] = []
 
     def healthy() -> int | None:

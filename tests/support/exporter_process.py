@@ -140,3 +140,19 @@ def http_self_metrics(text: str) -> dict[str, float]:
                 state = sample.labels.get("state")
                 out[sample.name + (f"{{{state}}}" if state else "")] = sample.value
     return out
+
+
+def fake_dcgm_exporter(
+    tmp: Path, library: Path, model: Sequence[str], collectors: str
+) -> tuple[list[str], dict[str, str], str]:
+    """``gpuscope exporter --backend dcgm`` against the fake libdcgm ``library`` answering from ``model`` (its
+    lines), collecting the CSV text ``collectors`` every 300 ms as node n1: (command, environment, base URL)."""
+    from tests.support.net import free_port
+
+    (tmp / "model.txt").write_text("\n".join(model) + "\n")
+    (tmp / "fields.csv").write_text(collectors)
+    port = free_port()
+    env = {**os.environ, "GPUSCOPE_LIBDCGM_PATH": str(library), "GPUSCOPE_FAKEDCGM_MODEL": str(tmp / "model.txt")}
+    command = [sys.executable, "-m", "gpuscope", "exporter", "--backend", "dcgm", "-a", f"127.0.0.1:{port}"]
+    command += ["-c", "300", "-f", str(tmp / "fields.csv"), "--node-name", "n1"]
+    return command, env, f"http://127.0.0.1:{port}"

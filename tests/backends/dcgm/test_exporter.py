@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -18,7 +17,7 @@ from gpuscope.fields.catalog import ALL_FIELDS, BY_NAME, Entity, MigScope, Value
 from gpuscope.fields.collectors import default_counters_text, parse_collectors
 from tests.fakedcgm import FakeDcgm
 from tests.fakedcgm.nodes import two_a100s
-from tests.support.exporter_process import scrape_until
+from tests.support.exporter_process import fake_dcgm_exporter, scrape_until
 from tests.support.exporters import serving
 from tests.support.net import free_port, wait_for
 
@@ -53,17 +52,7 @@ def test_cli_serves_default_counters_and_the_prof_family(fake_library: Path, tmp
     names = [m.field.name for m in default.metrics if m.field.field_id > 0] + [f.name for f in PROF]
     model = [*two_a100s()[:2], "value none 0 1 s 550.54.15"]
     model += [f"value gpu {g} {BY_NAME[n].field_id} {_value(n, g)[0]}" for n in names for g in (0, 1)]
-    (tmp_path / "model.txt").write_text("\n".join(model) + "\n")
-    (tmp_path / "fields.csv").write_text(default_counters_text() + PROF_CSV)
-    port = free_port()
-    env = {
-        **os.environ,
-        "GPUSCOPE_LIBDCGM_PATH": str(fake_library),
-        "GPUSCOPE_FAKEDCGM_MODEL": str(tmp_path / "model.txt"),
-    }
-    command = [sys.executable, "-m", "gpuscope", "exporter", "--backend", "dcgm", "-a", f"127.0.0.1:{port}"]
-    command += ["-c", "300", "-f", str(tmp_path / "fields.csv"), "--node-name", "n1"]
-    url = f"http://127.0.0.1:{port}"
+    command, env, url = fake_dcgm_exporter(tmp_path, fake_library, model, default_counters_text() + PROF_CSV)
     got, stderr = scrape_until(
         command, env, url, lambda text: text if _series(text, "DCGM_FI_PROF_SM_ACTIVE") else None, "PROF series"
     )

@@ -7,8 +7,6 @@ collectors file of 150 header fields is served only if the exporter splits both 
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,8 +15,7 @@ from gpuscope.backends.dcgm import structs as S
 from gpuscope.fields.catalog import ALL_FIELDS, HEADER_BY_ID
 from gpuscope.fields.collectors import parse_collectors
 from tests.fakedcgm.nodes import two_a100s
-from tests.support.exporter_process import scrape_until
-from tests.support.net import free_port
+from tests.support.exporter_process import fake_dcgm_exporter, scrape_until
 
 pytestmark = pytest.mark.e2e
 
@@ -41,25 +38,16 @@ def test_more_than_128_fields_are_all_served(fake_library: Path, tmp_path: Path)
         for gpu in (0, 1):
             value = f"d {h.field_id + gpu / 4}" if h.type == "d" else f"i {h.field_id * 10 + gpu}"
             model.append(f"value gpu {gpu} {h.field_id} {value}")
-    (tmp_path / "model.txt").write_text("\n".join(model) + "\n")
-    (tmp_path / "fields.csv").write_text("".join(f"{h.name}, gauge, header field {h.field_id}\n" for h in MANY))
-    port = free_port()
-    env = {
-        **os.environ,
-        "GPUSCOPE_LIBDCGM_PATH": str(fake_library),
-        "GPUSCOPE_FAKEDCGM_MODEL": str(tmp_path / "model.txt"),
-    }
-    command = [sys.executable, "-m", "gpuscope", "exporter", "--backend", "dcgm", "-a", f"127.0.0.1:{port}"]
-    command += ["-c", "300", "-f", str(tmp_path / "fields.csv"), "--node-name", "n1"]
+    command, env, url = fake_dcgm_exporter(
+        tmp_path, fake_library, model, "".join(f"{h.name}, gauge, header field {h.field_id}\n" for h in MANY)
+    )
     names = {h.name for h in MANY}
 
     def complete(text: str) -> str | None:
         present = {line.split("{", 1)[0] for line in text.splitlines() if not line.startswith("#")}
         return text if names <= present else None
 
-    got, stderr = scrape_until(
-        command, env, f"http://127.0.0.1:{port}", complete, "all 150 fields from the fake libdcgm"
-    )
+    got, stderr = scrape_until(command, env, url, complete, "all 150 fields from the fake libdcgm")
     assert got is not None, stderr
     text = got
     last = MANY[-1]  # a field of the second batch: its own value, on each GPU
