@@ -47,17 +47,16 @@ docs: deps
 typecheck: deps
 	$(BIN)/mypy
 
-## unit: every test, the ten slowest listed; whole modules to each worker, the slow ones first (tests/conftest.py:
-## xdist's default order, most tests first, left the stacks to the end)
+## unit: every test, the ten slowest listed
 unit: deps
-	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=10
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --durations=10
 
 ## coverage: every test with coverage, subprocesses included (gpuscope up and its children, the CLI), against the
 ## floor in pyproject.toml (fail_under); the report in build/coverage/html. Not part of make test yet: tracing the
 ## simulated fleets' processes slows the stack tests past their waits on a loaded 2-core machine.
 coverage: deps binaries
 	mkdir -p build/coverage && rm -f build/coverage/.coverage*
-	COVERAGE_FILE=$(CURDIR)/build/coverage/.coverage $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder \
+	COVERAGE_FILE=$(CURDIR)/build/coverage/.coverage $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile \
 		--cov --cov-report=term:skip-covered --cov-report=html:build/coverage/html --durations=10
 
 ## quick: the fast loop while coding, under a minute on 2 cores: every test but those marked e2e (real

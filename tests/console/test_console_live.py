@@ -28,7 +28,7 @@ from tests.support.dashboards import panels as model_panels
 from tests.support.net import wait_for
 from tests.support.upstack import UpStack, cli, running_stack
 
-pytestmark = [pytest.mark.e2e, pytest.mark.stack, pytest.mark.timeout(600)]
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 
 DASHBOARDS = (
     "local-l1-fleet",

@@ -22,7 +22,7 @@ from tests.support.doctor import assert_cannot_audit, doctor_cli, until
 from tests.support.net import wait_for
 from tests.support.upstack import UpStack, running_stack
 
-pytestmark = [pytest.mark.e2e, pytest.mark.stack, pytest.mark.timeout(600)]
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 
 FLEET = Path(__file__).resolve().parents[2] / "src" / "gpuscope" / "runner" / "builtin-fleet.yaml"
 CLEAN: dict[str, str] = {}

@@ -24,7 +24,7 @@ from gpuscope.runner.state import StackLock
 from tests.support.net import wait_for
 from tests.support.upstack import GROUP_INTERVAL_S, UpStack, cli, first_notified, notified, pid_alive
 
-pytestmark = [pytest.mark.e2e, pytest.mark.stack, pytest.mark.timeout(600)]
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 
 CLUSTERS = {"gpu-a": (4, 32), "gpu-b": (2, 16)}  # the built-in fleet: nodes, GPUs
 

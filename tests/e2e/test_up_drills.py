@@ -18,7 +18,7 @@ from tests.support.dashboards import substitute
 from tests.support.net import wait_for
 from tests.support.upstack import GROUP_INTERVAL_S, UpStack, first_notified, notified
 
-pytestmark = [pytest.mark.e2e, pytest.mark.stack, pytest.mark.timeout(600)]
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 
 
 def _metric(url: str, name: str) -> list[float]:
