@@ -83,24 +83,38 @@ class UpStack:
         alerts go pending now and then on a loaded machine, and never reach Alertmanager unless they hold; the
         Alertmanager check covers them.)"""
 
-        def healthy() -> bool:
-            status = self.status()
-            replicas = [c["name"] for c in status["components"] if c["name"].startswith("prometheus-")]
-            return (
-                all(c["running"] for c in status["components"])
-                and bool(status["floor"])
-                and all(check["ok"] for check in status["floor"])
-                and not [a for a in self.am_alerts() if not _story(a)]
-                and not [
-                    a
-                    for name in replicas
-                    for a in self.rule_alerts(name)
-                    if a["labels"]["alertname"].startswith("GPU") and not _story(a)
-                ]
-            )
+        wrong: list[str] = ["not asked yet"]  # what was still wrong at the last look, for the timeout's message
 
-        wait_for(healthy, timeout=180, interval=0.5, what=f"the stack to be healthy\n{self.log_tail()}")
+        def healthy() -> bool:
+            wrong[0] = self._unhealthy()
+            return not wrong[0]
+
+        try:
+            wait_for(healthy, timeout=180, interval=0.5, what="the stack to be healthy")
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}\nstill wrong at the last look: {wrong[0]}\n{self.log_tail()}") from None
         self.seen = len(self._all_notifications())
+
+    def _unhealthy(self) -> str:
+        """What keeps the stack from being healthy (``wait_healthy``), or "" when nothing does."""
+        status = self.status()
+        stopped = [c["name"] for c in status["components"] if not c["running"]]
+        if stopped:
+            return f"not running: {stopped}"
+        floor = [check for check in status["floor"] if not check["ok"]]
+        if not status["floor"] or floor:
+            return f"Phase 1 floor: {floor or 'no checks yet'}"
+        held = [a["labels"] for a in self.am_alerts() if not _story(a)]
+        if held:
+            return f"Alertmanager holds {held}"
+        replicas = [c["name"] for c in status["components"] if c["name"].startswith("prometheus-")]
+        pending = [
+            (name, a["state"], a["labels"])
+            for name in replicas
+            for a in self.rule_alerts(name)
+            if a["labels"]["alertname"].startswith("GPU") and not _story(a)
+        ]
+        return f"GPU alerts in the replicas: {pending}" if pending else ""
 
     def inject(self, *args: str) -> str:
         done = cli("inject", *args, "--data-dir", str(self.data_dir))
