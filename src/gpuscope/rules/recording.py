@@ -109,8 +109,8 @@ def gpu_5m_group(q: Promql) -> Group:
             Recording(record=record, expr=q.per_entity(field, q.base(field, f"avg_over_time({q.dcgm(field)}[5m])")))
         )
     rules.append(Recording(record="gpu:fb_used:ratio_avg5m", expr=used_share(FB_USED_5M, FB_FREE_5M)))
-    temp = f"max_over_time({q.dcgm('DCGM_FI_DEV_GPU_TEMP')}[5m])"
-    rules.append(Recording(record="gpu:temperature_celsius:max5m", expr=q.per_entity("DCGM_FI_DEV_GPU_TEMP", temp)))
+    # No per-GPU 5 m temperature maximum: nothing read it (the cold tier's gpu:temperature_celsius:max_rollup5m
+    # reads the raw samples of its own five minutes).
     return Group(name="gpuscope-gpu-5m.rules", rules=tuple(rules), interval=AGGREGATE_INTERVAL)
 
 
@@ -264,7 +264,9 @@ def efficiency_group(q: Promql) -> Group:
     t = c.thresholds.idle_activity_ratio
     cl, ns, m = c.cluster_label, c.namespace_label, unit_match(q)
     alloc = "workload:gpu_activity:avg5m"
-    held = share_per_holder(q, f"group without () ({alloc})", f"max by ({m}, modelName) ({UNIT_SHARE})")
+    # Each holder once, valued 1: x ^ 0 is 1 for every sample (NaN and Inf included), arithmetic on each sample,
+    # where ``group without ()`` hashed every holder's labels, twice per evaluation.
+    held = share_per_holder(q, f"{alloc} ^ 0", f"max by ({m}, modelName) ({UNIT_SHARE})")
     rules = [
         Recording(record=alloc, expr=allocation_source(q)),
         Recording(record=HELD, expr=held),
