@@ -16,7 +16,7 @@ import pytest
 from gpuscope.exporter.workloads.kubewatch import MAX_PAGE_BYTES
 from gpuscope.simulator.kubelet import KubeletServer, kubelet_server, pod
 from tests.support.exporter_process import GPUSCOPE, ExporterProcess, clean_env, exporter_process
-from tests.support.kubeapi import FakeKubeApi, fake_kube_api
+from tests.support.kubeapi import FakeKubeApi, fake_kube_api, raw
 from tests.support.net import free_port, wait_for
 
 pytestmark = pytest.mark.e2e
@@ -119,14 +119,12 @@ def test_a_nesting_bomb_is_one_line_however_often_it_is_retried(
 ) -> None:
     bomb = b'{"kind":"PodList","items":' + b"[" * 200_000 + b"]" * 200_000 + b"}"
 
+    respond = raw(bomb)
+
     def answer(handler: BaseHTTPRequestHandler, path: str) -> bool:
-        if not path.startswith("/api/v1/pods"):
+        if not path.startswith("/api/v1/pods"):  # every page of the list, whatever its query
             return False
-        handler.send_response(200)
-        handler.send_header("Content-Type", "application/json")
-        handler.send_header("Content-Length", str(len(bomb)))
-        handler.end_headers()
-        handler.wfile.write(bomb)
+        respond(handler)
         return True
 
     api.answer = answer
