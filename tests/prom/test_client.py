@@ -252,3 +252,15 @@ def test_a_refused_connection_and_a_bad_url(tmp_path: Path) -> None:
     assert [type(e) for e in logged] == [EndpointDown]
     with pytest.raises(UsageError, match=r"--global 'prometheus:9090' is not an http:// or https:// URL"):
         Endpoint("prometheus:9090", flag="--global")
+    for url, problem in (
+        ("http://am\n:9093", "holds white space or a control character"),
+        ("http://a b", "holds white space or a control character"),
+        ("http://", "names no host"),
+        ("http://[::1", "is not a URL"),
+        ("http://" + "a" * 5000, "is longer than 2048 characters"),
+    ):
+        with pytest.raises(UsageError) as refused:
+            Endpoint(url, flag="--alertmanager", kind="Alertmanager")
+        said = str(refused.value)  # one line, of bounded length, the URL quoted with its line break escaped
+        assert problem in said and "pass e.g. http://alertmanager:9093" in said
+        assert len(said) < 400 and "\n" not in said

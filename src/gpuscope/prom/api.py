@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
-from urllib.parse import quote, urlencode
+from urllib.parse import quote, urlencode, urlsplit
 
 from gpuscope.errors import ApiUnusable, EndpointDown, QueryFailed, UsageError
 from gpuscope.prom.model import Matrix, Rule, RuntimeInfo, Sample, Series, Target, TsdbStatus, Vector
@@ -35,6 +35,27 @@ _OK, _UNAUTHORIZED, _FORBIDDEN, _BAD_REQUEST, _UNPROCESSABLE, _SERVER_ERROR = 20
 SHAPE_ERRORS = (AttributeError, KeyError, IndexError, TypeError, ValueError, OverflowError)
 
 
+MAX_URL_CHARS = 2048
+_EXAMPLES = {"Prometheus": "http://prometheus:9090", "Alertmanager": "http://alertmanager:9093"}
+
+
+def _url_problem(url: str) -> str:
+    """Why ``url`` cannot be an API base URL ("" when it can): checked where it is given, so a URL with a line
+    break or no host is the flag's one line at start, not a failure at the first request (the remediator's first
+    page, minutes later)."""
+    if not url.startswith(("http://", "https://")):
+        return "is not an http:// or https:// URL"
+    if len(url) > MAX_URL_CHARS:
+        return f"is longer than {MAX_URL_CHARS} characters"
+    if any(c.isspace() or not c.isprintable() for c in url):
+        return "holds white space or a control character"
+    try:
+        host = urlsplit(url).hostname
+    except ValueError as exc:  # a malformed port or IPv6 literal
+        return f"is not a URL ({exc})"
+    return "" if host else "names no host"
+
+
 @dataclass(frozen=True, slots=True)
 class Endpoint:
     """One API base URL, named by the flag that gave it so that every error says which flag to fix."""
@@ -44,10 +65,11 @@ class Endpoint:
     kind: str = "Prometheus"  # the API expected: "Prometheus", "Alertmanager", "Prometheus-compatible query"
 
     def __post_init__(self) -> None:
-        if not self.url.startswith(("http://", "https://")):
-            raise UsageError(
-                f"{self.flag} {self.url!r} is not an http:// or https:// URL; pass e.g. http://prometheus:9090"
-            )
+        problem = _url_problem(self.url)
+        if problem:
+            example = _EXAMPLES.get(self.kind, _EXAMPLES["Prometheus"])
+            shown = self.url if len(self.url) <= 200 else f"{self.url[:200]}..."
+            raise UsageError(f"{self.flag} {shown!r} {problem}; pass e.g. {example}")
         object.__setattr__(self, "url", self.url.rstrip("/"))
 
     def where(self) -> str:
