@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -89,9 +90,16 @@ def test_joins_on_mig_and_whole_gpus(tmp_path: Path) -> None:
                 ("mig-b", "1", str(mig_b.gpu_instance_id)),
                 ("whole", "3", None),  # no GPU_I_ID on either side: "" matches ""
             }
-            # The joined value is the GPU's (or instance's) own value.
-            by_uuid = {(s["metric"]["UUID"], s["metric"].get("GPU_I_ID")): s["value"][1] for s in prom.query(METRIC)}
-            assert all(s["value"][1] == by_uuid[(s["metric"]["UUID"], s["metric"].get("GPU_I_ID"))] for s in joined)
+            # The joined value is the GPU's (or instance's) own value, both read at one evaluation time (a scrape
+            # between two "now" queries changes the value).
+            at = time.time()
+            joined = prom.query(JOIN, at=at)
+            by_uuid = {
+                (s["metric"]["UUID"], s["metric"].get("GPU_I_ID")): s["value"][1] for s in prom.query(METRIC, at=at)
+            }
+            assert len(joined) == 3 and all(
+                s["value"][1] == by_uuid[(s["metric"]["UUID"], s["metric"].get("GPU_I_ID"))] for s in joined
+            )
 
             # Time-slicing: two pods share one GPU. The per-pod form gives each pod the GPU's value.
             shared = whole_gpus[1].identity.uuid
