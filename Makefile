@@ -3,9 +3,10 @@ SHELL := /bin/bash
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# Three workers on two cores: most of the suite waits on real servers (alert for: times, Alertmanager's group
-# interval), so a third worker overlaps that waiting; measured 9 min 38 s for `make test` on a fresh clone.
-PYTEST_WORKERS ?= 3
+# Four workers on two cores: much of the suite waits on real servers (alert for: times, Alertmanager's group
+# interval, timeouts), and the other workers fill those waits. Two of them run the modules that start a whole
+# `gpuscope up`, one after another, while the other two take everything else (tests/support/schedule.py).
+PYTEST_WORKERS ?= 4
 
 .PHONY: up test quick fmt lint typecheck unit coverage docs deps binaries assets screenshots bench bench-full clean image
 
@@ -47,17 +48,19 @@ docs: deps
 typecheck: deps
 	$(BIN)/mypy
 
-## unit: every test, the ten slowest listed
+## unit: every test, the ten slowest listed, with coverage (subprocesses included: gpuscope up and its children,
+## the CLI) against the floor in pyproject.toml (fail_under)
+COVERAGE_DIR := build/coverage
+PYTEST_COV = COVERAGE_FILE=$(CURDIR)/$(COVERAGE_DIR)/.coverage $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile \
+	--durations=10 --cov --cov-report=term:skip-covered
 unit: deps
-	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --durations=10
+	mkdir -p $(COVERAGE_DIR) && rm -f $(COVERAGE_DIR)/.coverage*
+	$(PYTEST_COV)
 
-## coverage: every test with coverage, subprocesses included (gpuscope up and its children, the CLI), against the
-## floor in pyproject.toml (fail_under); the report in build/coverage/html. Not part of make test yet: tracing the
-## simulated fleets' processes slows the stack tests past their waits on a loaded 2-core machine.
+## coverage: what `make unit` runs, with the HTML report in build/coverage/html
 coverage: deps binaries
-	mkdir -p build/coverage && rm -f build/coverage/.coverage*
-	COVERAGE_FILE=$(CURDIR)/build/coverage/.coverage $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile \
-		--cov --cov-report=term:skip-covered --cov-report=html:build/coverage/html --durations=10
+	mkdir -p $(COVERAGE_DIR) && rm -f $(COVERAGE_DIR)/.coverage*
+	$(PYTEST_COV) --cov-report=html:$(COVERAGE_DIR)/html
 
 ## quick: the fast loop while coding, under a minute on 2 cores: every test but those marked e2e (real
 ## Prometheus-family servers, whole stacks) or promtool (the alert scenarios; `pytest -m promtool` runs them).

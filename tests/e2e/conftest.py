@@ -23,3 +23,10 @@ def stacks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StackPool]:
 def stack(stacks: StackPool) -> UpStack:
     """The module's stack, every fault cleared and healthy again (a fresh one if a test stopped it)."""
     return stacks.get()
+
+
+@pytest.fixture
+def running(stacks: StackPool) -> UpStack:
+    """The module's stack as the last test left it, faults and all (a fresh one if a test stopped it): for the
+    tests that stop it, which need it running, not healthy."""
+    return stacks.get(healthy=False)

@@ -3,6 +3,7 @@ loopback, simulated GPU nodes, and the failure modes the alert rules cover, driv
 
 The tests share one stack (it takes a while to start) but not an order: before each, ``stack`` clears every fault
 and waits until the stack is healthy again, and starts a fresh one if a test stopped it (tests/e2e/conftest.py).
+The two tests that stop the stack come last, so the module starts two stacks, not three.
 The drills that take longest (an outage of the global store, a replica down, a zombie, the teams' story) run on a
 stack of their own in test_up_drills.py, beside these.
 """
@@ -14,7 +15,6 @@ import os
 import signal
 import time
 from functools import partial
-from typing import Any
 
 import httpx
 import pytest
@@ -22,7 +22,7 @@ import pytest
 from gpuscope.errors import EnvironmentProblem
 from gpuscope.runner.state import StackLock
 from tests.support.net import wait_for
-from tests.support.upstack import GROUP_INTERVAL_S, UpStack, cli, first_notified, notified, pid_alive
+from tests.support.upstack import GROUP_INTERVAL_S, UpStack, cli, first_notified, notified, pid_alive, resolved
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 
@@ -63,6 +63,16 @@ def _answers(stack: UpStack, component: str, query: str, expected: float) -> Non
     )
 
 
+def test_the_status_is_gathered_when_asked_for(stack: UpStack) -> None:
+    """Without the live view the stack gathers its status every 5 s, and whenever /status finds it older than 1 s:
+    every answer is fresh, the seconds-old ones included."""
+    ages = []
+    for _ in range(4):
+        ages.append(stack.status()["status_age_seconds"])
+        time.sleep(2.5)  # between two background rounds: a status kept from the last one would be 2.5 s old
+    assert all(age is not None and age <= 1.5 for age in ages), ages
+
+
 def test_a_second_up_on_the_same_data_dir_refuses(stack: UpStack) -> None:
     done = cli("up", "--fast", "--no-tui", "--data-dir", str(stack.data_dir), timeout=60)
     assert done.returncode != 0
@@ -73,17 +83,24 @@ def test_a_second_up_on_the_same_data_dir_refuses(stack: UpStack) -> None:
 
 def test_failure_modes_page_once_stay_inhibited_and_resolve(stack: UpStack) -> None:
     lost = {"cluster": "gpu-a", "Hostname": "gpu-a-h100-01", "gpu": "2"}
+    restarted = stack.state["nodes"][0]
+    assert restarted["cluster"] == "gpu-a"
     expected: dict[str, dict[str, str]] = {
         "GPUFellOffBus": lost,
         "GPUProfilingMetricsStale": {"cluster": "gpu-a", "Hostname": "gpu-a-h100-03", "gpu": "1"},
         "GPUDoubleBitEccErrors": {"cluster": "gpu-a", "Hostname": "gpu-a-h100-02", "gpu": "0"},
         "GPUThermalThrottling": {"cluster": "gpu-b", "Hostname": "gpu-b-a100-00", "gpu": "3"},
         "GPUExporterDown": {"cluster": "gpu-b", "instance": stack.state["nodes"][5]["url"].removeprefix("http://")},
-        "GPUExporterRestarted": {
-            "cluster": "gpu-a",
-            "instance": stack.state["nodes"][0]["url"].removeprefix("http://"),
-        },
+        "GPUExporterRestarted": {"cluster": "gpu-a", "instance": restarted["url"].removeprefix("http://")},
     }
+    # The restarted exporter's pod, as kube-state-metrics (simulated) counts its restarts: one restart, two signals
+    # (the exporter's start time and this count), exactly one notification.
+    restarts = (
+        'kube_pod_container_status_restarts_total{job="kube-state-metrics",container="exporter"}'
+        f' * on (namespace, pod) group_left (node) kube_pod_info{{node="{restarted["hostname"]}"}}'
+    )
+    before = stack.value("prometheus-a@gpu-a", restarts)
+    assert before is not None, "kube-state-metrics (simulated) has no restart count for the exporter's pod"
     # distinct nodes and GPUs, all at once, as an incident looks
     stack.inject("fell-off-bus", "--cluster", "gpu-a", "--node", "1", "--gpu", "2")
     stack.inject("profiling-lock", "--cluster", "gpu-a", "--node", "3", "--gpu", "1")
@@ -94,6 +111,12 @@ def test_failure_modes_page_once_stay_inhibited_and_resolve(stack: UpStack) -> N
     # the dying GPU reports one more critical XID: GPUXidCritical fires for it, and GPUFellOffBus inhibits it
     stack.inject("xid", "--code", "94", "--cluster", "gpu-a", "--node", "1", "--gpu", "2")
 
+    wait_for(
+        lambda: (stack.value("prometheus-a@gpu-a", restarts) or 0) > before,
+        timeout=60,
+        interval=0.5,
+        what="kube-state-metrics counting the exporter's restart",
+    )
     firsts = {name: first_notified(stack, name, **labels) for name, labels in expected.items()}
 
     def inhibited() -> bool:
@@ -112,6 +135,8 @@ def test_failure_modes_page_once_stay_inhibited_and_resolve(stack: UpStack) -> N
     for name, labels in expected.items():
         assert len(notified(notes, name, **labels)) == 1, f"{name} must reach the receiver exactly once"
     assert not notified(notes, "GPUXidCritical", **lost), "an inhibited alert reached the receiver"
+    restart_notes = notified(notes, "GPUExporterRestarted", **expected["GPUExporterRestarted"])
+    assert [a["labels"]["alertname"] for n in restart_notes for a in n["alerts"]].count("GPUExporterRestarted") == 1
     assert not [a for n in notes for a in n["alerts"] if "replica" in a["labels"]], "HA replica label leaked"
     assert {n["receiver"] for n in notes} <= {"infra-page", "infra-ticket", "platform-page", "platform-ticket"}
 
@@ -135,11 +160,6 @@ def test_failure_modes_page_once_stay_inhibited_and_resolve(stack: UpStack) -> N
     assert not notified(stack.notifications(), "GPUXidCritical", **lost)
 
 
-def resolved(stack: UpStack, alertname: str, labels: dict[str, str]) -> list[dict[str, Any]]:
-    """The notifications so far that resolve ``alertname`` with these labels."""
-    return notified(stack.notifications(), alertname, "resolved", **labels)
-
-
 def test_a_crashed_child_is_reported_and_restarted(stack: UpStack) -> None:
     before = {c["name"]: c for c in stack.status()["components"]}["pushgateway@gpu-a"]
     os.kill(before["pid"], signal.SIGKILL)
@@ -156,52 +176,6 @@ def test_a_crashed_child_is_reported_and_restarted(stack: UpStack) -> None:
     assert after["pid"] != before["pid"]
     assert any("pushgateway@gpu-a exited with code" in e for e in stack.status()["events"])
     wait_for(lambda: httpx.get(f"{stack.url('pushgateway@gpu-a')}/-/ready", timeout=2).status_code == 200, what="ready")
-
-
-def test_a_sigkilled_supervisor_keeps_the_data_dir_until_its_children_have_exited(stack: UpStack) -> None:
-    components = {c["name"]: c["pid"] for c in stack.status()["components"] if c["running"]}
-    slow = components["pushgateway@gpu-a"]
-    os.kill(slow, signal.SIGSTOP)  # a child that is slow to stop (a replica flushing remote write, say)
-    try:
-        stack.proc.send_signal(signal.SIGKILL)
-        stack.proc.wait(30)
-        # The other children stop with their supervisor; the stopped one still holds the data directory's lock.
-        second = cli("up", "--fast", "--no-tui", "--data-dir", str(stack.data_dir), timeout=60)
-        assert second.returncode == 2, second.stdout + second.stderr
-        assert "has exited but its child processes still hold the directory" in second.stderr
-        assert pid_alive(slow)
-    finally:
-        os.kill(slow, signal.SIGCONT)  # its pending SIGTERM (from the supervisor's death) now stops it
-    wait_for(lambda: not any(pid_alive(p) for p in components.values()), timeout=60, what="every child to exit")
-
-    def lock_free() -> bool:
-        # A multi-threaded child's leader can show as exited a moment before its last thread closes the files.
-        lock = StackLock(stack.data_dir / "lock")
-        try:
-            lock.acquire(stack.data_dir / "stack.json")
-        except EnvironmentProblem:
-            return False
-        lock.release()
-        return True
-
-    wait_for(lock_free, timeout=30, what="the data directory to be free once the last child has gone")
-
-
-def test_ctrl_c_leaves_no_process_behind(stack: UpStack) -> None:
-    status = stack.status()
-    pids = [c["pid"] for c in status["components"] if c["running"]]
-    # 2 x 2 replicas, the global store, vmalert, Alertmanager, a Pushgateway per cluster, node-exporter, the
-    # remediator (dry run)
-    assert len(pids) == 11
-    control = stack.url("control")
-    stack.proc.send_signal(signal.SIGINT)
-    assert stack.proc.wait(60) == 0
-    assert not [pid for pid in pids if pid_alive(pid)]
-    assert not (stack.data_dir / "stack.json").exists()
-    with pytest.raises(httpx.HTTPError):
-        httpx.get(f"{control}/status", timeout=2)
-    done = cli("status", "--data-dir", str(stack.data_dir))
-    assert done.returncode != 0 and "no `gpuscope up` is running" in done.stderr
 
 
 def _l3_host_cpu_query(stack: UpStack) -> str:
@@ -231,38 +205,61 @@ def test_the_l3_host_row_shows_the_real_node_exporter(stack: UpStack) -> None:
     }
 
 
-def test_an_exporter_restart_pages_once_with_kube_state_metrics_seeing_it(stack: UpStack) -> None:
-    node = stack.state["nodes"][2]
-    assert node["cluster"] == "gpu-a"
-    instance = node["url"].removeprefix("http://")
-    restarts = (
-        'kube_pod_container_status_restarts_total{job="kube-state-metrics",container="exporter"}'
-        f' * on (namespace, pod) group_left (node) kube_pod_info{{node="{node["hostname"]}"}}'
-    )
-    before = stack.value("prometheus-a@gpu-a", restarts)
-    assert before is not None, "kube-state-metrics (simulated) has no restart count for the exporter's pod"
-    stack.inject("restart", "--cluster", "gpu-a", "--node", "2")
-    # both signals present: the exporter's start time changed and kube-state-metrics counted the restart
-    wait_for(
-        lambda: (stack.value("prometheus-a@gpu-a", restarts) or 0) > before,
-        timeout=60,
-        interval=0.5,
-        what="kube-state-metrics counting the exporter's restart",
-    )
-    first = first_notified(stack, "GPUExporterRestarted", cluster="gpu-a", instance=instance)
-    time.sleep(max(0.0, first["received_at"] + GROUP_INTERVAL_S + 5 - time.time()))
-    notes = notified(stack.notifications(), "GPUExporterRestarted", cluster="gpu-a", instance=instance)
-    assert len(notes) == 1, "one restart, two signals: exactly one notification"
-    assert len([a for n in notes for a in n["alerts"] if a["labels"]["alertname"] == "GPUExporterRestarted"]) == 1
-
-
 def test_the_remediator_runs_in_dry_run_and_the_view_says_what_it_would_drain(stack: UpStack) -> None:
     """gpu-b is a Slurm cluster: a lost GPU there is a node gpuscope remediate would drain, and only says so."""
+    log = stack.data_dir / "logs/remediation.jsonl"
+    earlier = len(log.read_text().splitlines()) if log.exists() else 0  # the decisions of earlier tests' faults
     stack.inject("fell-off-bus", "--cluster", "gpu-b", "--node", "1", "--gpu", "2")
     line = "would drain gpu-b-a100-01: GPUFellOffBus"
     wait_for(lambda: line in stack.status().get("remediation", []), timeout=90, interval=0.5, what=line)
     shown = cli("status", "--data-dir", str(stack.data_dir))
     assert shown.returncode == 0 and line in shown.stdout
-    audit = [json.loads(x) for x in (stack.data_dir / "logs/remediation.jsonl").read_text().splitlines()]
+    audit = [json.loads(x) for x in log.read_text().splitlines()[earlier:]]
     assert audit and all(d["dry_run"] for d in audit)
     assert [d["node"] for d in audit if d["result"] == "would"] == ["gpu-b-a100-01"]
+
+
+def test_a_sigkilled_supervisor_keeps_the_data_dir_until_its_children_have_exited(running: UpStack) -> None:
+    components = {c["name"]: c["pid"] for c in running.status()["components"] if c["running"]}
+    slow = components["pushgateway@gpu-a"]
+    os.kill(slow, signal.SIGSTOP)  # a child that is slow to stop (a replica flushing remote write, say)
+    try:
+        running.proc.send_signal(signal.SIGKILL)
+        running.proc.wait(30)
+        # The other children stop with their supervisor; the stopped one still holds the data directory's lock.
+        second = cli("up", "--fast", "--no-tui", "--data-dir", str(running.data_dir), timeout=60)
+        assert second.returncode == 2, second.stdout + second.stderr
+        assert "has exited but its child processes still hold the directory" in second.stderr
+        assert pid_alive(slow)
+    finally:
+        os.kill(slow, signal.SIGCONT)  # its pending SIGTERM (from the supervisor's death) now stops it
+    wait_for(lambda: not any(pid_alive(p) for p in components.values()), timeout=60, what="every child to exit")
+
+    def lock_free() -> bool:
+        # A multi-threaded child's leader can show as exited a moment before its last thread closes the files.
+        lock = StackLock(running.data_dir / "lock")
+        try:
+            lock.acquire(running.data_dir / "stack.json")
+        except EnvironmentProblem:
+            return False
+        lock.release()
+        return True
+
+    wait_for(lock_free, timeout=30, what="the data directory to be free once the last child has gone")
+
+
+def test_ctrl_c_leaves_no_process_behind(running: UpStack) -> None:
+    status = running.status()
+    pids = [c["pid"] for c in status["components"] if c["running"]]
+    # 2 x 2 replicas, the global store, vmalert, Alertmanager, a Pushgateway per cluster, node-exporter, the
+    # remediator (dry run)
+    assert len(pids) == 11
+    control = running.url("control")
+    running.proc.send_signal(signal.SIGINT)
+    assert running.proc.wait(60) == 0
+    assert not [pid for pid in pids if pid_alive(pid)]
+    assert not (running.data_dir / "stack.json").exists()
+    with pytest.raises(httpx.HTTPError):
+        httpx.get(f"{control}/status", timeout=2)
+    done = cli("status", "--data-dir", str(running.data_dir))
+    assert done.returncode != 0 and "no `gpuscope up` is running" in done.stderr

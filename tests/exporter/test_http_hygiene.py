@@ -126,7 +126,12 @@ def test_client_that_never_reads_is_abandoned(served: Listener) -> None:
     assert stats is not None
     wait_for(lambda: stats.open == 0, what="the readiness probes' connections to go")
     request = b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"
-    with socket.create_connection(("127.0.0.1", served.port), timeout=30) as lazy:
+    with socket.socket() as lazy:
+        # A fixed receive window: loopback autotunes it up to net.ipv4.tcp_rmem's maximum (32 MiB on some
+        # machines), enough to hold all 2,000 responses before the server ever waits on this client.
+        lazy.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)
+        lazy.settimeout(30)
+        lazy.connect(("127.0.0.1", served.port))
         try:
             for _ in range(2000):  # pipelined requests whose responses are never read
                 lazy.sendall(request)

@@ -100,7 +100,10 @@ def acting(world: World, kube: FakeKubeApi, tmp_path: Path, *args: str, **change
 
 def fell_off_bus(world: World, node: str, gpu: str, **kw: Any) -> None:
     """Each test its own GPU: an alert is a new one for Alertmanager (a test's leftovers never hold back the next)."""
-    post_alert(world.managers, page(CLUSTER, node, gpu=gpu), **{"starts_at": time.time(), **kw})
+    # A resolution (ends_at, no starts_at) starts a second before it ends: read after ends_at, "now" can be the
+    # later stamp, and Alertmanager refuses an alert that starts after it ends.
+    starts_at = kw["ends_at"] - 1 if "ends_at" in kw else time.time()
+    post_alert(world.managers, page(CLUSTER, node, gpu=gpu), **{"starts_at": starts_at, **kw})
 
 
 def events(kube: FakeKubeApi, node: str) -> list[dict[str, Any]]:

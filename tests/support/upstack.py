@@ -221,14 +221,18 @@ class StackPool:
         self.running = contextlib.ExitStack()
         self.current: UpStack | None = None
 
-    def get(self) -> UpStack:
+    def get(self, healthy: bool = True) -> UpStack:
+        """The running stack, every fault cleared and healthy again; with ``healthy=False``, as the last test left
+        it (for a test that only stops it). A fresh one if a test stopped it."""
         if self.current is not None and self.current.alive():
-            self.current.reset()
+            if healthy:
+                self.current.reset()
             return self.current
         self.close()
         self.started += 1
         self.current = self.running.enter_context(running_stack(self.root / f"data-{self.started}"))
-        self.current.wait_healthy()
+        if healthy:
+            self.current.wait_healthy()
         return self.current
 
     def close(self) -> None:
@@ -238,6 +242,11 @@ class StackPool:
 
 # Alertmanager's 5m group_interval, 15x faster (--fast): a duplicate notification would arrive within this.
 GROUP_INTERVAL_S = 20
+
+
+def resolved(stack: UpStack, alertname: str, labels: dict[str, str]) -> list[dict[str, Any]]:
+    """The notifications so far that resolve ``alertname`` with these labels."""
+    return notified(stack.notifications(), alertname, "resolved", **labels)
 
 
 def first_notified(stack: UpStack, alertname: str, **labels: str) -> dict[str, Any]:

@@ -56,8 +56,7 @@ def up_command(
 
 
 def _control(data_dir: str) -> str:
-    from gpuscope.runner.plan import data_paths
-    from gpuscope.runner.state import control_url
+    from gpuscope.runner.state import control_url, data_paths
 
     return control_url(data_paths(Path(data_dir).resolve())["state"])
 

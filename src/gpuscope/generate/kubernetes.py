@@ -16,8 +16,9 @@ from typing import Any
 from gpuscope.generate.budget import ClusterBudget
 from gpuscope.generate.kubernetes_processes import host_pid, process_env, process_mounts
 from gpuscope.generate.kubernetes_rbac import ROLE_FILES, attribution_env, reads_api_server
-from gpuscope.generate.prometheus import EXPORTER_JOB, LABEL_LIMIT
+from gpuscope.generate.prometheus import LABEL_LIMIT
 from gpuscope.remediate.policy import TAINT_KEY
+from gpuscope.rules.config import EXPORTER_JOB
 from gpuscope.spec.fleet import Cluster, FleetSpec
 
 APP = "gpuscope-exporter"

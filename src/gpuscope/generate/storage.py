@@ -22,8 +22,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpuscope.generate.budget import BudgetReport
-from gpuscope.generate.prometheus import EXPORTER_JOB, federation_config
+from gpuscope.generate.prometheus import federation_config
 from gpuscope.rules import COLD_TIER_REGEX
+from gpuscope.rules.config import EXPORTER_JOB
 from gpuscope.spec.fleet import FleetSpec, seconds
 
 FEDERATE_MATCH = [

@@ -47,12 +47,17 @@ class Thresholds(BaseModel):
     unattributed_for: str = Field("10m", pattern=_DURATION, description="how long before that memory alerts")
 
 
+# The scrape job of the GPU exporters in every generated Prometheus config, dcgm-exporter's own job name: what the
+# rules select by default and what the doctor looks for first.
+EXPORTER_JOB = "dcgm-exporter"
+
+
 class RulesConfig(BaseModel):
     """Selectors, label names, thresholds and budgets for the generated rules."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    exporter_selector: str = 'job="dcgm-exporter"'
+    exporter_selector: str = f'job="{EXPORTER_JOB}"'
     prometheus_selector: str = 'job="prometheus"'
     # Pushgateway is scraped with honor_labels: true, so `job` is the pushed job's name; select by the job_id
     # label of the grouping key instead.

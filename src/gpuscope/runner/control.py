@@ -36,7 +36,7 @@ async def _notifications(request: web.Request) -> web.Response:
 
 
 async def _status(request: web.Request) -> web.Response:
-    return web.json_response(_stack(request).report())
+    return web.json_response(await _stack(request).fresh_report())
 
 
 async def _inject(request: web.Request) -> web.Response:

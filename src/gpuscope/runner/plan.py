@@ -288,13 +288,3 @@ def _nodes(spec: FleetSpec, cluster: Cluster, group: NodeGroup, ci: int, gi: int
         )
         out.append(LocalNode(config, f"127.{20 + ci}.{gi}.{i + 1}", port, cluster.name))
     return out
-
-
-def data_paths(data_dir: Path) -> dict[str, Path]:
-    return {
-        "bundle": data_dir / "bundle",
-        "logs": data_dir / "logs",
-        "state": data_dir / "stack.json",
-        "lock": data_dir / "lock",
-        "notifications": data_dir / "notifications.jsonl",
-    }

@@ -16,7 +16,7 @@ import os
 import shutil
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,10 +33,11 @@ from gpuscope.exporter.server import Listener, build_app, make_runner, resolver_
 from gpuscope.exporter.settings import ExporterSettings
 from gpuscope.fields.catalog import Dialect
 from gpuscope.generate import generate_bundle
+from gpuscope.prom import AsyncClient
 from gpuscope.runner.children import build_children
-from gpuscope.runner.plan import LocalPlan, data_paths
+from gpuscope.runner.plan import LocalPlan
 from gpuscope.runner.process import ManagedProcess, stop_all
-from gpuscope.runner.state import StackLock, write_state
+from gpuscope.runner.state import StackLock, data_paths, write_state
 from gpuscope.runner.status import StackStatus, gather, stack_clients
 from gpuscope.runner.workloads import Workloads, plan_workloads
 from gpuscope.simulator.control import apply_fault, sim_of
@@ -62,6 +63,16 @@ class InjectRequest:
     enabled: bool = True
 
 
+async def _first_of(*events: asyncio.Event, timeout_s: float) -> None:
+    """Until one of ``events`` is set, or ``timeout_s``."""
+    waits = [asyncio.ensure_future(e.wait()) for e in events]
+    try:
+        await asyncio.wait(waits, timeout=timeout_s, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for w in waits:
+            w.cancel()
+
+
 class Stack:
     def __init__(self, plan: LocalPlan, loaded: LoadedSpec, data_dir: Path) -> None:
         self.plan = plan
@@ -78,6 +89,13 @@ class Stack:
         self.notifications: list[dict[str, Any]] = []
         self.events: deque[str] = deque(maxlen=12)
         self.status: StackStatus | None = None
+        self.status_at = 0.0  # when ``status`` was gathered
+        # Gathering the status asks every Prometheus for its rules, targets and floor queries: about a tenth of
+        # a core for the built-in fleet at 1 s. The live view reads it every second; without one, it is gathered
+        # every ``status_every_s`` and whenever ``fresh_report`` is asked for it (``gpuscope status``, the tests).
+        self.status_every_s = 1.0
+        self._status_wanted = asyncio.Event()
+        self._status_gathered = asyncio.Event()
         self.started = time.time()
         self.floor_green_after: float | None = None
         self.on_event: Callable[[str], None] = log.info
@@ -165,12 +183,29 @@ class Stack:
                     line = child.check(now)
                     if line:
                         self.event(line)
-                self.status = await gather(self.plan, clients, len(self.notifications))
-                if self.floor_green_after is None and self.status.floor_green:
-                    self.floor_green_after = time.time() - self.started
-                    self.event(f"Phase 1 floor green after {self.floor_green_after:.1f}s")
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(stop.wait(), timeout=1.0)
+                if self._status_wanted.is_set() or now - self.status_at >= self.status_every_s:
+                    await self._gather_status(clients)
+                await _first_of(stop, self._status_wanted, timeout_s=1.0)
+
+    async def _gather_status(self, clients: Mapping[str, AsyncClient]) -> None:
+        self._status_wanted.clear()
+        self.status = await gather(self.plan, clients, len(self.notifications))
+        self.status_at = time.time()
+        if self.floor_green_after is None and self.status.floor_green:
+            self.floor_green_after = self.status_at - self.started
+            self.event(f"Phase 1 floor green after {self.floor_green_after:.1f}s")
+        gathered, self._status_gathered = self._status_gathered, asyncio.Event()
+        gathered.set()
+
+    async def fresh_report(self, max_age_s: float = 1.0, wait_s: float = 10.0) -> dict[str, Any]:
+        """``report`` with a status at most ``max_age_s`` old: gathered now if it is older (waiting at most
+        ``wait_s``; a stack whose Prometheus servers answer slowly reports what it has)."""
+        if time.time() - self.status_at > max_age_s:
+            gathered = self._status_gathered
+            self._status_wanted.set()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(gathered.wait(), timeout=wait_s)
+        return self.report()
 
     async def drive_workloads(self, stop: asyncio.Event) -> None:
         """Keep the Slurm nodes' job-mapping directories and the jobs' pushes in step with the time."""
@@ -190,6 +225,8 @@ class Stack:
             "data_dir": str(self.data_dir),
             "fast": self.plan.fast,
             "uptime_seconds": round(time.time() - self.started, 1),
+            # how old the status above is: a live view or a script can tell a stale answer
+            "status_age_seconds": round(time.time() - self.status_at, 1) if self.status is not None else None,
             "floor_green_after_seconds": self.floor_green_after,
             "components": [
                 {

@@ -136,3 +136,15 @@ def control_url(path: Path) -> str:
     if not isinstance(control, str) or not control.startswith("http://"):
         raise EnvironmentProblem(f"{path} is damaged (no urls.control URL); {_RESTART}")
     return control
+
+
+def data_paths(data_dir: Path) -> dict[str, Path]:
+    """Where a stack keeps each thing in its data directory (``gpuscope status``, ``inject`` and ``clear`` read
+    only this module: they start in a tenth of the time the bundle's generator takes to import)."""
+    return {
+        "bundle": data_dir / "bundle",
+        "logs": data_dir / "logs",
+        "state": data_dir / "stack.json",
+        "lock": data_dir / "lock",
+        "notifications": data_dir / "notifications.jsonl",
+    }

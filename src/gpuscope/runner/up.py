@@ -37,6 +37,11 @@ def _spawn(coro: Coroutine[Any, Any, None], stop: asyncio.Event) -> asyncio.Task
     return task
 
 
+# Without the live view, the status (the Phase 1 floor, the replicas' facts) is gathered this often, and whenever
+# `gpuscope status` or the control API's /status asks for it.
+STATUS_EVERY_S_UNWATCHED = 5.0
+
+
 async def _live_view(stack: Stack, stop: asyncio.Event) -> None:
     with Live(render({}), console=Console(), refresh_per_second=1, screen=False) as live:
         while not stop.is_set():
@@ -80,6 +85,8 @@ async def run_up(plan: LocalPlan, loaded: LoadedSpec, data_dir: Path, *, reset: 
         tasks.append(_spawn(stack.drive_workloads(stop), stop))
         if tui:
             tasks.append(_spawn(_live_view(stack, stop), stop))
+        else:
+            stack.status_every_s = STATUS_EVERY_S_UNWATCHED
         await stop.wait()
     finally:
         stop.set()

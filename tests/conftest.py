@@ -1,0 +1,16 @@
+"""``make test``'s schedule (tests/support/schedule.py): whole modules to each worker, the stack modules first and
+at most two of them at once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.support.schedule import SuiteScheduling
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> SuiteScheduling | None:
+    if config.getoption("dist") != "loadfile":
+        return None
+    return SuiteScheduling(config, log)
