@@ -82,5 +82,7 @@ def test_rates_skip_the_start_up_burst() -> None:
     fast = Timing(now=10_000.0, window_s=240.0, speedup=15)
     # 24 s scaled, but the TSDB, the rules and the first round take wall time: a minute at the least
     assert fast.measurable(started=10_000.0 - 50) == 0.0
-    assert fast.measurable(started=10_000.0 - 70) == 10.0
-    assert fast.first_measurable_s == 64.0
+    # and a rate over 4 s (one production minute) reads a burst as churn: at least 30 s of wall time
+    assert fast.measurable(started=10_000.0 - 80) == 0.0
+    assert fast.measurable(started=10_000.0 - 95) == 35.0
+    assert fast.first_measurable_s == 90.0

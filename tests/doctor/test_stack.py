@@ -1,9 +1,10 @@
 """``gpuscope doctor`` against ``gpuscope up --fast``: a healthy fleet is all PASS, and each failure mode of
 docs/architecture.md, injected with ``gpuscope inject``, turns exactly the checks that describe it.
 
-One stack for the module (it takes a while to start); the tests run in file order on one worker. Each fault is
-cleared at the end of its test and the audit waits until nothing is wrong again; the exporter restart, which
-stays in the look-back window, comes last.
+One stack for the module (it takes a while to start); the tests run in file order on one worker. The two that
+inject nothing come first, while the stack's start-up churn settles (the healthy fleet's audit waits for it). Each
+fault is cleared at the end of its test and the audit waits until nothing is wrong again; the exporter restart,
+which stays in the look-back window, comes last.
 """
 
 from __future__ import annotations
@@ -68,6 +69,34 @@ def summary(report: Report, check: str) -> str:
     return next(r.summary for r in report.results if r.id == check)
 
 
+def test_urls_that_are_not_the_api_asked_for(stack: UpStack) -> None:
+    pushgateway, am = stack.url("pushgateway@gpu-a"), stack.url("alertmanager")
+    assert_cannot_audit(doctor_cli("--prometheus", pushgateway), f"--prometheus {pushgateway}: not a Prometheus API")
+    assert_cannot_audit(doctor_cli("--prometheus", am), "answered 404")
+    prom = stack.url("prometheus-a@gpu-a")
+    assert_cannot_audit(
+        doctor_cli("--prometheus", prom, "--alertmanager", prom), f"--alertmanager {prom}: not an Alertmanager API"
+    )
+
+
+def test_budget_models_and_nodes_come_from_the_fleet_spec(stack: UpStack, tmp_path: Path) -> None:
+    spec = yaml.safe_load(FLEET.read_text())
+    spec["clusters"][0]["node_groups"][0]["nodes"] = 5  # the spec lists a node the stack does not run
+    spec["budget"] = {"head_series": 4000}
+    spec["budgeted_models"] = ["NVIDIA A100-SXM4-80GB"]
+    fleet = tmp_path / "fleet.yaml"
+    fleet.write_text(yaml.safe_dump(spec))
+    report = until(
+        lambda: audited(stack, fleet),
+        {"exporter-targets": "FAIL", "gpus-reporting": "FAIL", "head-series": "FAIL", "gpu-models": "WARN"},
+        what="the stricter fleet spec",
+    )
+    assert summary(report, "exporter-targets") == "4 exporter targets, the fleet spec lists 5 nodes"
+    assert summary(report, "gpus-reporting") == "32/40 GPUs report DCGM_FI_DEV_GPU_TEMP"
+    assert summary(report, "gpu-models") == "GPU models outside the budget: NVIDIA H100 80GB HBM3 (32 GPUs)"
+    assert "over the budget of 4000" in summary(report, "head-series")
+
+
 def test_a_healthy_fleet_is_all_pass(stack: UpStack) -> None:
     # Churn and growth need some history after start-up: every check PASS, none skipped, once it exists.
     until(
@@ -92,16 +121,6 @@ def test_a_healthy_fleet_is_all_pass(stack: UpStack) -> None:
     assert table.stdout.rstrip().endswith("25 PASS; exit code 0")
     alone = summary(audited(stack, replica_b=False), "ha-pair")
     assert alone == "2/2 Prometheus servers up (pass --replica-b to compare what they scrape)"
-
-
-def test_urls_that_are_not_the_api_asked_for(stack: UpStack) -> None:
-    pushgateway, am = stack.url("pushgateway@gpu-a"), stack.url("alertmanager")
-    assert_cannot_audit(doctor_cli("--prometheus", pushgateway), f"--prometheus {pushgateway}: not a Prometheus API")
-    assert_cannot_audit(doctor_cli("--prometheus", am), "answered 404")
-    prom = stack.url("prometheus-a@gpu-a")
-    assert_cannot_audit(
-        doctor_cli("--prometheus", prom, "--alertmanager", prom), f"--alertmanager {prom}: not an Alertmanager API"
-    )
 
 
 def test_a_gpu_off_the_bus(stack: UpStack) -> None:
@@ -174,24 +193,6 @@ def test_global_store_down(stack: UpStack) -> None:
     assert summary(report, "remote-write").startswith("remote_write is behind")
     stack.clear()
     expect(stack, CLEAN, "the backlog drained")
-
-
-def test_budget_models_and_nodes_come_from_the_fleet_spec(stack: UpStack, tmp_path: Path) -> None:
-    spec = yaml.safe_load(FLEET.read_text())
-    spec["clusters"][0]["node_groups"][0]["nodes"] = 5  # the spec lists a node the stack does not run
-    spec["budget"] = {"head_series": 4000}
-    spec["budgeted_models"] = ["NVIDIA A100-SXM4-80GB"]
-    fleet = tmp_path / "fleet.yaml"
-    fleet.write_text(yaml.safe_dump(spec))
-    report = until(
-        lambda: audited(stack, fleet),
-        {"exporter-targets": "FAIL", "gpus-reporting": "FAIL", "head-series": "FAIL", "gpu-models": "WARN"},
-        what="the stricter fleet spec",
-    )
-    assert summary(report, "exporter-targets") == "4 exporter targets, the fleet spec lists 5 nodes"
-    assert summary(report, "gpus-reporting") == "32/40 GPUs report DCGM_FI_DEV_GPU_TEMP"
-    assert summary(report, "gpu-models") == "GPU models outside the budget: NVIDIA H100 80GB HBM3 (32 GPUs)"
-    assert "over the budget of 4000" in summary(report, "head-series")
 
 
 def test_wal_corruption_on_replica_b(stack: UpStack) -> None:

@@ -17,6 +17,9 @@ MIN_MEASURE_S = 60.0  # a rate over less than this (production time) says little
 # round, on a loaded machine. At speedup 15 the scaled settle is 24 s, and a 5 m group's first evaluation (which
 # creates its series once) came a few seconds after it: read as churn, the doctor warned on a healthy stack.
 SETTLE_WALL_MIN_S = 60.0
+# Likewise the shortest rate: at speedup 15 one production minute is 4 s, 4 scrapes, over which a sped-up stack's
+# ordinary bursts (a new pod's series, an hourly group's next round) read as several times the head per hour.
+MIN_MEASURE_WALL_S = 30.0
 ROLLUP_STALE_S = 600.0  # two 5-minute rollup evaluations
 GROWTH_HORIZON_S = 86400.0  # head series growth is projected a day ahead
 
@@ -49,16 +52,21 @@ class Timing:
         return max(self.scaled(SETTLE_S), SETTLE_WALL_MIN_S)
 
     @property
+    def min_measure_s(self) -> float:
+        """The shortest history a rate may use."""
+        return min(self.window_s, max(self.scaled(MIN_MEASURE_S), MIN_MEASURE_WALL_S))
+
+    @property
     def first_measurable_s(self) -> float:
         """How long after its start a Prometheus' rates are measurable at the earliest."""
-        return self.settle_s + self.scaled(MIN_MEASURE_S)
+        return self.settle_s + self.min_measure_s
 
     def measurable(self, started: float) -> float:
         """Seconds of history after ``started`` that a rate may use (0 when too little): not the start-up burst."""
         if not math.isfinite(started):  # a start time a server answered NaN: nothing is known to be measurable
             return 0.0
         usable = min(self.window_s, self.now - started - self.settle_s)
-        return usable if usable >= self.scaled(MIN_MEASURE_S) else 0.0
+        return usable if usable >= self.min_measure_s else 0.0
 
 
 def default_window(speedup: int) -> float:
