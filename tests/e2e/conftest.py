@@ -28,5 +28,5 @@ def stack(stacks: StackPool) -> UpStack:
 @pytest.fixture
 def running(stacks: StackPool) -> UpStack:
     """The module's stack as the last test left it, faults and all (a fresh one if a test stopped it): for the
-    tests that stop it, which need it running, not healthy."""
+    tests that stop it or only read its story, which need it running, not healthy."""
     return stacks.get(healthy=False)

@@ -23,6 +23,8 @@ if TYPE_CHECKING:  # TLS and auth (bcrypt, YAML, ssl contexts) load only with --
     from gpuscope.exporter.webconfig import WebConfig
 
 log = logging.getLogger(__name__)
+# At shutdown, how long a collection in progress may still run before the backend and the kubelet client close.
+SHUTDOWN_COLLECTION_WAIT_S = 5.0
 
 
 def parse_address(text: str, flag: str) -> tuple[str | None, int]:
@@ -180,5 +182,10 @@ async def serve(
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(server.wait_closed(), limits.write_timeout_s)
         web_app.cleanup()
+        # A collection still running on a worker thread reads the backend and the kubelet: let it finish (a hung
+        # one for at most SHUTDOWN_COLLECTION_WAIT_S) before they are closed under it.
+        deadline = loop.time() + SHUTDOWN_COLLECTION_WAIT_S
+        while any(lst.runtime.busy for lst in listeners) and loop.time() < deadline:
+            await asyncio.sleep(0.05)
         for lst in listeners:
             lst.runtime.close()

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from gpuscope.exporter.workloads.kubelet import KubeletClient, KubeletError
 from gpuscope.exporter.workloads.model import WorkloadLabels
 from gpuscope.exporter.workloads.source import KUBELET_GRACE, WorkloadSettings
 from gpuscope.simulator.kubelet import KubeletServer, kubelet_server, pod
@@ -217,3 +218,16 @@ def test_unmatched_devices_are_counted(make: RuntimeFactory, kubelet: KubeletSer
     text = scrape(runtime, clock)
     assert "gpuscope_exporter_workload_unmatched_devices 1\n" in text
     assert [s["pod"] for s in info_series(text)] == ["a"]
+
+
+def test_a_channel_closed_under_a_list_is_a_kubelet_error_not_a_traceback(kubelet: KubeletServer) -> None:
+    """At shutdown the client can be closed while a collection's List is on its way (the exporter waits a few
+    seconds for a collection in progress, not for a hung one): that List fails as the kubelet's error."""
+    client = KubeletClient(kubelet.socket_path, timeout_s=5.0)
+    assert client.list_all() == ([], [])
+    assert client._channel is not None
+    client._channel.close()  # what close() does from the shutdown thread, between the dial check and the call
+    with pytest.raises(KubeletError, match="closed channel"):
+        client.list_all()
+    assert client.list_all() == ([], [])  # the next collection dials again
+    client.close()

@@ -56,6 +56,9 @@ class KubeletClient:
         except grpc.RpcError as exc:
             self.close()
             raise KubeletError(f"kubelet List failed: {_describe(exc)}") from None
+        except ValueError as exc:  # grpc's "closed channel": closed under this call at shutdown
+            self.close()
+            raise KubeletError(f"kubelet List failed: {exc}") from None
         devices = [
             PodDevice(pod.namespace, pod.name, container.name, held.resource_name, device_id)
             for pod in reply.pod_resources
