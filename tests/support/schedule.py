@@ -49,7 +49,8 @@ class SuiteScheduling(LoadFileScheduling):  # type: ignore[misc]  # xdist ships 
         super()._assign_work_unit(node)
 
     def _next_scope(self, node: Any) -> str | None:
-        if node in self._running_stacks() or len(self._running_stacks()) < MAX_STACKS:
+        running = self._running_stacks()
+        if node in running or len(running) < MAX_STACKS:
             stack = next((m for m in STACK_MODULES if m in self.workqueue), None)
             if stack is not None:
                 return stack
