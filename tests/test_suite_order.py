@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.support.schedule import LONG_MODULES, STACK_MODULES
+from tests.support.schedule import LONG_MODULES, MAX_STACKS, STACK_MODULES, takes_stacks
 
 ROOT = Path(__file__).resolve().parents[1]
 # A module runs a stack when it calls running_stack or takes the e2e package's stack pool fixtures.
@@ -27,3 +27,8 @@ def test_every_module_that_runs_a_stack_is_scheduled_early() -> None:
     )
     assert runs, "the pattern finds no stack module: it no longer matches how the tests start a stack"
     assert [m for m in runs if m not in (*STACK_MODULES, *LONG_MODULES)] == []
+
+
+def test_the_first_workers_take_the_stacks_and_every_worker_does_when_there_are_no_more() -> None:
+    assert [takes_stacks(f"gw{i}", 4) for i in range(4)] == [i < MAX_STACKS for i in range(4)]
+    assert all(takes_stacks(f"gw{i}", MAX_STACKS) for i in range(MAX_STACKS))

@@ -30,10 +30,27 @@ CLEAN: dict[str, str] = {}
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[UpStack]:
+def started(tmp_path_factory: pytest.TempPathFactory) -> Iterator[UpStack]:
     with running_stack(tmp_path_factory.mktemp("doctor") / "data") as s:
         wait_for(lambda: s.status().get("floor_green_after_seconds"), timeout=90, what="the Phase 1 floor")
         yield s
+
+
+@pytest.fixture(scope="module")
+def failures(request: pytest.FixtureRequest) -> list[int]:
+    """The worker's count of failed tests when this module's latest test started."""
+    return [request.session.testsfailed]
+
+
+@pytest.fixture
+def stack(started: UpStack, failures: list[int], request: pytest.FixtureRequest) -> UpStack:
+    """The module's stack. A test that failed left its fault behind: the next one starts by clearing it and
+    waiting until nothing is wrong, so that one failure is reported once, not by every test after it."""
+    if request.session.testsfailed > failures[0]:
+        started.clear()
+        expect(started, CLEAN, "recovery from the failed test before")
+    failures[0] = request.session.testsfailed
+    return started
 
 
 def endpoints(stack: UpStack, replica_b: bool = True) -> Endpoints:
@@ -86,11 +103,10 @@ def test_budget_models_and_nodes_come_from_the_fleet_spec(stack: UpStack, tmp_pa
     spec["budgeted_models"] = ["NVIDIA A100-SXM4-80GB"]
     fleet = tmp_path / "fleet.yaml"
     fleet.write_text(yaml.safe_dump(spec))
-    report = until(
-        lambda: audited(stack, fleet),
-        {"exporter-targets": "FAIL", "gpus-reporting": "FAIL", "head-series": "FAIL", "gpu-models": "WARN"},
-        what="the stricter fleet spec",
-    )
+    # Only the checks the spec drives: on a loaded machine the scrape-duration check may warn meanwhile (scrapes
+    # near their 1 s timeout), which is the healthy-fleet test's business, not this one's.
+    expected = {"exporter-targets": "FAIL", "gpus-reporting": "FAIL", "head-series": "FAIL", "gpu-models": "WARN"}
+    report = until(lambda: audited(stack, fleet), expected, what="the stricter fleet spec", among=expected)
     assert summary(report, "exporter-targets") == "4 exporter targets, the fleet spec lists 5 nodes"
     assert summary(report, "gpus-reporting") == "32/40 GPUs report DCGM_FI_DEV_GPU_TEMP"
     assert summary(report, "gpu-models") == "GPU models outside the budget: NVIDIA H100 80GB HBM3 (32 GPUs)"

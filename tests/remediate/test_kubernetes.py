@@ -31,6 +31,7 @@ from tests.support.remediate import (
     TOKEN,
     Bundle,
     Recorder,
+    Remediator,
     alertmanagers,
     fleet_spec,
     page,
@@ -104,6 +105,16 @@ def fell_off_bus(world: World, node: str, gpu: str, **kw: Any) -> None:
     # later stamp, and Alertmanager refuses an alert that starts after it ends.
     starts_at = kw["ends_at"] - 1 if "ends_at" in kw else time.time()
     post_alert(world.managers, page(CLUSTER, node, gpu=gpu), **{"starts_at": starts_at, **kw})
+
+
+def both_managers(rem: Remediator, node: str) -> list[dict[str, Any]]:
+    """The decisions on ``node`` once both Alertmanagers' notifications have arrived. A test waits for them before
+    it ends: a notification its remediator did not take is retried to the next test's (the same webhook port),
+    which would act on an alert resolved long ago."""
+    return wait_for(
+        lambda: len(found := rem.decisions(node=node)) >= 2 and found,
+        what=f"both Alertmanagers' notifications on {node}\n{rem.log()[-1500:]}",
+    )
 
 
 def events(kube: FakeKubeApi, node: str) -> list[dict[str, Any]]:
@@ -209,6 +220,7 @@ def test_a_dry_run_reads_and_writes_nothing(world: World, kube: FakeKubeApi, tmp
         fell_off_bus(world, node, "4", starts_at=started)
         decision = wait_decision(rem, node=node, result="would")
         assert decision["dry_run"] is True and decision["line"] == f"would taint {node}: GPUFellOffBus"
+        assert [d["result"] for d in both_managers(rem, node)] == ["would", "already"]
         assert "gpuscope_remediation_dry_run 1" in rem.metrics()
     assert kube.requests == [] and kube.taints(node) == []
     fell_off_bus(world, node, "4", starts_at=started, ends_at=time.time())
@@ -231,6 +243,8 @@ def test_a_node_changed_meanwhile_is_read_again_and_a_missing_grant_is_one_line(
         fell_off_bus(world, denied, "5", starts_at=started)
         failed = wait_decision(rem, node=denied, result="failed")
         assert "HTTP 403" in failed["detail"] and "grant" in failed["detail"]
+        assert [d["result"] for d in both_managers(rem, node)] == ["done", "already"]
+        assert both_managers(rem, denied)[0]["result"] == "failed"
     for n in (node, denied):
         fell_off_bus(world, n, "5", starts_at=started, ends_at=time.time())
 
