@@ -8,11 +8,10 @@ with them after the others had finished; started first and all together, three s
 stack's wait for health time out. Here two workers run the stack modules one after another, longest first, while
 the others take every other module, the long ones first.
 
-Only the first ``MAX_STACKS`` workers (gw0, gw1) take stack modules; the others run at a lower CPU priority
-(``NICE_OTHERS``, set by tests/conftest.py, inherited by the servers they start). A stack scrapes its simulated
-exporters every second with a one-second timeout: on a machine loaded by the other workers' servers, promtool and
-Chromium, its scrapes came near that timeout and the doctor rightly warned about a healthy stack. Given the CPU
-first, the stacks keep their pace, and the other workers take what the stacks leave, which is most of one core.
+Only the first ``MAX_STACKS`` workers (gw0, gw1) take stack modules, one after another, so a stack module follows
+the one before on the same worker and never a third runs. (Running the other workers at a lower CPU priority was
+tried: on a slow host the stacks then took nearly all of both cores, and the other workers' own servers, starved,
+failed their tests.)
 """
 
 from __future__ import annotations
@@ -31,7 +30,6 @@ STACK_MODULES = (
 )
 MAX_STACKS = 2
 STACK_WORKERS = tuple(f"gw{i}" for i in range(MAX_STACKS))
-NICE_OTHERS = 10
 # Other modules that take a minute or more (they wait on real servers): started before the rest, so none of them
 # is what the run waits for at the end. A module missing here only costs the tail of the run.
 LONG_MODULES = (
