@@ -7,6 +7,12 @@ STAMP := $(VENV)/.installed
 # interval, timeouts), and the other workers fill those waits. Two of them run the modules that start a whole
 # `gpuscope up`, one after another, while the other two take everything else (tests/support/schedule.py).
 PYTEST_WORKERS ?= 4
+# Some CI images and sandboxes set PYTHONDONTWRITEBYTECODE=1: every Python process then compiles every gpuscope
+# module it imports (the package is installed editable, from src/), and pytest rewrites every test module's asserts,
+# on every run: collecting the suite took 12.6 s per worker under coverage (5 s with the bytecode kept), and each of
+# the suite's several hundred CLI subprocesses paid up to 0.2 s more to start.
+# The bytecode goes to the usual __pycache__ directories (ignored by git).
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: up test quick fmt lint typecheck unit coverage docs deps binaries assets screenshots bench bench-full clean image
 

@@ -341,6 +341,8 @@ class _Guard(asyncio.Protocol):
     def _expire(self, what: str) -> None:
         self._read_timer = self._write_timer = None
         if self._transport is not None and not self._transport.is_closing():
+            timed_out = self._admission.stats.timed_out
+            timed_out[what] = timed_out.get(what, 0) + 1
             log.debug("closing the connection from %s: %s timeout", _peer(self._transport), what)
             self._transport.abort()
 

@@ -245,6 +245,8 @@ class ConnectionStats:
     handshaking: int = 0  # of ``open``: TLS handshakes not finished yet
     rejected: int = 0  # refused because ``limit`` connections were open, none of them idle
     evicted: int = 0  # idle connections closed to admit a new one at ``limit``
+    # closed because a request did not arrive whole in time, or a response was not read in time (HTTP_TIMEOUTS)
+    timed_out: dict[str, int] = field(default_factory=dict)
     idle: Callable[[], int] = _no_idle  # how many of ``open`` have no request in progress (the guard counts them)
 
 
@@ -258,6 +260,11 @@ class AuthStats:
 
     def count(self, outcome: str) -> None:
         self.outcomes[outcome] = self.outcomes.get(outcome, 0) + 1
+
+
+# Why the HTTP guard cut a connection (``httpguard``): its request head or body was too slow to arrive (slowloris),
+# or its client stopped reading a response.
+HTTP_TIMEOUTS = ("request", "write")
 
 
 # How a basic-auth check was answered: no header or not basic auth; from the cache of verified or of refused
@@ -279,6 +286,7 @@ RELOAD_SUCCESS_TIMESTAMP = "gpuscope_exporter_config_last_reload_success_timesta
 
 def _connection_families(c: ConnectionStats) -> list[str]:
     name = "gpuscope_exporter_http_connections"
+    timed_out = "gpuscope_exporter_http_connections_timed_out_total"
     return [
         family(
             name,
@@ -312,6 +320,13 @@ def _connection_families(c: ConnectionStats) -> list[str]:
             COUNTER,
             "Idle connections closed to admit a new one because the connection limit was reached.",
             integer(c.evicted),
+        ),
+        family(
+            timed_out,
+            COUNTER,
+            "Connections cut for a timeout: a request not received whole in time (request), or a response the "
+            "client stopped reading (write).",
+            [sample(timed_out, label("timeout", t), integer(c.timed_out.get(t, 0))) for t in HTTP_TIMEOUTS],
         ),
     ]
 
