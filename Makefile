@@ -9,8 +9,8 @@ STAMP := $(VENV)/.installed
 PYTEST_WORKERS ?= 4
 # Some CI images and sandboxes set PYTHONDONTWRITEBYTECODE=1: every Python process then compiles every gpuscope
 # module it imports (the package is installed editable, from src/), and pytest rewrites every test module's asserts,
-# on every run: collecting the suite took 12.6 s per worker under coverage (5 s with the bytecode kept), and each of
-# the suite's several hundred CLI subprocesses paid up to 0.2 s more to start.
+# on every run: collecting the suite took 12.6 s per worker under coverage (8.4 s with the bytecode kept), and
+# each of the suite's several hundred CLI subprocesses paid up to 0.2 s more to start.
 # The bytecode goes to the usual __pycache__ directories (ignored by git).
 unexport PYTHONDONTWRITEBYTECODE
 
