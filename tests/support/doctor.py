@@ -5,10 +5,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Collection
+from pathlib import Path
 
 from gpuscope.doctor import Report, Status
+from gpuscope.errors import AuditError
 
 PROBLEMS = (Status.WARN, Status.FAIL)
 
@@ -34,7 +37,7 @@ def until(
     deadline = time.monotonic() + timeout
     last: dict[str, str] | str = "no report"
     while time.monotonic() < deadline:
-        report = run()
+        report = _diagnosed(run)
         last = {r.id: f"{r.status.value}: {r.summary}" for r in report.results if r.status in statuses}
         found = problems(report, statuses)
         if among:
@@ -43,6 +46,30 @@ def until(
             return report
         time.sleep(interval)
     raise AssertionError(f"{what or expected}: doctor still reports {last}")
+
+
+def _diagnosed(run: Callable[[], Report]) -> Report:
+    """``run()``; an audit that failed because a fresh socket's descriptor was closed under it (EBADF, seen once
+    on a loaded machine, cause unknown: something in the worker closed a descriptor number it no longer owned)
+    fails with this process's descriptors and threads at that moment, which say what the number was reused for."""
+    try:
+        return run()
+    except AuditError as exc:
+        if "[Errno 9]" not in str(exc):
+            raise
+        threads = sorted(t.name for t in threading.enumerate())
+        raise AssertionError(f"{exc}\n{descriptors()}\nthreads: {threads}") from exc
+
+
+def descriptors() -> str:
+    """This process's open descriptors and what each is (``/proc/self/fd``), one per line."""
+    lines = []
+    for fd in sorted(Path("/proc/self/fd").iterdir(), key=lambda p: int(p.name)):
+        try:
+            lines.append(f"  {fd.name} -> {os.readlink(fd)}")
+        except OSError:  # the listing's own descriptor, closed by now
+            continue
+    return "open descriptors:\n" + "\n".join(lines)
 
 
 def doctor_cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
