@@ -7,12 +7,16 @@ from typing import Any
 from gpuscope.rules import RulesConfig
 from tests.rules.fixtures import (
     A100,
+    MISSED,
     change,
+    change_missed,
     flat,
+    flat_missed,
     from_,
     gpu_labels,
     grow,
     identity,
+    missed_up,
     self_labels,
     until,
     up,
@@ -209,6 +213,20 @@ DBE = (
         quiet_at=("29m45s",),
     ),
     Case(
+        "one failed scrape (up 0, every series stale) neither resolves nor re-pages a firing DBE alert",
+        "GPUDoubleBitEccErrors",
+        (
+            missed_up(at="32m"),
+            Series(TEMP, gpu_labels(0), flat_missed(60, at="32m")),
+            Series("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", gpu_labels(0), change_missed(0, 1, at="32m")),
+        ),
+        fires_by="31m",
+        expected=(identity(0),),
+        # the increase is in the 5-minute window until 35m: the missed scrape at 32m must not end the page
+        still_firing_at=("32m", "32m15s", "34m45s"),
+        quiet_at=("29m45s",),
+    ),
+    Case(
         "near miss: only single-bit errors grow, and a restart resets the volatile DBE counter",
         "GPUDoubleBitEccErrors",
         (
@@ -236,6 +254,18 @@ ROW_REMAP = (
         (up(), *temps(0), Series("DCGM_FI_DEV_ROW_REMAP_PENDING", gpu_labels(0), change(0, 1))),
         fires_by="31m",
         expected=(identity(0),),
+    ),
+    Case(
+        "one failed scrape (up 0, every series stale) neither resolves nor re-pages a pending remap",
+        "GPURowRemapFailure",
+        (
+            missed_up(),
+            Series(TEMP, gpu_labels(0), flat_missed(60)),
+            Series("DCGM_FI_DEV_ROW_REMAP_PENDING", gpu_labels(0), change_missed(0, 1)),
+        ),
+        fires_by="31m",
+        expected=(identity(0),),
+        still_firing_at=(MISSED, "35m15s", "35m30s"),
     ),
     Case(
         "near miss: correctable remaps only",

@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
-from tests.rules.fixtures import A100, change, flat, from_, gpu_labels, identity, self_labels, target, until, up
-from tests.support.promtool import Case, Series
+from tests.rules.fixtures import (
+    A100,
+    change,
+    flat,
+    flat_missed,
+    from_,
+    gpu_labels,
+    identity,
+    missed_up,
+    self_labels,
+    target,
+    until,
+    up,
+)
+from tests.support.promtool import Case, Series, steps
 
 TEMP = "DCGM_FI_DEV_GPU_TEMP"
 PROF = "DCGM_FI_PROF_GR_ENGINE_ACTIVE"
+BLIP = "40m"  # a failed scrape at the 1-minute group's evaluation, once the alert fires
 
 EXPORTER_DOWN = (
     Case(
@@ -54,6 +68,25 @@ PROFILING_STALE = (
         fires_by="36m",
         expected=(identity(0),),
         quiet_at=("29m45s",),
+    ),
+    Case(
+        "one failed scrape (every series stale, the 1-minute group's evaluation in the gap) does not resolve it",
+        "GPUProfilingMetricsStale",
+        (
+            missed_up(at=BLIP),
+            Series(TEMP, gpu_labels(0), flat_missed(60, at=BLIP)),
+            Series(PROF, gpu_labels(0), until(0.5)),
+            Series("gpuscope_exporter_gpu_profiling_supported", self_labels(0), flat_missed(1, at=BLIP)),
+            Series("gpuscope_exporter_gpu_profiling_available", self_labels(0, reason="available"), until(1)),
+            Series(
+                "gpuscope_exporter_gpu_profiling_available",
+                self_labels(0, reason="locked"),
+                f"_x{steps('30m')} 0x{steps(BLIP) - steps('30m') - 1} stale 0x{steps('1h') - steps(BLIP) - 1}",
+            ),
+        ),
+        fires_by="36m",
+        expected=(identity(0),),
+        still_firing_at=(BLIP, "40m15s", "41m"),
     ),
     Case(
         "near miss: a GPU that never had PROF metrics (A100 through NVML, no GPM)",

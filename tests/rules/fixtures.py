@@ -82,3 +82,26 @@ def change(before: float | int, after: float | int, start: str = "30m", total: s
 def grow(base: float | int, per_step: float | int, start: str = "30m", total: str = "1h") -> str:
     """Flat at ``base`` until ``start``, then growing by ``per_step`` every 15 s."""
     return f"{base:g}x{steps(start) - 1} {base + per_step:g}+{per_step:g}x{steps(total) - steps(start)}"
+
+
+# A failed scrape at ``at``: ``up`` reads 0 and every other series of the target gets a staleness marker.
+MISSED = "35m"
+
+
+def missed_up(at: str = MISSED, total: str = "1h") -> Series:
+    return up(values=f"1x{steps(at) - 1} 0 1x{steps(total) - steps(at) - 1}")
+
+
+def flat_missed(value: float | int, at: str = MISSED, total: str = "1h") -> str:
+    """``flat`` with the staleness marker of one failed scrape at ``at``."""
+    return f"{value:g}x{steps(at) - 1} stale {value:g}x{steps(total) - steps(at) - 1}"
+
+
+def change_missed(
+    before: float | int, after: float | int, start: str = "30m", at: str = MISSED, total: str = "1h"
+) -> str:
+    """``change`` at ``start``, with the staleness marker of one failed scrape at ``at`` (after ``start``)."""
+    return (
+        f"{before:g}x{steps(start) - 1} {after:g}x{steps(at) - steps(start) - 1} stale "
+        f"{after:g}x{steps(total) - steps(at) - 1}"
+    )

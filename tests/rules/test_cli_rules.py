@@ -33,6 +33,8 @@ def test_render_to_stdout_and_list() -> None:
     assert "# --- gpuscope-alerts.yaml" in out and "alert: GPUFellOffBus" in out
     listing = gpuscope("rules", "list").stdout
     assert "GPUAllocatedButIdle" in listing and "workload" in listing
+    dbe = next(line for line in listing.splitlines() if line.startswith("GPUDoubleBitEccErrors "))
+    assert "keep_firing_for=1m " in dbe, dbe
 
 
 def test_bad_config_is_one_located_line(tmp_path: Path) -> None:

@@ -77,8 +77,11 @@ def runbooks_command(
 
 @rules_app.command("list")
 def list_command(config: ConfigOption = None) -> None:
-    """List every alert with its owner, severity, for-duration and detection bound."""
+    """List every alert with its owner, severity, for, keep_firing_for and detection bound."""
     from gpuscope.rules import alerts
 
     for alert in alerts(_config(config)):
-        typer.echo(f"{alert.name:48} {alert.owner:9} {alert.severity:7} for={alert.for_:5} bound={alert.bound}")
+        typer.echo(
+            f"{alert.name:48} {alert.owner:9} {alert.severity:7} for={alert.for_:5} "
+            f"keep_firing_for={alert.keep_firing_for:4} bound={alert.bound}"
+        )

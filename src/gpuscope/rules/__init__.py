@@ -19,7 +19,7 @@ from gpuscope.rules.model import Alert, Group, Recording
 from gpuscope.rules.promql import Promql
 from gpuscope.rules.recording import COLD_TIER_REGEX, recording_groups
 from gpuscope.rules.render import RULE_FILES, render_files, render_runbook
-from gpuscope.rules.timescale import compress
+from gpuscope.rules.timescale import compress, held_through_missed_scrapes
 from gpuscope.rules.workload_attribution import GROUP_RECORDS, attribution_groups, group_record, join_labels
 
 __all__ = [
@@ -78,7 +78,7 @@ def build_groups(config: RulesConfig) -> tuple[Group, ...]:
     )
     # A group with no rules (host signals off, say) is left out: Prometheus does not list an empty group, so
     # doctor would report it missing.
-    return compress(tuple(g for g in groups if g.rules), config.speedup)
+    return compress(tuple(held_through_missed_scrapes(g) for g in groups if g.rules), config.speedup)
 
 
 def render_rule_files(config: RulesConfig) -> dict[str, str]:

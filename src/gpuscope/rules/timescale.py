@@ -3,6 +3,8 @@
 Rules are written in production time (15 s scrapes, ``[5m]`` windows, ``for: 10m``). ``gpuscope up --fast`` scrapes
 every second; with ``speedup: 15`` each range, offset, ``for``, ``keep_firing_for`` and group interval shrinks 15x,
 so the same logic fires 15x sooner. Production configs keep ``speedup: 1`` and are untouched.
+
+The other pass here, ``held_through_missed_scrapes``, gives every alert the hysteresis a missed scrape needs.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from dataclasses import replace
 
 from gpuscope.rules.model import Alert, Group, Recording
 
+# The rules are written for 15 s scrapes and evaluations (a group with no interval of its own runs at this one).
+EVALUATION_INTERVAL_S = 15
 _UNITS = {"ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400}
 _DURATION = r"(?:[0-9]+(?:ms|s|m|h|d))+"
 _RANGE = re.compile(rf"\[({_DURATION})(:{_DURATION})?\]")
@@ -37,6 +41,25 @@ def _expr(expr: str, speed: int) -> str:
 
 def _step(step: str | None, speed: int) -> str:
     return f":{scale(step[1:], speed)}" if step else ""
+
+
+def held_through_missed_scrapes(group: Group) -> Group:
+    """The group with every alert that has no ``keep_firing_for`` of its own held for two evaluations of the group,
+    a minute at least.
+
+    A failed scrape writes staleness markers for every series of its target, and an ``unless ... up == 0`` guard
+    sees the failure itself: the next evaluation finds the condition empty, and Prometheus resolves a firing alert
+    at once, to fire and notify it again on the evaluation after (a ticket closed and reopened for one missed
+    scrape). Held this long, one to three missed 15 s scrapes never resolve an alert; a fault that clears resolves
+    that much later. A pending alert's ``for`` still restarts after a gap: that delays a page, it repeats none.
+    """
+    every = to_seconds(group.interval) or EVALUATION_INTERVAL_S
+    hold = f"{round(max(60, 2 * every) // 60)}m"
+    rules = tuple(
+        replace(rule, keep_firing_for=hold) if isinstance(rule, Alert) and not rule.keep_firing_for else rule
+        for rule in group.rules
+    )
+    return replace(group, rules=rules)
 
 
 def compress(groups: tuple[Group, ...], speed: int) -> tuple[Group, ...]:
