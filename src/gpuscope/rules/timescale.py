@@ -54,7 +54,8 @@ def held_through_missed_scrapes(group: Group) -> Group:
     that much later. A pending alert's ``for`` still restarts after a gap: that delays a page, it repeats none.
     """
     every = to_seconds(group.interval) or EVALUATION_INTERVAL_S
-    hold = f"{round(max(60, 2 * every) // 60)}m"
+    held_s = round(max(60, 2 * every))
+    hold = f"{held_s // 60}m" if held_s % 60 == 0 else f"{held_s}s"
     rules = tuple(
         replace(rule, keep_firing_for=hold) if isinstance(rule, Alert) and not rule.keep_firing_for else rule
         for rule in group.rules
