@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gpuscope.rules import RulesConfig
-from tests.rules.fixtures import change, flat, identity, self_labels, up
+from tests.rules.fixtures import change, change_missed, flat, identity, missed_up, self_labels, up
 from tests.support.promtool import Case, Series
 
 HELD = "gpuscope_gpu_unattributed_memory_used_bytes"
@@ -24,6 +24,14 @@ CASES = (
         expected=(identity(2),),
         quiet_at=("29m45s", "39m"),
         still_firing_at=("55m",),
+    ),
+    Case(
+        "a failed scrape while it is pending (every series stale, up 0) does not start the 10 minutes over",
+        "GPUMemoryHeldByNoPod",
+        (missed_up(), held(2, change_missed(0, 8 * GIB))),
+        fires_by="42m",
+        expected=(identity(2),),
+        quiet_at=("39m",),
     ),
     Case(
         "near miss: a process exits between NVML's list and /proc for a few collections",

@@ -3,7 +3,18 @@
 from __future__ import annotations
 
 from gpuscope.rules import RulesConfig, Thresholds
-from tests.rules.fixtures import H100, change, flat, gpu_labels, self_labels, up, uuid
+from tests.rules.fixtures import (
+    H100,
+    change,
+    change_missed,
+    flat,
+    flat_missed,
+    gpu_labels,
+    missed_up,
+    self_labels,
+    up,
+    uuid,
+)
 from tests.support.promtool import Case, Series
 
 SM = "DCGM_FI_PROF_SM_ACTIVE"
@@ -45,6 +56,18 @@ ALLOCATED_BUT_IDLE = (
         fires_by="90m",
         expected=(held_by(0, "notebook-7", modelName=H100),),
         quiet_at=("29m45s", "70m"),
+    ),
+    Case(
+        "info mode: a failed scrape an hour in (every series stale, up 0) does not start the 50 minutes over",
+        "GPUAllocatedButIdle",
+        (
+            missed_up(at="60m", total=LONG),
+            Series(SM, gpu_labels(0), change_missed(0.6, 0.01, at="60m", total=LONG)),
+            Series("gpuscope_gpu_workload_info", info(0, "notebook-7").labels, flat_missed(1, at="60m", total=LONG)),
+        ),
+        fires_by="90m",
+        expected=(held_by(0, "notebook-7", modelName=H100),),
+        quiet_at=("70m",),
     ),
     Case(
         "info mode: two pods time-slice one GPU (::N replicas) and both are reported",

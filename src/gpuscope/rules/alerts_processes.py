@@ -24,7 +24,8 @@ def memory_held_by_no_pod(q: Promql) -> Alert:
     floor = t.unattributed_memory_mib * _MIB
     return Alert(
         name="GPUMemoryHeldByNoPod",
-        expr=f"max by ({q.gpu_id}) ({held}) > {floor}",
+        # The newest sample within the last minute: one failed scrape must not start the 10 minutes of ``for`` over.
+        expr=f"max by ({q.gpu_id}) (last_over_time({held}[1m])) > {floor}",
         severity="ticket",
         owner="platform",
         summary="GPU memory is held by processes that belong to no live pod.",

@@ -17,7 +17,9 @@ def allocated_but_idle(q: Promql) -> Alert:
     )
     return Alert(
         name="GPUAllocatedButIdle",
-        expr=f"workload:gpu_activity:avg5m < {t.idle_activity_ratio:g}",
+        # The newest recorded value within two evaluations, not the instant one: a scrape that failed while the
+        # record was evaluated leaves one minute without it, and 50 minutes of ``for`` would start over.
+        expr=f"last_over_time(workload:gpu_activity:avg5m[2m]) < {t.idle_activity_ratio:g}",
         severity="ticket",
         owner="workload",
         summary="A GPU is allocated to a workload that is not using it.",
