@@ -3,9 +3,9 @@ loopback, simulated GPU nodes, and the failure modes the alert rules cover, driv
 
 The tests share one stack (it takes a while to start) but not an order: before each, ``stack`` clears every fault
 and waits until the stack is healthy again, and starts a fresh one if a test stopped it (tests/e2e/conftest.py).
-The two tests that stop the stack come last, so the module starts two stacks, not three.
-The drills that take longest (an outage of the global store, a replica down, a zombie, the teams' story) run on a
-stack of their own in test_up_drills.py, beside these.
+The test that stops the stack (SIGKILL) comes last, so the module starts one stack. The drills that take longest (an
+outage of the global store, a replica down, a zombie, the teams' story) run on a stack of their own in
+test_up_drills.py, beside these, and end with Ctrl-C on it.
 """
 
 from __future__ import annotations
@@ -246,20 +246,3 @@ def test_a_sigkilled_supervisor_keeps_the_data_dir_until_its_children_have_exite
         return True
 
     wait_for(lock_free, timeout=30, what="the data directory to be free once the last child has gone")
-
-
-def test_ctrl_c_leaves_no_process_behind(running: UpStack) -> None:
-    status = running.status()
-    pids = [c["pid"] for c in status["components"] if c["running"]]
-    # 2 x 2 replicas, the global store, vmalert, Alertmanager, a Pushgateway per cluster, node-exporter, the
-    # remediator (dry run)
-    assert len(pids) == 11
-    control = running.url("control")
-    running.proc.send_signal(signal.SIGINT)
-    assert running.proc.wait(60) == 0
-    assert not [pid for pid in pids if pid_alive(pid)]
-    assert not (running.data_dir / "stack.json").exists()
-    with pytest.raises(httpx.HTTPError):
-        httpx.get(f"{control}/status", timeout=2)
-    done = cli("status", "--data-dir", str(running.data_dir))
-    assert done.returncode != 0 and "no `gpuscope up` is running" in done.stderr
