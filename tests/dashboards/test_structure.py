@@ -20,7 +20,7 @@ from gpuscope.dashboards.promql import Q
 from gpuscope.dashboards.sdk import schema_problems
 from gpuscope.fields import companion
 from gpuscope.fields.catalog import ALL_FIELDS, RENAMED_IN_4_9, Dialect
-from gpuscope.generate import generate_bundle
+from gpuscope.generate.compose import generate_bundle
 from gpuscope.rules import RulesConfig, Thresholds, build_groups
 from gpuscope.spec.load import parse_fleet
 from tests.support.dashboards import VALUES, built, collectors, every_field, options, substitute, targets

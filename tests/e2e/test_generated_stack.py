@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from gpuscope.bundle import write_bundle
-from gpuscope.generate import generate_bundle
+from gpuscope.generate.compose import generate_bundle
 from gpuscope.rules import COLD_TIER_REGEX
 from gpuscope.spec.load import parse_fleet
 from tests.support.exporters import serving

@@ -13,7 +13,7 @@ import yaml
 
 from gpuscope.bundle import write_bundle
 from gpuscope.fields.collectors import parse_collectors
-from gpuscope.generate import generate_bundle
+from gpuscope.generate.compose import generate_bundle
 from gpuscope.generate.prometheus import choose_store
 from gpuscope.rules import COLD_TIER_REGEX
 from gpuscope.spec.load import LoadedSpec, parse_fleet

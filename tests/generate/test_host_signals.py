@@ -15,8 +15,8 @@ from gpuscope.bundle import write_bundle
 from gpuscope.dashboards import dashboards
 from gpuscope.dashboards.options import options_for
 from gpuscope.fields.companion import markdown_table
-from gpuscope.generate import generate_bundle
 from gpuscope.generate.budget import compute_budget
+from gpuscope.generate.compose import generate_bundle
 from gpuscope.generate.prometheus import choose_store
 from gpuscope.rules import alerts
 from gpuscope.spec.load import parse_fleet

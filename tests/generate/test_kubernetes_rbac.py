@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from gpuscope.errors import SpecError
-from gpuscope.generate import generate_bundle
+from gpuscope.generate.compose import generate_bundle
 from gpuscope.spec.load import parse_fleet
 from tests.support.specs import ONE, fleet
 

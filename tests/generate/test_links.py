@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from gpuscope.generate import generate_bundle
+from gpuscope.generate.compose import generate_bundle
 from gpuscope.spec.fleet import FleetSpec
 from gpuscope.spec.load import parse_fleet
 from tests.support.bundle_links import Files, broken_links, edit_json_or_yaml, links_of, replace_in

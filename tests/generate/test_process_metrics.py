@@ -11,8 +11,8 @@ import pytest
 import yaml
 
 from gpuscope.errors import SpecError
-from gpuscope.generate import generate_bundle
 from gpuscope.generate.budget import HEAD_WINDOW_HOURS, compute_budget
+from gpuscope.generate.compose import generate_bundle
 from gpuscope.spec.load import parse_fleet
 from tests.support.specs import fleet
 

@@ -14,7 +14,7 @@ import yaml
 
 from gpuscope.bundle import write_bundle
 from gpuscope.errors import SpecError
-from gpuscope.generate import generate_bundle
+from gpuscope.generate.compose import generate_bundle
 from gpuscope.remediate.policy import TAINT_KEY, load_policy, parse_policy
 from gpuscope.runner.binaries import find_binary
 from gpuscope.spec.fleet import FleetSpec

@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from gpuscope.bundle import Bundle
-from gpuscope.generate import generate_bundle
+from gpuscope.generate.compose import generate_bundle
 from gpuscope.generate.prometheus import choose_store
 from gpuscope.rules import COLD_TIER_REGEX
 from gpuscope.spec.load import parse_fleet

@@ -20,7 +20,7 @@ from gpuscope.escaping import (
     promql_string,
     template_free,
 )
-from gpuscope.generate import generate_bundle
+from gpuscope.generate.compose import generate_bundle
 from gpuscope.rules import RulesConfig, render_rule_files
 from gpuscope.spec.load import parse_fleet
 from tests.support.prom import binary

@@ -8,7 +8,7 @@ import yaml
 from rich.console import Console
 
 from gpuscope.bundle import write_bundle
-from gpuscope.generate import generate_bundle
+from gpuscope.generate.compose import generate_bundle
 from gpuscope.runner.children import build_children
 from gpuscope.runner.plan import builtin_spec_text, plan_stack
 from gpuscope.runner.view import render

@@ -22,7 +22,7 @@ from gpuscope.errors import ApiError
 from gpuscope.exporter.settings import ExporterSettings
 from gpuscope.exporter.workloads.source import WorkloadSettings
 from gpuscope.fields.collectors import parse_collectors
-from gpuscope.generate import generate_bundle
+from gpuscope.generate.compose import generate_bundle
 from gpuscope.hardware.models import model_by_key, parse_mig_layout
 from gpuscope.prom import Vector
 from gpuscope.simulator.control import apply_fault

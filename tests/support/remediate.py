@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import yaml
 
-from gpuscope.generate import generate_bundle
+from gpuscope.generate.compose import generate_bundle
 from gpuscope.runner.binaries import find_binary
 from gpuscope.runner.process import ManagedProcess
 from gpuscope.spec.load import parse_fleet

@@ -39,7 +39,7 @@ def generate_command(
 ) -> None:
     """Compile the fleet spec into a monitoring bundle (byte-identical on re-run)."""
     from gpuscope.bundle import write_bundle
-    from gpuscope.generate import generate_bundle
+    from gpuscope.generate.compose import generate_bundle
     from gpuscope.spec.load import load_fleet
 
     loaded = load_fleet(fleet)
@@ -57,7 +57,7 @@ def budget_command(
     from rich.console import Console
     from rich.table import Table
 
-    from gpuscope.generate import compute_budget
+    from gpuscope.generate.budget import compute_budget
     from gpuscope.generate.readme import BUDGET_COLUMNS, budget_rows
     from gpuscope.spec.load import load_fleet
 

@@ -32,7 +32,7 @@ from gpuscope.exporter.scheduler import Scheduler
 from gpuscope.exporter.server import Listener, build_app, make_runner, resolver_for, start_site
 from gpuscope.exporter.settings import ExporterSettings
 from gpuscope.fields.catalog import Dialect
-from gpuscope.generate import generate_bundle
+from gpuscope.generate.compose import generate_bundle
 from gpuscope.prom import AsyncClient
 from gpuscope.runner.children import build_children
 from gpuscope.runner.plan import LocalPlan
