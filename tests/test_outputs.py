@@ -28,17 +28,21 @@ def test_writes_and_replaces_the_whole_file(tmp_path: Path) -> None:
 
 def test_a_write_failing_midway_leaves_the_old_content_and_no_temporary_file(tmp_path: Path) -> None:
     """A real short write: the file-size limit (as a full disk would) stops the write after the temporary file
-    exists. In a child process, so the limit is never this test run's."""
+    exists. In a child process, so the limit is never this test run's; the child lifts it again before it exits,
+    or its coverage data could not be written."""
     target = tmp_path / "targets.json"
     target.write_text("old\n")
     script = (
         "import errno, resource, sys\n"
         "from gpuscope.outputs import write_text\n"
-        "resource.setrlimit(resource.RLIMIT_FSIZE, (16, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))\n"
+        "soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (16, hard))\n"
         "try:\n"
         "    write_text(sys.argv[1], 'x' * 4096)\n"
         "except OSError as exc:\n"
         "    sys.exit(3 if exc.errno == errno.EFBIG else 4)\n"
+        "finally:\n"
+        "    resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))\n"
     )
     done = subprocess.run([sys.executable, "-c", script, str(target)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 3, done.stderr  # the write failed, with the file-size error

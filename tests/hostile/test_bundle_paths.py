@@ -4,8 +4,6 @@ write leaves the previous bundle as it was, with an error naming the file."""
 from __future__ import annotations
 
 import json
-import resource
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -78,32 +76,28 @@ def test_stale_entries_inside_are_still_deleted_and_a_damaged_manifest_deletes_n
     assert (out / "mine.txt").read_text() == "mine"
 
 
-def _limit_file_size() -> None:
-    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead of killing
-    resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
-
-
 def test_a_write_that_fails_half_way_leaves_the_old_bundle_and_names_the_file(tmp_path: Path) -> None:
     out = tmp_path / "out"
     old = Bundle.of({"a.yml": {"x": 1}, "z.yml": {"small": True}})
     write_bundle(old, str(out))
     before = {p.name: p.read_bytes() for p in out.iterdir()}
     # A real I/O failure: the second file is larger than the process may write (RLIMIT_FSIZE), the first is not.
+    # SIGXFSZ ignored: a write past the limit fails with EFBIG instead of killing. The child lifts the limit again
+    # before it exits, or its coverage data could not be written.
     script = (
-        "import sys\n"
+        "import resource, signal, sys\n"
         "from gpuscope.bundle import Bundle, write_bundle\n"
         "from gpuscope.errors import UsageError\n"
         "b = Bundle.of({'a.yml': {'x': 2}, 'z.yml': {'big': 'x' * 10000}})\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        "soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (4096, hard))\n"
         "try:\n    write_bundle(b, sys.argv[1])\n"
         "except UsageError as e:\n    print(e)\n    sys.exit(2)\n"
+        "finally:\n    resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))\n"
     )
     result = subprocess.run(
-        [sys.executable, "-c", script, str(out)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        preexec_fn=_limit_file_size,
-        check=False,
+        [sys.executable, "-c", script, str(out)], capture_output=True, text=True, timeout=60, check=False
     )
     assert result.returncode == 2, result.stderr
     assert f"{out / 'z.yml'}: File too large" in result.stdout
