@@ -82,12 +82,19 @@ ALLOCATED_BUT_IDLE = (
         "GPUAllocatedButIdle",
         (
             up(total=LONG),
-            Series(
-                SM,
-                gpu_labels(0, host_label="hostname", extra={"container": "c", "namespace": "ml", "pod": "notebook-7"}),
-                flat(0.0, LONG),
+            # every series: the holder is read from the temperature gauge, which every GPU has
+            *(
+                Series(
+                    name,
+                    gpu_labels(
+                        0, host_label="hostname", extra={"container": "c", "namespace": "ml", "pod": "notebook-7"}
+                    ),
+                    flat(value, LONG),
+                )
+                for name, value in ((SM, 0.0), ("DCGM_FI_DEV_GPU_TEMP", 40))
             ),
             Series(SM, gpu_labels(1, host_label="hostname"), flat(0.0, LONG)),
+            Series("DCGM_FI_DEV_GPU_TEMP", gpu_labels(1, host_label="hostname"), flat(40, LONG)),
         ),
         fires_by="60m",
         expected=(held_by(0, "notebook-7", host_label="hostname", modelName=H100),),

@@ -13,7 +13,7 @@ import yaml
 from gpuscope.rules import RulesConfig, build_groups, cold_tier_records
 from gpuscope.rules.efficiency_chargeback import ACTIVE_5M, GPUS_5M, HELD_5M, POWER_5M, chargeback_groups
 from gpuscope.rules.promql import Promql
-from gpuscope.rules.recording import gpu_5m_group
+from gpuscope.rules.recording import recording_groups
 from gpuscope.rules.render import group_dict
 from gpuscope.runner.binaries import find_binary
 
@@ -26,9 +26,9 @@ MIG_GROUP = 'cluster="c1",modelName="NVIDIA H200",namespace="infer",team="servin
 
 def test_rollups_count_held_active_and_watts(tmp_path: Path) -> None:
     config = RulesConfig()
-    # the rollups read the 5 m group's per-unit records (share, activity)
+    # the rollups are means of the once-a-minute records (per unit, per holder, per GPU), recorded by the others
     q = Promql(config)
-    groups = [group_dict(config, g) for g in (gpu_5m_group(q), *chargeback_groups(q))]
+    groups = [group_dict(config, g) for g in (*recording_groups(q), *chargeback_groups(q))]
     (tmp_path / "rules.yaml").write_text(yaml.safe_dump({"groups": groups}))
     info = f'gpuscope_gpu_workload_info{{{GPU_A},namespace="ml",pod="train-0",container="main",team="vision"}}'
     tests = {

@@ -159,12 +159,15 @@ def detect(
 def rules_config(detected: Detected, base: RulesConfig) -> RulesConfig:
     """``base`` (from the fleet spec, or the defaults) with every label name and selector as detected."""
     prometheus = selector(detected.prometheus_jobs) if detected.prometheus_jobs else base.prometheus_selector
-    return base.model_copy(
-        update={
-            "exporter_selector": selector(detected.exporter_jobs),
-            "prometheus_selector": prometheus,
-            "host_label": detected.host_label,
-            "uuid_label": detected.uuid_label,
-            "dialect": detected.dialect,
-        }
-    )
+    update: dict[str, str] = {
+        "exporter_selector": selector(detected.exporter_jobs),
+        "prometheus_selector": prometheus,
+        "host_label": detected.host_label,
+        "uuid_label": detected.uuid_label,
+        "dialect": detected.dialect,
+    }
+    # Behind a ServiceMonitor with honorLabels: false the workload's pod labels are exported_*, and namespace/pod
+    # are the exporter pod's own: every holder is read from the exported names.
+    if {"exported_namespace", "exported_pod"} <= set(detected.gpu_labels):
+        update.update(namespace_label="exported_namespace", pod_label="exported_pod")
+    return base.model_copy(update=update)

@@ -48,8 +48,8 @@ def label_collisions(o: Observations) -> Finding:
         Status.WARN,
         f"the exporter's labels collide with target labels and were renamed: {', '.join(exported)}",
         evidence,
-        "Scrape the exporter with honor_labels: true (ServiceMonitor honorLabels: true), or set the rules' "
-        "namespace_label/pod_label to the exported_* names.",
+        "Scrape the exporter with honor_labels: true (ServiceMonitor honorLabels: true), or set the fleet spec's "
+        "exporter.namespace_label/pod_label to the exported_* names (the doctor reads them so already).",
     )
 
 

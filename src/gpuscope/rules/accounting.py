@@ -32,6 +32,9 @@ UNIT_NOTE = (
 WHOLE = 'GPU_I_PROFILE=""'
 MIG = 'GPU_I_PROFILE!=""'
 PRESENCE = "DCGM_FI_DEV_GPU_TEMP"  # a device-level gauge every exporter serves for every GPU and MIG instance
+# The pod label (from the exporter's allowlist) that names a team, when the fleet has one: the per-holder records
+# carry it, so the chargeback rollups and the report sum by it.
+TEAM_LABEL = "team"
 GPU_SLICES = 7  # compute slices of every MIG-capable GPU in the catalog (A100, H100, H200, B200, GB200)
 # Compute-slice counts the catalog's MIG profiles use (1g, 2g, 3g, 4g, 7g).
 PROFILE_SLICES = tuple(sorted({p.slices for m in MODELS.values() for p in m.mig_profiles}))
@@ -87,21 +90,37 @@ def share_per_holder(q: Promql, holders: str, shares: str) -> str:
 
 def holders(q: Promql, by: str) -> str:
     """One series of value 1 per (unit, holder), labelled ``by`` as well where the holder has those labels: pods
-    from the workload info series, and Slurm jobs from the job info series (``hpc_job``; a job is in no namespace
-    or team, so it sums into the groups' unlabelled row). The pod is the holder whatever the grouping, so two pods
-    of one namespace sharing a GPU each hold half of it, in the namespace table and in the team table alike, and
-    a GPU a pod and a job share is split between them as the allocation rules split it."""
+    and Slurm jobs (``hpc_job``; a job is in no namespace or team, so it sums into the groups' unlabelled row). The
+    pod is the holder whatever the grouping, so two pods of one namespace sharing a GPU each hold half of it, in
+    the namespace table and in the team table alike, and a GPU a pod and a job share is split between them as the
+    allocation rules split it.
+
+    Holders are read where the fleet's exporters put them (``RulesConfig.workload_labels``): gpuscope's info series
+    (``gpuscope_gpu_workload_info``, ``gpuscope_gpu_job_info``), or the pod and job labels on the device series
+    themselves, as dcgm-exporter writes them (``labels``: its ``-k`` mode; the label names are the config's, so
+    ``-o``'s ``pod_name`` and a ServiceMonitor's ``exported_pod`` read alike). Both are instant reads of series
+    the exporter serves every scrape, so a holder ends when its series does (a staleness marker), never five
+    minutes later. In ``labels`` mode the holder is read from the presence gauge, which every GPU and MIG instance
+    has, and never from a recorded 5 m average (whose window would keep a replaced pod for five minutes); a
+    "holder" that is the scrape target's own pod is no holder: with ``honorLabels: true`` the exporter pod's target
+    labels fill a GPU series that has no pod (an idle GPU), and would bill every idle GPU to the exporter."""
     c = q.config
-    info = q.exporter("gpuscope_gpu_workload_info")
-    jobs = q.exporter("gpuscope_gpu_job_info")
     extra = "".join(
-        f", {label}" for label in by.split(", ") if label not in (c.namespace_label, c.pod_label, q.cluster)
+        f", {label}" for label in by.split(", ") if label and label not in (c.namespace_label, c.pod_label, q.cluster)
     )
     m = unit_match(q)
-    return (
-        f"(\ngroup by ({m}, {c.namespace_label}, {c.pod_label}{extra}) ({info})\nor\n"
-        f"group by ({m}, {JOB_LABEL}) ({jobs})\n)"
-    )
+    pods = f"{m}, {c.namespace_label}, {c.pod_label}{extra}"
+    if c.workload_labels == "labels":
+        own = f"group by ({q.cluster}, {c.namespace_label}, {c.pod_label}) ({q.up})"
+        on_pods = q.dcgm(PRESENCE, f'{c.pod_label}!=""')
+        on_jobs = q.dcgm(PRESENCE, f'{JOB_LABEL}!=""')
+        return (
+            f"(\n(group by ({pods}) ({on_pods})\nunless on ({q.cluster}, {c.namespace_label}, {c.pod_label}) {own})"
+            f"\nor\ngroup by ({m}, {JOB_LABEL}) ({on_jobs})\n)"
+        )
+    info = q.exporter("gpuscope_gpu_workload_info")
+    jobs = q.exporter("gpuscope_gpu_job_info")
+    return f"(\ngroup by ({pods}) ({info})\nor\ngroup by ({m}, {JOB_LABEL}) ({jobs})\n)"
 
 
 def held(q: Promql, by: str, shares: str | None = None) -> str:

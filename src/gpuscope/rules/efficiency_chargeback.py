@@ -12,10 +12,11 @@ are bounded (no pod): the series count is clusters x namespaces x teams x models
 
 from __future__ import annotations
 
-from gpuscope.rules.accounting import held, unit_match, unit_share
-from gpuscope.rules.model import Group, Recording
+from gpuscope.rules.accounting import TEAM_LABEL, unit_match, unit_share
+from gpuscope.rules.model import MINUTE_INTERVAL, Group, Recording
 from gpuscope.rules.promql import Promql, alternatives
-from gpuscope.rules.recording import UNIT_ACTIVE, UNIT_ACTIVITY, UNIT_SHARE
+from gpuscope.rules.recording import HELD, HELD_ACTIVE, HELD_POWER, UNIT_ACTIVE, UNIT_SHARE
+from gpuscope.rules.timescale import to_seconds
 
 HELD_5M = "chargeback:gpus_held:count_rollup5m"
 ACTIVE_5M = "chargeback:gpus_active:sum_rollup5m"
@@ -31,8 +32,6 @@ UNITS_ACTIVE_5M = "chargeback:gpu_units_active:sum_rollup5m"
 UNITS_5M = "chargeback:gpu_units:sum_rollup5m"
 UNITS_ACTIVE_1H = "chargeback:gpu_units_active:avg_rollup1h"
 UNITS_1H = "chargeback:gpu_units:avg_rollup1h"
-# The pod label (from the exporter's allowlist) that names a team, when the fleet has one.
-TEAM_LABEL = "team"
 
 
 def activity_source(q: Promql, window: str) -> str:
@@ -91,27 +90,41 @@ def rollup_sum(q: Promql, selector: str, by: str, team_label: str = TEAM_LABEL) 
     return f"sum by ({by}) (max by ({keys}) ({selector}))"
 
 
-def chargeback_groups(q: Promql, team_label: str = TEAM_LABEL) -> tuple[Group, Group]:
-    """The 5 m rollups read the per-unit records of the 5 m group (share, activity, share x activity: recorded once
-    a minute, keyed by UUID and GPU instance) instead of deriving them from the raw series again; the power reads
-    the raw energy counter, which no per-minute record carries."""
+def period_mean(record: str, period: str, every: str) -> str:
+    """The time-weighted mean of ``record`` (recorded every ``every``) over the ``period`` just ended, with the
+    intervals in which it has no sample counted as 0. A series exists only while its group holds something (a
+    namespace with no pod on a GPU has no held series), so ``avg_over_time``, the mean of the samples there are,
+    billed a namespace that held a GPU for ten minutes of the hour as holding it all hour.
+
+    The period is cut into its intervals on the clock's grid (a subquery at ``every``), each interval takes the
+    record's last sample in it, and the sum is divided by the number of intervals: each evaluation of the record
+    counts for exactly one interval, whenever in the interval its group runs, and an interval in which nobody
+    evaluated it (Prometheus down) counts as nothing held. Both windows stop a millisecond short, because
+    Prometheus 2 range selectors and subqueries include both ends. So the sum of a period's means is the sum of
+    what they average, at every grouping: the hour is exactly the mean of its twelve five-minute rollups."""
+    period_ms, every_ms = round(to_seconds(period) * 1000), round(to_seconds(every) * 1000)
+    last = f"last_over_time({record}[{every_ms - 1}ms])"
+    return f"sum_over_time({last}[{period_ms - 1}ms:{every}]) / {period_ms // every_ms}"
+
+
+def chargeback_groups(q: Promql) -> tuple[Group, Group]:
+    """The 5 m rollups are time-weighted means of the once-a-minute per-holder records (each holder's share of a
+    GPU, that share x its unit's activity, x its GPU's billed watts; ``recording.efficiency_group``), summed by
+    cluster, namespace, team and model: a pod that held a GPU for two of the five minutes counts for two, and
+    capacity is the mean of the minute's GPU counts. The 1 h rollups are time-weighted means of the 5 m ones, so
+    an hour is exactly the mean of its twelve five-minute rollups, whatever held what when."""
     c = q.config
-    keys = f"{c.cluster_label}, {c.namespace_label}, {team_label}, modelName"
-    m = unit_match(q)
-    shares = f"max by ({m}, modelName) ({UNIT_SHARE})"
-    held_share = held(q, f"{c.cluster_label}, {c.namespace_label}, {team_label}", shares)
-    activity = f"max by ({m}) ({UNIT_ACTIVITY})"
+    keys = f"{c.cluster_label}, {c.namespace_label}, {TEAM_LABEL}, modelName"
     by_model = f"{c.cluster_label}, modelName"
+
+    def minutes(record: str, by: str) -> str:
+        return f"sum by ({by}) (\n{period_mean(record, '5m', MINUTE_INTERVAL)}\n)"
+
     five = (
-        Recording(record=HELD_5M, expr=f"sum by ({keys}) (\n{held_share}\n)", cold=True),
-        Recording(record=ACTIVE_5M, expr=f"sum by ({keys}) (\n{held_active(q, held_share, activity)}\n)", cold=True),
-        Recording(record=POWER_5M, expr=f"sum by ({keys}) (\n{held_power(q, held_share, '10m')}\n)", cold=True),
-        Recording(
-            record=GPUS_5M,
-            expr=f"count by ({c.cluster_label}, modelName) "
-            f"(group by ({c.cluster_label}, {c.uuid_label}, modelName) ({q.dcgm('DCGM_FI_DEV_GPU_TEMP')}))",
-            cold=True,
-        ),
+        Recording(record=HELD_5M, expr=minutes(HELD, keys), cold=True),
+        Recording(record=ACTIVE_5M, expr=minutes(HELD_ACTIVE, keys), cold=True),
+        Recording(record=POWER_5M, expr=minutes(HELD_POWER, keys), cold=True),
+        Recording(record=GPUS_5M, expr=minutes("cluster:gpus:count_by_model", by_model), cold=True),
         Recording(record=UNITS_ACTIVE_5M, expr=f"sum by ({by_model}) ({UNIT_ACTIVE})", cold=True),
         Recording(record=UNITS_5M, expr=f"sum by ({by_model}) ({UNIT_SHARE} and {UNIT_ACTIVE})", cold=True),
     )
@@ -124,7 +137,7 @@ def chargeback_groups(q: Promql, team_label: str = TEAM_LABEL) -> tuple[Group, G
         (UNITS_5M, UNITS_1H),
     )
     hour = (
-        *(Recording(record=long, expr=f"avg_over_time({short}[1h])", cold=True) for short, long in pairs),
+        *(Recording(record=long, expr=period_mean(short, "1h", "5m"), cold=True) for short, long in pairs),
         Recording(
             record=GPU_ACTIVITY_1H,
             expr=f"max by ({q.unit_keys}) (avg_over_time(gpu:activity:avg_rollup5m[1h]))",

@@ -8,8 +8,7 @@ the long-term store has a predictable number of series.
 
 from __future__ import annotations
 
-from gpuscope.fields.labels import JOB_LABEL
-from gpuscope.rules.accounting import MIG, WHOLE, share_per_holder, unit_match, unit_share
+from gpuscope.rules.accounting import MIG, TEAM_LABEL, WHOLE, holders, share_per_holder, unit_match, unit_share
 from gpuscope.rules.model import MINUTE_INTERVAL, Group, Recording
 from gpuscope.rules.promql import Promql, alternatives
 
@@ -39,9 +38,14 @@ UNIT_ACTIVE = "gpu:unit_active:avg5m"
 POWER_5M = "gpu:power_watts:avg5m"
 FB_USED_5M = "gpu:fb_used_bytes:avg5m"
 FB_FREE_5M = "gpu:fb_free_bytes:avg5m"
-# Per (unit, holder): the holder's share of a GPU, and that share times the unit's activity.
+# Per physical GPU, once a minute: the energy counter's latest reading (joules), and the watts billed for the minute
+# just ended (the counter's increase over it, or the power gauge where the GPU has no counter).
+ENERGY_LAST = "gpu:energy_joules:last1m"
+BILLED_WATTS = "gpu:power_watts:billed1m"
+# Per (unit, holder): the holder's share of a GPU, that share times the unit's activity, and times its GPU's watts.
 HELD = "workload:gpu_held:ratio"
 HELD_ACTIVE = "workload:gpu_active:ratio"
+HELD_POWER = "workload:gpu_power_watts:held1m"
 FELL_OFF_BUS = "GPUFellOffBus"
 
 
@@ -109,6 +113,7 @@ def gpu_5m_group(q: Promql) -> Group:
             Recording(record=record, expr=q.per_entity(field, q.base(field, f"avg_over_time({q.dcgm(field)}[5m])")))
         )
     rules.append(Recording(record="gpu:fb_used:ratio_avg5m", expr=used_share(FB_USED_5M, FB_FREE_5M)))
+    rules += energy_records(q)
     # No per-GPU 5 m temperature maximum: nothing read it (the cold tier's gpu:temperature_celsius:max_rollup5m
     # reads the raw samples of its own five minutes).
     return Group(name="gpuscope-gpu-5m.rules", rules=tuple(rules), interval=AGGREGATE_INTERVAL)
@@ -135,6 +140,31 @@ def presence_group(q: Promql) -> Group:
         ),
         interval="1m",
     )
+
+
+def energy_records(q: Promql) -> list[Recording]:
+    """The watts each physical GPU is billed for, minute by minute, from its energy counter: the counter's latest
+    reading once a minute, one per GPU however many copies Prometheus holds of it (MIG instances repeat it, an old
+    and a new exporter pod read the same GPU's counter: their maximum is the latest reading, never a sum), and the
+    minute's watts as the increase since the previous minute's reading.
+
+    The increases telescope, so summed over any run of minutes they are the counter's increase over it: energy is
+    exact over time, with no extrapolation of ``rate`` over a window a gap or a rollout only partly covers. A
+    minute whose previous reading is missing (the GPU's first minute, the minute after a gap: a gap ends the
+    record's series and leaves a staleness marker) bills nothing: the energy used while nobody saw the GPU is
+    billed to no one. A reading below the previous one is a reset (the driver reloaded): the minute bills what
+    the counter counted since. A GPU whose exporter serves no energy counter is billed from its power gauge (the
+    5 m average, once a minute), so it is never billed nothing."""
+    field = "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION"
+    keys = q.device_keys
+    latest = q.base(field, f"max by ({keys}) (last_over_time({q.dcgm(field)}[1m]))")
+    previous = f"{ENERGY_LAST} offset 1m"
+    increase = f"{ENERGY_LAST} - {previous}"
+    watts = (
+        f"(\n({increase} >= 0)\nor\n({ENERGY_LAST} and ({increase} < 0))\n) / {q.secs(60)}\n"
+        f"or\n({POWER_5M} unless on ({q.cluster}, {q.config.uuid_label}) {ENERGY_LAST})"
+    )
+    return [Recording(record=ENERGY_LAST, expr=latest), Recording(record=BILLED_WATTS, expr=watts)]
 
 
 def unit_records(q: Promql) -> list[Recording]:
@@ -232,22 +262,14 @@ def cluster_group(q: Promql) -> Group:
 
 def allocation_holders(q: Promql) -> str:
     """One series per (unit, holder) for the configured attribution mode, valued 1: pods, and Slurm jobs (the
-    job-mapping directory, ``hpc_job``), from the info series or from the labels on the GPU series; without
-    attribution, a unit whose memory is held (a process owns it). Scrape instances are dropped, so an old and a
-    new exporter pod name one holder."""
+    job-mapping directory, ``hpc_job``), wherever the exporter puts them (``accounting.holders``), labelled with
+    the team too, so the chargeback rollups sum these records by team without joining the info series again;
+    without attribution, a unit whose memory is held (a process owns it). Scrape instances are dropped, so an old
+    and a new exporter pod name one holder."""
     c = q.config
-    m, pods = unit_match(q), f"{c.namespace_label}, {c.pod_label}"
-    if c.workload_labels == "info":
-        return (
-            f"group by ({m}, {pods}) ({q.exporter('gpuscope_gpu_workload_info')})\nor\n"
-            f"group by ({m}, {JOB_LABEL}) ({q.exporter('gpuscope_gpu_job_info')})"
-        )
-    if c.workload_labels == "labels":
-        return (
-            f'group by ({m}, {pods}) (gpu:activity:avg5m{{{c.pod_label}!=""}})\nor\n'
-            f'group by ({m}, {JOB_LABEL}) (gpu:activity:avg5m{{{JOB_LABEL}!=""}})'
-        )
-    return f"group by ({m}) (gpu:fb_used:ratio > 0.05)"
+    if c.workload_labels != "off":
+        return holders(q, f"{c.cluster_label}, {c.namespace_label}, {TEAM_LABEL}")
+    return f"group by ({unit_match(q)}) (gpu:fb_used:ratio > 0.05)"
 
 
 def allocation_source(q: Promql) -> str:
@@ -271,6 +293,12 @@ def efficiency_group(q: Promql) -> Group:
         Recording(record=alloc, expr=allocation_source(q)),
         Recording(record=HELD, expr=held),
         Recording(record=HELD_ACTIVE, expr=f"{HELD} * {alloc}"),
+        # A holder's held share of its GPU's billed watts: a GPU's power split by the shares held on it, never
+        # counted once per holder; what nobody holds is the fleet's idle power, billed to no one.
+        Recording(
+            record=HELD_POWER,
+            expr=f"{HELD}\n* on ({cl}, {c.uuid_label}) group_left ()\nmax by ({cl}, {c.uuid_label}) ({BILLED_WATTS})",
+        ),
         Recording(record="cluster:gpus_allocated:count", expr=f"sum by ({cl}) ({HELD})"),
         # 0, not nothing, when no allocated GPU is active: the efficiency is then 0.
         Recording(

@@ -31,6 +31,8 @@ def scale(duration: str, speed: int) -> str:
     if speed == 1 or not duration or duration == "0s":
         return duration
     seconds = max(1.0, to_seconds(duration) / speed)
+    if "ms" in duration:  # a window a millisecond short of a period stays short of it (``period_mean``)
+        return f"{int(seconds * 1000)}ms"
     return f"{round(seconds)}s" if seconds >= 1 else f"{round(seconds * 1000)}ms"
 
 

@@ -298,6 +298,16 @@ class ExporterSpec(_Model):
     collectors: str | None = Field(None, description="collectors CSV path; default: dcgm-exporter's default list")
     host_label: Literal["Hostname", "hostname"] = "Hostname"
     workload_labels: Literal["info", "labels", "off"] = "info"
+    # Where Prometheus keeps the pod's identity on the exporter's series: dcgm-exporter's names (honorLabels: true,
+    # as the bundle's ServiceMonitor scrapes), exported_namespace/exported_pod behind a ServiceMonitor with
+    # honorLabels: false, pod_namespace/pod_name from dcgm-exporter -o. Every rule, panel and bill reads these.
+    namespace_label: LabelName = Field(
+        "namespace",
+        description="the label holding a GPU holder's namespace (exported_namespace behind honorLabels: false)",
+    )
+    pod_label: LabelName = Field(
+        "pod", description="the label holding a GPU holder's pod (exported_pod behind honorLabels: false)"
+    )
     dialect: Literal["classic", "4.9"] = "classic"
     # The image of this very release, as `make image` tags it: build and push it, or set exporter.image.
     image: Image = f"ghcr.io/gpuscope/gpuscope:{__version__}"
@@ -358,6 +368,8 @@ class ExporterSpec(_Model):
 
     @model_validator(mode="after")
     def _uid_kept(self) -> ExporterSpec:
+        if self.namespace_label == self.pod_label:
+            raise ValueError(f"namespace_label and pod_label are both {self.pod_label!r}: name two labels")
         if self.pod_group_labels and not self.pod_labels:
             raise ValueError("pod_group_labels needs pod_labels: true (the exporter adds pod labels only then)")
         if self.pod_labels and self.workload_labels == "labels" and not self.pod_label_allowlist:
@@ -533,6 +545,8 @@ class FleetSpec(_Model):
             host_label=self.exporter.host_label,
             dialect=self.exporter.dialect,
             workload_labels=self.exporter.workload_labels,
+            namespace_label=self.exporter.namespace_label,
+            pod_label=self.exporter.pod_label,
             budgeted_models=models,
             head_series_budget=self.budget.head_series,
             runbook_base_url=self.runbook_base_url,

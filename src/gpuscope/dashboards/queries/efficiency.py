@@ -5,9 +5,9 @@ holders of a shared GPU split it; ``rules/accounting.py``).
 
 Until a 5 m rollup exists (its group's first evaluation falls anywhere in the first five minutes of a new
 Prometheus, and a holder that appeared since the last one is not in it yet) each panel shows the same quantity
-from the once-a-minute per-holder records (``workload:gpu_held:ratio``, ``workload:gpu_active:ratio``), counted
-alike; where the long-term store keeps only the rollups, those records are not there and the panels read the
-rollups alone.
+from the once-a-minute per-holder records the rollups are the means of (``workload:gpu_held:ratio``,
+``workload:gpu_active:ratio``, ``workload:gpu_power_watts:held1m``); where the long-term store keeps only the
+rollups, those records are not there and the panels read the rollups alone.
 """
 
 from __future__ import annotations
@@ -17,11 +17,10 @@ from gpuscope.dashboards.promql import Q
 from gpuscope.fields.labels import JOB_LABEL
 from gpuscope.rules.accounting import unit_match
 from gpuscope.rules.efficiency_chargeback import ACTIVE_5M, GPUS_5M, HELD_5M, POWER_5M, TEAM_LABEL, rollup_sum
-from gpuscope.rules.recording import HELD, HELD_ACTIVE
-from gpuscope.rules.recording import POWER_5M as GPU_POWER_5M
+from gpuscope.rules.recording import HELD, HELD_ACTIVE, HELD_POWER
 
 # rollup -> the per-minute per-holder record of the same quantity
-_LIVE = {HELD_5M: HELD, ACTIVE_5M: HELD_ACTIVE}
+_LIVE = {HELD_5M: HELD, ACTIVE_5M: HELD_ACTIVE, POWER_5M: HELD_POWER}
 
 
 def _series(q: Q, record: str, by: str) -> str:
@@ -41,15 +40,11 @@ def unlabelled(by: str) -> str:
 
 
 def _live(q: Q, record: str, by: str) -> str:
-    """A per-holder record (or, for power, the held share of each GPU's watts) summed by ``by``, each HA copy once."""
+    """A per-holder record summed by ``by``, each HA copy once."""
     c = q.c
     keys = f"{unit_match(q.p)}, {c.namespace_label}, {c.pod_label}, {JOB_LABEL}, modelName"
     if by and by not in keys.split(", "):
         keys += f", {by}"
-    if record == POWER_5M:
-        held = f"max by ({keys}) ({_series(q, HELD, by)})"
-        watts = f"max by ({q.cluster}, {c.uuid_label}) ({q.rec(GPU_POWER_5M, q.in_cluster)})"
-        return f"sum by ({by}) (\n{held}\n* on ({q.cluster}, {c.uuid_label}) group_left ()\n{watts}\n)"
     return f"sum by ({by}) (max by ({keys}) ({_series(q, _LIVE[record], by)}))"
 
 
