@@ -235,7 +235,17 @@ def run_suite(
     needed = needed_rules(files, tests)
     for name, data in needed.items():
         (directory / name).write_text(yaml.safe_dump(data, sort_keys=False))
-    suite = {"rule_files": sorted(needed), "evaluation_interval": interval, "tests": list(tests)}
+    # promtool evaluates every group at every step, in a random order unless told one (it sorts a map by a key
+    # that is 0 for every group): a rule reading another group's record then sees this step's value or the last
+    # step's by chance. The rendered order: what a group reads is evaluated before it, as on a real server once
+    # its offsets settle.
+    order = [g["name"] for name in sorted(needed) for g in needed[name]["groups"]]
+    suite = {
+        "rule_files": sorted(needed),
+        "evaluation_interval": interval,
+        "group_eval_order": order,
+        "tests": list(tests),
+    }
     path = directory / "suite.yaml"
     path.write_text(yaml.safe_dump(suite, sort_keys=False))
     return subprocess.run([binary("promtool"), "test", "rules", str(path)], capture_output=True, text=True, check=False)

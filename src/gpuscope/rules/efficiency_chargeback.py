@@ -97,13 +97,16 @@ def period_mean(record: str, period: str, every: str) -> str:
     billed a namespace that held a GPU for ten minutes of the hour as holding it all hour.
 
     The period is cut into its intervals on the clock's grid (a subquery at ``every``), each interval takes the
-    record's last sample in it, and the sum is divided by the number of intervals: each evaluation of the record
-    counts for exactly one interval, whenever in the interval its group runs, and an interval in which nobody
-    evaluated it (Prometheus down) counts as nothing held. Both windows stop a millisecond short, because
-    Prometheus 2 range selectors and subqueries include both ends. So the sum of a period's means is the sum of
-    what they average, at every grouping: the hour is exactly the mean of its twelve five-minute rollups."""
+    record's last sample in it if the record still exists at the interval's end, and the sum is divided by the
+    number of intervals: each evaluation of the record counts for exactly one interval, whenever in the interval
+    its group runs, and an interval in which nobody evaluated it (Prometheus down) counts as nothing held. Both
+    windows stop a millisecond short, because Prometheus 2 range selectors and subqueries include both ends. So
+    the sum of a period's means is the sum of what they average, at every grouping: the hour is exactly the mean
+    of its twelve five-minute rollups."""
     period_ms, every_ms = round(to_seconds(period) * 1000), round(to_seconds(every) * 1000)
-    last = f"last_over_time({record}[{every_ms - 1}ms])"
+    # ``and`` the record itself: a series that ended at the interval's evaluation (its staleness marker) holds
+    # nothing in that interval, though its last sample may still lie inside the window.
+    last = f"(last_over_time({record}[{every_ms - 1}ms]) and {record})"
     return f"sum_over_time({last}[{period_ms - 1}ms:{every}]) / {period_ms // every_ms}"
 
 

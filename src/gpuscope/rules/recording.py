@@ -157,7 +157,11 @@ def energy_records(q: Promql) -> list[Recording]:
     5 m average, once a minute), so it is never billed nothing."""
     field = "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION"
     keys = q.device_keys
-    latest = q.base(field, f"max by ({keys}) (last_over_time({q.dcgm(field)}[1m]))")
+    # ``and`` the series itself: a copy that ended (a pod's series where the pod labels are on the device series, an
+    # old exporter pod) is not the latest reading, though its last sample lies in the minute: after a reset it
+    # would be the larger.
+    counter = q.dcgm(field)
+    latest = q.base(field, f"max by ({keys}) (last_over_time({counter}[1m]) and {counter})")
     previous = f"{ENERGY_LAST} offset 1m"
     increase = f"{ENERGY_LAST} - {previous}"
     watts = (
