@@ -4,6 +4,7 @@ healthy GPUs do not page, and 15 s fleets and ``gpuscope up --fast`` keep the ru
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,8 @@ from gpuscope.rules.timescale import EVALUATION_INTERVAL_S, to_seconds
 from gpuscope.spec.load import parse_fleet
 from tests.rules.fixtures import gpu_labels, identity, self_labels
 from tests.rules.variants import VARIANTS
-from tests.support.promtool import Case, Series, alert_test, run_suite
+from tests.support.prom import binary
+from tests.support.promtool import Case, Series, alert_test, run_suite, write_rules
 from tests.support.specs import ONE, fleet
 
 _SPAN = r"((?:[0-9]+(?:ms|s|m|h|d))+)"
@@ -57,6 +59,19 @@ def test_a_missed_scrape_resolves_no_alert_at_any_interval(variant: str, scrape:
             if isinstance(rule, Alert):
                 held = to_seconds(rule.keep_firing_for)
                 assert held >= 2 * interval, f"{rule.name}: held {held:g}s at {scrape} scrapes"
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_rules_widened_for_one_minute_scrapes_pass_promtool_check(variant: str, tmp_path: Path) -> None:
+    config = VARIANTS[variant].model_copy(update={"scrape_interval": "1m"})
+    names = write_rules(config, tmp_path, annotations=True)
+    result = subprocess.run(
+        [binary("promtool"), "check", "rules", "--lint=all", "--lint-fatal", *(str(tmp_path / n) for n in names)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_at_15s_and_faster_the_rules_are_as_written() -> None:
