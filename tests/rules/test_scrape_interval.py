@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from gpuscope.rules import RulesConfig, build_groups
-from gpuscope.rules.model import Alert
-from gpuscope.rules.timescale import EVALUATION_INTERVAL_S, to_seconds
+from gpuscope.rules.model import Alert, Group, Recording
+from gpuscope.rules.timescale import EVALUATION_INTERVAL_S, fit_scrape_interval, to_seconds
 from gpuscope.spec.load import parse_fleet
 from tests.rules.fixtures import gpu_labels, identity, self_labels
 from tests.rules.variants import VARIANTS
@@ -72,6 +72,20 @@ def test_rules_widened_for_one_minute_scrapes_pass_promtool_check(variant: str, 
         check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_pass_reads_calls_past_strings_and_leaves_subqueries() -> None:
+    """A label matcher's regex may hold brackets and parentheses; a subquery's range spans evaluations."""
+    expr = (
+        'rate(x{a=~"(b)[0-9]+"}[1m]) + avg_over_time(y{b="[1m]"}[30s]) '
+        "+ max_over_time((sum by (g) (rate(z[5m])))[10m:15s]) + deriv(w[10m])"
+    )
+    group = Group(name="g", rules=(Recording(record="r:x:sum", expr=expr),))
+    fitted = fit_scrape_interval(group, 60).rules[0].expr
+    assert fitted == (
+        'rate(x{a=~"(b)[0-9]+"}[4m]) + avg_over_time(y{b="[1m]"}[2m]) '
+        "+ max_over_time((sum by (g) (rate(z[5m])))[10m:15s]) + deriv(w[10m])"
+    )
 
 
 def test_at_15s_and_faster_the_rules_are_as_written() -> None:

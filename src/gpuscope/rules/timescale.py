@@ -139,8 +139,6 @@ def fit_scrape_interval(group: Group, scrape_s: float) -> Group:
     a 15 s group at 1 m scrapes reads each sample up to four times, and acts within 15 s of the scrape that shows
     a fault (``evaluation_interval: 1m`` in the spec trades that for a quarter of the reads).
     """
-    if scrape_s <= EVALUATION_INTERVAL_S:
-        return group
     rules = tuple(replace(rule, expr=_widened(rule.expr, scrape_s)) for rule in group.rules)
     return replace(group, rules=rules)
 
