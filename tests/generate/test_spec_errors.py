@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -37,6 +39,11 @@ CASES = [
     (
         fleet(ONE, "scrape_interval: 15s\nscrape_timeout: 20s"),
         "fleet.yaml:17:17: scrape_timeout: 20s is longer than scrape_interval (15s)",
+    ),
+    (
+        fleet(ONE, "scrape_interval: 5m"),
+        "fleet.yaml:16:18: scrape_interval: 5m is longer than the rules support; use 1m or less (the rules widen "
+        "their windows to fit any interval up to 1m)",
     ),
     (
         fleet(ONE, "scrape_interval: 15 seconds"),
@@ -96,3 +103,21 @@ def test_broken_specs_say_where_and_what(text: str, message: str, tmp_path: Path
 def test_missing_collectors_file_names_the_spec_key(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match=r"missing\.csv' does not exist \(exporter\.collectors in the fleet spec\)"):
         parse_fleet(fleet(ONE, "exporter: {collectors: missing.csv}"), "fleet.yaml", tmp_path)
+
+
+def test_generate_refuses_a_scrape_interval_the_rules_cannot_fit_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / "fleet.yaml").write_text(fleet(ONE, "scrape_interval: 2m\nscrape_timeout: 1m"))
+    done = subprocess.run(
+        [sys.executable, "-m", "gpuscope", "generate", "fleet.yaml", "-o", "bundle"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stderr == (
+        "gpuscope: error: fleet.yaml:16:18: scrape_interval: 2m is longer than the rules support; use 1m or less "
+        "(the rules widen their windows to fit any interval up to 1m)\n"
+    )
+    assert not (tmp_path / "bundle").exists()

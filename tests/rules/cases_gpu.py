@@ -20,8 +20,9 @@ from tests.rules.fixtures import (
     self_labels,
     until,
     up,
+    uuid,
 )
-from tests.support.promtool import Case, Series
+from tests.support.promtool import Case, ExprCase, Series, steps
 
 TEMP = "DCGM_FI_DEV_GPU_TEMP"
 XID = "DCGM_FI_DEV_XID_ERRORS"
@@ -100,6 +101,118 @@ FELL_OFF_BUS = (
         ),
         quiet_at=("32m", "45m"),
     ),
+)
+
+
+# A node down for maintenance from 20m to 30m: the exporter's target fails (up 0) and every GPU series stops; it comes
+# back at 30m. A GPU that answers again keeps its series, with the gap.
+_DOWN, _BACK = "20m", "30m"
+MAINTENANCE_UP = f"1x{steps(_DOWN) - 1} 0x{steps(_BACK) - steps(_DOWN) - 1} 1x{steps('1h') - steps(_BACK) - 1}"
+BACK_AGAIN = f"60x{steps(_DOWN) - 1} stale _x{steps(_BACK) - steps(_DOWN) - 1} 60x{steps('1h') - steps(_BACK) - 1}"
+GONE = until(60, start=_DOWN)  # the GPU's series stop when the node goes down and never come back
+NEW_UUID = "GPU-5ee0f00d-0000-4000-8000-000000000000"
+
+
+def slot_labels(gpu: int, *, holder: int | None = None, new: bool = False, pci: bool = True) -> dict[str, str]:
+    """GPU ``gpu``'s slot on node-a, answered by the GPU that sat at index ``holder`` before (re-indexed), or by a
+    GPU new to the node; ``pci=False``: an exporter without ``pci_bus_id`` (dcgm-exporter before 3.3.7)."""
+    labels = gpu_labels(gpu)
+    if new:
+        labels["UUID"] = NEW_UUID
+    elif holder is not None:  # the GPU keeps its UUID and its PCI bus id, and takes the index
+        labels["UUID"], labels["pci_bus_id"] = uuid("node-a", holder), gpu_labels(holder)["pci_bus_id"]
+    if not pci:
+        del labels["pci_bus_id"]
+    return labels
+
+
+SWAPPED = (
+    Case(
+        "near miss: the node is back from maintenance with a new GPU (new UUID) in the same slot: swapped, not lost",
+        "GPUFellOffBus",
+        (
+            up(values=MAINTENANCE_UP),
+            Series(TEMP, slot_labels(0), GONE),
+            Series(TEMP, slot_labels(0, new=True), from_("61", start=_BACK)),
+            Series(TEMP, slot_labels(1), BACK_AGAIN),
+        ),
+        quiet_at=("30m", "30m15s", "31m", "35m", "45m"),
+    ),
+    Case(
+        "near miss: the same swap on an exporter without pci_bus_id (the slot is the host and the GPU index)",
+        "GPUFellOffBus",
+        (
+            up(values=MAINTENANCE_UP),
+            Series(TEMP, slot_labels(0, pci=False), GONE),
+            Series(TEMP, slot_labels(0, new=True, pci=False), from_("61", start=_BACK)),
+            Series(TEMP, slot_labels(1, pci=False), BACK_AGAIN),
+        ),
+        quiet_at=("30m", "31m", "45m"),
+    ),
+    Case(
+        "the node is back from maintenance without one of its GPUs and nothing in its slot: lost, pages",
+        "GPUFellOffBus",
+        (up(values=MAINTENANCE_UP), Series(TEMP, slot_labels(0), GONE), Series(TEMP, slot_labels(1), BACK_AGAIN)),
+        start=_BACK,
+        fires_by="32m",
+        expected=(identity(0),),
+        still_firing_at=("45m",),
+        quiet_at=("29m45s",),
+    ),
+    Case(
+        "one GPU of the node swapped while another vanished: only the vanished one pages",
+        "GPUFellOffBus",
+        (
+            up(values=MAINTENANCE_UP),
+            Series(TEMP, slot_labels(0), GONE),
+            Series(TEMP, slot_labels(0, new=True), from_("61", start=_BACK)),
+            Series(TEMP, slot_labels(1), BACK_AGAIN),
+            Series(TEMP, slot_labels(2), GONE),
+        ),
+        start=_BACK,
+        fires_by="32m",
+        expected=(identity(2),),
+        still_firing_at=("45m",),
+        quiet_at=("29m45s",),
+    ),
+    *(
+        Case(
+            f"a GPU vanished and the node's next GPU took its index ({what}): a GPU that moved is no successor",
+            "GPUFellOffBus",
+            (
+                up(values=MAINTENANCE_UP),
+                Series(TEMP, slot_labels(0, pci=pci), BACK_AGAIN),
+                Series(TEMP, slot_labels(1, pci=pci), GONE),
+                Series(TEMP, slot_labels(2, pci=pci), GONE),
+                Series(TEMP, slot_labels(1, holder=2, pci=pci), from_("61", start=_BACK)),
+            ),
+            start=_BACK,
+            fires_by="32m",
+            expected=(identity(1),),
+            still_firing_at=("45m",),
+            quiet_at=("29m45s",),
+        )
+        for pci, what in ((True, "its PCI bus id differs"), (False, "no pci_bus_id: the index alone"))
+    ),
+)
+
+SWAP_COUNTS = tuple(
+    ExprCase(
+        f"a swapped GPU is not counted lost, and the node's GPUs are counted once: {expr}",
+        (
+            up(values=MAINTENANCE_UP),
+            Series(TEMP, slot_labels(0), GONE),
+            Series(TEMP, slot_labels(0, new=True), from_("61", start=_BACK)),
+            Series(TEMP, slot_labels(1), BACK_AGAIN),
+        ),
+        "31m",
+        expr,
+        samples,
+    )
+    for expr, samples in (
+        ("cluster:gpus_lost:count", (("cluster:gpus_lost:count", 0),)),
+        ("cluster:gpus:count_by_model", (('cluster:gpus:count_by_model{modelName="NVIDIA H100 80GB HBM3"}', 2),)),
+    )
 )
 
 
@@ -428,4 +541,6 @@ HOSTNAME_VARIANT = (
     ),
 )
 
-CASES = FELL_OFF_BUS + XID_CRITICAL + DBE + ROW_REMAP + THERMAL + NVLINK + FABRIC + HOSTNAME_VARIANT
+CASES = (
+    FELL_OFF_BUS + SWAPPED + SWAP_COUNTS + XID_CRITICAL + DBE + ROW_REMAP + THERMAL + NVLINK + FABRIC + HOSTNAME_VARIANT
+)

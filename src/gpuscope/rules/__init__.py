@@ -19,7 +19,7 @@ from gpuscope.rules.model import Alert, Group, Recording
 from gpuscope.rules.promql import Promql
 from gpuscope.rules.recording import COLD_TIER_REGEX, recording_groups
 from gpuscope.rules.render import RULE_FILES, render_files, render_runbook
-from gpuscope.rules.timescale import compress, held_through_missed_scrapes
+from gpuscope.rules.timescale import compress, fit_scrape_interval, held_through_missed_scrapes, to_seconds
 from gpuscope.rules.workload_attribution import GROUP_RECORDS, attribution_groups, group_record, join_labels
 
 __all__ = [
@@ -77,8 +77,12 @@ def build_groups(config: RulesConfig) -> tuple[Group, ...]:
         processes_group(q),
     )
     # A group with no rules (host signals off, say) is left out: Prometheus does not list an empty group, so
-    # doctor would report it missing.
-    return compress(tuple(held_through_missed_scrapes(g) for g in groups if g.rules), config.speedup)
+    # doctor would report it missing. The rules are written in real time for 15 s scrapes: they are fitted to the
+    # scrape interval in rule time (``gpuscope up --fast`` scrapes every second at speedup 15: 15 s, as written),
+    # then compressed by the speedup.
+    scrape_s = to_seconds(config.scrape_interval)
+    fitted = (fit_scrape_interval(held_through_missed_scrapes(g, scrape_s), scrape_s) for g in groups if g.rules)
+    return compress(tuple(fitted), config.speedup)
 
 
 def render_rule_files(config: RulesConfig) -> dict[str, str]:

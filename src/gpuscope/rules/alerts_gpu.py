@@ -8,7 +8,7 @@ from __future__ import annotations
 from gpuscope.fields.xid import GPU_FELL_OFF_BUS, xid_action, xid_info
 from gpuscope.rules.model import MINUTE_INTERVAL, Alert, Group, Runbook
 from gpuscope.rules.promql import Promql, alternatives, regex_of
-from gpuscope.rules.recording import PRESENT_1H
+from gpuscope.rules.recording import MOVED_1H, PCI_BUS_ID, PRESENT_1H
 
 # Every NVLink error counter either exporter may serve (per-GPU totals; which ones exist depends on the GPU).
 NVLINK_ERROR_FIELDS = (
@@ -112,10 +112,15 @@ def fell_off_bus(q: Promql) -> Alert:
     # 79 and no longer reports keeps the page up, and a sticky 79 on a GPU that reports again lets it resolve.
     # A GPU that merely vanishes counts after a whole minute without a sample, so one slow scrape is not a lost GPU.
     # It must be that GPU alone: an exporter that serves no GPU at all (just restarted, before its first
-    # collection) is the exporter's state, not a lost GPU.
+    # collection) is the exporter's state, not a lost GPU. And it must have no successor: a slot (host, index and
+    # PCI bus id) that answers with a GPU new to it was swapped, not lost (a node back from maintenance with a new
+    # GPU); a GPU that merely moved into the slot (re-indexed after the slot's own GPU vanished) is no successor.
+    slot = f"{c.host_label}, gpu, {PCI_BUS_ID}"
     vanished = (
-        f"(max by ({g}) ({PRESENT_1H}) unless on ({u}) "
-        f"present_over_time({temp}[1m]))\n"
+        f"max by ({g}) (\n"
+        f"(max by ({g}, {PCI_BUS_ID}) ({PRESENT_1H}) unless on ({u}) present_over_time({temp}[1m]))\n"
+        f"unless on ({slot}) ({temp} unless on ({u}) {MOVED_1H})\n"
+        f")\n"
         f"and on (instance) {q.up} == 1\n"
         f"and on (instance) count by (instance) ({temp}) > 0"
     )
@@ -142,7 +147,9 @@ def fell_off_bus(q: Promql) -> Alert:
             meaning="The driver lost contact with the GPU over PCIe. Every job on it has failed or hangs; the GPU will "
             "not come back without a reset or a reboot. Every XID 79 pages here, whichever way it reaches Prometheus "
             "(the last-XID gauge, DCGM_EXP_XID_ERRORS_COUNT or DCGM_EXP_XID_ERRORS_TOTAL), and never as "
-            "GPUXidCritical; while this fires, Alertmanager holds back the GPU's other alerts.",
+            "GPUXidCritical; while this fires, Alertmanager holds back the GPU's other alerts. A GPU that stopped "
+            "reporting pages unless its slot (host, GPU index and PCI bus id) answers with a GPU new to it: a GPU "
+            "swapped during maintenance is not a lost GPU, and does not page.",
             confirm=(
                 f"gpuscope_exporter_gpu_lost{{{c.exporter_selector}}} == 1",
                 f"DCGM_FI_DEV_XID_ERRORS{{{c.exporter_selector}}} == {GPU_FELL_OFF_BUS}",

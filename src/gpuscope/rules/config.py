@@ -10,11 +10,12 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from gpuscope.escaping import template_free
 from gpuscope.fields.xid import CRITICAL_XIDS
 from gpuscope.rules.host_config import HostSignals
+from gpuscope.rules.timescale import to_seconds
 
 DEFAULT_MODELS = (
     "NVIDIA H100 80GB HBM3",
@@ -45,6 +46,24 @@ class Thresholds(BaseModel):
     job_stale_after: str = Field("10m", pattern=_DURATION, description="a pushed job is stale after this long")
     unattributed_memory_mib: int = Field(256, ge=0, description="GPU memory held by no live pod tolerated per GPU")
     unattributed_for: str = Field("10m", pattern=_DURATION, description="how long before that memory alerts")
+
+
+# The longest scrape interval the rules fit themselves to (``rules/timescale.py`` ``fit_scrape_interval``). Longer,
+# the windows thresholds are counted over (``increase(...[5m]) > nvlink_errors_per_5m``) would have to widen
+# past what their threshold means, and an instant query's 5 m look-back would drop every GPU of a target after two
+# missed scrapes: every instant reading of the rules (temperatures, the XID gauge, the workload series) relies on it.
+MAX_SCRAPE_INTERVAL_S = 60
+_SPAN = r"^(?:[0-9]+(?:ms|s|m|h|d))+$"
+
+
+def scrape_interval_problem(interval: str) -> str | None:
+    """Why the rules cannot run at scrape interval ``interval``, or None."""
+    if to_seconds(interval) > MAX_SCRAPE_INTERVAL_S:
+        return (
+            f"{interval} is longer than the rules support; use 1m or less (the rules widen their windows to fit "
+            "any interval up to 1m)"
+        )
+    return None
 
 
 # The scrape job of the GPU exporters in every generated Prometheus config, dcgm-exporter's own job name: what the
@@ -79,11 +98,29 @@ class RulesConfig(BaseModel):
         HostSignals()
     )  # node-exporter, kube-state-metrics, cAdvisor (rules/alerts_host.py, alerts_kube.py)
     speedup: int = Field(1, ge=1, le=60, description="divide every rule duration by this (demos/tests; 1 = real time)")
+    # How often the exporters are scraped, in rule time: the spec's scrape_interval times the speedup (gpuscope up
+    # --fast scrapes every second at speedup 15: 15 s, what the rules are written for). Windows shorter than two
+    # scrapes (four for rate-family functions) widen to that (``rules/timescale.py`` ``fit_scrape_interval``).
+    scrape_interval: str = Field(
+        "15s", pattern=_SPAN, description="the exporters' scrape interval, times the speedup (rule time)"
+    )
     # Kubernetes attribution (rules/workload_attribution.py): pod labels to roll up by (from the exporter's
     # allowlist, e.g. team), and whether GPUs are shared (virtual GPUs) or allocated through DRA.
     pod_group_labels: tuple[str, ...] = ()
     virtual_gpus: bool = False
     dra: bool = False
+
+    @field_validator("scrape_interval")
+    @classmethod
+    def _scrape_interval(cls, value: str, info: ValidationInfo) -> str:
+        # Compressed time (demos, tests) is the caller's to size; real time is held to what the rules support.
+        real = info.data.get("speedup") == 1
+        problem = scrape_interval_problem(value) if real else None
+        if to_seconds(value) <= 0:
+            problem = "give a scrape interval above 0"
+        if problem:
+            raise ValueError(problem)
+        return value
 
     @field_validator("critical_xids")
     @classmethod

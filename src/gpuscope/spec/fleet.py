@@ -27,7 +27,8 @@ from gpuscope.errors import UsageError
 from gpuscope.escaping import header_value, re2_pattern, template_free
 from gpuscope.hardware.models import MODELS, parse_mig_layout
 from gpuscope.rules import RulesConfig, group_label_problem
-from gpuscope.rules.config import Thresholds
+from gpuscope.rules.config import Thresholds, scrape_interval_problem
+from gpuscope.rules.timescale import duration
 from gpuscope.spec.host_signals import HostSignalsSpec
 
 # Prometheus's own duration grammar: each unit at most once, largest first.
@@ -499,6 +500,14 @@ class FleetSpec(_Model):
             raise ValueError(f"the fleet has {total} nodes, more than the {MAX_FLEET_NODES} one spec may describe")
         return clusters
 
+    @field_validator("scrape_interval")
+    @classmethod
+    def _scrape_interval(cls, interval: str) -> str:
+        problem = scrape_interval_problem(interval)
+        if problem:
+            raise ValueError(problem)
+        return interval
+
     @field_validator("scrape_timeout")
     @classmethod
     def _timeout(cls, timeout: str, info: ValidationInfo) -> str:
@@ -553,6 +562,7 @@ class FleetSpec(_Model):
             thresholds=self.thresholds,
             host=self.host_signals.rules(kubernetes=any(c.kind == "kubernetes" for c in self.clusters)),
             speedup=self.speedup,
+            scrape_interval=duration(seconds(self.scrape_interval) * self.speedup),  # in rule time
             pod_group_labels=self.exporter.pod_group_labels,
             virtual_gpus=self.exporter.virtual_gpus,
             dra=self.exporter.dra,
