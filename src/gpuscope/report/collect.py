@@ -1,25 +1,42 @@
 """Running the report's queries against Prometheus and turning the answers into one ``Report`` (the I/O edge).
 
 The tier is chosen by the range: up to ``raw_max_days`` the raw exporter series at 5 m steps (incidents and
-per-pod tables need them), beyond it the 1 h chargeback rollups. Bad input is a ``UsageError`` (exit 2) raised
-before anything is written: no data in the range, a group-by label no series carries, a price for a model the
-fleet does not have.
+per-pod tables need them), beyond it the 1 h chargeback rollups. Before the numbers, two facts about the store:
+the form its workload attribution takes (``attribution.py``; ``--attribution auto``) and, for the raw tier, the
+scrape interval each sample stands for (``--scrape-interval auto``), each found by a bounded query. Bad input is a
+``UsageError`` (exit 2) raised before anything is written: no data in the range, a group-by label no series
+carries, a price for a model the fleet does not have.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
 from gpuscope.errors import UsageError
 from gpuscope.prom import Client, Series
 from gpuscope.report import compute
-from gpuscope.report.queries import GROUP_BYS, ROLLUP_GROUP_BYS, Queries, Tier, group_label
+from gpuscope.report.attribution import DETECTION_ORDER, Attribution, Dialect, configure, probe
+from gpuscope.report.queries import (
+    GROUP_BYS,
+    PROBE_SECONDS,
+    ROLLUP_GROUP_BYS,
+    SCRAPE_SECONDS,
+    Queries,
+    Tier,
+    group_label,
+    scrape_probe,
+)
 from gpuscope.rules.config import RulesConfig
 
 STEPS: dict[Tier, int] = {"raw": 300, "rollup": 3600}
 MAX_POINTS = 11_000  # Prometheus refuses range queries with more points per series
+# Scrape-interval sub-steps one raw-tier query evaluates at most (12 h at 15 s): the per-instant expressions'
+# intermediate results are series x sub-steps samples, and Prometheus refuses a query above --query.max-samples
+# (50 M by default), so a long range is asked in chunks of whole steps.
+MAX_SUBSTEPS = 2880
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +53,8 @@ class ReportRequest:
     idle_min_seconds: float = 3600.0
     raw_step: int = STEPS["raw"]  # shorter on a local stack with minutes of history
     config: RulesConfig = field(default_factory=RulesConfig)
+    attribution: Dialect | Literal["auto"] = "auto"
+    scrape_interval: int | None = None  # seconds each raw sample stands for; None: detected from the store
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +87,9 @@ class Report:
     kwh_price: float | None
     hour_costs: dict[str, float]
     queries: tuple[QueryRecord, ...]
+    attribution: Attribution
+    scrape_interval: int = SCRAPE_SECONDS  # raw tier: the seconds each sample stands for
+    scrape_source: str = "default"  # "detected", "--scrape-interval" or "default" (nothing to detect it from)
     query_count: int = 0
     bytes_fetched: int = 0
 
@@ -95,6 +117,11 @@ def validate(request: ReportRequest) -> Tier:
         )
     if not 1 <= request.raw_step <= STEPS["rollup"]:
         raise UsageError(f"--step {request.raw_step}: give seconds between 1 and 3600 (the raw tier's step)")
+    if request.scrape_interval is not None and not 1 <= request.scrape_interval <= PROBE_SECONDS:
+        raise UsageError(
+            f"--scrape-interval {request.scrape_interval}: give the exporters' scrape interval in seconds "
+            f"(1 to {PROBE_SECONDS}), or auto"
+        )
     if (request.end - request.start) / step_of(request, tier) > MAX_POINTS:
         days = MAX_POINTS * step_of(request, tier) / compute.DAY
         raise UsageError(f"--from/--to: at most {days:.0f} days in one report on the {tier} tier")
@@ -117,6 +144,65 @@ def finite(series: tuple[Series, ...]) -> tuple[Series, ...]:
     return tuple(out)
 
 
+def attribution_of(client: Client, request: ReportRequest, start: float, end: float) -> Attribution:
+    """The form of workload attribution: as given, or the first form the store has in the range."""
+    if request.attribution != "auto":
+        return Attribution(dialect=request.attribution, detected=False)
+    seconds = int(end - start)
+    for dialect in DETECTION_ORDER:
+        if client.query(probe(request.config, dialect, seconds), end):
+            return Attribution(dialect=dialect, detected=True)
+    return Attribution(dialect="none", detected=True)
+
+
+def scrape_of(client: Client, request: ReportRequest, start: float, end: float) -> tuple[int, str]:
+    """The seconds each raw sample stands for, and where that came from: the flag, or the store (the most samples
+    a GPU series has in 10 minutes, at up to 24 points of the range), or the default when the range has none."""
+    if request.scrape_interval is not None:
+        return request.scrape_interval, "--scrape-interval"
+    every = max(PROBE_SECONDS, int(end - start) // 24)
+    found = client.query_range(scrape_probe(request.config), min(start + every, end), end, every)
+    counts = [v for s in finite(found) for _, v in s.points if v >= 1]
+    if not counts:
+        return SCRAPE_SECONDS, "default"
+    return max(1, round(PROBE_SECONDS / max(counts))), "detected"
+
+
+def chunks(start: float, end: float, step: int, scrape: int) -> list[tuple[float, float]]:
+    """``(start, end]`` in pieces of whole steps holding at most ``MAX_SUBSTEPS`` scrape intervals each."""
+    size = max(1, MAX_SUBSTEPS * scrape // step) * step
+    return [(t, min(end, t + size)) for t in range(int(start), int(end), size)]
+
+
+def merged(parts: list[tuple[Series, ...]]) -> tuple[Series, ...]:
+    """The series of consecutive range answers, each label set's points joined in time order."""
+    points: dict[frozenset[tuple[str, str]], list[tuple[float, float]]] = {}
+    labels: dict[frozenset[tuple[str, str]], Mapping[str, str]] = {}
+    for part in parts:
+        for s in part:
+            key = frozenset(s.labels.items())
+            labels.setdefault(key, s.labels)
+            points.setdefault(key, []).extend(s.points)
+    return tuple(Series(labels[k], tuple(sorted(p))) for k, p in points.items())
+
+
+def queries_for(
+    client: Client, request: ReportRequest, tier: Tier, span: tuple[float, float], attribution: Attribution
+) -> tuple[Queries, str]:
+    """The queries for the store's attribution form and, on the raw tier, its scrape interval (and whence it came)."""
+    config = configure(request.config, attribution.dialect)
+    scrape, source = scrape_of(client, request, *span) if tier == "raw" else (SCRAPE_SECONDS, "not used")
+    queries = Queries(
+        config=config,
+        tier=tier,
+        group_label=group_label(request.group_by, config, request.team_label),
+        step=step_of(request, tier),
+        team_label=request.team_label,
+        scrape=scrape,
+    )
+    return queries, source
+
+
 def collect(client: Client, request: ReportRequest) -> Report:
     tier = validate(request)
     step = step_of(request, tier)
@@ -124,13 +210,16 @@ def collect(client: Client, request: ReportRequest) -> Report:
     end = math.floor(request.end / step) * step
     if end <= start:
         raise UsageError(f"--from/--to: the range is shorter than one {step}s step of the {tier} tier")
-    label = group_label(request.group_by, request.config, request.team_label)
-    q = Queries(config=request.config, tier=tier, group_label=label, step=step, team_label=request.team_label)
+    attribution = attribution_of(client, request, start, end)
+    q, scrape_source = queries_for(client, request, tier, (start, end), attribution)
+    label, config = q.group_label, q.config
     records: list[QueryRecord] = []
+    pieces = chunks(start, end, step, q.scrape) if tier == "raw" else [(start, end)]
 
     def ranged(name: str, expr: str, how: str) -> tuple[Series, ...]:
-        records.append(QueryRecord(name=name, expr=expr, kind=f"range, step {step}s", how=how))
-        return finite(client.query_range(expr, start + step, end, step))
+        kind = f"range, step {step}s" + (f", in {len(pieces)} pieces" if len(pieces) > 1 else "")
+        records.append(QueryRecord(name=name, expr=expr, kind=kind, how=how))
+        return finite(merged([client.query_range(expr, a + step, b, step) for a, b in pieces]))
 
     def instant(name: str, expr: str, how: str) -> tuple[Series, ...]:
         records.append(QueryRecord(name=name, expr=expr, kind=f"instant at --to ({end:.0f})", how=how))
@@ -163,7 +252,7 @@ def collect(client: Client, request: ReportRequest) -> Report:
     jobs: dict[tuple[str, str], float] = {}
     if tier == "raw":
         top = ranged("top jobs (GPU-hours per pod)", q.top_jobs(), hours)
-        jobs = compute.totals(top, label, request.config.pod_label)
+        jobs = compute.totals(top, label, config.pod_label)
     fleet_act = ranged("fleet utilization", q.fleet_activity(), "mean over GPUs at each step")
     seconds = int(end - start)
     per_gpu = instant(
@@ -173,7 +262,7 @@ def collect(client: Client, request: ReportRequest) -> Report:
     found_incidents: tuple[compute.Incident, ...] | None = None
     # Zombie memory means "in use on a GPU nobody holds": without any attribution every busy GPU would be one.
     if tier == "raw" and held:
-        c = request.config
+        c = config
         zombies = ranged("zombie GPU memory", q.zombies(), "runs of consecutive steps")
         idle = ranged("allocated-but-idle", q.idle_allocations(request.idle_ratio), "runs of at least 1 h")
         found_incidents = tuple(
@@ -220,6 +309,9 @@ def collect(client: Client, request: ReportRequest) -> Report:
         kwh_price=request.kwh_price,
         hour_costs=dict(request.hour_costs),
         queries=tuple(records),
+        attribution=attribution,
+        scrape_interval=q.scrape,
+        scrape_source=scrape_source,
         query_count=client.requests,
         bytes_fetched=client.bytes_read,
     )

@@ -26,7 +26,19 @@ COLUMNS = (
 
 def to_json(report: Report) -> str:
     body: dict[str, Any] = {
-        "range": {"start": report.start, "end": report.end, "step_seconds": report.step, "tier": report.tier},
+        "range": {
+            "start": report.start,
+            "end": report.end,
+            "step_seconds": report.step,
+            "tier": report.tier,
+            "scrape_interval_seconds": report.scrape_interval,
+            "scrape_interval_source": report.scrape_source,
+        },
+        "attribution": {
+            "dialect": report.attribution.dialect,
+            "detected": report.attribution.detected,
+            "description": report.attribution.description,
+        },
         "group_by": report.group_by,
         "unit": UNIT_NOTE,
         "groups": [asdict(r) for r in report.rows],

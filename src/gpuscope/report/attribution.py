@@ -1,0 +1,81 @@
+"""Who holds each GPU, in the four forms a store can carry it, and which one a store has (``--attribution``).
+
+- ``info``: gpuscope's info series (``gpuscope_gpu_workload_info``, and ``gpuscope_gpu_job_info`` for Slurm jobs);
+- ``labels``: ``namespace``/``pod`` on the DCGM series themselves (gpuscope's ``labels`` mode, dcgm-exporter's
+  ``-k``), scraped with ``honorLabels: true``;
+- ``old-labels``: dcgm-exporter's ``-o`` (``--use-old-namespace``) names, ``pod_namespace``/``pod_name``;
+- ``exported``: ``exported_namespace``/``exported_pod``, what a ServiceMonitor with ``honorLabels: false`` makes
+  of the pod labels (its own ``namespace``/``pod`` are then the exporter pod's, which is why ``exported`` and
+  ``old-labels`` are looked for before ``labels``);
+- ``none``: no attribution; the report still gives the fleet figures.
+
+Detection asks one bounded question per form, in that order: does any series of the form exist over the range
+(``group(...)``: at most one sample back per question, never the series).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from gpuscope.rules.accounting import PRESENCE
+from gpuscope.rules.config import RulesConfig
+from gpuscope.rules.promql import Promql
+
+Dialect = Literal["info", "labels", "old-labels", "exported", "none"]
+# What each form means, where the report says which one it used.
+DESCRIPTION: dict[Dialect, str] = {
+    "info": "gpuscope's workload info series (gpuscope_gpu_workload_info, gpuscope_gpu_job_info)",
+    "labels": "namespace/pod labels on the DCGM series (dcgm-exporter -k, gpuscope labels mode)",
+    "old-labels": "pod_namespace/pod_name labels on the DCGM series (dcgm-exporter -o)",
+    "exported": "exported_namespace/exported_pod labels on the DCGM series (ServiceMonitor honorLabels: false)",
+    "none": "no workload attribution in the store",
+}
+# The (namespace, pod) label names of each label form.
+LABELS: dict[Dialect, tuple[str, str]] = {
+    "labels": ("namespace", "pod"),
+    "old-labels": ("pod_namespace", "pod_name"),
+    "exported": ("exported_namespace", "exported_pod"),
+}
+DIALECTS: tuple[Dialect, ...] = ("info", "labels", "old-labels", "exported", "none")
+# The order detection tries them in: a store behind honorLabels: false has the exporter pod's own namespace/pod on
+# every series, so the renamed forms must win over plain labels.
+DETECTION_ORDER: tuple[Dialect, ...] = ("info", "exported", "old-labels", "labels")
+
+
+@dataclass(frozen=True, slots=True)
+class Attribution:
+    dialect: Dialect
+    detected: bool  # found in the store (--attribution auto) rather than given
+
+    @property
+    def description(self) -> str:
+        return DESCRIPTION[self.dialect]
+
+    def summary(self) -> str:
+        how = "detected" if self.detected else "--attribution"
+        return f"attribution {self.dialect} ({how}): {self.description}"
+
+
+def configure(config: RulesConfig, dialect: Dialect) -> RulesConfig:
+    """``config`` with the workload mode and label names of ``dialect``."""
+    if dialect == "info":
+        return config.model_copy(update={"workload_labels": "info"})
+    if dialect == "none":
+        return config.model_copy(update={"workload_labels": "off"})
+    namespace, pod = LABELS[dialect]
+    return config.model_copy(update={"workload_labels": "labels", "namespace_label": namespace, "pod_label": pod})
+
+
+def probe(config: RulesConfig, dialect: Dialect, seconds: int) -> str:
+    """Whether any series of ``dialect``'s form exists in the ``seconds`` up to the query's time: ``group`` answers
+    one sample (or none) whatever the fleet's size."""
+    q = Promql(config)
+    span = f"{max(1, seconds)}s"
+    if dialect == "info":
+        info = q.exporter("gpuscope_gpu_workload_info")
+        jobs = q.exporter("gpuscope_gpu_job_info")
+        return f"group(last_over_time({info}[{span}]))\nor\ngroup(last_over_time({jobs}[{span}]))"
+    namespace, pod = LABELS[dialect]
+    presence = q.dcgm(PRESENCE, f'{namespace}!="",{pod}!=""')
+    return f"group(last_over_time({presence}[{span}]))"
