@@ -43,6 +43,8 @@ def to_json(report: Report) -> str:
         "unit": UNIT_NOTE,
         "groups": [asdict(r) for r in report.rows],
         "capacity_by_model": report.capacity_by_model,
+        # the fleet's GPU-hours over the range (each step's mean GPUs x the step): what held is a share of
+        "gpu_hours_seen": sum(report.capacity.values()) * report.step / 3600,
         "distribution": report.distribution,
         "activity_source": {"profiling": report.prof_gpus, "gpus": report.units},
         "attributed": report.attributed,
