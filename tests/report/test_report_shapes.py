@@ -7,7 +7,10 @@ series (one copy: a cluster Prometheus sees its own scrapes); the 1 h rollups ar
 ``avg_over_time(...[1h])`` rule records them. The global store then holds everything once (Mimir, which drops
 ``__replica__`` at ingestion; Thanos behind a deduplicating querier) or twice, labelled ``replica`` (a federating
 Prometheus; VictoriaMetrics and Thanos stores, which keep both replicas' series). The report's raw and rollup
-tiers and the dashboard's held/active/power panels must give the same totals either way.
+tiers and the dashboard's held/active/power panels must give the same totals either way. The 1 h rollups are
+written where a Prometheus writes them, at the hour plus the group's evaluation offset; each of the report's
+hourly steps reads the one written in the hour before it, so the rollup tier's hours are shifted by that offset
+(the fleet here is the same every hour, so the totals are the truth).
 """
 
 from __future__ import annotations
@@ -56,6 +59,9 @@ HOURS = 3
 END = START + HOURS * 3600
 SCRAPE = 60
 SLICES = {"3g.40gb": 3, "2g.20gb": 2, "1g.10gb": 1}
+# Prometheus evaluates a group at a fixed offset into its interval (a hash of the group), so the 1 h rollups are
+# written at 20 past every hour here (a multiple of the 5 m rollups' step, whose values they average).
+HOUR_GROUP_OFFSET = 1200
 
 
 @dataclass(frozen=True)
@@ -200,9 +206,10 @@ def rollups(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str
         hourly = []
         for s in out[short]:
             values = {int(float(t)): float(v) for t, v in s["values"]}
+            # recorded at the 1 h group's evaluation times, the hour plus the group's offset, not on the hour
             points = [
                 [h, repr(sum(values[t] for t in range(h - 3600, h + 1, 300)) / 13)]
-                for h in range(START + 3600, END + 1, 3600)
+                for h in range(START + HOUR_GROUP_OFFSET, END, 3600)
             ]
             hourly.append({"metric": s["metric"], "values": points})
         out[long] = hourly
