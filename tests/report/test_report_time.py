@@ -99,22 +99,23 @@ HOLDS = (
 )
 
 
-def substep(t: int) -> int:
-    """The sub-step a sample at ``t`` is seen at: the first multiple of the scrape interval at or after it."""
-    return math.ceil(t / SCRAPE) * SCRAPE
+def substep(t: int, interval: int) -> int:
+    """The sub-step a sample at ``t`` is seen at: the first multiple of the interval at or after it."""
+    return math.ceil(t / interval) * interval
 
 
-def truth() -> tuple[dict[str, tuple[float, float, float]], float]:
-    """namespace -> (GPU-hours held, active GPU-hours, kWh) over ``(START, END]``, and the GPU-hours seen."""
+def truth(interval: int = SCRAPE) -> tuple[dict[str, tuple[float, float, float]], float]:
+    """namespace -> (GPU-hours held, active GPU-hours, kWh) over ``(START, END]``, and the GPU-hours seen, each
+    sample standing for ``interval`` seconds."""
     seen: dict[int, set[int]] = defaultdict(set)  # GPU -> sub-steps with a sample
     holders: dict[tuple[int, int], list[str]] = defaultdict(list)  # (GPU, sub-step) -> namespaces holding it
     for gpu in GPUS:
         for target in gpu.targets:
             for t in target.times():
-                seen[gpu.index].add(substep(t))
+                seen[gpu.index].add(substep(t, interval))
                 for hold in HOLDS:
                     if hold.gpu == gpu.index and hold.since <= t < hold.until:
-                        step = substep(t)
+                        step = substep(t, interval)
                         if hold.namespace not in holders[(gpu.index, step)]:
                             holders[(gpu.index, step)].append(hold.namespace)
     out: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
@@ -124,10 +125,10 @@ def truth() -> tuple[dict[str, tuple[float, float, float]], float]:
         gpu = GPUS[index]
         for ns in namespaces:
             share = 1 / len(namespaces)
-            out[ns][0] += share * SCRAPE / 3600
-            out[ns][1] += share * gpu.activity * SCRAPE / 3600
-            out[ns][2] += share * gpu.watts * SCRAPE / 3.6e6
-    capacity = sum(1 for steps in seen.values() for s in steps if START < s <= END) * SCRAPE / 3600
+            out[ns][0] += share * interval / 3600
+            out[ns][1] += share * gpu.activity * interval / 3600
+            out[ns][2] += share * gpu.watts * interval / 3.6e6
+    capacity = sum(1 for steps in seen.values() for s in steps if START < s <= END) * interval / 3600
     return {k: (v[0], v[1], v[2]) for k, v in out.items()}, capacity
 
 
@@ -223,3 +224,14 @@ def test_a_bad_scrape_interval_is_one_line(
     code = main(["report", "--prometheus", "http://127.0.0.1:9", "--from", "now-1h", "--scrape-interval", value])
     err = capsys.readouterr().err.strip()
     assert code == 2 and message in err and len(err.splitlines()) == 1, err
+
+
+def test_a_long_range_is_asked_in_pieces_that_add_up(store: Prometheus, tmp_path: Path) -> None:
+    """Told the samples stand for 1 s, the hour is 3,600 sub-steps, more than one query evaluates (2,880): it is
+    asked in two pieces, and they add up to the bill of 1 s samples (each GPU's power then from its gauge: no two
+    samples of a counter are a second apart; the rollout's two exporter pods, 4 s apart, are two samples)."""
+    body = bill(store, tmp_path, "--step", "300", "--scrape-interval", "1")
+    assert {q["kind"] for q in body["queries"] if q["name"] == "GPU-hours held"} == {"range, step 300s, in 2 pieces"}
+    held, capacity = truth(interval=1)
+    check(rows(body), held)
+    assert math.isclose(body["gpu_hours_seen"], capacity, rel_tol=1e-9)

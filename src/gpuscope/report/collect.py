@@ -176,14 +176,14 @@ def chunks(start: float, end: float, step: int, scrape: int) -> list[tuple[float
 
 def merged(parts: list[tuple[Series, ...]]) -> tuple[Series, ...]:
     """The series of consecutive range answers, each label set's points joined in time order."""
-    points: dict[frozenset[tuple[str, str]], list[tuple[float, float]]] = {}
+    points: dict[frozenset[tuple[str, str]], dict[float, float]] = {}
     labels: dict[frozenset[tuple[str, str]], Mapping[str, str]] = {}
     for part in parts:
         for s in part:
             key = frozenset(s.labels.items())
             labels.setdefault(key, s.labels)
-            points.setdefault(key, []).extend(s.points)
-    return tuple(Series(labels[k], tuple(sorted(p))) for k, p in points.items())
+            points.setdefault(key, {}).update(s.points)  # one point per time, should pieces ever touch
+    return tuple(Series(labels[k], tuple(sorted(p.items()))) for k, p in points.items())
 
 
 def queries_for(
