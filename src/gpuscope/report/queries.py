@@ -148,6 +148,14 @@ class Queries:
         presence = self.sampled.dcgm(PRESENCE)
         return self._seen(f"count by (modelName) (group by ({c.uuid_label}, modelName) ({presence}))")
 
+    def capacity_now(self) -> str:
+        """GPUs reporting at the range's end, by model (an instant query): on the raw tier those with a sample in the
+        5 minutes before it, so a scrape missed in the last step is not a GPU gone."""
+        if self.tier == "rollup":
+            return self.capacity()
+        c = self.config
+        return f"count by (modelName) (group by ({c.uuid_label}, modelName) ({self.q.dcgm(PRESENCE)}))"
+
     def fleet_activity(self) -> str:
         """Mean activity over every GPU and MIG instance of the fleet, allocated or not, each weighed by its share
         of a GPU."""
