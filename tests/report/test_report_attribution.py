@@ -18,7 +18,7 @@ from gpuscope.cli import main
 from gpuscope.report.attribution import Dialect
 from gpuscope.report.collect import Report, ReportRequest, collect
 from gpuscope.rules.config import RulesConfig
-from tests.report.test_report_shapes import backfill, report
+from tests.report.store import backfill, report
 from tests.support.prom import Prometheus, run_prometheus
 
 pytestmark = pytest.mark.e2e

@@ -15,9 +15,7 @@ hourly steps reads the one written in the hour before it, so the rollup tier's h
 
 from __future__ import annotations
 
-import json
 import re
-import subprocess
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -27,7 +25,6 @@ from typing import Any
 import httpx
 import pytest
 
-from gpuscope.cli import main
 from gpuscope.dashboards.options import Options, recorded_names
 from gpuscope.dashboards.promql import Q
 from gpuscope.dashboards.queries import efficiency
@@ -48,7 +45,7 @@ from gpuscope.rules.model import Recording
 from gpuscope.rules.promql import Promql
 from gpuscope.rules.recording import HELD, HELD_ACTIVE, recording_groups
 from gpuscope.rules.recording import POWER_5M as GPU_POWER_5M
-from gpuscope.runner.binaries import find_binary
+from tests.report.store import backfill, check, close, report, rows
 from tests.support.prom import Prometheus, run_prometheus
 
 pytestmark = pytest.mark.e2e
@@ -154,19 +151,6 @@ def raw_openmetrics(replicas: tuple[str | None, ...]) -> list[str]:
     return lines
 
 
-def backfill(work: Path, lines: list[str]) -> Path:
-    source = work / "data.om"
-    source.write_text("\n".join([*lines, "# EOF", ""]))
-    data = work / "data"
-    subprocess.run(
-        [find_binary("promtool"), "tsdb", "create-blocks-from", "openmetrics", str(source), str(data)],
-        check=True,
-        capture_output=True,
-    )
-    source.unlink()
-    return work
-
-
 def query_range(prom: Prometheus, expr: str, start: int, end: int, step: int) -> list[dict[str, Any]]:
     response = httpx.get(
         f"{prom.url}/api/v1/query_range",
@@ -235,28 +219,6 @@ def store(
         extra_args=("--storage.tsdb.retention.time=100y",),
     ) as prom:
         yield prom
-
-
-def report(prom: Prometheus, tmp_path: Path, *args: str) -> dict[str, Any]:
-    out = tmp_path / "report.json"
-    code = main(["report", "--prometheus", prom.url, "-o", str(out), "--format", "json", *args])
-    assert code == 0
-    body: dict[str, Any] = json.loads(out.read_text())
-    return body
-
-
-def close(actual: float, expected: float) -> bool:
-    return abs(actual - expected) <= 1e-6 * max(1.0, abs(expected))
-
-
-def rows(body: dict[str, Any]) -> dict[str, tuple[float, float, float]]:
-    return {r["group"]: (r["gpu_hours_held"], r["active_gpu_hours"], r["energy_kwh"]) for r in body["groups"]}
-
-
-def check(actual: dict[str, tuple[float, float, float]], expected: dict[str, tuple[float, float, float]]) -> None:
-    assert set(actual) == set(expected)
-    for group, values in expected.items():
-        assert all(close(a, e) for a, e in zip(actual[group], values, strict=True)), (group, actual[group], values)
 
 
 @pytest.mark.parametrize("tier", ["raw", "rollup"])

@@ -24,7 +24,7 @@ import httpx
 import pytest
 
 from gpuscope.cli import main
-from tests.report.test_report_shapes import backfill, check, report, rows
+from tests.report.store import backfill, check, report, rows
 from tests.support.net import free_port, wait_for
 from tests.support.prom import Prometheus, binary, run_prometheus, serving_binary
 

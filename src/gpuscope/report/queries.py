@@ -131,7 +131,8 @@ class Queries:
         return self._seen(f"sum by ({g}, modelName) (\n{held_active(self.q, self._held(g), act)}\n)")
 
     def power(self) -> str:
-        """Watts drawn by held GPUs, from the energy counter; times the step, the energy of each interval."""
+        """Watts drawn by held GPUs, from the energy counter (else the power gauge); times the step, the energy of each
+        interval."""
         g = self.group_label
         if self.tier == "rollup":
             return self._rollup(POWER_1H, f"{g}, modelName")
