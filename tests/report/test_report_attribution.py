@@ -145,6 +145,8 @@ def test_the_flag_is_used_and_said(store: Prometheus, tmp_path: Path, capsys: py
     """--attribution is used as given (not detected) and the JSON, the HTML and the CLI's line say which."""
     body = report(store, tmp_path, "--from", str(START), "--to", str(END), "--attribution", "none")
     assert body["attribution"]["dialect"] == "none" and body["attribution"]["detected"] is False
+    assert body["groups"] == [] and body["attributed"] is False  # told none: no holders read
+    assert body["capacity_by_model"] == {MODEL: 2}  # the fleet figures still
     assert "attribution none (--attribution)" in capsys.readouterr().out
     body = report(store, tmp_path, "--from", str(START), "--to", str(END))
     assert body["attribution"]["dialect"] == "info" and body["attribution"]["detected"] is True

@@ -256,21 +256,25 @@ def collect(client: Client, request: ReportRequest) -> Report:
             parts = list(pool.map(lambda piece: client.query_range(expr, piece[0] + step, piece[1], step), pieces))
         return finite(merged(parts))
 
+    def held_by(name: str, expr: str, how: str) -> tuple[Series, ...]:
+        # without attribution (told none, or none found) nobody holds anything: no table, the fleet figures still
+        return ranged(name, expr, how) if attribution.dialect != "none" else ()
+
     def instant(name: str, expr: str, how: str) -> tuple[Series, ...]:
         records.append(QueryRecord(name=name, expr=expr, kind=f"instant at --to ({end:.0f})", how=how))
         return finite(tuple(Series(s.labels, ((end, s.value),)) for s in client.query(expr, end)))
 
     hours = f"sum of values x {step}s / 3600"
     capacity = ranged("GPUs in the fleet", q.capacity(), "mean GPUs seen per step, summed over models")
-    held = ranged("GPU-hours held", q.held(), hours)
+    held = held_by("GPU-hours held", q.held(), hours)
     keys = (label, "modelName")
     held_t = compute.totals(held, *keys)
     found(request, q, (start, end), capacity, held_t)
-    active = ranged("active GPU-hours", q.active(), hours + " (activity-weighted)")
-    power = ranged("energy", q.power(), f"sum of watts x {step}s / 3.6e6 = kWh")
+    active = held_by("active GPU-hours", q.active(), hours + " (activity-weighted)")
+    power = held_by("energy", q.power(), f"sum of watts x {step}s / 3.6e6 = kWh")
     jobs: dict[tuple[str, str], float] = {}
     if tier == "raw":
-        top = ranged("top jobs (GPU-hours per pod)", q.top_jobs(), hours)
+        top = held_by("top jobs (GPU-hours per pod)", q.top_jobs(), hours)
         jobs = compute.totals(top, label, config.pod_label)
     fleet_act = ranged("fleet utilization", q.fleet_activity(), "mean over GPUs at each step")
     seconds = int(end - start)
