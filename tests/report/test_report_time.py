@@ -253,6 +253,10 @@ def test_the_bill_is_the_time_seen_at_every_step(store: Prometheus, tmp_path: Pa
     assert body["range"]["scrape_interval_source"] == "detected"
     assert math.isclose(body["gpu_hours_seen"], capacity, rel_tol=1e-9)
     assert body["capacity_by_model"] == {MODEL: len(GPUS)}  # a scrape missed in the last step is no GPU gone
+    pods = {hold.namespace: hold.pod for hold in HOLDS}  # one pod per namespace: its top job is all of it
+    assert {r["group"]: [[pods[r["group"]], r["gpu_hours_held"]]] for r in body["groups"]} == {
+        r["group"]: [[name, pytest.approx(hours)] for name, hours in r["top_jobs"]] for r in body["groups"]
+    }
 
 
 def test_the_scrape_interval_flag_overrides_detection(store: Prometheus, tmp_path: Path) -> None:
@@ -278,7 +282,9 @@ def test_a_long_range_is_asked_in_pieces_that_add_up(store: Prometheus, tmp_path
     asked in two pieces, and they add up to the bill of 1 s samples (each GPU's power then from its gauge: no two
     samples of a counter are a second apart; the rollout's two exporter pods, 4 s apart, are two samples)."""
     body = bill(store, tmp_path, "--step", "300", "--scrape-interval", "1")
-    assert {q["kind"] for q in body["queries"] if q["name"] == "GPU-hours held"} == {"range, step 300s, in 2 pieces"}
+    assert {q["kind"] for q in body["queries"] if q["name"].startswith("GPU-hours held")} == {
+        "range, step 300s, in 2 pieces"
+    }
     held, capacity = truth(interval=1)
     check(rows(body), held)
     assert math.isclose(body["gpu_hours_seen"], capacity, rel_tol=1e-9)

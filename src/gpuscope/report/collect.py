@@ -266,16 +266,13 @@ def collect(client: Client, request: ReportRequest) -> Report:
 
     hours = f"sum of values x {step}s / 3600"
     capacity = ranged("GPUs in the fleet", q.capacity(), "mean GPUs seen per step, summed over models")
-    held = held_by("GPU-hours held", q.held(), hours)
+    held = held_by("GPU-hours held" + (" (and per pod: top jobs)" if tier == "raw" else ""), q.held(), hours)
     keys = (label, "modelName")
     held_t = compute.totals(held, *keys)
     found(request, q, (start, end), capacity, held_t)
     active = held_by("active GPU-hours", q.active(), hours + " (activity-weighted)")
     power = held_by("energy", q.power(), f"sum of watts x {step}s / 3.6e6 = kWh")
-    jobs: dict[tuple[str, str], float] = {}
-    if tier == "raw":
-        top = held_by("top jobs (GPU-hours per pod)", q.top_jobs(), hours)
-        jobs = compute.totals(top, label, config.pod_label)
+    jobs = compute.totals(held, label, config.pod_label) if tier == "raw" else {}
     fleet_act = ranged("fleet utilization", q.fleet_activity(), "mean over GPUs at each step")
     seconds = int(end - start)
     per_gpu = instant(

@@ -116,11 +116,14 @@ class Queries:
 
     def held(self) -> str:
         """GPUs held, in the accounting unit (a MIG instance its share, holders of a shared GPU split it), by
-        group and model."""
+        group and model, and on the raw tier by pod (the per-group top jobs)."""
         g = self.group_label
         if self.tier == "rollup":
             return self._rollup(HELD_1H, f"{g}, modelName")
-        return self._seen(f"sum by ({g}, modelName) (\n{self._held(g)}\n)")
+        # per pod as well: the top jobs come from the same answer (one evaluation of the holders' shares fewer)
+        pod = self.config.pod_label
+        by = f"{g}, modelName" if g == pod else f"{g}, {pod}, modelName"
+        return self._seen(f"sum by ({by}) (\n{self._held(g)}\n)")
 
     def active(self) -> str:
         """Held GPUs weighted by their activity (SM active, else GR engine active, else NVML utilization)."""
@@ -193,13 +196,6 @@ class Queries:
         by = f"{c.uuid_label}, GPU_I_ID, {c.namespace_label}, {c.pod_label}"
         act = activity_source(self.q, self._window(1))
         return f"group by ({by}) ({info})\n* on ({c.uuid_label}, GPU_I_ID) group_left ()\n(({act}) < {ratio:g})"
-
-    def top_jobs(self) -> str:
-        """GPUs held per pod, with the group it belongs to (the per-group top jobs), in the accounting unit."""
-        g, c = self.group_label, self.config
-        if g == c.pod_label:
-            return self.held()
-        return self._seen(f"sum by ({g}, {c.pod_label}) (\n{self._held(g)}\n)")
 
     def _window(self, steps: int) -> str:
         # Prometheus 2.x range selectors include both ends: one second less keeps the sample at t - steps*step out.
