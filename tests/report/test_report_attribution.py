@@ -4,7 +4,8 @@ form it is told, and says which it used.
 One backfilled Prometheus holds the same small fleet (GPU 0 held by ``ml/train-0`` for the hour, GPU 1 free) five
 times, one scrape job per form: gpuscope's info series, ``namespace``/``pod`` on the DCGM series (dcgm-exporter
 ``-k``), dcgm-exporter ``-o``'s ``pod_namespace``/``pod_name``, ``exported_namespace``/``exported_pod`` beside the
-exporter pod's own ``namespace``/``pod`` (a ServiceMonitor with ``honorLabels: false``), and none.
+exporter pod's own ``namespace``/``pod`` (a ServiceMonitor with ``honorLabels: false``), and none. The ``-o`` job
+names its GPUs ``uuid``, as dcgm-exporter does with ``-o``: the report finds that spelling too.
 """
 
 from __future__ import annotations
@@ -58,7 +59,8 @@ def openmetrics() -> list[str]:
                 "job": job,
                 "instance": f"{job}:9400",
                 "gpu": str(gpu),
-                "UUID": f"GPU-{job}-{gpu}",
+                # dcgm-exporter -o names the GPU's label uuid (reference/dcgm-exporter.md, 1.3)
+                "uuid" if dialect == "old-labels" else "UUID": f"GPU-{job}-{gpu}",
                 "modelName": MODEL,
                 "Hostname": "node-0",
             }
@@ -103,13 +105,17 @@ def collected(store: Prometheus, dialect: Dialect, attribution: str = "auto") ->
 def test_the_form_is_detected(store: Prometheus, dialect: Dialect) -> None:
     """Each store's form is found, the renamed ones before plain labels (an exported store's series carry the
     exporter pod's namespace and pod too), and none where there is none."""
-    found = collected(store, dialect).attribution
+    collected_report = collected(store, dialect)
+    found = collected_report.attribution
     assert (found.dialect, found.detected) == (dialect, True)
+    assert found.uuid_label == ("uuid" if dialect == "old-labels" else "UUID")
+    assert collected_report.capacity_by_model == {MODEL: 2}  # GPUs told apart by the label the store has
 
 
 def test_detection_is_bounded(store: Prometheus) -> None:
     """Detection asks one question per form tried, in order, and stops at the first found: a store in the exported
-    form costs two queries more than the same report told its form (info, then exported), a store with none four."""
+    form costs two queries more than the same report told its form (info, then exported), a store with none four.
+    (Both ask which label names a GPU: one question where the configured UUID is there, two where it is not.)"""
     told = collected(store, "exported", attribution="exported")
     found = collected(store, "exported")
     assert found.query_count - told.query_count == 2  # info, then exported: found

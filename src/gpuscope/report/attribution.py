@@ -10,7 +10,8 @@
 - ``none``: no attribution; the report still gives the fleet figures.
 
 Detection asks one bounded question per form, in that order: does any series of the form exist over the range
-(``group(...)``: at most one sample back per question, never the series).
+(``group(...)``: at most one sample back per question, never the series). The label naming a GPU is asked the same
+way: ``UUID``, or ``uuid`` where a store has only that (dcgm-exporter ``-o``).
 """
 
 from __future__ import annotations
@@ -43,10 +44,16 @@ DIALECTS: tuple[Dialect, ...] = ("info", "labels", "old-labels", "exported", "no
 DETECTION_ORDER: tuple[Dialect, ...] = ("info", "exported", "old-labels", "labels")
 
 
+UuidLabel = Literal["UUID", "uuid"]
+# The GPU UUID label's spellings: dcgm-exporter's own, and ``uuid`` with -o (reference/dcgm-exporter.md, 1.3).
+UUID_LABELS: tuple[UuidLabel, ...] = ("UUID", "uuid")
+
+
 @dataclass(frozen=True, slots=True)
 class Attribution:
     dialect: Dialect
     detected: bool  # found in the store (--attribution auto) rather than given
+    uuid_label: UuidLabel = "UUID"  # the label naming a GPU in this store
 
     @property
     def description(self) -> str:
@@ -54,17 +61,27 @@ class Attribution:
 
     def summary(self) -> str:
         how = "detected" if self.detected else "--attribution"
-        return f"attribution {self.dialect} ({how}): {self.description}"
+        keyed = f"; GPUs by their {self.uuid_label} label" if self.uuid_label != "UUID" else ""
+        return f"attribution {self.dialect} ({how}): {self.description}{keyed}"
 
 
-def configure(config: RulesConfig, dialect: Dialect) -> RulesConfig:
-    """``config`` with the workload mode and label names of ``dialect``."""
-    if dialect == "info":
-        return config.model_copy(update={"workload_labels": "info"})
-    if dialect == "none":
-        return config.model_copy(update={"workload_labels": "off"})
-    namespace, pod = LABELS[dialect]
-    return config.model_copy(update={"workload_labels": "labels", "namespace_label": namespace, "pod_label": pod})
+def configure(config: RulesConfig, attribution: Attribution) -> RulesConfig:
+    """``config`` with the workload mode and label names of ``attribution``'s form and its GPU label."""
+    update: dict[str, str] = {"uuid_label": attribution.uuid_label}
+    if attribution.dialect == "info":
+        update["workload_labels"] = "info"
+    elif attribution.dialect == "none":
+        update["workload_labels"] = "off"
+    else:
+        namespace, pod = LABELS[attribution.dialect]
+        update |= {"workload_labels": "labels", "namespace_label": namespace, "pod_label": pod}
+    return config.model_copy(update=update)
+
+
+def uuid_probe(config: RulesConfig, label: UuidLabel, seconds: int) -> str:
+    """Whether any GPU series carries ``label`` in the ``seconds`` up to the query's time (one sample or none)."""
+    presence = Promql(config).dcgm(PRESENCE, f'{label}!=""')
+    return f"group(last_over_time({presence}[{max(1, seconds)}s]))"
 
 
 def probe(config: RulesConfig, dialect: Dialect, seconds: int) -> str:

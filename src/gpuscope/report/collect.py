@@ -19,7 +19,15 @@ from typing import Literal
 from gpuscope.errors import UsageError
 from gpuscope.prom import Client, Series
 from gpuscope.report import compute
-from gpuscope.report.attribution import DETECTION_ORDER, Attribution, Dialect, configure, probe
+from gpuscope.report.attribution import (
+    DETECTION_ORDER,
+    UUID_LABELS,
+    Attribution,
+    Dialect,
+    configure,
+    probe,
+    uuid_probe,
+)
 from gpuscope.report.queries import (
     GROUP_BYS,
     PROBE_SECONDS,
@@ -149,14 +157,20 @@ def finite(series: tuple[Series, ...]) -> tuple[Series, ...]:
 
 
 def attribution_of(client: Client, request: ReportRequest, start: float, end: float) -> Attribution:
-    """The form of workload attribution: as given, or the first form the store has in the range."""
-    if request.attribution != "auto":
-        return Attribution(dialect=request.attribution, detected=False)
+    """The form of workload attribution: as given, or the first form the store has in the range; and the label
+    naming a GPU (the configured spelling, or the other one where only that one is in the store)."""
     seconds = int(end - start)
+    uuid = request.config.uuid_label
+    if not client.query(uuid_probe(request.config, uuid, seconds), end):
+        other = next(label for label in UUID_LABELS if label != uuid)
+        if client.query(uuid_probe(request.config, other, seconds), end):
+            uuid = other
+    if request.attribution != "auto":
+        return Attribution(dialect=request.attribution, detected=False, uuid_label=uuid)
     for dialect in DETECTION_ORDER:
         if client.query(probe(request.config, dialect, seconds), end):
-            return Attribution(dialect=dialect, detected=True)
-    return Attribution(dialect="none", detected=True)
+            return Attribution(dialect=dialect, detected=True, uuid_label=uuid)
+    return Attribution(dialect="none", detected=True, uuid_label=uuid)
 
 
 def scrape_of(client: Client, request: ReportRequest, start: float, end: float) -> tuple[int, str]:
@@ -194,7 +208,7 @@ def queries_for(
     client: Client, request: ReportRequest, tier: Tier, span: tuple[float, float], attribution: Attribution
 ) -> tuple[Queries, str]:
     """The queries for the store's attribution form and, on the raw tier, its scrape interval (and whence it came)."""
-    config = configure(request.config, attribution.dialect)
+    config = configure(request.config, attribution)
     scrape, source = scrape_of(client, request, *span) if tier == "raw" else (SCRAPE_SECONDS, "not used")
     queries = Queries(
         config=config,

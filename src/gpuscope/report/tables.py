@@ -38,6 +38,7 @@ def to_json(report: Report) -> str:
             "dialect": report.attribution.dialect,
             "detected": report.attribution.detected,
             "description": report.attribution.description,
+            "uuid_label": report.attribution.uuid_label,
         },
         "group_by": report.group_by,
         "unit": UNIT_NOTE,
