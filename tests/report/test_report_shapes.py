@@ -7,14 +7,15 @@ series (one copy: a cluster Prometheus sees its own scrapes); the 1 h rollups ar
 ``avg_over_time(...[1h])`` rule records them. The global store then holds everything once (Mimir, which drops
 ``__replica__`` at ingestion; Thanos behind a deduplicating querier) or twice, labelled ``replica`` (a federating
 Prometheus; VictoriaMetrics and Thanos stores, which keep both replicas' series). The report's raw and rollup
-tiers and the dashboard's held/active/power panels must give the same totals either way.
+tiers and the dashboard's held/active/power panels must give the same totals either way. The 1 h rollups are
+written where a Prometheus writes them, at the hour plus the group's evaluation offset; each of the report's
+hourly steps reads the one written in the hour before it, so the rollup tier's hours are shifted by that offset
+(the fleet here is the same every hour, so the totals are the truth).
 """
 
 from __future__ import annotations
 
-import json
 import re
-import subprocess
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -24,7 +25,6 @@ from typing import Any
 import httpx
 import pytest
 
-from gpuscope.cli import main
 from gpuscope.dashboards.options import Options, recorded_names
 from gpuscope.dashboards.promql import Q
 from gpuscope.dashboards.queries import efficiency
@@ -45,7 +45,7 @@ from gpuscope.rules.model import Recording
 from gpuscope.rules.promql import Promql
 from gpuscope.rules.recording import HELD, HELD_ACTIVE, recording_groups
 from gpuscope.rules.recording import POWER_5M as GPU_POWER_5M
-from gpuscope.runner.binaries import find_binary
+from tests.report.store import backfill, check, close, report, rows
 from tests.support.prom import Prometheus, run_prometheus
 
 pytestmark = pytest.mark.e2e
@@ -56,6 +56,9 @@ HOURS = 3
 END = START + HOURS * 3600
 SCRAPE = 60
 SLICES = {"3g.40gb": 3, "2g.20gb": 2, "1g.10gb": 1}
+# Prometheus evaluates a group at a fixed offset into its interval (a hash of the group), so the 1 h rollups are
+# written at 20 past every hour here (a multiple of the 5 m rollups' step, whose values they average).
+HOUR_GROUP_OFFSET = 1200
 
 
 @dataclass(frozen=True)
@@ -148,19 +151,6 @@ def raw_openmetrics(replicas: tuple[str | None, ...]) -> list[str]:
     return lines
 
 
-def backfill(work: Path, lines: list[str]) -> Path:
-    source = work / "data.om"
-    source.write_text("\n".join([*lines, "# EOF", ""]))
-    data = work / "data"
-    subprocess.run(
-        [find_binary("promtool"), "tsdb", "create-blocks-from", "openmetrics", str(source), str(data)],
-        check=True,
-        capture_output=True,
-    )
-    source.unlink()
-    return work
-
-
 def query_range(prom: Prometheus, expr: str, start: int, end: int, step: int) -> list[dict[str, Any]]:
     response = httpx.get(
         f"{prom.url}/api/v1/query_range",
@@ -200,9 +190,10 @@ def rollups(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str
         hourly = []
         for s in out[short]:
             values = {int(float(t)): float(v) for t, v in s["values"]}
+            # recorded at the 1 h group's evaluation times, the hour plus the group's offset, not on the hour
             points = [
                 [h, repr(sum(values[t] for t in range(h - 3600, h + 1, 300)) / 13)]
-                for h in range(START + 3600, END + 1, 3600)
+                for h in range(START + HOUR_GROUP_OFFSET, END, 3600)
             ]
             hourly.append({"metric": s["metric"], "values": points})
         out[long] = hourly
@@ -228,28 +219,6 @@ def store(
         extra_args=("--storage.tsdb.retention.time=100y",),
     ) as prom:
         yield prom
-
-
-def report(prom: Prometheus, tmp_path: Path, *args: str) -> dict[str, Any]:
-    out = tmp_path / "report.json"
-    code = main(["report", "--prometheus", prom.url, "-o", str(out), "--format", "json", *args])
-    assert code == 0
-    body: dict[str, Any] = json.loads(out.read_text())
-    return body
-
-
-def close(actual: float, expected: float) -> bool:
-    return abs(actual - expected) <= 1e-6 * max(1.0, abs(expected))
-
-
-def rows(body: dict[str, Any]) -> dict[str, tuple[float, float, float]]:
-    return {r["group"]: (r["gpu_hours_held"], r["active_gpu_hours"], r["energy_kwh"]) for r in body["groups"]}
-
-
-def check(actual: dict[str, tuple[float, float, float]], expected: dict[str, tuple[float, float, float]]) -> None:
-    assert set(actual) == set(expected)
-    for group, values in expected.items():
-        assert all(close(a, e) for a, e in zip(actual[group], values, strict=True)), (group, actual[group], values)
 
 
 @pytest.mark.parametrize("tier", ["raw", "rollup"])

@@ -56,6 +56,17 @@ def parse_costs(values: list[str]) -> tuple[tuple[str, float], ...]:
     return tuple(sorted(out.items()))
 
 
+def parse_interval(value: str) -> int | None:
+    """``auto`` (None: read from the store), or whole seconds: ``15``, ``15s``, ``1m``."""
+    text = value.strip()
+    if text == "auto":
+        return None
+    match = re.fullmatch(r"([0-9]{1,6})([sm]?)", text)
+    if not match:
+        raise UsageError(f"--scrape-interval {value!r:.80}: give seconds (15, 15s, 1m) or auto")
+    return int(match.group(1)) * _UNIT[match.group(2) or "s"]
+
+
 @app.command("report")
 def report_command(
     prometheus: Annotated[str, typer.Option("--prometheus", help="Prometheus (or compatible) base URL.")],
@@ -77,10 +88,29 @@ def report_command(
         str, typer.Option("--team-label", help="Pod label naming a team (--group-by team).")
     ] = "team",
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds allowed per Prometheus query.")] = 60.0,
-    step: Annotated[int, typer.Option("--step", help="Raw tier step in seconds (shorter for minutes of data).")] = 300,
+    step: Annotated[
+        int, typer.Option("--step", help="Raw tier step in seconds: the resolution of the plots, not of the bill.")
+    ] = 300,
+    scrape_interval: Annotated[
+        str,
+        typer.Option(
+            "--scrape-interval",
+            help="Seconds each raw sample stands for (the exporters' scrape interval), or auto: read from the store.",
+        ),
+    ] = "auto",
+    attribution: Annotated[
+        str,
+        typer.Option(
+            "--attribution",
+            help="Where holders are read: auto (detected), info (gpuscope_gpu_workload_info), labels (namespace/pod "
+            "on DCGM series), old-labels (pod_namespace/pod_name, dcgm-exporter -o), exported (exported_namespace/"
+            "exported_pod, honorLabels: false) or none.",
+        ),
+    ] = "auto",
 ) -> None:
     """Who uses the GPUs they hold, what it costs, and when the fleet runs out: one report over a time range."""
     from gpuscope.prom import Client, Endpoint, Limits
+    from gpuscope.report.attribution import DIALECTS
     from gpuscope.report.collect import ReportRequest, collect
     from gpuscope.report.write import write_atomic
 
@@ -92,6 +122,9 @@ def report_command(
         raise UsageError(f"--timeout {timeout}: give a positive number of seconds")
     if not re.fullmatch(r"[a-zA-Z_][a-zA-Z0-9_]*", team_label):
         raise UsageError(f"--team-label {team_label!r}: give a Prometheus label name")
+    if attribution != "auto" and attribution not in DIALECTS:
+        raise UsageError(f"--attribution {attribution!r:.80}: choose auto, {', '.join(DIALECTS)}")
+    scrape = parse_interval(scrape_interval)
     now = time.time()
     request = ReportRequest(
         start=parse_time(start, "--from", now),
@@ -103,6 +136,8 @@ def report_command(
         raw_max_days=raw_max_days,
         team_label=team_label,
         raw_step=step,
+        attribution=attribution,  # type: ignore[arg-type]
+        scrape_interval=scrape,
     )
     # --timeout bounds each query; Prometheus is told the same deadline and gives up when we do.
     with Client(Endpoint(prometheus), limits=Limits(timeout_s=timeout)) as client:
@@ -116,7 +151,8 @@ def report_command(
 
         text = to_json(report) if fmt == "json" else to_csv(report)
     write_atomic(output, text)
+    scraped = f", {report.scrape_interval}s scrape interval ({report.scrape_source})" if report.tier == "raw" else ""
     typer.echo(
-        f"{output}: {len(report.rows)} groups, {report.tier} tier ({report.step}s steps), "
-        f"{report.query_count} queries, {report.bytes_fetched} bytes"
+        f"{output}: {len(report.rows)} groups, {report.tier} tier ({report.step}s steps{scraped}), "
+        f"{report.attribution.summary()}, {report.query_count} queries, {report.bytes_fetched} bytes"
     )

@@ -1,25 +1,54 @@
 """Running the report's queries against Prometheus and turning the answers into one ``Report`` (the I/O edge).
 
 The tier is chosen by the range: up to ``raw_max_days`` the raw exporter series at 5 m steps (incidents and
-per-pod tables need them), beyond it the 1 h chargeback rollups. Bad input is a ``UsageError`` (exit 2) raised
-before anything is written: no data in the range, a group-by label no series carries, a price for a model the
-fleet does not have.
+per-pod tables need them), beyond it the 1 h chargeback rollups. Before the numbers, two facts about the store:
+the form its workload attribution takes (``attribution.py``; ``--attribution auto``) and, for the raw tier, the
+scrape interval each sample stands for (``--scrape-interval auto``), each found by a bounded query. Bad input is a
+``UsageError`` (exit 2) raised before anything is written: no data in the range, a group-by label no series
+carries, a price for a model the fleet does not have.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Literal
 
 from gpuscope.errors import UsageError
 from gpuscope.prom import Client, Series
 from gpuscope.report import compute
-from gpuscope.report.queries import GROUP_BYS, ROLLUP_GROUP_BYS, Queries, Tier, group_label
+from gpuscope.report.attribution import (
+    DETECTION_ORDER,
+    UUID_LABELS,
+    Attribution,
+    Dialect,
+    configure,
+    probe,
+    uuid_probe,
+)
+from gpuscope.report.queries import (
+    GROUP_BYS,
+    PROBE_SECONDS,
+    ROLLUP_GROUP_BYS,
+    SCRAPE_SECONDS,
+    Queries,
+    Tier,
+    group_label,
+    scrape_probe,
+)
 from gpuscope.rules.config import RulesConfig
 
 STEPS: dict[Tier, int] = {"raw": 300, "rollup": 3600}
 MAX_POINTS = 11_000  # Prometheus refuses range queries with more points per series
+# Scrape-interval sub-steps one raw-tier query evaluates at most (12 h at 15 s): the per-instant expressions'
+# intermediate results are series x sub-steps samples, and Prometheus refuses a query above --query.max-samples
+# (50 M by default), so a long range is asked in chunks of whole steps.
+MAX_SUBSTEPS = 2880
+# Pieces asked at once: Prometheus evaluates each query on one core, so a long range takes a fraction of the time on a
+# server with cores to spare (its --query.max-concurrency is 20 by default).
+PARALLEL = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +65,8 @@ class ReportRequest:
     idle_min_seconds: float = 3600.0
     raw_step: int = STEPS["raw"]  # shorter on a local stack with minutes of history
     config: RulesConfig = field(default_factory=RulesConfig)
+    attribution: Dialect | Literal["auto"] = "auto"
+    scrape_interval: int | None = None  # seconds each raw sample stands for; None: detected from the store
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +99,9 @@ class Report:
     kwh_price: float | None
     hour_costs: dict[str, float]
     queries: tuple[QueryRecord, ...]
+    attribution: Attribution
+    scrape_interval: int = SCRAPE_SECONDS  # raw tier: the seconds each sample stands for
+    scrape_source: str = "default"  # "detected", "--scrape-interval" or "default" (nothing to detect it from)
     query_count: int = 0
     bytes_fetched: int = 0
 
@@ -95,6 +129,11 @@ def validate(request: ReportRequest) -> Tier:
         )
     if not 1 <= request.raw_step <= STEPS["rollup"]:
         raise UsageError(f"--step {request.raw_step}: give seconds between 1 and 3600 (the raw tier's step)")
+    if request.scrape_interval is not None and not 1 <= request.scrape_interval <= PROBE_SECONDS:
+        raise UsageError(
+            f"--scrape-interval {request.scrape_interval}: give the exporters' scrape interval in seconds "
+            f"(1 to {PROBE_SECONDS}), or auto"
+        )
     if (request.end - request.start) / step_of(request, tier) > MAX_POINTS:
         days = MAX_POINTS * step_of(request, tier) / compute.DAY
         raise UsageError(f"--from/--to: at most {days:.0f} days in one report on the {tier} tier")
@@ -117,39 +156,90 @@ def finite(series: tuple[Series, ...]) -> tuple[Series, ...]:
     return tuple(out)
 
 
-def collect(client: Client, request: ReportRequest) -> Report:
-    tier = validate(request)
-    step = step_of(request, tier)
-    start = math.floor(request.start / step) * step
-    end = math.floor(request.end / step) * step
-    if end <= start:
-        raise UsageError(f"--from/--to: the range is shorter than one {step}s step of the {tier} tier")
-    label = group_label(request.group_by, request.config, request.team_label)
-    q = Queries(config=request.config, tier=tier, group_label=label, step=step, team_label=request.team_label)
-    records: list[QueryRecord] = []
+def attribution_of(client: Client, request: ReportRequest, start: float, end: float) -> Attribution:
+    """The form of workload attribution: as given, or the first form the store has in the range; and the label
+    naming a GPU (the configured spelling, or the other one where only that one is in the store)."""
+    seconds = int(end - start)
+    uuid = request.config.uuid_label
+    if not client.query(uuid_probe(request.config, uuid, seconds), end):
+        other = next(label for label in UUID_LABELS if label != uuid)
+        if client.query(uuid_probe(request.config, other, seconds), end):
+            uuid = other
+    if request.attribution != "auto":
+        return Attribution(dialect=request.attribution, detected=False, uuid_label=uuid)
+    for dialect in DETECTION_ORDER:
+        if client.query(probe(request.config, dialect, seconds), end):
+            return Attribution(dialect=dialect, detected=True, uuid_label=uuid)
+    return Attribution(dialect="none", detected=True, uuid_label=uuid)
 
-    def ranged(name: str, expr: str, how: str) -> tuple[Series, ...]:
-        records.append(QueryRecord(name=name, expr=expr, kind=f"range, step {step}s", how=how))
-        return finite(client.query_range(expr, start + step, end, step))
 
-    def instant(name: str, expr: str, how: str) -> tuple[Series, ...]:
-        records.append(QueryRecord(name=name, expr=expr, kind=f"instant at --to ({end:.0f})", how=how))
-        return finite(tuple(Series(s.labels, ((end, s.value),)) for s in client.query(expr, end)))
+def scrape_of(client: Client, request: ReportRequest, start: float, end: float) -> tuple[int, str]:
+    """The seconds each raw sample stands for, and where that came from: the flag, or the store (the most samples
+    a GPU series has in 10 minutes, at up to 24 points of the range), or the default when the range has none."""
+    if request.scrape_interval is not None:
+        return request.scrape_interval, "--scrape-interval"
+    every = max(PROBE_SECONDS, int(end - start) // 24)
+    found = client.query_range(scrape_probe(request.config), min(start + every, end), end, every)
+    counts = [v for s in finite(found) for _, v in s.points if v >= 1]
+    if not counts:
+        return SCRAPE_SECONDS, "default"
+    return max(1, round(PROBE_SECONDS / max(counts))), "detected"
 
-    hours = f"sum of values x {step}s / 3600"
-    capacity = ranged("GPUs in the fleet", q.capacity(), "per step, summed over models; the latest is capacity")
-    held = ranged("GPU-hours held", q.held(), hours)
+
+def chunks(start: float, end: float, step: int, scrape: int) -> list[tuple[float, float]]:
+    """``(start, end]`` in pieces of whole steps holding at most ``MAX_SUBSTEPS`` scrape intervals each."""
+    size = max(1, MAX_SUBSTEPS * scrape // step) * step
+    return [(t, min(end, t + size)) for t in range(int(start), int(end), size)]
+
+
+def merged(parts: list[tuple[Series, ...]]) -> tuple[Series, ...]:
+    """The series of consecutive range answers, each label set's points joined in time order."""
+    points: dict[frozenset[tuple[str, str]], dict[float, float]] = {}
+    labels: dict[frozenset[tuple[str, str]], Mapping[str, str]] = {}
+    for part in parts:
+        for s in part:
+            key = frozenset(s.labels.items())
+            labels.setdefault(key, s.labels)
+            points.setdefault(key, {}).update(s.points)  # one point per time, should pieces ever touch
+    return tuple(Series(labels[k], tuple(sorted(p.items()))) for k, p in points.items())
+
+
+def queries_for(
+    client: Client, request: ReportRequest, tier: Tier, span: tuple[float, float], attribution: Attribution
+) -> tuple[Queries, str]:
+    """The queries for the store's attribution form and, on the raw tier, its scrape interval (and whence it came)."""
+    config = configure(request.config, attribution)
+    scrape, source = scrape_of(client, request, *span) if tier == "raw" else (SCRAPE_SECONDS, "not used")
+    queries = Queries(
+        config=config,
+        tier=tier,
+        group_label=group_label(request.group_by, config, request.team_label),
+        step=step_of(request, tier),
+        team_label=request.team_label,
+        scrape=scrape,
+    )
+    return queries, source
+
+
+def found(
+    request: ReportRequest,
+    q: Queries,
+    span: tuple[float, float],
+    capacity: tuple[Series, ...],
+    held: Mapping[tuple[str, str], float],
+) -> None:
+    """The store has what the request asks about: GPUs in the range, the group-by label on the allocations, the
+    models priced."""
     if not capacity:
-        source = "raw exporter series" if tier == "raw" else "1 h chargeback rollups"
+        source = "raw exporter series" if q.tier == "raw" else "1 h chargeback rollups"
         raise UsageError(
-            f"--from/--to: no GPU series between {start:.0f} and {end:.0f} in the {source}; pick a range with data"
+            f"--from/--to: no GPU series between {span[0]:.0f} and {span[1]:.0f} in the {source}; "
+            "pick a range with data"
         )
-    keys = (label, "modelName")
-    held_t = compute.totals(held, *keys)
     # No allocations at all (no attribution configured) still gives the fleet figures; the tables are empty.
-    if held_t and all(g == "" for g, _ in held_t):
+    if held and all(g == "" for g, _ in held):
         raise UsageError(
-            f"--group-by {request.group_by}: no allocation carries the label {label!r}"
+            f"--group-by {request.group_by}: no allocation carries the label {q.group_label!r}"
             + (" (set --team-label to the pod label naming teams)" if request.group_by == "team" else "")
         )
     models = {m for s in capacity for m in [s.labels.get("modelName", "")] if m}
@@ -158,12 +248,45 @@ def collect(client: Client, request: ReportRequest) -> Report:
             raise UsageError(
                 f"--gpu-hour-cost {model}=...: the fleet has no {model!r}; it has {', '.join(sorted(models))}"
             )
-    active = ranged("active GPU-hours", q.active(), hours + " (activity-weighted)")
-    power = ranged("energy", q.power(), f"sum of watts x {step}s / 3.6e6 = kWh")
-    jobs: dict[tuple[str, str], float] = {}
-    if tier == "raw":
-        top = ranged("top jobs (GPU-hours per pod)", q.top_jobs(), hours)
-        jobs = compute.totals(top, label, request.config.pod_label)
+
+
+def collect(client: Client, request: ReportRequest) -> Report:
+    tier = validate(request)
+    step = step_of(request, tier)
+    start = math.floor(request.start / step) * step
+    end = math.floor(request.end / step) * step
+    if end <= start:
+        raise UsageError(f"--from/--to: the range is shorter than one {step}s step of the {tier} tier")
+    attribution = attribution_of(client, request, start, end)
+    q, scrape_source = queries_for(client, request, tier, (start, end), attribution)
+    label, config = q.group_label, q.config
+    records: list[QueryRecord] = []
+    pieces = chunks(start, end, step, q.scrape) if tier == "raw" else [(start, end)]
+
+    def ranged(name: str, expr: str, how: str) -> tuple[Series, ...]:
+        kind = f"range, step {step}s" + (f", in {len(pieces)} pieces" if len(pieces) > 1 else "")
+        records.append(QueryRecord(name=name, expr=expr, kind=kind, how=how))
+        with ThreadPoolExecutor(max_workers=PARALLEL, thread_name_prefix="report piece") as pool:
+            parts = list(pool.map(lambda piece: client.query_range(expr, piece[0] + step, piece[1], step), pieces))
+        return finite(merged(parts))
+
+    def held_by(name: str, expr: str, how: str) -> tuple[Series, ...]:
+        # without attribution (told none, or none found) nobody holds anything: no table, the fleet figures still
+        return ranged(name, expr, how) if attribution.dialect != "none" else ()
+
+    def instant(name: str, expr: str, how: str) -> tuple[Series, ...]:
+        records.append(QueryRecord(name=name, expr=expr, kind=f"instant at --to ({end:.0f})", how=how))
+        return finite(tuple(Series(s.labels, ((end, s.value),)) for s in client.query(expr, end)))
+
+    hours = f"sum of values x {step}s / 3600"
+    capacity = ranged("GPUs in the fleet", q.capacity(), "mean GPUs seen per step, summed over models")
+    held = held_by("GPU-hours held" + (" (and per pod: top jobs)" if tier == "raw" else ""), q.held(), hours)
+    keys = (label, "modelName")
+    held_t = compute.totals(held, *keys)
+    found(request, q, (start, end), capacity, held_t)
+    active = held_by("active GPU-hours", q.active(), hours + " (activity-weighted)")
+    power = held_by("energy", q.power(), f"sum of watts x {step}s / 3.6e6 = kWh")
+    jobs = compute.totals(held, label, config.pod_label) if tier == "raw" else {}
     fleet_act = ranged("fleet utilization", q.fleet_activity(), "mean over GPUs at each step")
     seconds = int(end - start)
     per_gpu = instant(
@@ -173,7 +296,7 @@ def collect(client: Client, request: ReportRequest) -> Report:
     found_incidents: tuple[compute.Incident, ...] | None = None
     # Zombie memory means "in use on a GPU nobody holds": without any attribution every busy GPU would be one.
     if tier == "raw" and held:
-        c = request.config
+        c = config
         zombies = ranged("zombie GPU memory", q.zombies(), "runs of consecutive steps")
         idle = ranged("allocated-but-idle", q.idle_allocations(request.idle_ratio), "runs of at least 1 h")
         found_incidents = tuple(
@@ -189,8 +312,8 @@ def collect(client: Client, request: ReportRequest) -> Report:
     capacity_t = compute.by_time(capacity)
     held_by_time = compute.by_time(held)
     allocated = {t: held_by_time.get(t, 0.0) for t in sorted(set(capacity_t) | set(held_by_time))}
-    last = max(capacity_t) if capacity_t else end
-    capacity_by_model = {s.labels.get("modelName", ""): dict(s.points).get(last, 0.0) for s in capacity}
+    now = instant("GPUs at the end of the range", q.capacity_now(), "count by model: the fleet's capacity")
+    capacity_by_model = {s.labels.get("modelName", ""): s.points[0][1] for s in now}
     return Report(
         start=start,
         end=end,
@@ -216,10 +339,13 @@ def collect(client: Client, request: ReportRequest) -> Report:
         units=len(per_gpu),
         incidents=found_incidents,
         attributed=bool(held),
-        forecast=compute.forecast(allocated, capacity_t.get(last, 0.0)),
+        forecast=compute.forecast(allocated, sum(capacity_by_model.values())),
         kwh_price=request.kwh_price,
         hour_costs=dict(request.hour_costs),
         queries=tuple(records),
+        attribution=attribution,
+        scrape_interval=q.scrape,
+        scrape_source=scrape_source,
         query_count=client.requests,
         bytes_fetched=client.bytes_read,
     )

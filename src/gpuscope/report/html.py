@@ -157,9 +157,10 @@ def _appendix(report: Report) -> str:
 
 def render_html(report: Report) -> str:
     tier = (
-        f"raw exporter series ({report.step} s steps)"
+        f"raw exporter series ({report.step} s steps) · each sample counts for one scrape interval, "
+        f"{report.scrape_interval} s ({report.scrape_source})"
         if report.tier == "raw"
-        else "the cold tier's 1 h chargeback rollups"
+        else "the cold tier's 1 h chargeback rollups (each hour's record read at the step after it)"
     )
     total_held = sum(r.gpu_hours_held for r in report.rows)
     total_active = sum(r.active_gpu_hours for r in report.rows)
@@ -195,6 +196,7 @@ def render_html(report: Report) -> str:
             f"<p class=meta>{_date(report.start)} &ndash; {_date(report.end)} UTC · read from {tier} · "
             f"grouped by {html.escape(report.group_by)} (label <code>{html.escape(report.group_label)}</code>) · "
             f"{report.query_count} queries, {report.bytes_fetched:,} bytes</p>",
+            f"<p class=meta>Holders: {html.escape(report.attribution.summary())}.</p>",
             "<div class=cards>",
             *(f"<div class=card>{html.escape(k)}<b>{html.escape(v)}</b></div>" for k, v in cards),
             "</div>",

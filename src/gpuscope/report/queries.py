@@ -1,10 +1,18 @@
 """The PromQL behind every number of the report, per tier (pure).
 
 Every range query is evaluated at ``from + k * step`` for ``k = 1..n``; the value at ``t`` stands for the
-interval ``(t - step, t]``: allocation and activity are the samples in that interval, energy is the counter's
-increase over it (``rate`` over two steps minus a second, which holds exactly the samples at ``t - step`` and
-``t``). The raw tier reads the exporter's series; the rollup tier reads the 1 h chargeback rollups
-(``rules/efficiency_chargeback.py``), which carry cluster, namespace, team and model only.
+interval ``(t - step, t]``. The raw tier reads the exporter's series; the rollup tier reads the 1 h chargeback
+rollups (``rules/efficiency_chargeback.py``), which carry cluster, namespace, team and model only.
+
+The raw tier's bill (GPUs held, active, power, capacity) counts the time actually seen: each sample stands for one
+scrape interval. Inside each step a subquery evaluates the per-instant expression at every scrape-interval
+sub-step, and there every raw selector reads one scrape interval back (``last_over_time(x[<scrape - 1 ms>])``)
+instead of Prometheus' 5 m lookback, so a sample makes its series present at exactly one sub-step: a 2-minute pod
+bills 2 minutes whatever ``--step``, a hole in the store bills nothing, a pod that moves or hands a GPU over is
+counted where it was at each sub-step. The sub-steps are aligned to the epoch, not to the step, so every ``--step``
+sees the same sub-steps and only changes the resolution. Windows are written one millisecond short of their length:
+Prometheus 2.x range selectors include both ends (3.x leaves the start out, and then the millisecond changes
+nothing).
 """
 
 from __future__ import annotations
@@ -12,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from gpuscope.rules.accounting import held
+from gpuscope.rules.accounting import PRESENCE, held
 from gpuscope.rules.config import RulesConfig
 from gpuscope.rules.efficiency_chargeback import (
     ACTIVE_1H,
@@ -24,16 +32,40 @@ from gpuscope.rules.efficiency_chargeback import (
     UNITS_ACTIVE_1H,
     activity_source,
     held_active,
-    held_power,
     rollup_sum,
     units_active,
 )
-from gpuscope.rules.promql import Promql
+from gpuscope.rules.promql import Promql, alternatives
 
 Tier = Literal["raw", "rollup"]
 GROUP_BYS = ("namespace", "team", "job", "cluster")
 # What each --group-by reads: the label on the workload info series (and, for the rollup tier, on the rollups).
 ROLLUP_GROUP_BYS = ("namespace", "team", "cluster")
+SCRAPE_SECONDS = 15  # the scrape interval assumed when the store does not tell (dcgm-exporter's usual interval)
+ENERGY = "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION"
+POWER = "DCGM_FI_DEV_POWER_USAGE"
+
+
+def window(seconds: float) -> str:
+    """A range of ``seconds`` that holds the samples of one interval, not the one at its start (1 ms short)."""
+    return f"{round(seconds * 1000) - 1}ms"
+
+
+@dataclass(frozen=True, slots=True)
+class Sampled(Promql):
+    """Selectors that read the last scrape interval instead of the 5 m lookback: a sample at ``s`` makes its series
+    present at the one sub-step in ``[s, s + scrape)``. Passed to the shared builders (``held``, ``unit_share``,
+    ``holders``), which take their selectors from ``Promql``; wherever they write a selector as an instant vector
+    it becomes ``last_over_time(selector[window])``, an instant vector as well."""
+
+    scrape: int = SCRAPE_SECONDS
+
+    def dcgm(self, classic: str, extra: str = "") -> str:
+        # Promql.dcgm by name: zero-argument super() does not work in a slotted dataclass
+        return f"last_over_time({Promql.dcgm(self, classic, extra)}[{window(self.scrape)}])"
+
+    def exporter(self, metric: str, extra: str = "") -> str:
+        return f"last_over_time({Promql.exporter(self, metric, extra)}[{window(self.scrape)}])"
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,46 +77,88 @@ class Queries:
     group_label: str
     step: int
     team_label: str = "team"
+    scrape: int = SCRAPE_SECONDS
 
     @property
     def q(self) -> Promql:
         return Promql(self.config)
 
+    @property
+    def sampled(self) -> Sampled:
+        return Sampled(self.config, scrape=self.scrape)
+
     def _held(self, by: str) -> str:
-        return held(self.q, by)
+        """Each holder's share at one sub-step (per instant, every selector reading one scrape interval)."""
+        return held(self.sampled, by)
+
+    def _seen(self, per_instant: str) -> str:
+        """The mean over each step of a per-instant expression evaluated at every scrape interval: each sub-step
+        stands for one scrape interval, so the value times the step is GPU-seconds (or joules) actually seen."""
+        s = self.scrape
+        return f"sum_over_time((\n{per_instant}\n)[{window(self.step)}:{s}s]) * {s} / {self.step}"
 
     def _rollup(self, record: str, by: str) -> str:
-        return rollup_sum(self.q, record, by, team_label=self.team_label)
+        """A 1 h rollup summed ``by``: the 1 h group records at the hour plus an offset of its own (a hash of the
+        group), so each step reads the one record of the hour before it (``last_over_time``) rather than an
+        instant selector at the hour, which would see a record only within 5 m after it was written."""
+        plain = rollup_sum(self.q, record, by, team_label=self.team_label)
+        return plain.replace(f"({record})", f"(last_over_time({record}[{window(self.step)}]))")
+
+    def watts(self) -> str:
+        """Each GPU's power at one sub-step, once per physical GPU however many exporter pods or HA replicas scraped
+        it: from the energy counter over its last two samples (``irate``, resets handled; summed over sub-steps
+        it telescopes to the counter's increase, and a gap contributes nothing), else from the power gauge (a
+        GPU without the counter, or the first sample after a gap, which has no sample before it to rate)."""
+        q, keys = self.q, self.q.device_keys
+        energy = q.base(ENERGY, f"max by ({keys}) (irate({q.dcgm(ENERGY)}[{window(2 * self.scrape)}]))")
+        gauge = q.base(POWER, f"max by ({keys}) (max_over_time({q.dcgm(POWER)}[{window(self.scrape)}]))")
+        return alternatives(energy, gauge)
 
     def held(self) -> str:
         """GPUs held, in the accounting unit (a MIG instance its share, holders of a shared GPU split it), by
-        group and model."""
+        group and model, and on the raw tier by pod (the per-group top jobs)."""
         g = self.group_label
         if self.tier == "rollup":
             return self._rollup(HELD_1H, f"{g}, modelName")
-        return f"sum by ({g}, modelName) (\n{self._held(g)}\n)"
+        # per pod as well: the top jobs come from the same answer (one evaluation of the holders' shares fewer)
+        pod = self.config.pod_label
+        by = f"{g}, modelName" if g == pod else f"{g}, {pod}, modelName"
+        return self._seen(f"sum by ({by}) (\n{self._held(g)}\n)")
 
     def active(self) -> str:
         """Held GPUs weighted by their activity (SM active, else GR engine active, else NVML utilization)."""
         g = self.group_label
         if self.tier == "rollup":
             return self._rollup(ACTIVE_1H, f"{g}, modelName")
-        act = activity_source(self.q, self._window(1))
-        return f"sum by ({g}, modelName) (\n{held_active(self.q, self._held(g), act)}\n)"
+        act = activity_source(self.q, window(self.scrape))
+        return self._seen(f"sum by ({g}, modelName) (\n{held_active(self.q, self._held(g), act)}\n)")
 
     def power(self) -> str:
-        """Watts drawn by held GPUs, from the energy counter; times the step, the energy of each interval."""
+        """Watts drawn by held GPUs, from the energy counter (else the power gauge); times the step, the energy of each
+        interval."""
         g = self.group_label
         if self.tier == "rollup":
             return self._rollup(POWER_1H, f"{g}, modelName")
-        return f"sum by ({g}, modelName) (\n{held_power(self.q, self._held(g), self._window(2))}\n)"
+        # held_power reads the 5 m energy rate; the same join over the per-sub-step watts
+        m = f"{self.q.cluster}, {self.config.uuid_label}"
+        per_holder = f"{self._held(g)}\n* on ({m}) group_left ()\n({self.watts()})"
+        return self._seen(f"sum by ({g}, modelName) (\n{per_holder}\n)")
 
     def capacity(self) -> str:
         """GPUs reporting (the fleet's capacity), by model."""
         if self.tier == "rollup":
             return self._rollup(GPUS_1H, "modelName")
         c = self.config
-        return f"count by (modelName) (group by ({c.uuid_label}, modelName) ({self.q.dcgm('DCGM_FI_DEV_GPU_TEMP')}))"
+        presence = self.sampled.dcgm(PRESENCE)
+        return self._seen(f"count by (modelName) (group by ({c.uuid_label}, modelName) ({presence}))")
+
+    def capacity_now(self) -> str:
+        """GPUs reporting at the range's end, by model (an instant query): on the raw tier those with a sample in the
+        5 minutes before it, so a scrape missed in the last step is not a GPU gone."""
+        if self.tier == "rollup":
+            return self.capacity()
+        c = self.config
+        return f"count by (modelName) (group by ({c.uuid_label}, modelName) ({self.q.dcgm(PRESENCE)}))"
 
     def fleet_activity(self) -> str:
         """Mean activity over every GPU and MIG instance of the fleet, allocated or not, each weighed by its share
@@ -123,13 +197,6 @@ class Queries:
         act = activity_source(self.q, self._window(1))
         return f"group by ({by}) ({info})\n* on ({c.uuid_label}, GPU_I_ID) group_left ()\n(({act}) < {ratio:g})"
 
-    def top_jobs(self) -> str:
-        """GPUs held per pod, with the group it belongs to (the per-group top jobs), in the accounting unit."""
-        g, c = self.group_label, self.config
-        if g == c.pod_label:
-            return self.held()
-        return f"sum by ({g}, {c.pod_label}) (\n{self._held(g)}\n)"
-
     def _window(self, steps: int) -> str:
         # Prometheus 2.x range selectors include both ends: one second less keeps the sample at t - steps*step out.
         return f"{steps * self.step - 1}s"
@@ -143,3 +210,13 @@ def group_label(group_by: str, config: RulesConfig, team_label: str) -> str:
         "job": config.pod_label,
         "cluster": config.cluster_label,
     }[group_by]
+
+
+# Detecting the scrape interval: the most samples any GPU's presence gauge has in a 10-minute window is the shortest
+# interval's count (a window with a hole, a pod's first or last minutes have fewer; another series has the full one).
+PROBE_SECONDS = 600
+
+
+def scrape_probe(config: RulesConfig) -> str:
+    """The most samples one GPU series holds in ``PROBE_SECONDS``: ``PROBE_SECONDS`` / that is the scrape interval."""
+    return f"max(count_over_time({Promql(config).dcgm(PRESENCE)}[{window(PROBE_SECONDS)}]))"

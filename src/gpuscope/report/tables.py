@@ -26,11 +26,26 @@ COLUMNS = (
 
 def to_json(report: Report) -> str:
     body: dict[str, Any] = {
-        "range": {"start": report.start, "end": report.end, "step_seconds": report.step, "tier": report.tier},
+        "range": {
+            "start": report.start,
+            "end": report.end,
+            "step_seconds": report.step,
+            "tier": report.tier,
+            "scrape_interval_seconds": report.scrape_interval,
+            "scrape_interval_source": report.scrape_source,
+        },
+        "attribution": {
+            "dialect": report.attribution.dialect,
+            "detected": report.attribution.detected,
+            "description": report.attribution.description,
+            "uuid_label": report.attribution.uuid_label,
+        },
         "group_by": report.group_by,
         "unit": UNIT_NOTE,
         "groups": [asdict(r) for r in report.rows],
         "capacity_by_model": report.capacity_by_model,
+        # the fleet's GPU-hours over the range (each step's mean GPUs x the step): what held is a share of
+        "gpu_hours_seen": sum(report.capacity.values()) * report.step / 3600,
         "distribution": report.distribution,
         "activity_source": {"profiling": report.prof_gpus, "gpus": report.units},
         "attributed": report.attributed,
