@@ -3,16 +3,27 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 from gpuscope.cli import main
+from gpuscope.rules import RulesConfig
+from gpuscope.rules.efficiency_chargeback import chargeback_groups
+from gpuscope.rules.model import Recording
+from gpuscope.rules.promql import Promql
+from gpuscope.rules.recording import recording_groups
+from gpuscope.rules.timescale import EVALUATION_INTERVAL_S, to_seconds
 from gpuscope.runner.binaries import find_binary
-from tests.support.prom import Prometheus
+from tests.support.prom import Prometheus, run_prometheus
 
 
 def backfill(work: Path, lines: list[str]) -> Path:
+    work.mkdir(parents=True, exist_ok=True)
     source = work / "data.om"
     source.write_text("\n".join([*lines, "# EOF", ""]))
     data = work / "data"
@@ -45,3 +56,80 @@ def check(actual: dict[str, tuple[float, float, float]], expected: dict[str, tup
     assert set(actual) == set(expected)
     for group, values in expected.items():
         assert all(close(a, e) for a, e in zip(actual[group], values, strict=True)), (group, actual[group], values)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One recording rule, its expression and the interval its group runs at (seconds)."""
+
+    record: str
+    expr: str
+    every: int
+
+
+def recording_rules(config: RulesConfig) -> dict[str, Rule]:
+    """Every recording rule of the generated rule files (the groups gpuscope renders), by record."""
+    q = Promql(config)
+    out: dict[str, Rule] = {}
+    for group in (*recording_groups(q), *chargeback_groups(q)):
+        every = int(to_seconds(group.interval) or EVALUATION_INTERVAL_S)
+        for rule in group.rules:
+            if isinstance(rule, Recording) and rule.record not in out:
+                out[rule.record] = Rule(rule.record, rule.expr, every)
+    return out
+
+
+def _reads(rule: Rule, rules: dict[str, Rule]) -> set[str]:
+    return {n for n in rules if n != rule.record and re.search(rf"(?<![\w:]){re.escape(n)}(?![\w:])", rule.expr)}
+
+
+def _series_lines(name: str, result: list[dict[str, Any]]) -> list[str]:
+    out = [f"# TYPE {name} gauge"]
+    for s in result:
+        labels = ",".join(f'{k}="{v}"' for k, v in sorted(s["metric"].items()) if k != "__name__")
+        out += [f"{name}{{{labels}}} {float(v)!r} {int(float(t))}" for t, v in s["values"]]
+    return out
+
+
+def materialize(
+    work: Path, raw: list[str], wanted: tuple[str, ...], start: int, end: int, offsets: dict[int, int] | None = None
+) -> dict[str, list[dict[str, Any]]]:
+    """What a cluster Prometheus evaluating the real recording rules would have recorded between ``start`` and
+    ``end``: every rule ``wanted`` reads, layer by layer (a rule after the rules it reads), each evaluated by a real
+    Prometheus over the raw series and the layers before it, at its group's interval on the clock's grid plus the
+    group's offset (``offsets``: interval -> seconds; a real server's offset is a hash of the group). The answers,
+    as ``query_range`` results by record."""
+    rules = recording_rules(RulesConfig())
+    needed: set[str] = set()
+    todo = list(wanted)
+    while todo:
+        name = todo.pop()
+        if name not in needed:
+            needed.add(name)
+            todo += _reads(rules[name], rules)
+    done: dict[str, list[dict[str, Any]]] = {}
+    lines = list(raw)
+    for round_ in range(len(needed)):
+        layer = [n for n in sorted(needed - set(done)) if _reads(rules[n], rules) <= set(done)]
+        if not layer:
+            break
+        data = backfill(work / f"round-{round_}", lines)
+        with run_prometheus({"global": {"scrape_interval": "1m"}, "scrape_configs": []}, data) as prom:
+            for name in layer:
+                rule = rules[name]
+                first = start - start % rule.every + (offsets or {}).get(rule.every, 0)
+                done[name] = _query_range(prom, rule.expr, first, end, rule.every)
+                lines += _series_lines(name, done[name])
+    assert needed <= set(done), f"recorded series read in a cycle: {sorted(needed - set(done))}"
+    return {name: done[name] for name in wanted}
+
+
+def _query_range(prom: Prometheus, expr: str, start: int, end: int, step: int) -> list[dict[str, Any]]:
+    response = httpx.post(
+        f"{prom.url}/api/v1/query_range",
+        data={"query": expr, "start": str(start), "end": str(end), "step": str(step)},
+        timeout=30,
+    )
+    response.raise_for_status()
+    result: list[dict[str, Any]] = response.json()["data"]["result"]
+    return result

@@ -124,23 +124,7 @@ def test_detection_is_bounded(store: Prometheus) -> None:
     assert none_found.query_count - none_told.query_count == 4
 
 
-@pytest.mark.parametrize(
-    "dialect",
-    [
-        "info",
-        *(
-            pytest.param(
-                d,
-                marks=pytest.mark.xfail(
-                    reason="rules.accounting.holders() reads holders from the device series' labels "
-                    "(workload_labels='labels') once the lead's change lands: then drop this mark",
-                    strict=True,
-                ),
-            )
-            for d in ("labels", "old-labels", "exported")
-        ),
-    ],
-)
+@pytest.mark.parametrize("dialect", ["info", "labels", "old-labels", "exported"])
 def test_every_form_bills_the_same(store: Prometheus, dialect: Dialect) -> None:
     """The same fleet in every form: one GPU-hour held by namespace ml, nothing else."""
     rows = {r.group: r.gpu_hours_held for r in collected(store, dialect).rows}

@@ -15,9 +15,8 @@ hourly steps reads the one written in the hour before it, so the rollup tier's h
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,13 +38,9 @@ from gpuscope.rules.efficiency_chargeback import (
     HELD_5M,
     POWER_1H,
     POWER_5M,
-    chargeback_groups,
 )
-from gpuscope.rules.model import Recording
-from gpuscope.rules.promql import Promql
-from gpuscope.rules.recording import HELD, HELD_ACTIVE, recording_groups
-from gpuscope.rules.recording import POWER_5M as GPU_POWER_5M
-from tests.report.store import backfill, check, close, report, rows
+from gpuscope.rules.recording import HELD, HELD_ACTIVE, HELD_POWER
+from tests.report.store import backfill, check, close, materialize, report, rows
 from tests.support.prom import Prometheus, run_prometheus
 
 pytestmark = pytest.mark.e2e
@@ -175,29 +170,12 @@ def series_lines(name: str, result: list[dict[str, Any]], replica: str | None) -
 
 @pytest.fixture(scope="module")
 def rollups(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, Any]]]:
-    """The 5 m chargeback rollups, the real rules' expressions evaluated every 5 minutes over one copy of the
-    raw series (what a cluster Prometheus records), and the 1 h rollups as their hourly means."""
-    work = backfill(tmp_path_factory.mktemp("cluster"), raw_openmetrics((None,)))
-    five, _ = chargeback_groups(Promql(RulesConfig()))
-    records = recorded_exprs(RulesConfig())
-    out: dict[str, list[dict[str, Any]]] = {}
-    with run_prometheus({"global": {"scrape_interval": "1m"}, "scrape_configs": []}, work) as prom:
-        for rule in five.rules:
-            assert isinstance(rule, Recording) and rule.record
-            # the per-unit records it reads, inlined: what the 5 m group records, read at the rollup's own step
-            out[rule.record] = query_range(prom, inlined(records, rule.record), START - 3600 + 300, END, 300)
-    for short, long in ((HELD_5M, HELD_1H), (ACTIVE_5M, ACTIVE_1H), (POWER_5M, POWER_1H), (GPUS_5M, GPUS_1H)):
-        hourly = []
-        for s in out[short]:
-            values = {int(float(t)): float(v) for t, v in s["values"]}
-            # recorded at the 1 h group's evaluation times, the hour plus the group's offset, not on the hour
-            points = [
-                [h, repr(sum(values[t] for t in range(h - 3600, h + 1, 300)) / 13)]
-                for h in range(START + HOUR_GROUP_OFFSET, END, 3600)
-            ]
-            hourly.append({"metric": s["metric"], "values": points})
-        out[long] = hourly
-    return out
+    """The 5 m and 1 h chargeback rollups as a cluster Prometheus records them from one copy of the raw series:
+    the real rules, evaluated by a real Prometheus group by group (the once-a-minute records first), the 1 h group
+    at the hour plus its offset, as a Prometheus actually runs it."""
+    wanted = (HELD_5M, ACTIVE_5M, POWER_5M, GPUS_5M, HELD_1H, ACTIVE_1H, POWER_1H, GPUS_1H)
+    work = tmp_path_factory.mktemp("cluster")
+    return materialize(work, raw_openmetrics((None,)), wanted, START - 3600 + 300, END, {3600: HOUR_GROUP_OFFSET})
 
 
 @pytest.fixture(scope="module", params=["one copy (Mimir, deduplicating Thanos)", "both replicas (federation)"])
@@ -258,47 +236,16 @@ def test_dashboard_panels_sum_to_the_report(store: Prometheus, tmp_path: Path) -
     assert all(float(v) <= GPUS for _, v in held_series[0]["values"])
 
 
-def recorded_exprs(config: RulesConfig) -> dict[str, str]:
-    """Every recorded series' expression: the recording groups and the chargeback rollups."""
-    q = Promql(config)
-    groups = (*recording_groups(q), *chargeback_groups(q))
-    return {r.record: r.expr for g in groups for r in g.rules if isinstance(r, Recording) and r.record}
-
-
-def _literal(text: str) -> Callable[[re.Match[str]], str]:
-    return lambda _match: text
-
-
-def inlined(records: dict[str, str], name: str) -> str:
-    """A recorded series' expression with every recorded series it reads replaced by its own expression, down to
-    the raw series: what the rule would record, evaluated in one query."""
-    expr = records[name]
-    for _ in range(len(records)):
-        found = [n for n in records if re.search(rf"(?<![\w:]){re.escape(n)}(?![\w:{{])", expr)]
-        if not found:
-            return expr
-        for n in sorted(found, key=len, reverse=True):
-            # a function, not a template: the body's backslashes are PromQL's, not re.sub's
-            expr = re.sub(rf"(?<![\w:]){re.escape(n)}(?![\w:{{])", _literal(f"({records[n]})"), expr)
-    raise AssertionError(f"{name}: recorded series read in a cycle")
-
-
 # What the Efficiency panels read until the first 5 m rollup: the once-a-minute records.
-MINUTE_RECORDS = (HELD, HELD_ACTIVE, GPU_POWER_5M, "cluster:gpus:count_by_model")
+MINUTE_RECORDS = (HELD, HELD_ACTIVE, HELD_POWER, "cluster:gpus:count_by_model")
 
 
 @pytest.fixture(scope="module", params=["one copy", "both replicas"])
 def fresh_store(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Prometheus]:
     """A global store a few minutes after the stack started: the raw series and the once-a-minute records (the real
     rules' expressions, evaluated every minute over one copy of the raw series), no rollup yet."""
-    records = recorded_exprs(RulesConfig())
-    work = backfill(tmp_path_factory.mktemp("fresh-cluster"), raw_openmetrics((None,)))
-    computed: dict[str, list[dict[str, Any]]] = {}
-    with run_prometheus({"global": {"scrape_interval": "1m"}, "scrape_configs": []}, work) as prom:
-        for name in MINUTE_RECORDS:
-            expr = inlined(records, name)
-            assert not any(re.search(rf"(?<![\w:]){re.escape(n)}(?![\w:])", expr) for n in records), name
-            computed[name] = query_range(prom, expr, END - 600, END, 60)
+    work = tmp_path_factory.mktemp("fresh-cluster")
+    computed = materialize(work, raw_openmetrics((None,)), MINUTE_RECORDS, END - 600, END)
     replicas: tuple[str | None, ...] = (None,) if request.param == "one copy" else ("a", "b")
     lines = raw_openmetrics(replicas)
     for name, result in computed.items():
