@@ -51,6 +51,11 @@ DIALECTS = {
     "info": RulesConfig(),
     "labels": RulesConfig(workload_labels="labels"),
     "exported": RulesConfig(workload_labels="labels", namespace_label="exported_namespace", pod_label="exported_pod"),
+    # dcgm-exporter 4.8.3+ (hostname) with -k; and -o (uuid, pod_namespace/pod_name)
+    "4.8.3": RulesConfig(workload_labels="labels", host_label="hostname"),
+    "old": RulesConfig(
+        workload_labels="labels", uuid_label="uuid", namespace_label="pod_namespace", pod_label="pod_name"
+    ),
 }
 
 
@@ -217,9 +222,9 @@ def fleet_series(nodes: tuple[Node, ...], config: RulesConfig) -> list[Series]:
                         "job": JOB,
                         "instance": instance,
                         "gpu": str(gpu.slot),
-                        "UUID": gpu.uuid,
+                        config.uuid_label: gpu.uuid,
                         "modelName": H100,
-                        "Hostname": gpu.host,
+                        config.host_label: gpu.host,
                     }
                     if unit.profile is not None:
                         base.update(GPU_I_PROFILE=unit.profile, GPU_I_ID=str(unit.gi))

@@ -4,8 +4,11 @@ Counted in the accounting unit (``rules/accounting.py``): a whole GPU is 1, a MI
 share, holders of a shared GPU split it, so GPUs held never exceed the GPUs there are. Active is held weighted by
 the unit's activity: SM active where the profiling counters exist, else graphics-engine active, else NVML
 utilization (coarse: one busy SM reads as 100%). Power comes from the energy counter, once per GPU, each holder
-its held share of it, so a year of kWh per team is a sum of 1 h rollups rather than a scan of raw samples. Labels
-are bounded (no pod): the series count is clusters x namespaces x teams x models. ``gpuscope report`` reads the
+its held share of it, so a year of kWh per team is a sum of 1 h rollups rather than a scan of raw samples. Every
+rollup is a time-weighted mean over its whole period (``period_mean``): the 5 m rollups of the once-a-minute
+per-holder records, the 1 h rollups of the 5 m ones, so the hour is the mean of its five-minute rollups however
+holders came and went (docs/counting.md, "Over time"). Labels are bounded (no pod): the series count is clusters x
+namespaces x teams x models, whichever attribution labels the exporters write. ``gpuscope report`` reads the
 ``*_rollup1h`` series for long ranges, and it and the Efficiency dashboard read every rollup through
 ``rollup_sum``, which counts each cluster once across its HA replicas.
 """
@@ -45,23 +48,10 @@ def activity_source(q: Promql, window: str) -> str:
     )
 
 
-def energy_watts(q: Promql, window: str) -> str:
-    """Mean power per GPU over ``window`` from the energy counter (resets handled by ``rate``), once per GPU."""
-    field = "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION"
-    return q.base(field, q.per_entity(field, f"rate({q.dcgm(field)}[{window}])"))
-
-
 def held_active(q: Promql, held: str, activity: str) -> str:
     """Each holder's held share times its unit's activity (one series per unit: ``activity_source`` over the raw
     series, or the recorded unit activity): active GPU-equivalents."""
     return f"{held}\n* on ({unit_match(q)}) group_left ()\n({activity})"
-
-
-def held_power(q: Promql, held: str, window: str) -> str:
-    """Each holder's held share of its GPU's watts: a GPU's power is split by the shares held on it, never
-    counted once per holder; what nobody holds is the fleet's idle power, billed to no one."""
-    m = f"{q.cluster}, {q.config.uuid_label}"
-    return f"{held}\n* on ({m}) group_left ()\n({energy_watts(q, window)})"
 
 
 def units_active(q: Promql, by: str, window: str) -> tuple[str, str]:
