@@ -301,8 +301,13 @@ class ExporterFlags:
         env="GPUSCOPE_HOST_LABEL", commands=BOTH, dcgm=False, choices=("Hostname", "hostname")))  # fmt: skip
     workload_labels: str = _row("info", Flag(
         "--workload-labels", "info: one gpuscope_gpu_workload_info/job_info series per allocation (join at query "
-        "time); labels: pod/namespace/container and hpc_job on every series, as dcgm-exporter; off.",
-        env="GPUSCOPE_WORKLOAD_LABELS", commands=BOTH, dcgm=False, choices=("info", "labels", "off")))  # fmt: skip
+        "time); labels: pod/namespace/container and hpc_job on every series, as dcgm-exporter; off. Unset: labels "
+        "when started as dcgm-exporter is (-k, DCGM_EXPORTER_KUBERNETES or the dcgm-exporter command), else info.",
+        env="GPUSCOPE_WORKLOAD_LABELS", commands=BOTH, dcgm=False, choices=("info", "labels", "off"),
+        doc_default="`labels` under `-k`/`DCGM_EXPORTER_KUBERNETES` or the `dcgm-exporter` command; else `info`",
+        doc=": the mode in force and why is one line at start ([the attribution default]"
+        "(kubernetes-attribution.md#the-default-follows-how-the-exporter-was-started)); `gpuscope sim`: "
+        "`info`"))  # fmt: skip
     process_metrics: bool = _row(False, Flag(
         "--process-metrics", "Per-process GPU memory and utilization, summed per container, Slurm job or command "
         "(info mode), or the per-pod split of GPU_UTIL and FB_USED (--workload-labels labels; with "

@@ -8,7 +8,7 @@ import logging
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -26,7 +26,7 @@ from gpuscope.cli._dcgm_flags import (
     was_set,
     with_flags,
 )
-from gpuscope.cli._options import exporter_settings, http_limits, web_config, with_config_file
+from gpuscope.cli._options import attribution, exporter_settings, http_limits, web_config, with_config_file
 
 if TYPE_CHECKING:
     import socket
@@ -69,7 +69,8 @@ def exporter_command(
     file keeps the old one serving.
     """
     sim = SimOptions(sim_model, sim_gpus, sim_mig_layout, sim_workload, sim_seed, sim_profiling)
-    serve_exporter(flags, sim, lambda name: was_set(ctx, name))
+    entry = ctx.obj.get("entry", "gpuscope") if isinstance(ctx.obj, dict) else "gpuscope"
+    serve_exporter(flags, sim, lambda name: was_set(ctx, name), entry)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,16 +85,19 @@ class SimOptions:
     sim_profiling: str = "all"
 
 
-def run_parsed(values: Mapping[str, Any], set_names: frozenset[str]) -> None:
+def run_parsed(values: Mapping[str, Any], set_names: frozenset[str], entry: str = "gpuscope") -> None:
     """Serve with the values ``_quickargs`` read (every parameter of the command, by name)."""
     names = {f.name for f in fields(SimOptions)}
     flags = ExporterFlags(**{k: v for k, v in values.items() if k not in names})
     sim = SimOptions(**{k: v for k, v in values.items() if k in names})
-    serve_exporter(flags, sim, set_names.__contains__)
+    serve_exporter(flags, sim, set_names.__contains__, entry)
 
 
-def serve_exporter(flags: ExporterFlags, sim: SimOptions, is_set: Callable[[str], bool]) -> None:
-    """The exporter, from its flags; ``is_set`` says whether a parameter was given (command line or env var)."""
+def serve_exporter(
+    flags: ExporterFlags, sim: SimOptions, is_set: Callable[[str], bool], entry: str = "gpuscope"
+) -> None:
+    """The exporter, from its flags; ``is_set`` says whether a parameter was given (command line or env var),
+    ``entry`` the command that was run (``gpuscope`` or the image's ``dcgm-exporter``)."""
     # Imported here, and each feature's modules only when its flag is on (the simulator, DCGM, TLS, the kubelet
     # client, process metrics): an exporter's memory is what its flags need (docs/exporter.md, import weight).
     from gpuscope.backends import choose_backend, open_backend
@@ -109,6 +113,8 @@ def serve_exporter(flags: ExporterFlags, sim: SimOptions, is_set: Callable[[str]
     backend = _backend_name(flags)
     _check_accepted(is_set, flags)
     flags, config = _flags_and_file(flags, is_set)
+    chosen_attribution = attribution(flags, is_set, entry)
+    flags = replace(flags, workload_labels=chosen_attribution.mode)
     host, port = parse_address(flags.address, "-a/--address")
     ref = parse_configmap_ref(flags.configmap_data)
     if ref is not None and flags.collectors is not None:
@@ -170,6 +176,7 @@ def serve_exporter(flags: ExporterFlags, sim: SimOptions, is_set: Callable[[str]
     url = listener.url.replace("http://", "https://") if web is not None and web.tls is not None else listener.url
 
     def ready() -> None:
+        log.info("%s", chosen_attribution.line)  # once serving: a refused start stays one error line
         log.info(
             "serving %s GPU metrics on %s/metrics (collect every %gs, %d fields from %s)",
             chosen,
