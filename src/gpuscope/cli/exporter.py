@@ -31,6 +31,7 @@ from gpuscope.cli._options import attribution, exporter_settings, http_limits, w
 if TYPE_CHECKING:
     import socket
 
+    from gpuscope.backends.base import Backend
     from gpuscope.backends.sim.node import SimNodeConfig
     from gpuscope.exporter.configfile import ConfigFile
     from gpuscope.exporter.configmap import ConfigMapRef
@@ -151,6 +152,7 @@ def serve_exporter(
     backend_used = open_backend(
         chosen, sim_config, flags.remote_hostengine_info, settings.watches, settings.rediscover_s
     )
+    _check_devices(backend_used, settings, flags.devices)
     runtime = make_runtime(backend_used, settings, hostname, process_lists=_process_lists(chosen, settings))
     _say_watches(chosen, is_set, config, settings)
     if is_set("remote_hostengine_info") and chosen != "dcgm":
@@ -277,6 +279,26 @@ def _check_accepted(is_set: Callable[[str], bool], flags: ExporterFlags) -> None
         f = row(name).flag
         parse_devices(getattr(flags, name), f"{f.display} (env {f.env})")
     log_lines(inert_lines(is_set))
+
+
+def _check_devices(backend: Backend, settings: ExporterSettings, text: str) -> None:
+    """A ``-d`` naming GPU or instance ids is checked against the backend's GPUs at start, as dcgm-exporter checks
+    it. A backend that cannot read its GPUs yet (no driver loaded, no host engine) is not judged: its collections
+    retry, and an id still missing then is one warning (``exporter/collector.py``)."""
+    d = settings.devices
+    if d.ids is None and d.instance_ids is None:
+        return
+    from gpuscope.backends.base import BackendUnavailable, ReadRequest
+
+    try:
+        inventory = backend.collect(ReadRequest(field_ids=frozenset()))
+    except BackendUnavailable:
+        return
+    try:
+        d.check_present(inventory, text)
+    except Exception:
+        backend.close()
+        raise
 
 
 def _configmap_csv(ref: ConfigMapRef) -> tuple[str, str]:
