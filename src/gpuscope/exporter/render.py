@@ -295,8 +295,11 @@ def _exporter_samples(fid: int, view: _GpuView, config: RenderConfig) -> Iterato
         key = "xid" if xid else "clock_event"
         if not counts:
             yield f',window_size_in_ms="{window}"', 0
+        # dcgm-exporter keeps both in one label map, which its template writes byte-sorted (expcollector.go,
+        # rendermetrics/render_metrics.go): clock_event before window_size_in_ms, window_size_in_ms before xid.
         for item, count in sorted(counts.items(), key=lambda kv: str(kv[0])):
-            yield f',window_size_in_ms="{window}",{key}="{item}"', count
+            own = (("window_size_in_ms", str(window)), (key, str(item)))
+            yield label_suffix(sorted(own)), count
     elif fid in (FieldId.DCGM_EXP_XID_ERRORS_TOTAL, FieldId.DCGM_EXP_CLOCK_EVENTS_TOTAL):
         xid = fid == FieldId.DCGM_EXP_XID_ERRORS_TOTAL
         totals: Mapping[int, int] | Mapping[str, int] = d.xid_total if xid else d.clock_total
