@@ -26,7 +26,14 @@ from gpuscope.cli._dcgm_flags import (
     was_set,
     with_flags,
 )
-from gpuscope.cli._options import attribution, exporter_settings, http_limits, web_config, with_config_file
+from gpuscope.cli._options import (
+    Attribution,
+    attribution,
+    exporter_settings,
+    http_limits,
+    web_config,
+    with_config_file,
+)
 
 if TYPE_CHECKING:
     import socket
@@ -113,9 +120,7 @@ def serve_exporter(
     setup_logging(flags.debug, flags.log_format)
     backend = _backend_name(flags)
     _check_accepted(is_set, flags)
-    flags, config = _flags_and_file(flags, is_set)
-    chosen_attribution = attribution(flags, is_set, entry)
-    flags = replace(flags, workload_labels=chosen_attribution.mode)
+    flags, config, chosen_attribution = _flags_and_file(flags, is_set, entry)
     host, port = parse_address(flags.address, "-a/--address")
     ref = parse_configmap_ref(flags.configmap_data)
     if ref is not None and flags.collectors is not None:
@@ -130,10 +135,7 @@ def serve_exporter(
     hostname = local_hostname(flags.node_name)
     model = model_by_key(sim.sim_model)  # the --sim-* flags are checked whatever the backend
     mig_layout = parse_mig_layout(model, sim.sim_mig_layout) if sim.sim_mig_layout else ()
-    if flags.remote_hostengine_info.strip():  # a bad -r is a usage error before anything starts (empty: embedded)
-        from gpuscope.backends.dcgm.connection import parse_target
-
-        parse_target(flags.remote_hostengine_info)
+    _check_remote(flags.remote_hostengine_info)
     chosen = choose_backend(backend, flags.remote_hostengine_info)
     sim_config: SimNodeConfig | None = None
     if chosen == "sim":  # the simulator is imported by a simulated node only
@@ -203,11 +205,23 @@ def serve_exporter(
     )
 
 
-def _flags_and_file(flags: ExporterFlags, is_set: Callable[[str], bool]) -> tuple[ExporterFlags, ConfigFile | None]:
+def _flags_and_file(
+    flags: ExporterFlags, is_set: Callable[[str], bool], entry: str
+) -> tuple[ExporterFlags, ConfigFile | None, Attribution]:
     """``--config-file`` laid under the flags, then each bounded value clamped with a warning (a flag or env var
-    that was set wins over the file, and is clamped after it)."""
+    that was set wins over the file, and is clamped after it), and the attribution mode decided (``entry``: the
+    command that was run)."""
     flags, config = with_config_file(flags, is_set)
-    return clamped(flags), config
+    chosen = attribution(flags, is_set, entry)
+    return replace(clamped(flags), workload_labels=chosen.mode), config, chosen
+
+
+def _check_remote(target: str) -> None:
+    """A bad ``-r`` is a usage error before anything starts (empty: DCGM embedded)."""
+    if target.strip():
+        from gpuscope.backends.dcgm.connection import parse_target
+
+        parse_target(target)
 
 
 def _say_watches(

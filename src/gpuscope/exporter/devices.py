@@ -72,7 +72,6 @@ class DeviceSelection:
             return []
         return sorted(self.ids - (gpus if self.kind is Selector.GPUS else instances))
 
-
     def check_present(self, inventory: NodeReading, text: str, flag: str = _FLAG) -> None:
         """Refuse a selector naming a GPU or GPU instance the node does not have, as dcgm-exporter refuses it at
         start (``verifyDevicePresence`` in internal/pkg/deviceinfo/device_info.go: "couldn't find requested GPU
