@@ -112,26 +112,29 @@ def test_k_on_gpuscope_exporter_puts_pod_labels_on_mig_instances(tmp_path: Path)
     assert attribution_line(log).startswith("labels (pod labels on the DCGM series, as dcgm-exporter: started with -k")
 
 
+DCGM_EXPORTER_JOBS = "labels (hpc_job on the DCGM series, as dcgm-exporter: started as dcgm-exporter)"
+
+
 @pytest.mark.parametrize(
-    ("entry", "env", "line"),
+    ("entry", "env", "line", "extra"),
     [
-        ("dcgm-exporter", {}, "labels (hpc_job on the DCGM series, as dcgm-exporter: started as dcgm-exporter)"),
-        (
-            "gpuscope",
-            {},
-            "info (gpuscope_gpu_job_info; gpuscope exporter's default without -k or dcgm-exporter)",
-        ),
+        ("dcgm-exporter", {}, DCGM_EXPORTER_JOBS, []),
+        # -on (-o and -n in one): a form only typer reads, so the command goes through typer's parse, not _quickargs
+        ("dcgm-exporter", {}, DCGM_EXPORTER_JOBS, ["-on"]),
+        ("gpuscope", {}, "info (gpuscope_gpu_job_info; gpuscope exporter's default without -k or dcgm-exporter)", []),
         (
             "dcgm-exporter",
             {"GPUSCOPE_WORKLOAD_LABELS": "info"},
             "info (gpuscope_gpu_job_info; set by --workload-labels or GPUSCOPE_WORKLOAD_LABELS)",
+            [],
         ),
     ],
 )
 def test_hpc_jobs_follow_the_command_unless_the_mode_is_set(
-    tmp_path: Path, entry: str, env: dict[str, str], line: str
+    tmp_path: Path, entry: str, env: dict[str, str], line: str, extra: list[str]
 ) -> None:
     command = [*(dcgm_exporter() if entry == "dcgm-exporter" else EXPORTER), "--hpc-job-mapping-dir", jobs(tmp_path)]
+    command += extra
     mode = line.partition(" ")[0]
 
     def ready(text: str) -> bool:
