@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.cli import assert_one_line_error, gpuscope
 from tests.support.exporter_process import clean_env, scrape_until
 from tests.support.metrics_text import families
 from tests.support.net import free_port
@@ -50,3 +51,24 @@ def test_combined_selector_keeps_exactly_the_named_gpus_and_instances(form: list
     # GPU 1 as a whole GPU (no GPU_I_ID), GPU 0 through its instance 2 only: not instances 1 and 9, not GPU 0 whole.
     assert got == {name: {("1", None), ("0", "2")} for name in FAMILIES}, stderr
     assert "Traceback" not in stderr
+
+
+@pytest.mark.parametrize(
+    ("flags", "absent", "has"),
+    [
+        (["--sim-gpus", "2", "-d", "g:0-2"], "GPU 2 not on this node", "GPUs 0, 1 and GPU instances none"),
+        (["--sim-gpus", "2", "-devices=i:3"], "GPU instance 3 not on this node", "GPUs 0, 1 and GPU instances none"),
+        (
+            ["--sim-gpus", "1", "--sim-mig-layout", "3g.40gb:2", "-d", "g:0+i:5"],
+            "GPU instance 5 not on this node",
+            "GPUs 0 and GPU instances 1, 2",
+        ),
+    ],
+)
+def test_a_selector_naming_an_absent_gpu_or_instance_is_refused_at_start(
+    flags: list[str], absent: str, has: str
+) -> None:
+    """dcgm-exporter exits on it (``verifyDevicePresence``, internal/pkg/deviceinfo/device_info.go): a typo in ``-d``
+    must not start an exporter that silently serves fewer GPUs than asked."""
+    result = gpuscope("exporter", "--backend", "sim", "-a", f"127.0.0.1:{free_port()}", *flags, timeout=30)
+    assert_one_line_error(result, "-d/--devices (env DCGM_EXPORTER_DEVICES_STR)", absent, f"which has {has}")

@@ -91,8 +91,15 @@ def test_deployment_runs_unchanged_and_passes_its_probes(name: str, tmp_path: Pa
     assert len(unsupported) <= 1, unsupported
     assert not missing, f"{name}: families of {Path(collectors_path).name} not served: {sorted(missing)}"
     assert re.search(r'^DCGM_FI_DEV_GPU_TEMP\{gpu="0",.*Hostname="gpu-node-7"', metrics, re.M)
-    # -k took effect: the fake kubelet's pod is attributed (gpuscope's default info series).
-    assert re.search(r'^gpuscope_gpu_workload_info\{.*pod="trainer-0"', metrics, re.M), metrics[-3000:]
+    # -k took effect, as dcgm-exporter's: the DCGM series of the allocated GPU carry its pod (what OpenCost, KEDA and
+    # prometheus-adapter query), the unallocated GPU's none, and no info series stands in for them.
+    held = re.findall(r'^DCGM_FI_DEV_GPU_TEMP\{gpu="0",.*\}', metrics, re.M)
+    assert len(held) == 1, metrics[-3000:]
+    assert 'container="main"' in held[0] and 'namespace="team-a"' in held[0] and 'pod="trainer-0"' in held[0]
+    assert re.search(r'^DCGM_FI_DEV_GPU_TEMP\{gpu="1",', metrics, re.M)
+    assert not re.search(r'^DCGM_FI_DEV_GPU_TEMP\{gpu="1",.*pod=', metrics, re.M)
+    assert "gpuscope_gpu_workload_info{" not in metrics
+    assert "attribution: labels (pod labels on the DCGM series, as dcgm-exporter: started with -k" in log
     if "DCGM_REMOTE_HOSTENGINE_INFO" in env:
         assert "-r/--remote-hostengine-info nvidia-dcgm:5555 recorded" in log
     if name == "helm-chart-debug-dump":

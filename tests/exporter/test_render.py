@@ -153,6 +153,29 @@ def test_clock_events_health_and_p2p(make: RuntimeFactory) -> None:
     ]
 
 
+def test_window_count_labels_in_dcgm_exporters_order(make: RuntimeFactory) -> None:
+    """dcgm-exporter keeps clock_event/xid and window_size_in_ms in one label map, written byte-sorted after the
+    label fields (internal/pkg/collector/expcollector.go, clock_events_collector.go, xid_collector.go;
+    rendermetrics/render_metrics.go): ``clock_event`` before ``window_size_in_ms``, ``window_size_in_ms`` before
+    ``xid``."""
+    csv = (
+        "DCGM_EXP_CLOCK_EVENTS_COUNT, gauge, c\nDCGM_EXP_XID_ERRORS_COUNT, gauge, x\n"
+        "DCGM_FI_DRIVER_VERSION, label, Driver Version\n"
+    )
+    runtime, sim, clock = make(csv=csv, gpus=1, workload="training")
+    sim.apply(FaultRequest(FaultKind.THERMAL, gpu=0))
+    sim.apply(FaultRequest(FaultKind.XID, gpu=0, code=48))
+    for _ in range(2):
+        clock.t += 15
+        runtime.collect()
+    text = scrape(runtime, clock)
+    head = ["gpu", "UUID", "pci_bus_id", "device", "modelName", "Hostname", "DCGM_FI_DRIVER_VERSION"]
+    events = label_order(text, "DCGM_EXP_CLOCK_EVENTS_COUNT")
+    assert events and all(order == [*head, "clock_event", "window_size_in_ms"] for order in events), events
+    xids = label_order(text, "DCGM_EXP_XID_ERRORS_COUNT")
+    assert xids and all(order == [*head, "window_size_in_ms", "xid"] for order in xids), xids
+
+
 def test_4_9_dialect_uses_base_units(make: RuntimeFactory) -> None:
     classic, _, clock = make(gpus=1)
     new, _, clock2 = make(gpus=1, dialect=Dialect.DCGM_4_9)

@@ -32,7 +32,8 @@ def exporter(
 ) -> Iterator[ExporterProcess]:
     port = free_port()
     argv = [*GPUSCOPE, "exporter", "--backend", "sim", "--sim-gpus", "2", "-a", f"127.0.0.1:{port}", "-c", "300"]
-    argv += ["-k", "--kubernetes-enable-pod-labels", "--kubernetes-enable-pod-uid", *flags]
+    # info mode, chosen explicitly (-k alone is dcgm-exporter's labels mode): one info series per pod to read
+    argv += ["-k", "--workload-labels", "info", "--kubernetes-enable-pod-labels", "--kubernetes-enable-pod-uid", *flags]
     env = clean_env(
         {
             **api.env(),

@@ -49,20 +49,21 @@ MODULES_FILE_ENV = "GPUSCOPE_MODULES_FILE"
 PARSE_ERROR_EXIT = {"doctor": AuditError.exit_code}
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point: run the command; every error becomes one line on stderr and an exit code."""
+def main(argv: list[str] | None = None, *, entry: str = "gpuscope") -> int:
+    """Entry point: run the command; every error becomes one line on stderr and an exit code. ``entry`` is the
+    command that was run (``dcgm-exporter``: the image's, whose attribution default is dcgm-exporter's)."""
     _dump_modules_at_exit(os.environ.get(MODULES_FILE_ENV, ""))
     args = sys.argv[1:] if argv is None else argv
     command = root_command(args)
     quick: Callable[[], None] | None = None
     if args and args[0] == "exporter":  # dcgm-exporter's argument forms: -name, --flag=false, repeated slices
         args = ["exporter", *normalise_dcgm_args(_exporter_click(command), args[1:])]
-        quick = _quick_exporter(command, args[1:])
+        quick = _quick_exporter(command, args[1:], entry)
     try:
         if quick is not None:
             quick()
             return 0
-        result = command.main(args=args, prog_name="gpuscope", standalone_mode=False)
+        result = command.main(args=args, prog_name="gpuscope", standalone_mode=False, obj={"entry": entry})
     except TyperException as exc:  # flag parsing: unknown option, bad value, missing argument
         ctx = getattr(exc, "ctx", None)
         path = ctx.command_path.partition(" ")[2] if ctx is not None else ""
@@ -95,7 +96,7 @@ def _exporter_click(root: Any) -> Any:
     return exporter_command_click(root)
 
 
-def _quick_exporter(root: Any, args: Sequence[str]) -> Callable[[], None] | None:
+def _quick_exporter(root: Any, args: Sequence[str], entry: str) -> Callable[[], None] | None:
     """The exporter with its arguments read by ``_quickargs`` (no pydantic in a node exporter's memory), or None
     when typer has to read them (help, errors, forms that reader leaves to typer)."""
     from gpuscope.cli import _quickargs
@@ -105,12 +106,14 @@ def _quick_exporter(root: Any, args: Sequence[str]) -> Callable[[], None] | None
     parsed = _quickargs.parse(params, args, os.environ) if params is not None else None
     if parsed is None:
         return None
-    return lambda: run_parsed(parsed.values, parsed.set_names)
+    return lambda: run_parsed(parsed.values, parsed.set_names, entry)
 
 
 def dcgm_exporter_main() -> int:
     """``dcgm-exporter`` on the PATH (the container image): ``gpuscope exporter`` with dcgm-exporter's arguments."""
-    return main(["exporter", *sys.argv[1:]])
+    from gpuscope.cli._options import DCGM_EXPORTER_ENTRY
+
+    return main(["exporter", *sys.argv[1:]], entry=DCGM_EXPORTER_ENTRY)
 
 
 def _dump_modules_at_exit(path: str) -> None:

@@ -13,7 +13,9 @@ d5e5f51; the rows of 4.8.3/4.8.4, from ``--config-file`` to ``--container-runtim
 the GPU Operator, dcgm-exporter's Helm chart or a user's values pass must never stop the exporter (a pod that
 exits on start crash-loops), so every one of them is accepted; the ones with no effect here (``inert``) say so in
 one log line at start, and only when they were set (flag or env var).
-Defaults are gpuscope's where they differ (``-c`` 15000, ``-r`` empty: DCGM embedded, ``-f`` the built-in list).
+Defaults are gpuscope's where they differ (``-c`` 15000, ``-r`` empty: DCGM embedded, ``-f`` the built-in list;
+docs/exporter.md says why), and ``--workload-labels``' follows how the exporter was started (``cli/_options.py``
+``attribution``).
 """
 
 from __future__ import annotations
@@ -131,6 +133,8 @@ class ExporterFlags:
     collect_interval: int = _row(15000, Flag(
         "--collect-interval", "Collection interval in milliseconds (clamped to 100 to 3600000, with a warning).",
         short="-c", env="DCGM_EXPORTER_INTERVAL", commands=BOTH, min=100, max=3_600_000, doc_name="(ms)",
+        doc="; default 15000, not dcgm-exporter's 30000: the 15 s scrape gets a new sample every time "
+        "([why](#where-gpuscope-differs-from-dcgm-exporter))",
         clamp="gpuscope reads the GPUs every interval in the background: faster keeps a worker thread busy, slower "
         "than an hour serves hour-old values and /health waits three intervals"))  # fmt: skip
     watch_max_keep_age: str = _row("10m", Flag(
@@ -301,8 +305,13 @@ class ExporterFlags:
         env="GPUSCOPE_HOST_LABEL", commands=BOTH, dcgm=False, choices=("Hostname", "hostname")))  # fmt: skip
     workload_labels: str = _row("info", Flag(
         "--workload-labels", "info: one gpuscope_gpu_workload_info/job_info series per allocation (join at query "
-        "time); labels: pod/namespace/container and hpc_job on every series, as dcgm-exporter; off.",
-        env="GPUSCOPE_WORKLOAD_LABELS", commands=BOTH, dcgm=False, choices=("info", "labels", "off")))  # fmt: skip
+        "time); labels: pod/namespace/container and hpc_job on every series, as dcgm-exporter; off. Unset: labels "
+        "when started as dcgm-exporter is (-k, DCGM_EXPORTER_KUBERNETES or the dcgm-exporter command), else info.",
+        env="GPUSCOPE_WORKLOAD_LABELS", commands=BOTH, dcgm=False, choices=("info", "labels", "off"),
+        doc_default="`labels` under `-k`/`DCGM_EXPORTER_KUBERNETES` or the `dcgm-exporter` command; else `info`",
+        doc=": the mode in force and why is one line at start ([the attribution default]"
+        "(kubernetes-attribution.md#the-default-follows-how-the-exporter-was-started)); `gpuscope sim`: "
+        "`info`"))  # fmt: skip
     process_metrics: bool = _row(False, Flag(
         "--process-metrics", "Per-process GPU memory and utilization, summed per container, Slurm job or command "
         "(info mode), or the per-pod split of GPU_UTIL and FB_USED (--workload-labels labels; with "

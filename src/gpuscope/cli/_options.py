@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gpuscope.cli._dcgm_flags import ExporterFlags, check_choices, clamp_value, row
@@ -26,7 +27,16 @@ if TYPE_CHECKING:
     from gpuscope.exporter.workloads.source import WorkloadSettings
     from gpuscope.fields.collectors import CollectorSet
 
-__all__ = ["exporter_settings", "http_limits", "rediscover_s", "web_config", "with_config_file"]
+__all__ = [
+    "DCGM_EXPORTER_ENTRY",
+    "Attribution",
+    "attribution",
+    "exporter_settings",
+    "http_limits",
+    "rediscover_s",
+    "web_config",
+    "with_config_file",
+]
 log = logging.getLogger("gpuscope")
 
 # The config file's keys that map to a flag: flag field <- ConfigFile field.
@@ -86,6 +96,57 @@ def with_config_file(flags: ExporterFlags, is_set: Callable[[str], bool]) -> tup
     if config.keys:
         log.info("%s (config file version %d) sets %s", config.path, config.version, describe(config))
     return replace(flags, **changes), config  # type: ignore[arg-type]
+
+
+# The command the GPU Operator and dcgm-exporter's image run (the Dockerfile's ENTRYPOINT, pyproject's
+# [project.scripts]): gpuscope started in dcgm-exporter's place.
+DCGM_EXPORTER_ENTRY = "dcgm-exporter"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Attribution:
+    """The ``--workload-labels`` mode in force and why: the flag, dcgm-exporter's switches, or the default."""
+
+    mode: str  # info, labels or off
+    why: str  # what chose it, as the start-up line says it
+    sources: tuple[str, ...]  # what attributes: "pod" (-k), "hpc_job" (--hpc-job-mapping-dir)
+
+    @property
+    def line(self) -> str:
+        """The one start-up line: the mode in force, where attribution shows, and why."""
+        if self.mode == "off" or not self.sources:
+            return f"attribution: off ({self.why})"
+        if self.mode == "labels":
+            shown = " and ".join("pod labels" if s == "pod" else s for s in self.sources)
+            return f"attribution: labels ({shown} on the DCGM series, as dcgm-exporter: {self.why})"
+        families = ", ".join(
+            "gpuscope_gpu_workload_info" if s == "pod" else "gpuscope_gpu_job_info" for s in self.sources
+        )
+        return f"attribution: info ({families}; {self.why})"
+
+
+def attribution(flags: ExporterFlags, is_set: Callable[[str], bool], entry: str = "gpuscope") -> Attribution:
+    """Which attribution mode ``gpuscope exporter`` runs in, and why (issue 49): the one place it is decided.
+
+    ``--workload-labels``/``GPUSCOPE_WORKLOAD_LABELS``, when set, decides. Otherwise a command line that starts
+    dcgm-exporter (``-k``/``DCGM_EXPORTER_KUBERNETES``, or the ``dcgm-exporter`` command of the image) gets what
+    dcgm-exporter writes: ``namespace``/``pod``/``container`` (and ``hpc_job``) on the ``DCGM_*`` series, which
+    OpenCost, KEDA, prometheus-adapter and the OpenShift console query. ``gpuscope exporter`` without them keeps
+    gpuscope's ``info`` (one info series per allocation, joined at query time; docs/kubernetes-attribution.md)."""
+    sources = tuple(s for s, on in (("pod", flags.kubernetes), ("hpc_job", bool(flags.hpc_job_mapping_dir))) if on)
+    k = row("kubernetes").flag
+    if is_set("workload_labels"):
+        f = row("workload_labels").flag
+        mode, why = flags.workload_labels, f"set by {f.long} or {f.env}"
+    elif flags.kubernetes:
+        mode, why = "labels", f"started with {k.short} or {k.env}"
+    elif entry == DCGM_EXPORTER_ENTRY:
+        mode, why = "labels", f"started as {DCGM_EXPORTER_ENTRY}"
+    else:
+        mode, why = flags.workload_labels, f"gpuscope exporter's default without {k.short} or {DCGM_EXPORTER_ENTRY}"
+    if mode != "off" and not sources:
+        why = f"no {k.short}, no {row('hpc_job_mapping_dir').flag.long}: nothing to attribute"
+    return Attribution(mode=mode, why=why, sources=sources)
 
 
 def _duration_flag(value: str, name: str, *, allow_zero: bool) -> float:

@@ -8,7 +8,7 @@ import logging
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -26,11 +26,19 @@ from gpuscope.cli._dcgm_flags import (
     was_set,
     with_flags,
 )
-from gpuscope.cli._options import exporter_settings, http_limits, web_config, with_config_file
+from gpuscope.cli._options import (
+    Attribution,
+    attribution,
+    exporter_settings,
+    http_limits,
+    web_config,
+    with_config_file,
+)
 
 if TYPE_CHECKING:
     import socket
 
+    from gpuscope.backends.base import Backend
     from gpuscope.backends.sim.node import SimNodeConfig
     from gpuscope.exporter.configfile import ConfigFile
     from gpuscope.exporter.configmap import ConfigMapRef
@@ -69,7 +77,8 @@ def exporter_command(
     file keeps the old one serving.
     """
     sim = SimOptions(sim_model, sim_gpus, sim_mig_layout, sim_workload, sim_seed, sim_profiling)
-    serve_exporter(flags, sim, lambda name: was_set(ctx, name))
+    entry = ctx.obj.get("entry", "gpuscope") if isinstance(ctx.obj, dict) else "gpuscope"
+    serve_exporter(flags, sim, lambda name: was_set(ctx, name), entry)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,16 +93,19 @@ class SimOptions:
     sim_profiling: str = "all"
 
 
-def run_parsed(values: Mapping[str, Any], set_names: frozenset[str]) -> None:
+def run_parsed(values: Mapping[str, Any], set_names: frozenset[str], entry: str = "gpuscope") -> None:
     """Serve with the values ``_quickargs`` read (every parameter of the command, by name)."""
     names = {f.name for f in fields(SimOptions)}
     flags = ExporterFlags(**{k: v for k, v in values.items() if k not in names})
     sim = SimOptions(**{k: v for k, v in values.items() if k in names})
-    serve_exporter(flags, sim, set_names.__contains__)
+    serve_exporter(flags, sim, set_names.__contains__, entry)
 
 
-def serve_exporter(flags: ExporterFlags, sim: SimOptions, is_set: Callable[[str], bool]) -> None:
-    """The exporter, from its flags; ``is_set`` says whether a parameter was given (command line or env var)."""
+def serve_exporter(
+    flags: ExporterFlags, sim: SimOptions, is_set: Callable[[str], bool], entry: str = "gpuscope"
+) -> None:
+    """The exporter, from its flags; ``is_set`` says whether a parameter was given (command line or env var),
+    ``entry`` the command that was run (``gpuscope`` or the image's ``dcgm-exporter``)."""
     # Imported here, and each feature's modules only when its flag is on (the simulator, DCGM, TLS, the kubelet
     # client, process metrics): an exporter's memory is what its flags need (docs/exporter.md, import weight).
     from gpuscope.backends import choose_backend, open_backend
@@ -108,7 +120,7 @@ def serve_exporter(flags: ExporterFlags, sim: SimOptions, is_set: Callable[[str]
     setup_logging(flags.debug, flags.log_format)
     backend = _backend_name(flags)
     _check_accepted(is_set, flags)
-    flags, config = _flags_and_file(flags, is_set)
+    flags, config, chosen_attribution = _flags_and_file(flags, is_set, entry)
     host, port = parse_address(flags.address, "-a/--address")
     ref = parse_configmap_ref(flags.configmap_data)
     if ref is not None and flags.collectors is not None:
@@ -123,10 +135,7 @@ def serve_exporter(flags: ExporterFlags, sim: SimOptions, is_set: Callable[[str]
     hostname = local_hostname(flags.node_name)
     model = model_by_key(sim.sim_model)  # the --sim-* flags are checked whatever the backend
     mig_layout = parse_mig_layout(model, sim.sim_mig_layout) if sim.sim_mig_layout else ()
-    if flags.remote_hostengine_info.strip():  # a bad -r is a usage error before anything starts (empty: embedded)
-        from gpuscope.backends.dcgm.connection import parse_target
-
-        parse_target(flags.remote_hostengine_info)
+    _check_remote(flags.remote_hostengine_info)
     chosen = choose_backend(backend, flags.remote_hostengine_info)
     sim_config: SimNodeConfig | None = None
     if chosen == "sim":  # the simulator is imported by a simulated node only
@@ -145,6 +154,7 @@ def serve_exporter(flags: ExporterFlags, sim: SimOptions, is_set: Callable[[str]
     backend_used = open_backend(
         chosen, sim_config, flags.remote_hostengine_info, settings.watches, settings.rediscover_s
     )
+    _check_devices(backend_used, settings, flags.devices)
     runtime = make_runtime(backend_used, settings, hostname, process_lists=_process_lists(chosen, settings))
     _say_watches(chosen, is_set, config, settings)
     if is_set("remote_hostengine_info") and chosen != "dcgm":
@@ -170,6 +180,7 @@ def serve_exporter(flags: ExporterFlags, sim: SimOptions, is_set: Callable[[str]
     url = listener.url.replace("http://", "https://") if web is not None and web.tls is not None else listener.url
 
     def ready() -> None:
+        log.info("%s", chosen_attribution.line)  # once serving: a refused start stays one error line
         log.info(
             "serving %s GPU metrics on %s/metrics (collect every %gs, %d fields from %s)",
             chosen,
@@ -194,11 +205,23 @@ def serve_exporter(flags: ExporterFlags, sim: SimOptions, is_set: Callable[[str]
     )
 
 
-def _flags_and_file(flags: ExporterFlags, is_set: Callable[[str], bool]) -> tuple[ExporterFlags, ConfigFile | None]:
+def _flags_and_file(
+    flags: ExporterFlags, is_set: Callable[[str], bool], entry: str
+) -> tuple[ExporterFlags, ConfigFile | None, Attribution]:
     """``--config-file`` laid under the flags, then each bounded value clamped with a warning (a flag or env var
-    that was set wins over the file, and is clamped after it)."""
+    that was set wins over the file, and is clamped after it), and the attribution mode decided (``entry``: the
+    command that was run)."""
     flags, config = with_config_file(flags, is_set)
-    return clamped(flags), config
+    chosen = attribution(flags, is_set, entry)
+    return replace(clamped(flags), workload_labels=chosen.mode), config, chosen
+
+
+def _check_remote(target: str) -> None:
+    """A bad ``-r`` is a usage error before anything starts (empty: DCGM embedded)."""
+    if target.strip():
+        from gpuscope.backends.dcgm.connection import parse_target
+
+        parse_target(target)
 
 
 def _say_watches(
@@ -270,6 +293,26 @@ def _check_accepted(is_set: Callable[[str], bool], flags: ExporterFlags) -> None
         f = row(name).flag
         parse_devices(getattr(flags, name), f"{f.display} (env {f.env})")
     log_lines(inert_lines(is_set))
+
+
+def _check_devices(backend: Backend, settings: ExporterSettings, text: str) -> None:
+    """A ``-d`` naming GPU or instance ids is checked against the backend's GPUs at start, as dcgm-exporter checks
+    it. A backend that cannot read its GPUs yet (no driver loaded, no host engine) is not judged: its collections
+    retry, and an id still missing then is one warning (``exporter/collector.py``)."""
+    d = settings.devices
+    if d.ids is None and d.instance_ids is None:
+        return
+    from gpuscope.backends.base import BackendUnavailable, ReadRequest
+
+    try:
+        inventory = backend.collect(ReadRequest(field_ids=frozenset()))
+    except BackendUnavailable:
+        return
+    try:
+        d.check_present(inventory, text)
+    except Exception:
+        backend.close()
+        raise
 
 
 def _configmap_csv(ref: ConfigMapRef) -> tuple[str, str]:

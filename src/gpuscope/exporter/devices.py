@@ -72,6 +72,31 @@ class DeviceSelection:
             return []
         return sorted(self.ids - (gpus if self.kind is Selector.GPUS else instances))
 
+    def check_present(self, inventory: NodeReading, text: str, flag: str = _FLAG) -> None:
+        """Refuse a selector naming a GPU or GPU instance the node does not have, as dcgm-exporter refuses it at
+        start (``verifyDevicePresence`` in internal/pkg/deviceinfo/device_info.go: "couldn't find requested GPU
+        ID"): a typo in ``-d`` would otherwise serve fewer GPUs than asked, silently. ``inventory`` is the
+        backend's reading at start; ``text`` the selector as given."""
+        gpus = sorted({g.identity.index for g in inventory.gpus})
+        instances = sorted({i.identity.gpu_instance_id for g in inventory.gpus for i in g.instances})
+        gpu_ids = self.ids if self.kind in (Selector.GPUS, Selector.BOTH) else None
+        instance_ids = self.instance_ids if self.kind is Selector.BOTH else None
+        if self.kind is Selector.INSTANCES:
+            instance_ids = self.ids
+        absent = [f"GPU {n}" for n in sorted((gpu_ids or frozenset()) - set(gpus))]
+        absent += [f"GPU instance {n}" for n in sorted((instance_ids or frozenset()) - set(instances))]
+        if not absent:
+            return
+        have = f"GPUs {_listed(gpus)} and GPU instances {_listed(instances)}"
+        raise UsageError(
+            f"{flag} {text!r:.80}: {', '.join(absent[:8])}{' ...' if len(absent) > 8 else ''} not on this node, "
+            f"which has {have} (dcgm-exporter exits too); name those, or f for all"
+        )
+
+
+def _listed(ids: list[int]) -> str:
+    return ", ".join(map(str, ids)) if ids else "none"
+
 
 def _has(ids: frozenset[int] | None, value: int) -> bool:
     return ids is None or value in ids

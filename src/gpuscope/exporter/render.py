@@ -2,8 +2,9 @@
 
 Pure functions: the same snapshot and config give the same bytes. Families follow the CSV order (dcgm-exporter's
 order is random), series follow GPU then GPU-instance then link order, label order is dcgm-exporter's:
-``gpu, UUID, pci_bus_id, device, modelName, [GPU_I_PROFILE, GPU_I_ID], Hostname, <label fields>, <labels>,
-<attributes>``. Label values are escaped and numbers written by ``gpuscope.exposition``, the one place for both. A
+``gpu, UUID, pci_bus_id, device, modelName, [GPU_I_PROFILE, GPU_I_ID], Hostname``, then its label map byte-sorted
+(label fields, a series' own labels such as ``window_size_in_ms``, a pod's labels), then its attributes
+byte-sorted. Label values are escaped and numbers written by ``gpuscope.exposition``, the one place for both. A
 field without a value is left out, never 0.
 In ``--workload-labels labels`` mode the snapshot's attribution adds ``container``/``namespace``/``pod`` and
 ``hpc_job`` attributes (byte-sorted with ``err_code``/``err_msg``), one series per job, as dcgm-exporter does; the
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from gpuscope import __version__, exposition
 from gpuscope.backends.base import GpuReading, NodeReading, Value
 from gpuscope.exporter.snapshot import GpuDerived, Snapshot
-from gpuscope.exporter.workloads.labels import NO_ATTRIBUTES, Pairs, attribute_variants
+from gpuscope.exporter.workloads.labels import NO_ATTRIBUTES, Pairs, attribute_variants, sections
 from gpuscope.exporter.workloads.model import Attribution, WorkloadLabels
 from gpuscope.exposition import escape, label_suffix
 from gpuscope.fields.catalog import DERIVED, Entity, MetricType, MigScope, ValueKind
@@ -60,9 +61,9 @@ def format_value(value: Value, kind: ValueKind) -> str:
     return exposition.integer(int(value) if isinstance(value, str) else value)
 
 
-# The per-pod split of shared GPUs (--kubernetes-virtual-gpus, or labels mode): per target, field id -> (label
-# suffix text, value) of each series, in order; a None value is the device's own (processes.exposition.labels_split)
-SplitRows = Mapping[int, tuple[tuple[str, Value | None], ...]]
+# The per-pod split of shared GPUs (--kubernetes-virtual-gpus, or labels mode): per target, field id -> (attribute
+# set, value) of each series, in order; a None value is the device's own (processes.exposition.labels_split)
+SplitRows = Mapping[int, tuple[tuple[Pairs, Value | None], ...]]
 Split = Mapping[tuple[int, int | None], SplitRows]
 _NO_SPLIT: SplitRows = {}
 
@@ -71,33 +72,42 @@ _NO_SPLIT: SplitRows = {}
 class _Entity:
     """One series target: the label text without braces, and where its values come from.
 
-    ``attrs`` are the workload attribute sets of ``labels`` mode (one series per set; a single empty set
-    otherwise), ``suffixes`` their label text and ``texts`` the full label text of each series, built once per
-    render so each series costs one format.
+    ``base`` is the label text before the label fields, ``fields`` the label fields (byte-sorted), ``labels`` both
+    as text. ``attrs`` are the workload attribute sets of ``labels`` mode (one series per set; a single empty set
+    otherwise) and ``texts`` the full label text of each series, built once per render so each series costs one
+    format.
     """
 
+    base: str
+    fields: Pairs
     labels: str
     values: Mapping[int, Value]
     attrs: tuple[Pairs, ...]
-    suffixes: tuple[str, ...]
     texts: tuple[str, ...]
     split: SplitRows
 
 
-_NO_SUFFIX = ("",)
-
-
 def _entity(
-    labels: str,
+    base: str,
+    fields: Pairs,
     values: Mapping[int, Value],
     attrs: tuple[Pairs, ...],
     split: SplitRows | None = None,
 ) -> _Entity:
     split = split if split is not None else _NO_SPLIT
+    labels = base + label_suffix(fields)
     if attrs is NO_ATTRIBUTES:
-        return _Entity(labels, values, attrs, _NO_SUFFIX, (labels,), split)
-    suffixes = tuple(label_suffix(pairs) for pairs in attrs)
-    return _Entity(labels, values, attrs, suffixes, tuple(labels + suffix for suffix in suffixes), split)
+        return _Entity(base, fields, labels, values, attrs, (labels,), split)
+    return _Entity(base, fields, labels, values, attrs, tuple(_compose(base, fields, a) for a in attrs), split)
+
+
+def _compose(base: str, fields: Pairs, attrs: Pairs, own: Pairs = (), extra: Pairs = ()) -> str:
+    """One series' label text as dcgm-exporter's template writes it: ``base``, then its labels byte-sorted (the
+    label fields, the series' ``own`` labels such as ``window_size_in_ms``, the pod's labels), then its attributes
+    byte-sorted (``attrs``' workload ones and ``extra``: ``err_code``/``err_msg``)."""
+    pod, attributes = sections(attrs)
+    labels = sorted((*fields, *own, *pod)) if own or pod else fields
+    return base + label_suffix(labels) + label_suffix(sorted((*attributes, *extra)) if extra else attributes)
 
 
 # A lost GPU answers nothing, so its readings vanish (that absence is the signal); what the exporter learned from
@@ -162,12 +172,13 @@ def _views(
             f',device="nvidia{ident.index}",modelName="{escape(model)}"'
         )
         host = f',{config.host_label}="{escape(config.hostname)}"' if config.hostname is not None else ""
-        tail = host + _label_fields(gpu, reading, config)
+        fields = _label_fields(gpu, reading, config)
         whole = attrs(ident.index, None)
-        physical = _entity(head + tail, gpu.device.values, whole, split.get((ident.index, None), _NO_SPLIT))
+        physical = _entity(head + host, fields, gpu.device.values, whole, split.get((ident.index, None), _NO_SPLIT))
         instances = tuple(
             _entity(
-                f'{head},GPU_I_PROFILE="{escape(i.identity.profile)}",GPU_I_ID="{i.identity.gpu_instance_id}"{tail}',
+                f'{head},GPU_I_PROFILE="{escape(i.identity.profile)}",GPU_I_ID="{i.identity.gpu_instance_id}"{host}',
+                fields,
                 i.reading.values,
                 attrs(ident.index, i.identity.gpu_instance_id),
                 split.get((ident.index, i.identity.gpu_instance_id), _NO_SPLIT),
@@ -178,7 +189,8 @@ def _views(
             _entity(
                 f'nvlink="{link.link}",gpu="{ident.index}",gpu_uuid="{escape(ident.uuid)}"'
                 f',pci_bus_id="{escape(ident.pci_bus_id)}",device="nvidia{ident.index}"'
-                f',model_name="{escape(model)}"{tail}',
+                f',model_name="{escape(model)}"{host}',
+                fields,
                 link.reading.values,
                 whole,
             )
@@ -190,7 +202,8 @@ def _views(
     return views
 
 
-def _label_fields(gpu: GpuReading, reading: NodeReading, config: RenderConfig) -> str:
+def _label_fields(gpu: GpuReading, reading: NodeReading, config: RenderConfig) -> Pairs:
+    """The label fields' (name, value), byte-sorted by name as dcgm-exporter's label map is written."""
     parts = []
     header_labels = [m for m in config.collectors.header_only if m.type is MetricType.LABEL]
     for metric in sorted((*config.collectors.labels, *header_labels), key=lambda m: m.name):
@@ -198,8 +211,8 @@ def _label_fields(gpu: GpuReading, reading: NodeReading, config: RenderConfig) -
         value = reading.system.get(fid, gpu.device.values.get(fid))
         if value is None or value == "":
             continue  # blank label values are dropped, as dcgm-exporter does
-        parts.append(f',{metric.name}="{escape(str(value))}"')
-    return "".join(parts)
+        parts.append((metric.name, str(value)))
+    return tuple(parts)
 
 
 def _series(metric: Metric, views: list[_GpuView], config: RenderConfig) -> Iterator[str]:
@@ -244,8 +257,9 @@ def _attributed_series(name: str, fid: int, kind: ValueKind, entity: _Entity, va
     """One series per attribute set, or the field's per-pod split (``processes.exposition``)."""
     rows = entity.split.get(fid)
     if rows is not None:
-        for suffix, share in rows:
-            yield exposition.sample(name, entity.labels + suffix, format_value(value if share is None else share, kind))
+        for pairs, share in rows:
+            text = _compose(entity.base, entity.fields, pairs)
+            yield exposition.sample(name, text, format_value(value if share is None else share, kind))
         return
     text = format_value(value, kind)
     for labels in entity.texts:
@@ -259,7 +273,7 @@ def _xid_series(name: str, entity: _Entity, code: int) -> Iterator[str]:
         return
     error = (("err_code", str(code)), ("err_msg", xid_message(code)))
     for pairs in entity.attrs:  # err_* are attributes too: byte-sorted with the workload ones
-        yield exposition.sample(name, entity.labels + label_suffix(sorted((*pairs, *error))), str(code))
+        yield exposition.sample(name, _compose(entity.base, entity.fields, pairs, extra=error), str(code))
 
 
 def _getter(fid: int) -> Callable[[Mapping[int, Value]], Value | None]:
@@ -278,15 +292,17 @@ def _exporter_series(metric: Metric, views: list[_GpuView], config: RenderConfig
     fid = metric.field.field_id
     name = metric.name
     for view in views:
-        labels = view.physical.labels
-        suffixes = view.physical.suffixes
+        p = view.physical
         for own, value in _exporter_samples(fid, view, config):
-            for suffix in suffixes:
-                yield exposition.sample(name, labels + own + suffix, str(value))
+            for pairs in p.attrs:
+                yield exposition.sample(name, _compose(p.base, p.fields, pairs, own), str(value))
 
 
-def _exporter_samples(fid: int, view: _GpuView, config: RenderConfig) -> Iterator[tuple[str, int]]:
-    """(the series' own labels as text, value) of one exporter-owned field for one GPU."""
+def _exporter_samples(fid: int, view: _GpuView, config: RenderConfig) -> Iterator[tuple[Pairs, int]]:
+    """(the series' own labels, value) of one exporter-owned field for one GPU. dcgm-exporter keeps them in the
+    series' label map with the label fields, which its template writes byte-sorted (expcollector.go,
+    gpu_health_collector.go, p2p_status_collector.go; rendermetrics/render_metrics.go): ``clock_event`` before
+    ``window_size_in_ms``, ``window_size_in_ms`` before ``xid``."""
     d = view.derived
     if fid in (FieldId.DCGM_EXP_XID_ERRORS_COUNT, FieldId.DCGM_EXP_CLOCK_EVENTS_COUNT):
         xid = fid == FieldId.DCGM_EXP_XID_ERRORS_COUNT
@@ -294,22 +310,22 @@ def _exporter_samples(fid: int, view: _GpuView, config: RenderConfig) -> Iterato
         counts: Mapping[int, int] | Mapping[str, int] = d.xid_window if xid else d.clock_window
         key = "xid" if xid else "clock_event"
         if not counts:
-            yield f',window_size_in_ms="{window}"', 0
+            yield (("window_size_in_ms", str(window)),), 0
         for item, count in sorted(counts.items(), key=lambda kv: str(kv[0])):
-            yield f',window_size_in_ms="{window}",{key}="{item}"', count
+            yield (("window_size_in_ms", str(window)), (key, str(item))), count
     elif fid in (FieldId.DCGM_EXP_XID_ERRORS_TOTAL, FieldId.DCGM_EXP_CLOCK_EVENTS_TOTAL):
         xid = fid == FieldId.DCGM_EXP_XID_ERRORS_TOTAL
         totals: Mapping[int, int] | Mapping[str, int] = d.xid_total if xid else d.clock_total
         key = "xid" if xid else "clock_event"
         for item, count in sorted(totals.items(), key=lambda kv: str(kv[0])):
-            yield f',{key}="{item}"', count
+            yield ((key, str(item)),), count
     elif fid == FieldId.DCGM_EXP_GPU_HEALTH_STATUS:
         for check in view.gpu.health:
-            yield f',health_error_code="{check.error_code}",health_watch="{check.watch}"', check.status
+            yield (("health_error_code", check.error_code), ("health_watch", check.watch)), check.status
     elif fid == FieldId.DCGM_EXP_P2P_STATUS:
         for peer, status in sorted(view.gpu.p2p.items()):
             text = _P2P_STATUS[status] if 0 <= status < len(_P2P_STATUS) else "Unknown"
-            yield f',link_status="{text}",peer_gpu="{peer}"', status
+            yield (("link_status", text), ("peer_gpu", str(peer))), status
 
 
 def build_info_line(backend: str, dialect: str) -> str:

@@ -157,6 +157,37 @@ def _victoriametrics(spec: FleetSpec) -> list[str]:
     ]
 
 
+# The churn bench of docs/benchmarks.md: 100 nodes x 8 GPUs, inference pods restarting every minute.
+_CHURN_HEAD_SERIES = {"info": "99,129", "labels": "980,569"}
+
+
+def _attribution(mode: str) -> list[str]:
+    """Why the DaemonSet sets ``GPUSCOPE_WORKLOAD_LABELS``, and how to switch (docs/kubernetes-attribution.md)."""
+    intro = {
+        "info": "`info`: each allocation is one `gpuscope_gpu_workload_info` series, joined to the GPU series at "
+        "query time, which this bundle's rules and dashboards do. With a pod label on every GPU series instead, each "
+        "pod restart copies every series of its GPU: in gpuscope's churn bench (100 nodes x 8 GPUs, pods restarting "
+        f"every minute) Prometheus held {_CHURN_HEAD_SERIES['info']} head series in `info` mode and "
+        f"{_CHURN_HEAD_SERIES['labels']} in `labels` mode.",
+        "labels": "`labels`, as dcgm-exporter: `namespace`, `pod` and `container` on every series of an allocated "
+        "GPU, for clients that query dcgm-exporter's series by pod (OpenCost, KEDA, prometheus-adapter). It costs "
+        f"a copy of a GPU's series per pod that holds it: {_CHURN_HEAD_SERIES['labels']} head series against "
+        f"{_CHURN_HEAD_SERIES['info']} in `info` mode in gpuscope's churn bench (100 nodes x 8 GPUs, pods "
+        "restarting every minute).",
+        "off": "`off`: the exporter asks the kubelet nothing and attributes no GPU.",
+    }[mode]
+    return [
+        "Pod attribution: the exporter DaemonSet sets `GPUSCOPE_WORKLOAD_LABELS` explicitly (`exporter."
+        f"workload_labels` in the fleet spec), here {intro}",
+        "",
+        "Without it, an exporter started as the GPU Operator starts dcgm-exporter (`DCGM_EXPORTER_KUBERNETES=true`, "
+        "the image's `dcgm-exporter` command) writes dcgm-exporter's pod labels (`labels`). To switch, set "
+        "`exporter.workload_labels: info|labels|off` and regenerate; the rules, dashboards and budget follow. Its "
+        "log's `attribution:` line at start says which mode is in force and why.",
+        "",
+    ]
+
+
 def bundle_readme(spec: FleetSpec, report: BudgetReport, store: str, reason: str, paths: list[str]) -> str:
     present = [(p, d) for p, d in _DESCRIPTIONS if any(x.startswith(p) for x in paths)]
     k8s = [c.name for c in spec.clusters if c.kind == "kubernetes"]
@@ -203,6 +234,7 @@ def bundle_readme(spec: FleetSpec, report: BudgetReport, store: str, reason: str
             "{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json' kubernetes/",
             "```",
             "",
+            *_attribution(spec.exporter.workload_labels),
         ]
     if store == "thanos":
         lines += [

@@ -15,7 +15,7 @@ from gpuscope.exporter.runtime import NodeRuntime
 from gpuscope.exporter.settings import ExporterSettings, make_runtime
 from gpuscope.exporter.workloads.model import WorkloadLabels
 from gpuscope.exporter.workloads.source import WorkloadSettings
-from gpuscope.fields.collectors import load_collectors
+from gpuscope.fields.collectors import load_collectors, parse_collectors
 from gpuscope.simulator.kubelet import KubeletServer, kubelet_server, pod
 from tests.exporter.processes.proctree import ProcTree, pod_cgroup
 from tests.fakenvml import FakeNvml
@@ -204,5 +204,46 @@ def test_a_pod_uid_source_plugs_in_through_make_runtime(tmp_path: Path) -> None:
         runtime.collect()
         text = runtime.body(0.0, gzip=False).decode()
         assert value(text, "gpuscope_gpu_unattributed_memory_used_bytes", gpu="0") == GIB
+    finally:
+        runtime.close()
+
+
+def test_a_pod_on_an_unused_mig_instance_gets_its_split_series_at_0(tmp_path: Path, kubelet: KubeletServer) -> None:
+    """``-k --kubernetes-virtual-gpus`` on a MIG GPU, as dcgm-exporter writes it (internal/pkg/transformation/
+    process_metrics.go ``processMIGEnabledGPU``, kubernetes.go ``createPerProcessMetrics``/``buildIdlePodValues``):
+    a pod the kubelet lists on an instance none of its processes use gets that instance's FB_USED series at 0,
+    after the instance's own series; no GPU_UTIL (DCGM has none per instance); an instance no pod is listed on
+    keeps its device series alone; the process of a pod listed on one instance counts on that instance only."""
+    tree = ProcTree(tmp_path)
+    fake = FakeNvml("h100-mig")
+    csv = "DCGM_FI_DEV_GPU_UTIL, gauge, u\nDCGM_FI_DEV_FB_USED, gauge, f\n"
+    settings = ExporterSettings(
+        collectors=parse_collectors(csv, "split.csv"),
+        workloads=WorkloadSettings(
+            mode=WorkloadLabels.LABELS, kubernetes=True, socket_path=kubelet.socket_path, virtual_gpus=True
+        ),
+        processes=ProcessSettings(proc_root=str(tree.proc), pod_log_dir=str(tree.pods), split=True),
+    )
+    runtime = make_runtime(NvmlBackend(fake, watch_events=False), settings, "node-a", clock=lambda: 1_800_000_000.0)
+    mig = "nvidia.com/mig-3g.40gb"
+    try:
+        kubelet.set_pods(
+            [pod("ml", "busy", ("c", mig, ["nvidia0/gi1::0"])), pod("ml", "idle", ("c", mig, ["nvidia0/gi2::0"]))]
+        )
+        tree.pod("ml", "busy", UID_A, "c")
+        tree.pod("ml", "idle", UID_B, "c")
+        tree.process(100, pod_cgroup(UID_A))
+        fake.devices[0].processes = [FakeProcess(pid=100, memory=3 * GIB, gi=1)]
+        fake.now_us += 15_000_000
+        runtime.collect()
+        text = runtime.body(1_800_000_000.0, gzip=False).decode()
+        assert value(text, "DCGM_FI_DEV_FB_USED", GPU_I_ID="1", pod="busy", vgpu="0") == 3 * 1024
+        assert value(text, "DCGM_FI_DEV_FB_USED", GPU_I_ID="2", pod="idle", vgpu="0") == 0
+        assert value(text, "DCGM_FI_DEV_FB_USED", GPU_I_ID="2", pod="busy") is None
+        fb2 = [ln for ln in text.splitlines() if ln.startswith("DCGM_FI_DEV_FB_USED{") and 'GPU_I_ID="2"' in ln]
+        assert len(fb2) == 2 and 'pod="' not in fb2[0]  # the instance's own series first, then the pod's
+        fb9 = [ln for ln in text.splitlines() if ln.startswith("DCGM_FI_DEV_FB_USED{") and 'GPU_I_ID="9"' in ln]
+        assert len(fb9) == 1 and 'pod="' not in fb9[0]
+        assert not any(ln.startswith('DCGM_FI_DEV_GPU_UTIL{gpu="0"') for ln in text.splitlines())
     finally:
         runtime.close()

@@ -142,7 +142,9 @@ def assert_dcgm_exporter_split(node: Node) -> None:
 
 
 def test_virtual_gpus_alone_split_gpu_util_and_fb_used_per_sharing_pod(tmp_path: Path) -> None:
-    node = run_split(tmp_path, ["-k", "--kubernetes-virtual-gpus", "--workload-labels", "labels"])
+    """``-k --kubernetes-virtual-gpus`` as the Helm chart or the GPU Operator render it (Go's one-dash form here), no
+    ``--workload-labels``: dcgm-exporter's labels mode, its split and its copies per sharing pod."""
+    node = run_split(tmp_path, ["-k", "-kubernetes-virtual-gpus"])
     assert_dcgm_exporter_split(node)
     # The other fields: one copy per sharing pod and replica, no device series, pod_uid only with its flag.
     temp0 = rows(node.text, "DCGM_FI_DEV_GPU_TEMP", "0")
@@ -150,10 +152,10 @@ def test_virtual_gpus_alone_split_gpu_util_and_fb_used_per_sharing_pod(tmp_path:
     assert all("pod_uid" not in labels for labels, _ in temp0)
 
 
-def test_a_dcgm_exporter_command_line_splits_in_the_default_info_mode(tmp_path: Path) -> None:
-    """``-k --kubernetes-virtual-gpus`` as the Helm chart or the GPU Operator render it (Go's one-dash form here), no
-    ``--workload-labels``: the split series are dcgm-exporter's, and every other series keeps info mode's labels."""
-    node = run_split(tmp_path, ["-k", "-kubernetes-virtual-gpus"])
+def test_info_mode_splits_too(tmp_path: Path) -> None:
+    """``--workload-labels info`` (the generated bundle's) with ``-k --kubernetes-virtual-gpus``: the split series
+    are dcgm-exporter's, and every other series keeps info mode's labels."""
+    node = run_split(tmp_path, ["-k", "--kubernetes-virtual-gpus", "--workload-labels", "info"])
     assert_dcgm_exporter_split(node)
     temp0 = rows(node.text, "DCGM_FI_DEV_GPU_TEMP", "0")
     assert [sorted(labels) for labels, _ in temp0] == [sorted(rows(node.text, "DCGM_FI_DEV_FB_USED", "0")[0][0])]

@@ -39,6 +39,7 @@ def test_exporter_process_with_kubelet_jobs_tls_and_auth(tmp_path: Path) -> None
             "DCGM_POD_RESOURCES_KUBELET_SOCKET": kubelet.socket_path,
             "DCGM_HPC_JOB_MAPPING_DIR": str(jobs),
             "DCGM_EXPORTER_WEB_CONFIG_FILE": str(web),
+            "GPUSCOPE_WORKLOAD_LABELS": "info",  # -k alone would be dcgm-exporter's labels mode
         }
         proc = subprocess.Popen(
             [sys.executable, "-m", "gpuscope", "exporter", "--backend", "sim", "-c", "500"],
@@ -94,9 +95,9 @@ def test_exporter_process_follows_pod_labels_through_dcgm_exporter_env_vars(tmp_
         try:
             url = f"http://127.0.0.1:{port}/metrics"
 
-            def info() -> str:
+            def info() -> str:  # -k and no --workload-labels: dcgm-exporter's labels, on the DCGM series
                 text = httpx.get(url, timeout=10).text
-                return next((ln for ln in text.splitlines() if ln.startswith("gpuscope_gpu_workload_info{")), "")
+                return next((ln for ln in text.splitlines() if ln.startswith('DCGM_FI_DEV_GPU_TEMP{gpu="1"')), "")
 
             line = wait_for(lambda: 'team="vision"' in info() and info(), what="pod labels from the API server")
             assert f'pod_uid="{uid}"' in line and "secret" not in line and 'gpu="1"' in line

@@ -20,7 +20,7 @@ from gpuscope.simulator.kubelet import KubeletServer, kubelet_server, pod
 from tests.support.clock import FakeClock
 from tests.support.exporter import RuntimeFactory, reading, scrape
 from tests.support.kubeapi import FakeKubeApi, fake_kube_api
-from tests.support.metrics_text import families
+from tests.support.metrics_text import families, label_order
 from tests.support.net import wait_for
 from tests.support.prom import binary
 
@@ -145,6 +145,44 @@ def test_labels_mode_puts_pod_labels_and_uid_on_every_gpu_series(
         [binary("promtool"), "check", "metrics"], input=text, capture_output=True, text=True, check=False
     )
     assert "parsing error" not in checked.stdout + checked.stderr, checked.stdout + checked.stderr
+
+
+def test_labels_mode_writes_pod_labels_with_the_label_fields_and_attributes_after(
+    make: RuntimeFactory, kubelet: KubeletServer, api: FakeKubeApi
+) -> None:
+    """dcgm-exporter's order (internal/pkg/transformation/kubernetes.go puts a pod's labels in the series' label
+    map, container/namespace/pod/pod_uid in its attributes; rendermetrics/render_metrics.go writes the label map
+    byte-sorted, then the attributes byte-sorted): the pod's labels among the label fields and the series' own
+    labels (window_size_in_ms), err_code/err_msg among the attributes."""
+    api.create_pod("ml", "train-0", NODE, {"team": "vision", "zone": "b"})
+    csv = CSV + (
+        "DCGM_FI_DEV_XID_ERRORS, gauge, x\nDCGM_EXP_CLOCK_EVENTS_COUNT, gauge, c\n"
+        "DCGM_FI_DRIVER_VERSION, label, Driver Version\n"
+    )
+    workloads = settings(kubelet, WorkloadLabels.LABELS, pod_labels=True, pod_uid=True)
+    runtime, _, clock = make(gpus=2, csv=csv, hostname=NODE, workloads=workloads)
+    kubelet.set_pods([pod("ml", "train-0", ("main", GPU, ["nvidia1"]))])
+    text = collect_until(runtime, clock, lambda t: 'zone="b"' in t, "the pod's labels on its series")
+    head = ["gpu", "UUID", "pci_bus_id", "device", "modelName", "Hostname", "DCGM_FI_DRIVER_VERSION"]
+    attributes = ["container", "namespace", "pod", "pod_uid"]
+
+    def held(name: str) -> list[str]:
+        orders = [o for o in label_order(text, name) if "pod" in o]
+        assert len(orders) == 1, orders
+        return orders[0]
+
+    assert held("DCGM_FI_DEV_GPU_TEMP") == [*head, "team", "zone", *attributes]
+    assert held("DCGM_FI_DEV_XID_ERRORS") == [
+        *head,
+        "team",
+        "zone",
+        "container",
+        "err_code",
+        "err_msg",
+        *attributes[1:],
+    ]
+    assert held("DCGM_EXP_CLOCK_EVENTS_COUNT") == [*head, "team", "window_size_in_ms", "zone", *attributes]
+    assert label_order(text, "DCGM_FI_DEV_GPU_TEMP")[0] == head  # the GPU nobody holds: no pod, no pod labels
 
 
 def test_api_server_failure_degrades_to_the_kubelet_and_says_why(

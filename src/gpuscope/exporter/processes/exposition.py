@@ -25,7 +25,7 @@ from gpuscope.exporter.processes.attribute import ENGINES, Owner, ProcessView
 from gpuscope.exporter.processes.cgroup import OwnerKind
 from gpuscope.exporter.render import RenderConfig, Split
 from gpuscope.exporter.snapshot import Snapshot
-from gpuscope.exporter.workloads.labels import JOB_LABEL, pod_label_names, split_variants
+from gpuscope.exporter.workloads.labels import JOB_LABEL, Pairs, pod_label_names, split_variants
 from gpuscope.exporter.workloads.model import Target, WorkloadLabels
 from gpuscope.exposition import COUNTER, GAUGE, family, general, integer, label, label_suffix, sample
 from gpuscope.fields.ids import FieldId
@@ -168,17 +168,16 @@ def labels_split(snapshot: Snapshot, config: RenderConfig) -> Split:
         shares[key] = (summed_mib + usage.fb_used_mib, summed_sm + usage.sm_util)
     lost = {gpu.identity.index for gpu in snapshot.reading.gpus if gpu.lost}
     uids = snapshot.attribution.pod_uids
-    split: dict[Target, dict[int, tuple[tuple[str, Value | None], ...]]] = {}
+    split: dict[Target, dict[int, tuple[tuple[Pairs, Value | None], ...]]] = {}
     for target, assignment in snapshot.attribution.targets.items():
         if not assignment.pods or target[0] in lost:
             continue
-        memory: list[tuple[str, Value | None]] = [("", None)]  # None: the device's own value
-        util: list[tuple[str, Value | None]] = [("", None)]
+        memory: list[tuple[Pairs, Value | None]] = [((), None)]  # None: the device's own value
+        util: list[tuple[Pairs, Value | None]] = [((), None)]
         for (namespace, pod), pairs in split_variants(assignment, config.old_namespace, uids):
             mib, sm = shares.get((target, namespace, pod), (0, 0))
-            suffix = label_suffix(pairs)
-            memory.append((suffix, mib))
-            util.append((suffix, sm))
+            memory.append((pairs, mib))
+            util.append((pairs, sm))
         split[target] = {FieldId.DCGM_FI_DEV_FB_USED: tuple(memory), FieldId.DCGM_FI_DEV_GPU_UTIL: tuple(util)}
     return split
 

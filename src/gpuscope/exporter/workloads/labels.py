@@ -19,8 +19,24 @@ __all__ = [
     "attribute_variants",
     "extra_pairs",
     "pod_label_names",
+    "sections",
     "split_variants",
 ]
+
+
+# dcgm-exporter's attributes (internal/pkg/transformation/const.go): written after the labels, in their own
+# byte-sorted run. A pod's own labels are not among them: dcgm-exporter puts those with the label fields
+# (``kubernetes.go``: ``Labels[k] = v``), which its template writes first (rendermetrics/render_metrics.go).
+_ATTRIBUTES = frozenset({*POD_LABELS, *POD_LABELS_OLD, JOB_LABEL, POD_UID_LABEL, VGPU_LABEL})
+
+
+def sections(pairs: Pairs) -> tuple[Pairs, Pairs]:
+    """An attribute set as dcgm-exporter writes it: (the pod's labels, which join the label fields; the
+    attributes: ``container``, ``namespace``, ``pod``, ``pod_uid``, ``vgpu``, ``dra_*``, ``hpc_job``)."""
+    pod = tuple(p for p in pairs if p[0] not in _ATTRIBUTES and not p[0].startswith("dra_"))
+    if not pod:
+        return (), pairs
+    return pod, tuple(p for p in pairs if p not in pod)
 
 
 def pod_label_names(old_namespace: bool) -> tuple[str, str, str]:
