@@ -163,8 +163,11 @@ def check_pods(replay: Replay, entry: dict[str, Any], result: list[dict[str, Any
 @pytest.mark.parametrize("entry", QUERIES, ids=[q["name"] for q in QUERIES])
 def test_client_query_sees_the_workloads(replay: Replay, entry: dict[str, Any]) -> None:
     result = replay.query(entry["scrape"], entry["expr"])
-    if entry["expect"] == "gpus_in_use":
-        assert [float(s["value"][1]) for s in result] == [len(HELD)], f"{entry['name']}: {result}"
+    counts = {"gpus_in_use": len(HELD), "gpus": len(replay.uuids)}
+    if entry["expect"] in counts:
+        assert [float(s["value"][1]) for s in result] == [counts[entry["expect"]]], f"{entry['name']}: {result}"
+    elif entry["expect"] == "per_gpu":
+        assert sorted(s["metric"]["UUID"] for s in result) == sorted(replay.uuids.values()), entry["name"]
     else:
         check_pods(replay, entry, result)
 
