@@ -13,60 +13,27 @@ a GPU-less node chooses it (no driver found).
 from __future__ import annotations
 
 import re
-import shutil
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
-import yaml
 
 from gpuscope.fields.collectors import parse_collectors
 from gpuscope.simulator.kubelet import kubelet_server, pod
+from tests.support.daemonset import NODE_NAME, deployments, pod_process
 from tests.support.exporter_process import clean_env, exporter_process
-from tests.support.image import ROOT, image_facts, map_paths
 from tests.support.net import free_port
 
 pytestmark = pytest.mark.e2e
 
-FIXTURE = yaml.safe_load((Path(__file__).parent / "fixtures" / "deployments.yaml").read_text(encoding="utf-8"))
-DEPLOYMENTS: dict[str, dict[str, Any]] = FIXTURE["deployments"]
-KUBELET_MOUNT = "/var/lib/kubelet/pod-resources"
-
-
-def entrypoint_command(entrypoint: list[str]) -> list[str]:
-    """The image's ENTRYPOINT, found on this environment's PATH (the project's venv holds the same script)."""
-    found = shutil.which(entrypoint[0], path=str(Path(sys.executable).parent))
-    assert found, f"{entrypoint[0]} is not installed beside {sys.executable}: run make deps"
-    return [found, *entrypoint[1:]]
+DEPLOYMENTS = deployments()
 
 
 @pytest.mark.parametrize("name", sorted(DEPLOYMENTS))
 def test_deployment_runs_unchanged_and_passes_its_probes(name: str, tmp_path: Path) -> None:
     spec = DEPLOYMENTS[name]
-    image = image_facts()
-    assert spec["port"] == image.port  # the manifests' container port is the image's
-    mapping = image.realise(tmp_path / "root")
-    for mount, what in spec["mounts"].items():
-        if what.startswith("configmap"):
-            # The Helm chart's ConfigMap holds the chart's field list; its default is the image's default file.
-            local = tmp_path / "root" / mount.lstrip("/")
-            local.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(ROOT / "etc" / "default-counters.csv", local)
-            mapping[mount] = str(local)
-        elif what != "image":
-            assert mount == KUBELET_MOUNT, f"{name}: replay does not know mount {mount}"
     port = free_port()
-    env: dict[str, str] = {}
-    for key, value in spec["env"].items():
-        if value == "<fieldRef spec.nodeName>":
-            env[key] = "gpu-node-7"
-        elif key == "DCGM_EXPORTER_LISTEN":
-            env[key] = value.replace(f":{spec['port']}", f":{port}")
-        else:
-            env[key] = map_paths(value, mapping)
-    args = [map_paths(a, mapping) for a in spec["args"]]
-    command = [*entrypoint_command(image.entrypoint), *(spec["entrypoint"] or []), *image.cmd, *args]
+    container = pod_process(name, spec, tmp_path / "root", port)
+    env, args, command = container.env, container.args, container.command
 
     collectors_path = env.get("DCGM_EXPORTER_COLLECTORS") or args[args.index("-f") + 1]
     assert collectors_path.startswith(str(tmp_path)), f"{name}: the collectors file must be one the pod has"
@@ -90,7 +57,7 @@ def test_deployment_runs_unchanged_and_passes_its_probes(name: str, tmp_path: Pa
     missing = {m.name for m in expected.metrics} - served - unsupported
     assert len(unsupported) <= 1, unsupported
     assert not missing, f"{name}: families of {Path(collectors_path).name} not served: {sorted(missing)}"
-    assert re.search(r'^DCGM_FI_DEV_GPU_TEMP\{gpu="0",.*Hostname="gpu-node-7"', metrics, re.M)
+    assert re.search(rf'^DCGM_FI_DEV_GPU_TEMP\{{gpu="0",.*Hostname="{NODE_NAME}"', metrics, re.M)
     # -k took effect, as dcgm-exporter's: the DCGM series of the allocated GPU carry its pod (what OpenCost, KEDA and
     # prometheus-adapter query), the unallocated GPU's none, and no info series stands in for them.
     held = re.findall(r'^DCGM_FI_DEV_GPU_TEMP\{gpu="0",.*\}', metrics, re.M)
