@@ -50,8 +50,12 @@ def holder_labels(dialect: Dialect) -> dict[str, str]:
     }.get(dialect, {})
 
 
+# GPU memory in use (MiB): the held GPU's, and the free GPU's, which a leaked process holds (a zombie).
+USED_MIB = {0: 4096, 1: 2048}
+
+
 def openmetrics() -> list[str]:
-    temp, info = [], []
+    temp, used, info = [], [], []
     for dialect, job in JOBS.items():
         for gpu in (0, 1):
             labels = {
@@ -70,10 +74,18 @@ def openmetrics() -> list[str]:
                 labels |= holder_labels(dialect)
             text = ",".join(f'{k}="{v}"' for k, v in labels.items())
             temp += [f"DCGM_FI_DEV_GPU_TEMP{{{text}}} 40 {t}" for t in TIMES]
+            used += [f"DCGM_FI_DEV_FB_USED{{{text}}} {USED_MIB[gpu]} {t}" for t in TIMES]
             if dialect == "info" and gpu == 0:
                 text += ',namespace="ml",pod="train-0",container="main"'
                 info += [f"gpuscope_gpu_workload_info{{{text}}} 1 {t}" for t in TIMES]
-    return ["# TYPE DCGM_FI_DEV_GPU_TEMP gauge", *temp, "# TYPE gpuscope_gpu_workload_info gauge", *info]
+    return [
+        "# TYPE DCGM_FI_DEV_GPU_TEMP gauge",
+        *temp,
+        "# TYPE DCGM_FI_DEV_FB_USED gauge",
+        *used,
+        "# TYPE gpuscope_gpu_workload_info gauge",
+        *info,
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -129,6 +141,15 @@ def test_every_form_bills_the_same(store: Prometheus, dialect: Dialect) -> None:
     """The same fleet in every form: one GPU-hour held by namespace ml, nothing else."""
     rows = {r.group: r.gpu_hours_held for r in collected(store, dialect).rows}
     assert rows == pytest.approx({"ml": 1.0})
+
+
+@pytest.mark.parametrize("dialect", ["info", "labels", "old-labels", "exported"])
+def test_zombie_memory_is_memory_nobody_holds_in_every_form(store: Prometheus, dialect: Dialect) -> None:
+    """GPU memory in use counts as a zombie only on a GPU nobody holds, whichever form says who holds it: the held
+    GPU 0 is not one (the query read the info series alone, so every held GPU of a labels-form store was)."""
+    incidents = collected(store, dialect).incidents or ()
+    zombies = sorted(i.subject for i in incidents if i.kind == "zombie memory")
+    assert len(zombies) == 1 and zombies[0].endswith(f"GPU-{JOBS[dialect]}-1"), zombies
 
 
 def test_the_flag_is_used_and_said(store: Prometheus, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

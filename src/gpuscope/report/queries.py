@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from gpuscope.rules.accounting import PRESENCE, held
+from gpuscope.rules.accounting import PRESENCE, held, holders
 from gpuscope.rules.config import RulesConfig
 from gpuscope.rules.efficiency_chargeback import (
     ACTIVE_1H,
@@ -185,17 +185,18 @@ class Queries:
     def zombies(self) -> str:
         """GPUs nobody holds whose memory is in use (a leaked process): MiB used."""
         c = self.config
-        info = self.q.exporter("gpuscope_gpu_workload_info")
+        # held by a pod or a Slurm job, in whichever attribution form the store has
+        held = holders(self.q, "")
         used = f"max by ({c.uuid_label}, {c.host_label}) ({self.q.dcgm('DCGM_FI_DEV_FB_USED')})"
-        return f"({used} > 1024)\nunless on ({c.uuid_label}) group by ({c.uuid_label}) ({info})"
+        return f"({used} > 1024)\nunless on ({c.uuid_label}) group by ({c.uuid_label}) {held}"
 
     def idle_allocations(self, ratio: float) -> str:
         """Held GPUs below the idle activity ratio, per pod (the allocated-but-idle incidents)."""
         c = self.config
-        info = self.q.exporter("gpuscope_gpu_workload_info")
         by = f"{c.uuid_label}, GPU_I_ID, {c.namespace_label}, {c.pod_label}"
         act = activity_source(self.q, self._window(1))
-        return f"group by ({by}) ({info})\n* on ({c.uuid_label}, GPU_I_ID) group_left ()\n(({act}) < {ratio:g})"
+        held = holders(self.q, "")
+        return f"group by ({by}) {held}\n* on ({c.uuid_label}, GPU_I_ID) group_left ()\n(({act}) < {ratio:g})"
 
     def _window(self, steps: int) -> str:
         # Prometheus 2.x range selectors include both ends: one second less keeps the sample at t - steps*step out.

@@ -15,8 +15,8 @@ from __future__ import annotations
 from gpuscope.dashboards.model import Query
 from gpuscope.dashboards.promql import Q
 from gpuscope.fields.labels import JOB_LABEL
-from gpuscope.rules.accounting import unit_match
-from gpuscope.rules.efficiency_chargeback import ACTIVE_5M, GPUS_5M, HELD_5M, POWER_5M, TEAM_LABEL, rollup_sum
+from gpuscope.rules.accounting import TEAM_LABEL, unit_match
+from gpuscope.rules.efficiency_chargeback import ACTIVE_5M, GPUS_5M, HELD_5M, POWER_5M, rollup_sum
 from gpuscope.rules.recording import HELD, HELD_ACTIVE, HELD_POWER
 
 # rollup -> the per-minute per-holder record of the same quantity
