@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,6 +36,17 @@ def backfill(work: Path, lines: list[str]) -> Path:
     )
     source.unlink()
     return work
+
+
+@contextmanager
+def stored(work: Path, lines: list[str]) -> Iterator[Prometheus]:
+    """A real Prometheus serving ``lines`` (OpenMetrics samples, backfilled into blocks under ``work``), however old."""
+    with run_prometheus(
+        {"global": {"scrape_interval": "1m"}, "scrape_configs": []},
+        backfill(work, lines),
+        extra_args=("--storage.tsdb.retention.time=100y",),
+    ) as prom:
+        yield prom
 
 
 def report(prom: Prometheus, tmp_path: Path, *args: str) -> dict[str, Any]:
@@ -118,13 +131,13 @@ def materialize(
             for name in layer:
                 rule = rules[name]
                 first = start - start % rule.every + (offsets or {}).get(rule.every, 0)
-                done[name] = _query_range(prom, rule.expr, first, end, rule.every)
+                done[name] = query_range(prom, rule.expr, first, end, rule.every)
                 lines += _series_lines(name, done[name])
     assert needed <= set(done), f"recorded series read in a cycle: {sorted(needed - set(done))}"
     return {name: done[name] for name in wanted}
 
 
-def _query_range(prom: Prometheus, expr: str, start: int, end: int, step: int) -> list[dict[str, Any]]:
+def query_range(prom: Prometheus, expr: str, start: int, end: int, step: int) -> list[dict[str, Any]]:
     response = httpx.post(
         f"{prom.url}/api/v1/query_range",
         data={"query": expr, "start": str(start), "end": str(end), "step": str(step)},

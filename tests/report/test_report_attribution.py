@@ -19,8 +19,8 @@ from gpuscope.cli import main
 from gpuscope.report.attribution import Dialect
 from gpuscope.report.collect import Report, ReportRequest, collect
 from gpuscope.rules.config import RulesConfig
-from tests.report.store import backfill, report
-from tests.support.prom import Prometheus, run_prometheus
+from tests.report.store import report, stored
+from tests.support.prom import Prometheus
 
 pytestmark = pytest.mark.e2e
 
@@ -90,12 +90,7 @@ def openmetrics() -> list[str]:
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Prometheus]:
-    work = backfill(tmp_path_factory.mktemp("attribution"), openmetrics())
-    with run_prometheus(
-        {"global": {"scrape_interval": "1m"}, "scrape_configs": []},
-        work,
-        extra_args=("--storage.tsdb.retention.time=100y",),
-    ) as prom:
+    with stored(tmp_path_factory.mktemp("attribution"), openmetrics()) as prom:
         yield prom
 
 

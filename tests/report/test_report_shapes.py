@@ -40,8 +40,8 @@ from gpuscope.rules.efficiency_chargeback import (
     POWER_5M,
 )
 from gpuscope.rules.recording import HELD, HELD_ACTIVE, HELD_POWER
-from tests.report.store import backfill, check, close, materialize, report, rows
-from tests.support.prom import Prometheus, run_prometheus
+from tests.report.store import check, close, materialize, query_range, report, rows, stored
+from tests.support.prom import Prometheus
 
 pytestmark = pytest.mark.e2e
 
@@ -146,17 +146,6 @@ def raw_openmetrics(replicas: tuple[str | None, ...]) -> list[str]:
     return lines
 
 
-def query_range(prom: Prometheus, expr: str, start: int, end: int, step: int) -> list[dict[str, Any]]:
-    response = httpx.get(
-        f"{prom.url}/api/v1/query_range",
-        params={"query": expr, "start": str(start), "end": str(end), "step": str(step)},
-        timeout=30,
-    )
-    response.raise_for_status()
-    result: list[dict[str, Any]] = response.json()["data"]["result"]
-    return result
-
-
 def series_lines(name: str, result: list[dict[str, Any]], replica: str | None) -> list[str]:
     out = []
     for s in result:
@@ -190,12 +179,7 @@ def store(
         lines.append(f"# TYPE {name} gauge")
         for replica in replicas:
             lines += series_lines(name, result, replica)
-    work = backfill(tmp_path_factory.mktemp("global"), lines)
-    with run_prometheus(
-        {"global": {"scrape_interval": "1m"}, "scrape_configs": []},
-        work,
-        extra_args=("--storage.tsdb.retention.time=100y",),
-    ) as prom:
+    with stored(tmp_path_factory.mktemp("global"), lines) as prom:
         yield prom
 
 
@@ -252,11 +236,7 @@ def fresh_store(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPat
         lines.append(f"# TYPE {name} gauge")
         for replica in replicas:
             lines += series_lines(name, result, replica)
-    with run_prometheus(
-        {"global": {"scrape_interval": "1m"}, "scrape_configs": []},
-        backfill(tmp_path_factory.mktemp("fresh-global"), lines),
-        extra_args=("--storage.tsdb.retention.time=100y",),
-    ) as store:
+    with stored(tmp_path_factory.mktemp("fresh-global"), lines) as store:
         yield store
 
 

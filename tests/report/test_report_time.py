@@ -24,9 +24,9 @@ import httpx
 import pytest
 
 from gpuscope.cli import main
-from tests.report.store import backfill, check, report, rows
+from tests.report.store import check, report, rows, stored
 from tests.support.net import free_port, wait_for
-from tests.support.prom import Prometheus, binary, run_prometheus, serving_binary
+from tests.support.prom import Prometheus, binary, serving_binary
 
 pytestmark = pytest.mark.e2e
 
@@ -229,12 +229,7 @@ def store(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
         with victoria_metrics(tmp_path_factory.mktemp("time-vm"), lines) as vm:
             yield vm
         return
-    work = backfill(tmp_path_factory.mktemp("time"), lines)
-    with run_prometheus(
-        {"global": {"scrape_interval": "15s"}, "scrape_configs": []},
-        work,
-        extra_args=("--storage.tsdb.retention.time=100y",),
-    ) as prom:
+    with stored(tmp_path_factory.mktemp("time"), lines) as prom:
         yield prom
 
 
