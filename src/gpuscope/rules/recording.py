@@ -168,16 +168,13 @@ def energy_records(q: Promql) -> list[Recording]:
     the counter counted since. A GPU whose exporter serves no energy counter is billed from its power gauge (the
     5 m average, once a minute), so it is never billed nothing."""
     field = "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION"
-    keys = q.device_keys
-    # ``and`` the series itself: a copy that ended (a pod's series where the pod labels are on the device series, an
-    # old exporter pod) is not the latest reading, though its last sample lies in the minute: after a reset it
-    # would be the larger.
-    counter = q.dcgm(field)
-    latest = q.base(field, f"max by ({keys}) (last_over_time({counter}[1m]) and {counter})")
+    # An instant read: a copy that ended (an old exporter pod, a pod's series where the pod labels are on the device
+    # series) is stale and not read, so after a reset the largest reading is the live one.
+    latest = q.base(field, f"max by ({q.device_keys}) ({q.dcgm(field)})")
     previous = f"{ENERGY_LAST} offset 1m"
-    increase = f"{ENERGY_LAST} - {previous}"
+    # ``or``: where the increase is negative (a reset), the reading itself, if there was a previous reading
     watts = (
-        f"(\n({increase} >= 0)\nor\n({ENERGY_LAST} and ({increase} < 0))\n) / {q.secs(60)}\n"
+        f"(\n({ENERGY_LAST} - {previous} >= 0)\nor\n({ENERGY_LAST} and {previous})\n) / {q.secs(60)}\n"
         f"or\n({POWER_5M} unless on ({q.cluster}, {q.config.uuid_label}) {ENERGY_LAST})"
     )
     return [Recording(record=ENERGY_LAST, expr=latest), Recording(record=BILLED_WATTS, expr=watts)]
