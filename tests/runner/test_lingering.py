@@ -48,7 +48,7 @@ def test_after_clear_counts_the_alternatives_that_still_match(tmp_path: Path) ->
     assert alert.lookback is not None and alert.lookback.term == "offset 1h"  # not the 2h of what does not match
     assert alert.keep_firing_s == 60
     assert alert.at_most_s == 3600 + 60
-    assert "may take up to 61m00s to resolve" in alert.line() and "keep_firing_for 1m00s" in alert.line()
+    assert "up to 61m00s once its cause is gone" in alert.line() and "keep_firing_for 1m00s" in alert.line()
 
 
 def test_gpu_fell_off_bus_is_held_by_its_xid_offset_and_fast_compresses_it() -> None:

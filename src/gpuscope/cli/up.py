@@ -150,6 +150,9 @@ def clear_command(
         typer.echo(f"(could not ask the replicas which alerts still fire: {exc})")
         return
     if still:
-        typer.echo("Alerts resolve once the rules stop matching, not when the fault is cleared:")
+        typer.echo(
+            "Still firing: an alert resolves once its rule stops matching (a cleared fault's event stays in the rule's "
+            "look-back), then after its keep_firing_for:"
+        )
         for alert in still:
             typer.echo(f"  {alert.line()}")

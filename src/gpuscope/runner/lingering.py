@@ -36,7 +36,7 @@ class Lookback:
 
 @dataclass(frozen=True, slots=True)
 class Lingering:
-    """An alert still pending or firing after the clear, and how long it may stay so, with why."""
+    """An alert still firing after the clear, and how long it may stay so, with why."""
 
     alert: str
     labels: dict[str, str]
@@ -56,8 +56,8 @@ class Lingering:
         if self.keep_firing_s:
             why.append(f"keep_firing_for {_human(self.keep_firing_s)}")
         return (
-            f"{self.alert} ({where or 'fleet-wide'}) is {self.state}: it may take up to {_human(self.at_most_s)} to "
-            f"resolve ({'; '.join(why) or 'its next evaluation'})"
+            f"{self.alert} ({where or 'fleet-wide'}): up to {_human(self.at_most_s)} once its cause is gone "
+            f"({'; '.join(why) or 'its next evaluation'})"
         )
 
 
@@ -147,12 +147,13 @@ def _matches(series: Sequence[Mapping[str, str]], alert_labels: Mapping[str, str
 
 
 def lingering(rules: Any, evaluate: Callable[[str], Sequence[Mapping[str, str]]]) -> list[Lingering]:
-    """Every alert ``rules`` (a replica's ``/api/v1/rules`` data) holds pending or firing, with how long it may
-    stay so; ``evaluate`` runs an instant query on that replica and returns the label sets of its answer."""
+    """Every alert ``rules`` (a replica's ``/api/v1/rules`` data) holds firing, with how long it may stay so;
+    ``evaluate`` runs an instant query on that replica and returns the label sets of its answer."""
     out: list[Lingering] = []
     for group in rules.get("groups", []) if isinstance(rules, Mapping) else []:
         for rule in group.get("rules", []):
-            active = [a for a in rule.get("alerts") or [] if a.get("state") in ("pending", "firing")]
+            # a pending alert never reached Alertmanager: there is nothing to resolve
+            active = [a for a in rule.get("alerts") or [] if a.get("state") == "firing"]
             if rule.get("type") != "alerting" or not active:
                 continue
             keep = float(rule.get("keepFiringFor") or 0)
