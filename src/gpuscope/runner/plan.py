@@ -170,11 +170,12 @@ class PortPlanner:
         after all."""
         if len(_ABOVE) >= 256:
             for _ in range(len(_ABOVE)):
-                port = next(self._next)
+                port, held = next(self._next), len(self.held)
                 if self._reserve(port):
                     if all(_bindable(port, h) for h in hosts):
                         return port
-                    self._unreserve()
+                    if len(self.held) > held:  # reserved (not merely unreservable): give it back
+                        self._unreserve()
         while True:
             with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
                 s.bind(("127.0.0.1", 0))
