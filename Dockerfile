@@ -9,7 +9,7 @@ ARG PYTHON_IMAGE=python:3.11-slim-bookworm
 # Stage 1: build the wheels (gpuscope's and its dependencies'); the source tree stays in this stage.
 FROM ${PYTHON_IMAGE} AS build
 WORKDIR /src
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md LICENSE ./
 COPY src ./src
 RUN pip wheel --no-cache-dir --wheel-dir /wheels .
 

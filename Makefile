@@ -36,6 +36,7 @@ binaries:
 ## Pushgateway and a notification recorder, with a live view (UP_ARGS="--fast", "--reset", "fleet.yaml", ...)
 UP_ARGS ?=
 up: deps binaries
+	@echo "gpuscope is in $(BIN): in another terminal here, '. $(BIN)/activate' runs the README's tour as pasted"
 	$(BIN)/gpuscope up $(UP_ARGS)
 
 ## test: lint, types, every test (real Prometheus/Alertmanager/Pushgateway on loopback)

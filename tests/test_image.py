@@ -39,7 +39,7 @@ def test_wheel_only_install_runs_the_images_entrypoint(tmp_path: Path) -> None:
     # Build the wheel from a copy holding only what the Dockerfile's build stage copies.
     tree = tmp_path / "tree"
     tree.mkdir()
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy(ROOT / name, tree / name)
     shutil.copytree(ROOT / "src", tree / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     dist = tmp_path / "dist"

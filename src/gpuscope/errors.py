@@ -8,7 +8,7 @@ with ``error.exit_code``. Nothing below the CLI calls ``sys.exit``::
     │   └── SpecError             exit 2: bad input file, located as ``path:line[:col]``
     ├── EnvironmentProblem        exit 2: the machine lacks something (port taken, binary missing)
     ├── AuditError                exit 3: ``gpuscope doctor`` could not audit (unreachable, 401, TLS, no GPU data)
-    └── ApiError                  exit 1: an HTTP API (Prometheus, Alertmanager) gave no usable answer (gpuscope.prom)
+    └── ApiError                  exit 3: an HTTP API (Prometheus, Alertmanager) gave no usable answer (gpuscope.prom)
         ├── EndpointDown          refused, timed out, 5xx: what a check may report as its finding
         ├── ApiUnusable           cannot talk to it as configured: TLS, 401/403, not that API, too big, wrong shape
         └── QueryFailed           the server refused one query (400/422) or answered another result type
@@ -77,7 +77,12 @@ class ApiError(GpuscopeError):
     happened and, where the user can do something, the fix. Callers that name the endpoint themselves (the doctor's
     "replica B ... does not answer: <reason>") use ``reason`` alone; a problem with no endpoint yet (an unreadable
     --ca-file) has an empty ``where``.
+
+    Exit 3, as the doctor's ``AuditError``: the same mistake (a wrong or unreachable URL, a 401) ends every command
+    with the same code, and the doctor cannot use 1 or 2 (its warnings and failed checks).
     """
+
+    exit_code = 3
 
     def __init__(self, where: str, reason: str) -> None:
         self.where = where

@@ -33,7 +33,7 @@ CLEAN: dict[str, str] = {}
 @pytest.fixture(scope="module")
 def started(tmp_path_factory: pytest.TempPathFactory) -> Iterator[UpStack]:
     with running_stack(tmp_path_factory.mktemp("doctor") / "data") as s:
-        wait_for(lambda: s.status().get("floor_green_after_seconds"), timeout=90, what="the Phase 1 floor")
+        s.until(lambda: s.status().get("floor_green_after_seconds"), timeout=90, what="the Phase 1 floor")
         yield s
 
 

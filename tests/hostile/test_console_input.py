@@ -31,12 +31,13 @@ from aiohttp import web
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 
-from gpuscope.console.server import ConsoleSettings, serve
+from gpuscope.console.server import ConsoleSettings
 from gpuscope.runner.control import control_app
 from gpuscope.runner.plan import builtin_spec_text, plan_stack
 from gpuscope.runner.stack import Stack
 from gpuscope.spec.load import parse_fleet
 from tests.support.browser import loaded, running_chromium, wait
+from tests.support.console import in_process_console
 from tests.support.hostile_http import drip, endless, hostile, send
 from tests.support.net import free_port, wait_for
 from tests.support.upstack import generated_builtin_bundle
@@ -92,25 +93,6 @@ class Recorder:
 
     def faults(self) -> list[tuple[str, str, bytes]]:
         return [r for r in self.requests if r[1].startswith("/faults")]
-
-
-@contextmanager
-def in_process_console(settings: ConsoleSettings) -> Iterator[str]:
-    """The console's server in this process on its own event loop thread (for settings the CLI has no flag for)."""
-    port = free_port()
-    loop = asyncio.new_event_loop()
-    stop = asyncio.Event()
-    thread = threading.Thread(
-        target=loop.run_until_complete, args=(serve(settings, "127.0.0.1", port, stop),), daemon=True
-    )
-    thread.start()
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_for(lambda: httpx.get(f"{url}/api/dashboards", timeout=5).status_code == 200, what="the console")
-        yield url
-    finally:
-        loop.call_soon_threadsafe(stop.set)
-        thread.join(30)
 
 
 @contextmanager

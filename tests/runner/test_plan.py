@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import yaml
@@ -10,7 +11,7 @@ from rich.console import Console
 from gpuscope.bundle import write_bundle
 from gpuscope.generate.compose import generate_bundle
 from gpuscope.runner.children import build_children
-from gpuscope.runner.plan import builtin_spec_text, plan_stack
+from gpuscope.runner.plan import LocalPlan, PortPlanner, _above_ephemeral, builtin_spec_text, plan_stack
 from gpuscope.runner.view import render
 from gpuscope.spec.load import LoadedSpec, parse_fleet
 from tests.support.specs import ONE, fleet
@@ -143,3 +144,46 @@ def test_the_live_view_tours_the_workload_half_with_the_stacks_own_urls() -> Non
         assert f"{urls['console']}/d/{uid}" in text
     assert f"gpuscope report --prometheus {urls['global']} --from now-15m" in text
     assert "GPUAllocatedButIdle" in text and "job-mapping directory" in text
+
+
+def _planned_ports(plan: LocalPlan) -> set[int]:
+    ports = {*plan.prometheus.values(), plan.global_port, plan.alertmanager_port, *plan.pushgateway.values()}
+    ports |= {plan.control_port, plan.console_port, plan.node_exporter_port, plan.remediate_port, plan.nodes[0].port}
+    return ports | ({plan.vmalert_port} if plan.vmalert_port else set())
+
+
+def test_two_stacks_planned_at_once_cannot_collide(tmp_path: Path) -> None:
+    """Two ``gpuscope up`` planning together, before either has bound anything, and from the same starting port
+    (two planners' random offsets that met): the second skips every port the first reserved."""
+    spec = _load(builtin_spec_text()).spec
+    first, second = PortPlanner(start=0, directory=tmp_path), PortPlanner(start=0, directory=tmp_path)
+    try:
+        one = plan_stack(spec, fast=True, port=first)
+        two = plan_stack(spec, fast=True, port=second)
+        assert len(_planned_ports(one)) == len(_planned_ports(two)) == 14
+        assert not _planned_ports(one) & _planned_ports(two)
+        # a stack that stopped (or whose process ended) gives its ports back
+        first.release()
+        three = plan_stack(spec, fast=True, port=PortPlanner(start=0, directory=tmp_path))
+        assert _planned_ports(three) & _planned_ports(one)
+    finally:
+        first.release()
+        second.release()
+
+
+def test_the_exporter_port_is_free_on_every_simulated_nodes_address(tmp_path: Path) -> None:
+    """Something listening on 127.20.0.1 only (a simulated node of another stack) leaves 127.0.0.1's port bindable:
+    the planner tests the addresses the nodes will listen on."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:
+        planner = PortPlanner(directory=tmp_path)
+        port = planner()  # a port free everywhere, then given back for the node to hold
+        planner.release()
+        taken.bind(("127.20.0.1", port))
+        taken.listen()
+        start = list(_above_ephemeral()).index(port)
+        planner = PortPlanner(start=start, directory=tmp_path)
+        try:
+            plan = plan_stack(_load(builtin_spec_text()).spec, fast=True, port=planner)
+        finally:
+            planner.release()
+    assert plan.nodes[0].port != port

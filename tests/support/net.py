@@ -70,14 +70,18 @@ def wait_for(
     timeout: float = 30.0,
     interval: float = 0.1,
     what: str = "condition",
+    gave_up: Callable[[], str | None] | None = None,
 ) -> T:
     """Poll ``check`` until it returns something truthy; fail with ``what`` after ``timeout`` seconds.
 
     ``check`` may be ``lambda: len(r := ...) == 3 and r``: False until it holds, then the value wanted.
+    ``gave_up`` says why waiting longer is pointless (a process that exited), or None: its answer fails at once.
     """
     deadline = time.monotonic() + timeout
     last_error: Exception | None = None
     while time.monotonic() < deadline:
+        if gave_up is not None and (why := gave_up()):
+            raise AssertionError(f"gave up waiting for {what}: {why}")
         try:
             result = check()
             if result:

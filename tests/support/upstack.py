@@ -8,17 +8,18 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, TypeVar
 
 import httpx
 
 from gpuscope.prom import Client, Endpoint, Limits, api
 from tests.support.net import wait_for
 
+T = TypeVar("T")
 GPUSCOPE = [sys.executable, "-m", "gpuscope"]
 # Alerts a healthy local stack raises by design: the teams mix's idle team and open notebook hold GPUs they do not
 # use (backends/sim/teams.py), so the workload ticket fires within minutes. They are out of sight of the checks
@@ -69,6 +70,16 @@ class UpStack:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
+    def exited(self) -> str | None:
+        """Why the stack is gone (``gpuscope up`` exited, with its log's last lines), or None while it runs: a
+        wait on a stack that has exited fails at once, saying why."""
+        code = self.proc.poll()
+        return None if code is None else f"gpuscope up exited with status {code}; its log ends:\n{self.log_tail()}"
+
+    def until(self, check: Callable[[], T | Literal[False] | None], timeout: float, what: str) -> T:
+        """``wait_for`` ``check``, failing at once if ``gpuscope up`` exits meanwhile."""
+        return wait_for(check, timeout=timeout, interval=0.5, what=what, gave_up=self.exited)
+
     def reset(self) -> None:
         """Back to the known state a test starts from: every fault cleared, then ``wait_healthy``."""
         self.clear()
@@ -90,7 +101,7 @@ class UpStack:
             return not wrong[0]
 
         try:
-            wait_for(healthy, timeout=180, interval=0.5, what="the stack to be healthy")
+            self.until(healthy, timeout=180, what="the stack to be healthy")
         except AssertionError as exc:
             raise AssertionError(f"{exc}\nstill wrong at the last look: {wrong[0]}\n{self.log_tail()}") from None
         self.seen = len(self._all_notifications())
@@ -183,10 +194,9 @@ def running_stack(data_dir: Path, *args: str, fast: bool = True, ready_s: float 
         )
     stack = UpStack(proc, data_dir, log)
     try:
-        wait_for(
-            lambda: proc.poll() is None and (data_dir / "stack.json").exists() and stack.status().get("floor"),
+        stack.until(
+            lambda: (data_dir / "stack.json").exists() and stack.status().get("floor"),
             timeout=ready_s,
-            interval=0.5,
             what="the stack to come up",
         )
         yield stack
@@ -251,10 +261,9 @@ def resolved(stack: UpStack, alertname: str, labels: dict[str, str]) -> list[dic
 
 def first_notified(stack: UpStack, alertname: str, **labels: str) -> dict[str, Any]:
     """The first notification of ``alertname`` with these labels at the webhook receiver (waited for)."""
-    return wait_for(
+    return stack.until(
         lambda: notified(stack.notifications(), alertname, **labels),
         timeout=120,
-        interval=0.5,
         what=f"{alertname} {labels} at the webhook receiver\n{stack.log_tail()}",
     )[0]
 

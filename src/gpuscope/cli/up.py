@@ -135,6 +135,24 @@ def clear_command(
     cluster: Annotated[str | None, typer.Option("--cluster", help="Only this cluster.")] = None,
     data_dir: DataDir = DEFAULT_DATA_DIR,
 ) -> None:
-    """Switch off every fault and bring back everything stopped on purpose."""
+    """Switch off every fault and bring back everything stopped on purpose; then say which alerts still fire, and
+    for up to how long (the rules remember events: docs/local-stack.md)."""
+    from gpuscope.errors import GpuscopeError
+    from gpuscope.runner.lingering import after_clear
+    from gpuscope.runner.state import data_paths, read_state
+
     params = {"cluster": cluster} if cluster else {}
     typer.echo(_call("DELETE", f"{_control(data_dir)}/faults", params=params)["message"])
+    urls = read_state(data_paths(Path(data_dir).resolve())["state"]).get("urls")
+    try:
+        still = after_clear(urls if isinstance(urls, dict) else {})
+    except GpuscopeError as exc:  # the faults are cleared; what still fires is only a hint
+        typer.echo(f"(could not ask the replicas which alerts still fire: {exc})")
+        return
+    if still:
+        typer.echo(
+            "Still firing: an alert resolves once its rule stops matching (a cleared fault's event stays in the rule's "
+            "look-back), then after its keep_firing_for:"
+        )
+        for alert in still:
+            typer.echo(f"  {alert.line()}")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import html
 import ipaddress
 import json
 import logging
@@ -182,6 +183,37 @@ async def _page(request: web.Request) -> web.StreamResponse:
     text = (static_dir() / "index.html").read_text(encoding="utf-8")
     page = text.replace(TOKEN_META, f'<meta name="gpuscope-token" content="{_console(request).token}">')
     return web.Response(text=page, content_type="text/html", headers={"Cache-Control": "no-store"})
+
+
+RUNBOOK_DIR = "runbooks"  # the bundle's copy (generate/compose.py): an alert's default runbook_url points here
+_RUNBOOK_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{title} - gpuscope runbook</title>
+<link rel="stylesheet" href="/static/console.css"></head>
+<body><main class="runbook"><p><a href="/alerts">&larr; alerts</a></p><pre>{text}</pre></main></body></html>
+"""
+
+
+def bundle_runbooks(bundle: Path) -> dict[str, Path]:
+    """The bundle's runbooks by file name: only these names are served, whatever the request's path holds."""
+    folder = bundle / RUNBOOK_DIR
+    if not folder.is_dir():
+        return {}
+    return {p.name: p for p in folder.glob("*.md") if p.is_file() and not p.is_symlink()}
+
+
+async def _runbook(request: web.Request) -> web.StreamResponse:
+    """An alert's runbook from the bundle, as a page: the Markdown shown as text, escaped (a runbook is the
+    operator's to edit, and nothing in it may run in the console's origin)."""
+    console = _console(request)
+    name = request.match_info["name"]
+    found = bundle_runbooks(console.settings.bundle).get(name)
+    if found is None:
+        raise web.HTTPNotFound(
+            text=f"no runbook {name[:100]!r} in {console.settings.bundle / RUNBOOK_DIR}", content_type="text/plain"
+        )
+    text = found.read_text(encoding="utf-8", errors="replace")
+    page = _RUNBOOK_PAGE.format(title=html.escape(found.stem), text=html.escape(text))
+    return web.Response(text=page, content_type="text/html", headers={"X-Content-Type-Options": "nosniff"})
 
 
 def _forbidden(message: str) -> web.Response:
@@ -391,6 +423,7 @@ def console_app(settings: ConsoleSettings) -> web.Application:
     for path in ("/", "/d/{uid}", "/d/{uid}/{slug}", "/alerts"):
         app.router.add_get(path, _page)
     app.router.add_static("/static", static_dir(), append_version=False)
+    app.router.add_get(f"/{RUNBOOK_DIR}/{{name}}", _runbook)
     app.router.add_get("/api/dashboards", _handler(_index))
     app.router.add_get("/api/dashboards/{uid}", _handler(_model))
     app.router.add_post("/api/variables", _handler(_variables))

@@ -80,6 +80,24 @@ def _must(value: Any) -> Any:
     return value
 
 
+def _victoriametrics(http: httpx.Client, endpoint: Endpoint, timeout_s: float) -> bool:
+    """Whether ``endpoint`` is VictoriaMetrics (single-node or vmselect, at any path prefix): its build info has no
+    version, and its own /metrics, at the root, names ``vm_app_version``."""
+    url = httpx.URL(endpoint.url).copy_with(path="/metrics", query=None, fragment=None)
+    try:
+        with http.stream("GET", url, timeout=min(timeout_s, 10.0)) as answer:
+            seen = bytearray()
+            for chunk in answer.iter_bytes():
+                seen += chunk
+                if b"vm_app_version" in seen:
+                    return answer.status_code == 200
+                if len(seen) > 4 * 1024 * 1024:  # a real one names it within its first kilobytes
+                    break
+    except httpx.HTTPError:
+        pass
+    return False
+
+
 def _shape(api: Client, exc: Exception) -> str:
     return f"{api.where()}: an answer has an unexpected shape ({type(exc).__name__}: {exc}); is it {api.endpoint.what}?"
 
@@ -169,6 +187,14 @@ def _observe_all(
             version = prom.buildinfo()
         except EndpointDown as exc:
             raise AuditError(f"{exc}; is Prometheus running there?") from None
+        except ApiUnusable as exc:  # an answer of another shape (or TLS, 401): VictoriaMetrics has no version
+            if _victoriametrics(http, endpoint, access.timeout_s):
+                raise AuditError(
+                    f"{endpoint.where()}: this is VictoriaMetrics, not Prometheus: the doctor audits a cluster's "
+                    "Prometheus replica (its configuration, rules and targets, which VictoriaMetrics does not have); "
+                    "pass the replica's URL as --prometheus, and VictoriaMetrics as --global"
+                ) from None
+            raise AuditError(str(exc)) from None
         try:
             return _observe(
                 prom,

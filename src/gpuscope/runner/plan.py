@@ -11,11 +11,15 @@ scrapes every second and compresses rule and alerting time 15x.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import itertools
 import logging
+import os
 import random
 import socket
-from collections.abc import Callable, Iterator
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -122,44 +126,107 @@ def _above_ephemeral() -> range:
     return range(high + 1, 65_536)
 
 
-def _bindable(port: int) -> bool:
+_ABOVE = _above_ephemeral()
+
+
+def _bindable(port: int, host: str = "127.0.0.1") -> bool:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         try:
-            s.bind(("127.0.0.1", port))
+            s.bind((host, port))
         except OSError:
             return False
     return True
 
 
-_ABOVE = _above_ephemeral()
-_FIRST = random.SystemRandom().randrange(len(_ABOVE)) if _ABOVE else 0
-# Walked in order from a random offset: a port is handed out once per process, and two stacks started at once
-# (whose process ids may be consecutive) begin far apart.
-_next_port: Iterator[int] = itertools.cycle([*_ABOVE[_FIRST:], *_ABOVE[:_FIRST]])
+# Where planners leave their reservations: one lock file per port, shared by every user (sticky, like /tmp).
+RESERVATIONS = Path(tempfile.gettempdir()) / "gpuscope-ports"
 
 
-def free_port() -> int:
-    """A loopback port nothing listens on, for a child to bind later. From above the ephemeral range: a port that
-    ``bind(0)`` hands out lies inside it, where the stack's own scrapes and clients pick their source ports, and
-    one of them taking the port before the child binds it is a child that cannot start ("address already in
-    use"). Where that range reaches the top (too few ports above it), ``bind(0)`` after all."""
-    if len(_ABOVE) >= 256:
-        for _ in range(len(_ABOVE)):
-            port = next(_next_port)
-            if _bindable(port):
+class PortPlanner:
+    """Hands out loopback ports for a stack's children to bind later, each reserved against every other planner
+    on this machine until ``release`` (or the planning process's exit).
+
+    A bind test alone cannot keep two stacks apart: two ``gpuscope up`` started together (two test workers, two
+    terminals) both find a port free before either child binds it, and a bind test of 127.0.0.1 says nothing of
+    127.20.0.1, where the simulated nodes listen. So each port handed out is also an exclusive ``flock`` on its
+    lock file, held for as long as the stack runs: the kernel drops it when the process ends however it ends
+    (SIGKILL included), so a crashed stack never leaves a stale reservation, and a second planner, in this
+    process or another, skips it. (Giving each stack a loopback range of its own would need the same machine-wide
+    agreement on which range is whose, and every URL the stack prints would change.)"""
+
+    def __init__(self, *, start: int | None = None, directory: Path | None = None) -> None:
+        self.directory = directory or RESERVATIONS
+        self.held: list[int] = []  # the lock files' descriptors
+        first = random.SystemRandom().randrange(len(_ABOVE)) if start is None and _ABOVE else (start or 0)
+        # Walked in order from a random offset: two planners started at once begin far apart, and the
+        # reservations keep them apart where they meet.
+        self._next: Iterator[int] = itertools.cycle([*_ABOVE[first:], *_ABOVE[:first]])
+
+    def __call__(self, hosts: Sequence[str] = ("127.0.0.1",)) -> int:
+        """A port no other planner holds and nothing listens on at any of ``hosts``. From above the ephemeral
+        range: a port that ``bind(0)`` hands out lies inside it, where the stack's own scrapes and clients pick
+        their source ports, and one of them taking the port before the child binds it is a child that cannot
+        start ("address already in use"). Where that range reaches the top (too few ports above it), ``bind(0)``
+        after all."""
+        if len(_ABOVE) >= 256:
+            for _ in range(len(_ABOVE)):
+                port, held = next(self._next), len(self.held)
+                if self._reserve(port):
+                    if all(_bindable(port, h) for h in hosts):
+                        return port
+                    if len(self.held) > held:  # reserved (not merely unreservable): give it back
+                        self._unreserve()
+        while True:
+            with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+                s.bind(("127.0.0.1", 0))
+                port = int(s.getsockname()[1])
+            if all(_bindable(port, h) for h in hosts) and self._reserve(port):
                 return port
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+
+    def _reserve(self, port: int) -> bool:
+        try:
+            if not self.directory.is_dir():
+                with contextlib.suppress(FileExistsError):  # another planner made it just now
+                    self.directory.mkdir(parents=True)
+                    self.directory.chmod(0o1777)  # every user's stacks share the machine's ports
+            fd = os.open(self.directory / f"{port}.lock", os.O_RDONLY | os.O_CREAT, 0o644)
+        except OSError as exc:  # an unwritable temp directory: the bind test is all there is
+            log.debug("cannot reserve port %d: %s", port, exc)
+            return True
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            return False
+        self.held.append(fd)
+        return True
+
+    def _unreserve(self) -> None:
+        if self.held:
+            os.close(self.held.pop())
+
+    def release(self) -> None:
+        """Drop every reservation (the stack has stopped)."""
+        while self.held:
+            self._unreserve()
 
 
-def plan_stack(spec: FleetSpec, *, fast: bool, port: Callable[[], int] = free_port) -> LocalPlan:
+_PLANNER = PortPlanner()  # the process's own: its reservations last as long as the process
+
+
+def free_port(hosts: Sequence[str] = ("127.0.0.1",)) -> int:
+    """A reserved loopback port nothing listens on at ``hosts`` (``PortPlanner``), held for the process's life."""
+    return _PLANNER(hosts)
+
+
+def plan_stack(spec: FleetSpec, *, fast: bool, port: Callable[..., int] = free_port) -> LocalPlan:
     """Assign ports and simulated nodes, and rewrite the spec to point at them."""
     store, _ = choose_store(spec)
     global_kind = {"mimir": "receiver", "victoriametrics": "victoriametrics"}.get(store, "federation")
     if store == "thanos":
         log.warning("Thanos cannot run locally: the global store is a Prometheus federating the clusters' rollups")
-    exporter_port = port()
+    # every simulated node listens on the exporter port at an address of its own: the port must be free at each
+    exporter_port = port(["127.0.0.1", *(_address(ci, gi, i) for ci, gi, i in _node_indices(spec))])
     prom = {(c.name, r): port() for c in spec.clusters for r in ("a", "b")}
     global_port, am_port, control_port = port(), port(), port()
     # One Pushgateway per cluster: a gateway two clusters scrape reports every pushed job under both (the L5
@@ -286,5 +353,16 @@ def _nodes(spec: FleetSpec, cluster: Cluster, group: NodeGroup, ci: int, gi: int
             # Kubernetes nodes run the teams' pods (who holds what, and how well they use it: teams.py)
             workload=TEAMS_MIX if cluster.kind == "kubernetes" else "mixed",
         )
-        out.append(LocalNode(config, f"127.{20 + ci}.{gi}.{i + 1}", port, cluster.name))
+        out.append(LocalNode(config, _address(ci, gi, i), port, cluster.name))
     return out
+
+
+def _address(ci: int, gi: int, i: int) -> str:
+    """The loopback address of node ``i`` of group ``gi`` of cluster ``ci``."""
+    return f"127.{20 + ci}.{gi}.{i + 1}"
+
+
+def _node_indices(spec: FleetSpec) -> Iterator[tuple[int, int, int]]:
+    for ci, cluster in enumerate(spec.clusters):
+        for gi, group in enumerate(cluster.node_groups):
+            yield from ((ci, gi, i) for i in range(group.nodes))
