@@ -91,7 +91,7 @@ def test_a_refused_query_names_the_endpoint_and_says_why(client: Client, prom: P
     assert error.where == f"--prometheus {prom.url}" and str(error).startswith(
         f"--prometheus {prom.url}: query refused"
     )
-    assert "parse error" in error.reason and isinstance(error, GpuscopeError) and error.exit_code == 1
+    assert "parse error" in error.reason and isinstance(error, GpuscopeError) and error.exit_code == 3
 
 
 @e2e
