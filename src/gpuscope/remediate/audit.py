@@ -11,6 +11,7 @@ process acts (dry run, leader).
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
@@ -62,13 +63,16 @@ class AuditLog:
 
 def _append(path: str) -> IO[str]:
     """``path`` opened to append, a regular file only: a FIFO would hang start-up, a device swallow the audit."""
-    try:  # non-blocking: a FIFO without a reader fails at once instead of waiting for one
+    not_regular = f"--audit-log {path}: not a regular file (a FIFO, device or socket); give a file path or -"
+    try:  # non-blocking: a FIFO without a reader fails at once (ENXIO) instead of waiting for one
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | os.O_CLOEXEC, 0o600)
     except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise UsageError(not_regular) from None
         raise UsageError(f"--audit-log {path}: cannot open it ({exc.strerror or exc}); give a file path or -") from None
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
-        raise UsageError(f"--audit-log {path}: not a regular file (a FIFO, device or socket); give a file path or -")
+        raise UsageError(not_regular)
     os.set_blocking(fd, True)
     return os.fdopen(fd, "a", encoding="utf-8")
 
