@@ -53,7 +53,8 @@ def cli(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> subpro
     """``gpuscope remediate`` started by hand; an input problem must end it at once (a hang is the timeout)."""
     policy = tmp_path / "cli-policy.yaml"
     policy.write_text(yaml.safe_dump(POLICY))
-    argv = [sys.executable, "-m", "gpuscope", "remediate", f"--policy={policy}", f"--listen=127.0.0.1:{free_port()}", *args]
+    listen = f"--listen=127.0.0.1:{free_port()}"
+    argv = [sys.executable, "-m", "gpuscope", "remediate", f"--policy={policy}", listen, *args]
     return subprocess.run(
         argv, capture_output=True, text=True, timeout=30, check=False, env={**os.environ, **(env or {})}
     )
