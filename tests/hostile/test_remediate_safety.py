@@ -44,7 +44,7 @@ def post(rem: Remediator, body: dict[str, Any]) -> None:
 
 
 def alert(node: str, **labels: str) -> dict[str, Any]:
-    body = notification(node)
+    body: dict[str, Any] = notification(node)
     body["alerts"][0]["labels"].update(labels)
     return body
 
@@ -214,7 +214,7 @@ def test_the_state_file_is_bounded_per_node(tmp_path: Path) -> None:
 
 
 def test_a_large_valid_notification_is_read_whole(tmp_path: Path) -> None:
-    body = notification(*(f"n{i}" for i in range(300)))
+    body: dict[str, Any] = notification(*(f"n{i}" for i in range(300)))
     for i, a in enumerate(body["alerts"]):
         a["annotations"] = {"summary": "lost", "description": f"{i} " + "d" * 2200}
     size = len(json.dumps(body))
