@@ -150,11 +150,14 @@ def test_an_audit_log_on_a_full_disk_is_one_line_and_planning_goes_on(tmp_path: 
 
 def test_the_control_plane_node_is_never_tainted(kube: FakeKubeApi, tmp_path: Path) -> None:
     kube.add_node("control-plane", gpus=0)
+    kube.add_node("dra-node", labels={"nvidia.com/gpu.present": "true"}, gpus=0)  # GPUs through DRA: no capacity
     with remediator(tmp_path, POLICY, "--apply", "--no-lease", env=kube.env()) as rem:
         post(rem, alert("control-plane"))
         decision = wait_decision(rem, node="control-plane")
         assert (decision["action"], decision["result"]) == ("taint", "refused"), decision
-        assert "nvidia.com/gpu" in decision["detail"]
+        assert "no nvidia.com/gpu capacity" in decision["detail"]
+        post(rem, alert("dra-node"))
+        wait_decision(rem, node="dra-node", result="done")
     assert kube.taints("control-plane") == [] and not kube.node("control-plane")["spec"].get("unschedulable")
 
 

@@ -17,10 +17,13 @@ the annotation and uncordons only if gpuscope cordoned; then ``GPUHealthy=True``
 get/list/patch, nodes/status patch, events create, leases get/create/update (``generate/remediation.py``).
 
 Only GPU nodes of the fleet are acted on: a node without ``nvidia.com/gpu`` capacity (the control plane, a CPU
-pool) is reported with ``gpus=0`` and the engine refuses it. Node lists are read in pages (``limit``/``continue``,
-``PAGE_LIMIT`` nodes, each answer at most ``MAX_PAGE_BYTES``) keeping only what is needed of each node, so a large
-cluster's list never sits in memory whole. Every read of an object tolerates any shape (``metadata: null``...):
-what is not a mapping counts as empty. A node name that is not one (``.``, ``..``, a ``/``) never becomes a path.
+pool) is reported with ``gpus=0`` and the engine refuses it, unless the GPU Operator labelled it
+``nvidia.com/gpu.present=true`` (a node whose GPUs the DRA driver publishes has no extended resource). Labels are
+written by the cluster's administrators and operators, never by an alert. Node lists are read in pages
+(``limit``/``continue``, ``PAGE_LIMIT`` nodes, each answer at most ``MAX_PAGE_BYTES``) keeping only what is needed of
+each node, so a large cluster's list never sits in memory whole. Every read of an object tolerates any shape
+(``metadata: null``...): what is not a mapping counts as empty. A node name that is not one (``.``, ``..``, a ``/``)
+never becomes a path.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from gpuscope.remediate.policy import CONDITION_TYPE, TAINT_KEY
 
 ANNOTATION = "gpuscope.io/remediation"
 GPU_RESOURCE = "nvidia.com/gpu"  # the NVIDIA device plugin's extended resource
+GPU_LABEL = "nvidia.com/gpu.present"  # the GPU Operator's label of every GPU node ("true")
 MAX_ANSWER_BYTES = 4 * 1024 * 1024  # one node, one Lease: a node object is tens of KiB
 PAGE_LIMIT = 250  # nodes per list page, as a controller's informer pages
 MAX_PAGE_BYTES = 16 * 1024 * 1024  # a page of PAGE_LIMIT nodes; a server that ignores limit is refused past it
@@ -141,9 +145,15 @@ class KubernetesActuator:
         cordoned = bool(_part(obj, "spec").get("unschedulable"))
         theirs_taint = any(t.get("key") == TAINT_KEY for t in _taints(obj)) and mark is None
         persons = (cordoned and (mark is None or not mark.get("cordoned"))) or theirs_taint
-        gpus = gpu_capacity(obj)
+        capacity = gpu_capacity(obj)
+        labels = _part(obj, "metadata").get("labels")
+        labelled = isinstance(labels, dict) and labels.get(GPU_LABEL) == "true"
         detail = ("cordoned" if cordoned else "schedulable") + (", gpuscope's" if mark is not None else "")
-        detail += f", {gpus} {GPU_RESOURCE}" if gpus else f", no {GPU_RESOURCE} capacity"
+        if capacity:
+            detail += f", {capacity} {GPU_RESOURCE}"
+        else:
+            detail += f", {GPU_LABEL}=true" if labelled else f", no {GPU_RESOURCE} capacity and no {GPU_LABEL} label"
+        gpus = capacity if capacity or not labelled else None  # labelled: a GPU node, its count unknown
         return NodeState(exists=True, ours=mark is not None, persons=persons and mark is None, detail=detail, gpus=gpus)
 
     def hold(self, hold: Hold) -> str:
