@@ -136,6 +136,8 @@ class Ledger:
             held[node_key(h.cluster, h.node)] = h
         seen: dict[str, dict[str, float]] = {}
         for nk, per in list(_dict(data.get("seen", {}), "seen").items())[-MAX_NODES:]:
+            if isinstance(per, int | float) and not isinstance(per, bool):
+                continue  # an earlier version's entry per occurrence: forgotten (the holds are what matters)
             seen[nk] = {str(k): _number(t, "seen") for k, t in list(_dict(per, "seen").items())[-SEEN_PER_NODE:]}
         returns = {
             str(k): [_number(t, "returns") for t in _list(v, "returns")]
