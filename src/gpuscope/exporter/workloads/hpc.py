@@ -34,7 +34,7 @@ MAX_FILE_BYTES = 64 * 1024  # a mapping file is a few job ids; never read a stra
 MAX_FILES = 1024  # GPUs and MIG instances of one node, many times over
 MAX_JOBS_PER_GPU = 64  # jobs sharing one GPU (oversubscription, MPS): more are dropped and logged
 MAX_JOB_ID_CHARS = 128
-_said: dict[str, str] = {}  # file name -> the bound it last passed, so each is logged once until it changes
+_said: dict[tuple[str, str], str] = {}  # (directory, file) -> the bound it last passed: logged once until it changes
 
 
 def read_job_dir(path: str) -> dict[Target, tuple[str, ...]]:
@@ -85,9 +85,9 @@ def _job_ids(data: bytes, name: str, problems: dict[str, str]) -> tuple[str, ...
 
 
 def _say(path: str, problems: dict[str, str]) -> None:
-    for name in [n for n in _said if n not in problems]:
-        del _said[name]
+    for key in [k for k in _said if k[0] == path and k[1] not in problems]:
+        del _said[key]
     for name, problem in problems.items():
-        if _said.get(name) != problem:
-            _said[name] = problem
+        if _said.get((path, name)) != problem:
+            _said[(path, name)] = problem
             log.warning("HPC job mapping file %s (--hpc-job-mapping-dir): %s", os.path.join(path, name), problem)
