@@ -223,9 +223,10 @@ async def serve(
     try:
         await _supervise(service, stop)
     finally:
-        service.worker.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await service.worker
+        worker = service.worker
+        if not worker.done():
+            worker.cancel()
+            await asyncio.wait({worker})  # never re-raises what ended it: the supervisor said that already
         await runner.cleanup()
 
 
