@@ -121,7 +121,7 @@ def test_only_ascii_gpu_indices_name_a_gpu(make: RuntimeFactory, tmp_path: Path,
 def test_job_ids_per_gpu_are_bounded_and_the_rest_logged(
     make: RuntimeFactory, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    ids = [str(i) for i in range(30_000)]  # ~170 KiB: the file's first 64 KiB are read, whole lines only
+    ids = [str(i) for i in range(30_000)]  # ~170 KiB: the file's first 16 KiB are read, whole lines only
     (tmp_path / "0").write_text("\n".join(ids) + "\n")
     (tmp_path / "1").write_text("x" * (MAX_JOB_ID_CHARS + 1) + "\n77\n")
     runtime, _, clock = make(gpus=2, workloads=WorkloadSettings(hpc_dir=str(tmp_path)))

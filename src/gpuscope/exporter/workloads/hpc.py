@@ -30,8 +30,8 @@ from gpuscope.inputs.files import read_head
 log = logging.getLogger(__name__)
 
 _NAME = re.compile(r"(0|[1-9][0-9]{0,5})(?:\.(0|[1-9][0-9]{0,5}))?", re.ASCII)
-MAX_FILE_BYTES = 64 * 1024  # a mapping file is a few job ids; never read a stray large file whole
-MAX_FILES = 1024  # GPUs and MIG instances of one node, many times over
+MAX_FILE_BYTES = 16 * 1024  # MAX_JOBS_PER_GPU ids of MAX_JOB_ID_CHARS fit twice; never read a stray file whole
+MAX_FILES = 256  # 16 GPUs of 7 MIG instances each is 128 targets: so at most 4 MiB read per collection
 MAX_JOBS_PER_GPU = 64  # jobs sharing one GPU (oversubscription, MPS): more are dropped and logged
 MAX_JOB_ID_CHARS = 128
 _said: dict[tuple[str, str], str] = {}  # (directory, file) -> the bound it last passed: logged once until it changes
