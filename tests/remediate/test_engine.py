@@ -6,6 +6,7 @@ schedulers that agree with it (the Slurm and Kubernetes tests show that they do)
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -69,7 +70,7 @@ def test_a_dry_run_says_what_it_would_do_and_counts_it_in_the_budget(clock: Fake
     engine = make(clock)
     decisions = engine.handle(Delivery(receiver="r", status="firing", alerts=(event("n1"),)))
     assert [d.line for d in decisions] == ["would drain n1: GPUFellOffBus"]
-    assert decisions[0].dry_run and decisions[0].detail == "GPUFellOffBus: A GPU has fallen off the bus. [gpuscope]"
+    assert decisions[0].dry_run and decisions[0].detail == "[gpuscope] GPUFellOffBus: A GPU has fallen off the bus."
     assert engine.budgets()["hpc"] == (1, 2)
     assert deliver(engine, event("k1", cluster="k8s")) == [("k1", "taint", "would")]
 
@@ -182,5 +183,16 @@ def test_a_damaged_state_file_is_one_log_line_and_a_fresh_start(
 def test_a_hostile_summary_becomes_one_short_printable_reason() -> None:
     hold = Hold(node="n1", alert="GPUFellOffBus", summary="lost\nreason=evil\x00 " + "x" * 500)
     assert "\n" not in hold.reason and "\x00" not in hold.reason and hold.reason.isprintable()
-    assert len(hold.reason) <= 200 and hold.reason.endswith(" [gpuscope]")
-    assert hold.reason.startswith("GPUFellOffBus: lost reason=evil x")
+    assert len(hold.reason) <= 200 and hold.reason.startswith("[gpuscope] ")
+    assert hold.reason.startswith("[gpuscope] GPUFellOffBus: lost reason=evil x")
+
+
+def test_an_earlier_versions_state_file_keeps_its_holds(clock: FakeClock, tmp_path: Path) -> None:
+    # Before issue 51, ``seen`` held one entry per alert occurrence ("cluster/node/alert/fingerprint/start": time).
+    state = tmp_path / "state.json"
+    held = {"cluster": "hpc", "node": "n1", "alert": "GPUFellOffBus", "since": clock(), "firing": {"fp": "X"}}
+    seen = {"hpc/n1/GPUFellOffBus/fp/2027-01-15T08:00:00Z": clock()}
+    state.write_text(json.dumps({"held": [held], "seen": seen, "returns": {}, "paged": {}}))
+    engine = make(clock, state=state)
+    assert engine.budgets()["hpc"] == (1, 2)
+    assert deliver(engine, event("n1")) == [("n1", "drain", "already")]

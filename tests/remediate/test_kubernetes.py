@@ -134,7 +134,7 @@ def test_a_lost_gpu_sets_the_condition_the_taint_the_cordon_and_one_event(
         )
         condition = kube.condition(node, CONDITION_TYPE)
         assert condition is not None
-        assert (condition["reason"], condition["message"]) == ("GPUFellOffBus", f"GPUFellOffBus: {SUMMARY} [gpuscope]")
+        assert (condition["reason"], condition["message"]) == ("GPUFellOffBus", f"[gpuscope] GPUFellOffBus: {SUMMARY}")
         assert {"key": TAINT_KEY, "value": "GPUFellOffBus", "effect": "NoSchedule"} in kube.taints(node)
         obj = kube.node(node)
         assert obj["spec"]["unschedulable"] is True

@@ -51,7 +51,7 @@ SPEEDUP = 15
 _FELL = next(a for a in alerts(RulesConfig()) if a.name == "GPUFellOffBus")
 # The alert's bound at the test's speed (1 s scrapes, rule time compressed 15x); the remediator's share is 5 s more.
 BOUND_S = to_seconds(scale(_FELL.bound, SPEEDUP))
-REASON = f"GPUFellOffBus: {_FELL.summary} [gpuscope]"
+REASON = f"[gpuscope] GPUFellOffBus: {_FELL.summary}"
 
 
 @dataclass
@@ -208,7 +208,7 @@ def test_a_node_returns_after_a_hold_of_good_health_until_it_flaps(world: World,
         first = time.time()
         post_alert(world.managers, page(CLUSTER, node, gpu="0"), starts_at=first)
         wait_decision(rem, node=node, action="drain", result="done")
-        assert slurm.node(node).reason == f"GPUFellOffBus: {SUMMARY} [gpuscope]"
+        assert slurm.node(node).reason == f"[gpuscope] GPUFellOffBus: {SUMMARY}"
         post_alert(world.managers, page(CLUSTER, node, gpu="0"), starts_at=first, ends_at=time.time())
         wait_decision(rem, node=node, action="return", result="done")
         assert "DRAIN" not in slurm.node(node).flags

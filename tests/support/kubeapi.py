@@ -167,13 +167,19 @@ class FakeKubeApi:
 
     # -- nodes, events, leases ----------------------------------------------------------------------------------
 
-    def add_node(self, name: str, labels: Mapping[str, str] | None = None) -> None:
+    def add_node(self, name: str, labels: Mapping[str, str] | None = None, gpus: int = 8) -> None:
+        """A node as the kubelet registers it; ``gpus`` is its ``nvidia.com/gpu`` capacity (0: a CPU node, none)."""
+        capacity = {"cpu": "64", "memory": "512Gi", **({"nvidia.com/gpu": str(gpus)} if gpus else {})}
         obj = {
             "kind": "Node",
             "apiVersion": "v1",
             "metadata": {"name": name, "uid": str(uuidlib.uuid4()), "labels": dict(labels or {}), "annotations": {}},
             "spec": {},
-            "status": {"conditions": [{"type": "Ready", "status": "True", "reason": "KubeletReady"}]},
+            "status": {
+                "capacity": capacity,
+                "allocatable": dict(capacity),
+                "conditions": [{"type": "Ready", "status": "True", "reason": "KubeletReady"}],
+            },
         }
         self._record("nodes", "ADDED", name, obj)
 
@@ -314,7 +320,7 @@ class _Handler(BaseHTTPRequestHandler):
         match = re.fullmatch(r"/apis/resource\.k8s\.io/([^/]+)/resourceslices", url.path)
         if match and match[1] in api.slice_versions:
             collection = "resourceslices"
-        if collection is None and self._object_get(url.path):
+        if collection is None and self._object_get(url.path, query):
             return
         if collection is None:
             self._configmap(url.path)
@@ -337,7 +343,7 @@ class _Handler(BaseHTTPRequestHandler):
             items, rest = items[start : start + limit], items[start + limit :]
             if rest:
                 metadata["continue"] = str(start + limit)
-        kind = "PodList" if collection == "pods" else "ResourceSliceList"
+        kind = {"pods": "PodList", "nodes": "NodeList"}.get(collection, "ResourceSliceList")
         self._json(200, {"kind": kind, "metadata": metadata, "items": items})
 
     def _chunk(self, data: bytes) -> None:
@@ -388,15 +394,12 @@ class _Handler(BaseHTTPRequestHandler):
             return True
         return False
 
-    def _object_get(self, path: str) -> bool:
+    def _object_get(self, path: str, query: Mapping[str, str]) -> bool:
         api = self.api
         node, lease = _NODE.match(path), _LEASES.match(path)
         if path == "/api/v1/nodes":
             if not self._denied("list", "nodes"):
-                with api.cond:
-                    items = list(api.objects["nodes"].values())
-                    version = str(api.version)
-                self._json(200, {"kind": "NodeList", "metadata": {"resourceVersion": version}, "items": items})
+                self._list("nodes", query)
             return True
         if node and not node[2]:
             if api.stall is not None:

@@ -54,6 +54,7 @@ LONG_MODULES = (
     "tests/generate/test_bundle.py",
     "tests/report/test_report_backfilled.py",
     "tests/hostile/test_remediate_clients.py",
+    "tests/hostile/test_remediate_safety.py",
     "tests/hostile/test_console_input.py",
     "tests/console/test_console_failures.py",
     "tests/generate/test_links.py",

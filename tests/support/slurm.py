@@ -124,8 +124,10 @@ def slurm_conf(
     ports: dict[str, int],
     prolog: Path | None = None,
     epilog: Path | None = None,
+    cpu_only: Sequence[str] = (),
 ) -> str:
-    """The cluster's slurm.conf: one partition of every node, root as SlurmUser, nothing Slurm would look up."""
+    """The cluster's slurm.conf: one partition of every node, root as SlurmUser, nothing Slurm would look up;
+    the nodes in ``cpu_only`` have no GPUs (no ``Gres``: a login or controller host)."""
     lines = [
         "ClusterName=gpuscope-test",
         f"SlurmctldHost={socket.gethostname()}(127.0.0.1)",
@@ -164,7 +166,8 @@ def slurm_conf(
     for name in nodes:
         lines.append(
             f"NodeName={name} NodeHostname=localhost NodeAddr=127.0.0.1 Port={ports[name]} CPUs=2 RealMemory=1000 "
-            f"Gres=gpu:{gpus} State=UNKNOWN"
+            + ("" if name in cpu_only else f"Gres=gpu:{gpus} ")
+            + "State=UNKNOWN"
         )
     lines.append("PartitionName=gpu Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES")
     return "\n".join(lines) + "\n"
@@ -207,6 +210,7 @@ def slurm_cluster(
     gpus: int = 8,
     prolog: Path | None = None,
     epilog: Path | None = None,
+    cpu_only: Sequence[str] = (),
 ) -> Iterator[Slurm]:
     """Start munged, slurmctld and a slurmd per node; yield once every node is IDLE; stop it all afterwards."""
     require_slurm()
@@ -222,7 +226,7 @@ def slurm_cluster(
     key.chmod(0o400)
     ports = {"slurmctld": free_port(), "slurmd": free_port(), **{n: free_port() for n in nodes}}
     conf = root / "slurm.conf"
-    conf.write_text(slurm_conf(root, run, nodes, gpus, ports, prolog, epilog))
+    conf.write_text(slurm_conf(root, run, nodes, gpus, ports, prolog, epilog, cpu_only))
     (root / "gres.conf").write_text(_device_files(root / "dev", gpus))
     env_conf = ["env", f"SLURM_CONF={conf}"]
     munged = ManagedProcess(

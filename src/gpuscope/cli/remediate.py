@@ -48,12 +48,19 @@ def remediate_command(
     queue_size: Annotated[
         int, typer.Option("--queue-size", min=1, max=100_000, help="Notifications queued before answering 503.")
     ] = 256,
+    insecure_no_auth: Annotated[
+        bool,
+        typer.Option(
+            "--insecure-no-auth",
+            help="Allow --apply without --bearer-token-file or client certificates (anyone who can POST acts).",
+        ),
+    ] = False,
     log_format: Annotated[str, typer.Option("--log-format", help="text or json.")] = "text",
     debug: Annotated[bool, typer.Option("--debug", help="Log every decision, ignored ones too.")] = False,
 ) -> None:
     """Receive Alertmanager's webhook and take nodes with failing GPUs out of service, safely.
 
-    Slurm nodes are drained (scontrol update state=drain reason="<alert>: <summary> [gpuscope]": running jobs
+    Slurm nodes are drained (scontrol update state=drain reason="[gpuscope] <alert>: <summary>": running jobs
     finish); Kubernetes nodes get the condition GPUHealthy=False, the taint gpuscope.io/gpu-unhealthy, a cordon
     (by policy) and an Event. Within a budget per cluster, idempotent under redelivery, never undoing a person's
     drain or cordon. See docs/remediation.md.
@@ -74,5 +81,6 @@ def remediate_command(
             scontrol=scontrol,
             lease=lease,
             queue_size=queue_size,
+            insecure_no_auth=insecure_no_auth,
         )
     )

@@ -31,12 +31,15 @@ class NotRegularFile(OSError):
 _OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOCTTY", 0)
 
 
-def read_head(path: str, limit: int) -> bytes:
+def read_head(path: str, limit: int, *, dir_fd: int | None = None, follow_links: bool = True) -> bytes:
     """The first ``limit`` bytes of the regular file ``path``, for files a collection reads every interval
     (``/proc/<pid>/cgroup``, a job mapping file, a service-account token): a FIFO or device put in their place
     never blocks the collection. Raises ``OSError`` as ``open`` does (``FileNotFoundError``...), and
-    ``NotRegularFile`` for anything but a regular file."""
-    fd = os.open(path, _OPEN_FLAGS)
+    ``NotRegularFile`` for anything but a regular file. ``dir_fd``: ``path`` is a name inside that open
+    directory; ``follow_links=False``: a symbolic link is refused (``O_NOFOLLOW``, ``ELOOP``), for a directory
+    that someone else writes into (a link there would let them show any file the reader may read)."""
+    flags = _OPEN_FLAGS if follow_links else _OPEN_FLAGS | os.O_NOFOLLOW
+    fd = os.open(path, flags, dir_fd=dir_fd)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise NotRegularFile(f"{path}: not a regular file")

@@ -11,34 +11,70 @@ process acts (dry run, leader).
 
 from __future__ import annotations
 
+import errno
 import json
+import logging
+import os
+import stat
 import sys
 import threading
 from collections import Counter, deque
 from collections.abc import Mapping
 from typing import IO
 
+from gpuscope.errors import UsageError
 from gpuscope.exposition import COUNTER, GAUGE, header, integer, label, labels, sample
 from gpuscope.remediate.decision import Decision
 
 RECENT = 50
+log = logging.getLogger("gpuscope.remediate")
 
 
 class AuditLog:
     def __init__(self, path: str) -> None:
         self.path = path
         self._lock = threading.Lock()
-        self._file: IO[str] = sys.stdout if path == "-" else open(path, "a", encoding="utf-8")  # noqa: SIM115
+        self.errors = 0
+        self._failing = False
+        self._file: IO[str] = sys.stdout if path == "-" else _append(path)
 
     def write(self, decision: Decision) -> None:
+        """Append the decision; a failed write (a full disk) is a log line, once until writes succeed again, and
+        never stops the planning: the decision still reaches the log and the metrics."""
         line = json.dumps(decision.record(), sort_keys=True, ensure_ascii=True)
         with self._lock:
-            self._file.write(line + "\n")
-            self._file.flush()
+            try:
+                self._file.write(line + "\n")
+                self._file.flush()
+            except OSError as exc:
+                self.errors += 1
+                if not self._failing:
+                    log.error("cannot write the audit log %s: %s; decisions go to the log only", self.path, exc)
+                self._failing = True
+                return
+            if self._failing:
+                log.warning("the audit log %s is written again (%d decisions were not)", self.path, self.errors)
+                self._failing = False
 
     def close(self) -> None:
         if self._file is not sys.stdout:
             self._file.close()
+
+
+def _append(path: str) -> IO[str]:
+    """``path`` opened to append, a regular file only: a FIFO would hang start-up, a device swallow the audit."""
+    not_regular = f"--audit-log {path}: not a regular file (a FIFO, device or socket); give a file path or -"
+    try:  # non-blocking: a FIFO without a reader fails at once (ENXIO) instead of waiting for one
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | os.O_CLOEXEC, 0o600)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise UsageError(not_regular) from None
+        raise UsageError(f"--audit-log {path}: cannot open it ({exc.strerror or exc}); give a file path or -") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise UsageError(not_regular)
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "a", encoding="utf-8")
 
 
 class Metrics:

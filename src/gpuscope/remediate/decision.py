@@ -8,7 +8,7 @@ from typing import Any
 
 # The label values of gpuscope_remediation_actions_total: fixed sets, so the series count stays bounded.
 ACTIONS = ("drain", "taint", "return", "page", "none")
-RESULTS = ("done", "would", "already", "over_budget", "persons", "ignored", "failed", "resolved")
+RESULTS = ("done", "would", "already", "over_budget", "persons", "ignored", "refused", "failed", "resolved")
 
 _VERBS = {
     ("drain", "done"): "drained",
@@ -38,13 +38,16 @@ class Decision:
 
     @property
     def line(self) -> str:
-        """``would drain gpu-b-a100-01: GPUFellOffBus``; other results say why nothing was done."""
+        """``would drain gpu-b-a100-01: GPUFellOffBus``; other results say why nothing was done. One line, whatever
+        the alert's labels hold: a newline or other control character is written as its escape, never a new line."""
         verb = _VERBS.get((self.action, self.result))
         target = self.node or self.cluster
         if verb is not None:
             text = f"{verb} {target}: {self.alert}" if self.alert else f"{verb} {target}"
-            return text if self.result in ("done", "would") or not self.detail else f"{text} ({self.detail})"
-        return f"{self.result.replace('_', ' ')}: {self.action} {target} for {self.alert or '-'}: {self.detail}"
+            text = text if self.result in ("done", "would") or not self.detail else f"{text} ({self.detail})"
+        else:
+            text = f"{self.result.replace('_', ' ')}: {self.action} {target} for {self.alert or '-'}: {self.detail}"
+        return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode() for ch in text)
 
     def record(self) -> dict[str, Any]:
         """The audit log's JSON object (time as RFC 3339 UTC, the line a person reads included)."""

@@ -3,11 +3,15 @@
 For a firing alert, in order (the first that applies decides; docs/remediation.md explains each):
 
 1. no rule for the alert, a ``ticket``, a cluster the policy does not name, no node label, or an XID whose
-   catalogue action keeps the node in service: ``ignored``;
+   catalogue action keeps the node in service: ``ignored``; a node label that is no node name (``..``, a ``/``,
+   a newline): ``refused``, before any scheduler is asked;
 2. a node gpuscope already holds, or an alert occurrence (fingerprint and start) already acted on: ``already``
    (so both Alertmanagers of a pair delivering, and every redelivery, do nothing more);
 3. the cluster's budget in use: ``over_budget``, and one page for the cluster until the budget has room again;
-4. (acting) a node someone else took out of service: ``persons``, left alone for good;
+4. (acting) a node that is not a GPU node of the fleet (no ``Gres=gpu``, no ``nvidia.com/gpu`` capacity: a login
+   host, the control plane): ``refused``; a node someone else took out of service: ``persons``, left alone for
+   good; the budget once more, against what the scheduler records (the nodes carrying gpuscope's mark), not only
+   the ledger: ``over_budget``;
 5. otherwise the node is drained (Slurm) or tainted (Kubernetes): ``done``, or ``would`` in a dry run, which
    never contacts the scheduler.
 
@@ -15,12 +19,16 @@ A resolved alert starts the node's hold of good health once no alert fires on it
 ``return_to_service.after`` it returns (``return``), unless the policy never returns nodes, or it has flapped
 (returned ``flap.max_returns`` times within ``flap.window``): then a person decides. Every few ticks, when acting,
 the ledger is reconciled with what the scheduler records: a hold a person undid frees its budget, a node marked by
-gpuscope that the ledger lost is adopted.
+gpuscope that the ledger lost is adopted; the first reconciliation comes before the first notification is planned.
+
+Nothing dies silently: an error in one decision (a hostile label, a scheduler's odd answer) is that decision's
+``failed`` result and one log line; the planning goes on with the next.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
@@ -29,7 +37,7 @@ from typing import Any, Protocol
 from gpuscope.fields.xid import xid_info
 from gpuscope.remediate.actuator import Actuator, ActuatorError, Hold, action_of
 from gpuscope.remediate.decision import Decision
-from gpuscope.remediate.ledger import Held, Ledger, LedgerFile, node_key
+from gpuscope.remediate.ledger import MAX_NAME_CHARS, Held, Ledger, LedgerFile, node_key
 from gpuscope.remediate.pager import PagerError
 from gpuscope.remediate.payload import AlertEvent, Delivery
 from gpuscope.remediate.policy import ClusterPolicy, Policy, Rule
@@ -39,6 +47,9 @@ log = logging.getLogger(__name__)
 
 RECONCILE_S = 60.0
 SIZE_CACHE_S = 60.0
+# What a Slurm or Kubernetes node name can be (a DNS subdomain, a Slurm NodeName): never ``.``, ``..`` or a ``/``,
+# so no alert label can name another API path; ASCII only, so no newline can forge a log line.
+NODE_NAME = re.compile(rf"[A-Za-z0-9](?:[A-Za-z0-9._-]{{0,{MAX_NAME_CHARS - 1}}})", re.ASCII)
 
 
 class Pager(Protocol):
@@ -78,10 +89,16 @@ class Engine:
     def handle(self, delivery: Delivery) -> list[Decision]:
         out = []
         for ev in delivery.alerts:
-            if ev.status == "firing":
-                out += self._firing(ev)
-            else:
-                self._resolved(ev)
+            try:
+                if ev.status == "firing":
+                    out += self._firing(ev)
+                else:
+                    self._resolved(ev)
+            except Exception as exc:  # one alert's failure is its decision, never the worker's end
+                log.error("planning %s failed: %s", ev.name[:80].encode("unicode_escape").decode(), _one_line(exc))
+                log.debug("the failure's traceback", exc_info=True)
+                where, node = ev.labels.get("cluster", "")[:63], ev.labels.get(self.policy.node_label, "")[:128]
+                out.append(self._decide(ev, where, node, "none", "failed", f"internal error: {_one_line(exc)}"))
         self._save()
         return out
 
@@ -112,9 +129,12 @@ class Engine:
         node = ev.labels.get(self.policy.node_label, "")
         if not node:
             return f"no {self.policy.node_label} label naming the node"
+        if not NODE_NAME.fullmatch(node):
+            return f"refused:{self.policy.node_label} {node[:80]!r} is not a node name (letters, digits, . _ -)"
         if rule.xid_buckets:
             xid = ev.labels.get("xid", "")
-            bucket = xid_info(int(xid)).bucket if xid.isdigit() and len(xid) < 6 else None
+            ascii_digits = xid.isascii() and xid.isdigit()  # "²" is isdigit() but no int(): never a crash
+            bucket = xid_info(int(xid)).bucket if ascii_digits and len(xid) < 6 else None
             if bucket not in rule.xid_buckets:
                 name = bucket.value if bucket else "not in the catalogue"
                 return f"XID {xid[:6] or '?'} ({name}): the catalogue's action keeps the node in service"
@@ -124,17 +144,18 @@ class Engine:
         target = self._target(ev)
         if isinstance(target, str):
             where, what = ev.labels.get("cluster", ""), ev.labels.get(self.policy.node_label, "")
-            return [self._decide(ev, where[:63], what[:128], "none", "ignored", target)]
+            result, _, detail = target.partition(":") if target.startswith("refused:") else ("ignored", "", target)
+            return [self._decide(ev, where[:63], what[:128], "none", result, detail)]
         rule, cluster, node = target
         action = action_of(cluster.kind)
         key, nk = alert_key(ev, cluster.name, node), node_key(cluster.name, node)
         held = self.ledger.held.get(nk)
         if held is not None:
-            held.firing[ev.fingerprint or key] = ev.name
+            held.fires(ev.fingerprint, ev.name)
             held.healthy_since = None
-            self.ledger.seen[key] = self.clock()
+            self.ledger.saw(nk, key, self.clock())
             return [self._decide(ev, cluster.name, node, action, "already", f"held by gpuscope for {held.alert}")]
-        if key in self.ledger.seen:
+        if self.ledger.has_seen(nk, key):
             return [self._decide(ev, cluster.name, node, action, "already", "this alert was acted on already")]
         in_use, limit = self.ledger.in_use(cluster.name), self.limit(cluster)
         if in_use >= limit:
@@ -142,9 +163,9 @@ class Engine:
             decision = self._decide(ev, cluster.name, node, action, "over_budget", detail)
             page = self._page(cluster, limit, decision)
             return [decision] if page is None else [decision, page]
-        return [self._hold(ev, rule, cluster, node, key)]
+        return self._hold(ev, rule, cluster, node, key)
 
-    def _hold(self, ev: AlertEvent, rule: Rule, cluster: ClusterPolicy, node: str, key: str) -> Decision:
+    def _hold(self, ev: AlertEvent, rule: Rule, cluster: ClusterPolicy, node: str, key: str) -> list[Decision]:
         action, nk = action_of(cluster.kind), node_key(cluster.name, node)
         returns = len(self.ledger.returns.get(nk, ()))
         flapping = returns >= self.policy.flap.max_returns
@@ -156,22 +177,34 @@ class Engine:
             cordon=self.policy.kubernetes.cordon,
         )
         detail = hold.reason
+        out: list[Decision] = []
         if self.apply:
             actuator = self.actuators[cluster.name]
             try:
                 state = actuator.inspect(node)
                 if not state.exists:
-                    return self._decide(ev, cluster.name, node, "none", "ignored", state.detail)
+                    return [self._decide(ev, cluster.name, node, "none", "ignored", state.detail)]
+                if state.gpus is not None and state.gpus < 1:
+                    detail = f"not a GPU node of the fleet ({state.detail}; no GPUs in the scheduler): never acted on"
+                    return [self._decide(ev, cluster.name, node, action, "refused", detail)]
                 if state.persons:
-                    self.ledger.seen[key] = self.clock()
+                    self.ledger.saw(nk, key, self.clock())
                     detail = f"out of service by someone else ({state.detail}): left alone"
-                    return self._decide(ev, cluster.name, node, action, "persons", detail)
+                    return [self._decide(ev, cluster.name, node, action, "persons", detail)]
                 if state.ours:  # marked by gpuscope, unknown to the ledger (a lost state file): adopted
                     self._adopt(cluster.name, node, ev.name, key, ev)
-                    return self._decide(ev, cluster.name, node, action, "already", "marked by gpuscope on the node")
+                    return [self._decide(ev, cluster.name, node, action, "already", "marked by gpuscope on the node")]
+                # The ledger is a copy; the scheduler's marks are the truth (a lost state file, a restart).
+                out += self._reconcile_cluster(cluster, actuator)
+                in_use, limit = self.ledger.in_use(cluster.name), self.limit(cluster)
+                if in_use >= limit:
+                    detail = f"budget of {limit} node{'s' if limit != 1 else ''} in {cluster.name} in use (scheduler)"
+                    decision = self._decide(ev, cluster.name, node, action, "over_budget", detail)
+                    page = self._page(cluster, limit, decision)
+                    return [*out, decision] if page is None else [*out, decision, page]
                 detail = actuator.hold(hold)
             except ActuatorError as exc:
-                return self._decide(ev, cluster.name, node, action, "failed", str(exc))
+                return [*out, self._decide(ev, cluster.name, node, action, "failed", str(exc))]
         if flapping:
             window = self.policy.flap.window
             detail += f"; returned {returns} times within {window}: stays out until a person returns it"
@@ -180,12 +213,12 @@ class Engine:
             node=node,
             alert=ev.name,
             since=self.clock(),
-            firing={ev.fingerprint or key: ev.name},
+            firing={ev.fingerprint: ev.name},
             auto_return=not flapping and self.policy.return_to_service.after is not None,
             dry_run=not self.apply,
         )
-        self.ledger.seen[key] = self.clock()
-        return self._decide(ev, cluster.name, node, action, "done" if self.apply else "would", detail)
+        self.ledger.saw(nk, key, self.clock())
+        return [*out, self._decide(ev, cluster.name, node, action, "done" if self.apply else "would", detail)]
 
     def _adopt(self, cluster: str, node: str, alert: str, key: str, ev: AlertEvent) -> None:
         self.ledger.held[node_key(cluster, node)] = Held(
@@ -193,10 +226,10 @@ class Engine:
             node=node,
             alert=alert,
             since=self.clock(),
-            firing={ev.fingerprint or key: alert},
+            firing={ev.fingerprint: alert},
             auto_return=self.policy.return_to_service.after is not None,
         )
-        self.ledger.seen[key] = self.clock()
+        self.ledger.saw(node_key(cluster, node), key, self.clock())
 
     def _resolved(self, ev: AlertEvent) -> None:
         node = ev.labels.get(self.policy.node_label, "")
@@ -266,14 +299,25 @@ class Engine:
         """Returns due, pages resolved or renewed, the ledger reconciled with the scheduler (when acting)."""
         now = self.clock()
         out: list[Decision] = []
-        if self.apply and now - self._reconciled >= RECONCILE_S:
-            out += self.reconcile()
-        after = self.policy.return_to_service.after_s
-        for nk, held in list(self.ledger.held.items()):
-            if held.healthy_since is None or not held.auto_return or after is None or now - held.healthy_since < after:
-                continue
-            out.append(self._return(nk, held))
-        out += self._pages()
+        try:
+            if self.apply and now - self._reconciled >= RECONCILE_S:
+                out += self.reconcile()
+            after = self.policy.return_to_service.after_s
+            for nk, held in list(self.ledger.held.items()):
+                healthy = held.healthy_since
+                if healthy is None or not held.auto_return or after is None or now - healthy < after:
+                    continue
+                out.append(self._return(nk, held))
+            out += self._pages()
+        except Exception as exc:  # the next tick tries again; the worker lives on
+            log.error("the remediator's periodic work failed: %s", _one_line(exc))
+            log.debug("the failure's traceback", exc_info=True)
+            out.append(
+                Decision(
+                    time=now, cluster="", node="", alert="", action="none", result="failed",
+                    detail=f"internal error: {_one_line(exc)}", dry_run=not self.apply,
+                )
+            )  # fmt: skip
         self.ledger.prune(now, self.policy.flap.window_s)
         if out:
             self._save()
@@ -291,7 +335,7 @@ class Engine:
             except ActuatorError as exc:
                 return _with(decision, result="failed", detail=str(exc))
         del self.ledger.held[nk]
-        self.ledger.returns.setdefault(nk, []).append(self.clock())
+        self.ledger.returned(nk, self.clock(), self.policy.flap.max_returns + 1)
         return decision
 
     def _pages(self) -> list[Decision]:
@@ -318,32 +362,42 @@ class Engine:
             if actuator is None:
                 continue
             try:
-                owned = set(actuator.owned())
+                out += self._reconcile_cluster(cluster, actuator)
             except ActuatorError as exc:
                 log.warning("cannot list the nodes gpuscope holds in %s: %s", cluster.name, exc)
-                continue
-            for node in sorted(owned):
-                nk = node_key(cluster.name, node)
-                if nk not in self.ledger.held:
-                    log.info("%s: marked by gpuscope on the node, adopted (no alert known: a person returns it)", nk)
-                    self.ledger.held[nk] = Held(
-                        cluster=cluster.name, node=node, alert="(found marked)", since=self.clock(), auto_return=False
-                    )
-            for nk, held in list(self.ledger.held.items()):
-                if held.cluster == cluster.name and held.node not in owned:
-                    del self.ledger.held[nk]
-                    out.append(
-                        Decision(
-                            time=self.clock(), cluster=held.cluster, node=held.node, alert=held.alert,
-                            action="return", result="persons", detail="returned to service by someone else",
-                            dry_run=False,
-                        )
-                    )  # fmt: skip
         self._save()
+        return out
+
+    def _reconcile_cluster(self, cluster: ClusterPolicy, actuator: Actuator) -> list[Decision]:
+        """Adopt the nodes carrying gpuscope's mark, drop the holds a person undid; raises ``ActuatorError``."""
+        owned = set(actuator.owned())
+        out = []
+        for node in sorted(owned):
+            nk = node_key(cluster.name, node)
+            if nk not in self.ledger.held:
+                log.info("%s: marked by gpuscope on the node, adopted (no alert known: a person returns it)", nk)
+                self.ledger.held[nk] = Held(
+                    cluster=cluster.name, node=node, alert="(found marked)", since=self.clock(), auto_return=False
+                )
+        for nk, held in list(self.ledger.held.items()):
+            if held.cluster == cluster.name and held.node not in owned:
+                del self.ledger.held[nk]
+                out.append(
+                    Decision(
+                        time=self.clock(), cluster=held.cluster, node=held.node, alert=held.alert,
+                        action="return", result="persons", detail="returned to service by someone else",
+                        dry_run=False,
+                    )
+                )  # fmt: skip
         return out
 
     def _save(self) -> None:
         self.state.save(self.ledger)
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(f"{type(exc).__name__}: {exc}".split())
+    return text[:300].encode("ascii", "backslashreplace").decode()
 
 
 def _with(decision: Decision, **changes: Any) -> Decision:

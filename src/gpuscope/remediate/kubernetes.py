@@ -15,11 +15,21 @@ dripping API server cannot hold the remediator's worker, its answer capped, no r
 Putting it back is a JSON patch that first tests that the taint at its index is still ours, then removes it and
 the annotation and uncordons only if gpuscope cordoned; then ``GPUHealthy=True`` and a Normal Event. RBAC: nodes
 get/list/patch, nodes/status patch, events create, leases get/create/update (``generate/remediation.py``).
+
+Only GPU nodes of the fleet are acted on: a node without ``nvidia.com/gpu`` capacity (the control plane, a CPU
+pool) is reported with ``gpus=0`` and the engine refuses it, unless the GPU Operator labelled it
+``nvidia.com/gpu.present=true`` (a node whose GPUs the DRA driver publishes has no extended resource). Labels are
+written by the cluster's administrators and operators, never by an alert. Node lists are read in pages
+(``limit``/``continue``, ``PAGE_LIMIT`` nodes, each answer at most ``MAX_PAGE_BYTES``) keeping only what is needed of
+each node, so a large cluster's list never sits in memory whole. Every read of an object tolerates any shape
+(``metadata: null``...): what is not a mapping counts as empty. A node name that is not one (``.``, ``..``, a ``/``)
+never becomes a path.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import time
 import urllib.parse
 from collections.abc import Callable, Mapping
@@ -32,8 +42,14 @@ from gpuscope.remediate.actuator import ActuatorError, Hold, NodeState
 from gpuscope.remediate.policy import CONDITION_TYPE, TAINT_KEY
 
 ANNOTATION = "gpuscope.io/remediation"
-MAX_ANSWER_BYTES = 64 * 1024 * 1024  # a node list of a large cluster
+GPU_RESOURCE = "nvidia.com/gpu"  # the NVIDIA device plugin's extended resource
+GPU_LABEL = "nvidia.com/gpu.present"  # the GPU Operator's label of every GPU node ("true")
+MAX_ANSWER_BYTES = 4 * 1024 * 1024  # one node, one Lease: a node object is tens of KiB
+PAGE_LIMIT = 250  # nodes per list page, as a controller's informer pages
+MAX_PAGE_BYTES = 16 * 1024 * 1024  # a page of PAGE_LIMIT nodes; a server that ignores limit is refused past it
+MAX_PAGES = 400  # 100,000 nodes
 CONFLICT_RETRIES = 5
+_NODE_NAME = re.compile(r"[a-z0-9A-Z](?:[-a-zA-Z0-9._]{0,252})", re.ASCII)
 Clock = Callable[[], float]
 
 
@@ -56,7 +72,12 @@ class KubeApi:
         self.timeout_s = timeout_s
 
     def request(
-        self, method: str, path: str, body: object | None = None, content_type: str = "application/json"
+        self,
+        method: str,
+        path: str,
+        body: object | None = None,
+        content_type: str = "application/json",
+        max_bytes: int = MAX_ANSWER_BYTES,
     ) -> dict[str, Any]:
         data = None if body is None else json.dumps(body).encode()
         try:
@@ -64,7 +85,7 @@ class KubeApi:
                 self.server,
                 path,
                 deadline_s=self.timeout_s,
-                max_bytes=MAX_ANSWER_BYTES,
+                max_bytes=max_bytes,
                 method=method,
                 body=data,
                 content_type=content_type,
@@ -95,6 +116,8 @@ def _problem(method: str, path: str, status: int, answer: Mapping[str, Any]) -> 
 
 
 def _node_path(node: str) -> str:
+    if not _NODE_NAME.fullmatch(node):  # ".." would be the collection's parent, "a/b" another resource
+        raise ActuatorError(f"{node[:80]!r} is not a Kubernetes node name")
     return f"/api/v1/nodes/{urllib.parse.quote(node, safe='')}"
 
 
@@ -119,24 +142,32 @@ class KubernetesActuator:
         if obj is None:
             return NodeState(exists=False, ours=False, persons=False, detail="no such Kubernetes node")
         mark = _mark(obj)
-        cordoned = bool(obj.get("spec", {}).get("unschedulable"))
+        cordoned = bool(_part(obj, "spec").get("unschedulable"))
         theirs_taint = any(t.get("key") == TAINT_KEY for t in _taints(obj)) and mark is None
         persons = (cordoned and (mark is None or not mark.get("cordoned"))) or theirs_taint
+        capacity = gpu_capacity(obj)
+        labels = _part(obj, "metadata").get("labels")
+        labelled = isinstance(labels, dict) and labels.get(GPU_LABEL) == "true"
         detail = ("cordoned" if cordoned else "schedulable") + (", gpuscope's" if mark is not None else "")
-        return NodeState(exists=True, ours=mark is not None, persons=persons and mark is None, detail=detail)
+        if capacity:
+            detail += f", {capacity} {GPU_RESOURCE}"
+        else:
+            detail += f", {GPU_LABEL}=true" if labelled else f", no {GPU_RESOURCE} capacity and no {GPU_LABEL} label"
+        gpus = capacity if capacity or not labelled else None  # labelled: a GPU node, its count unknown
+        return NodeState(exists=True, ours=mark is not None, persons=persons and mark is None, detail=detail, gpus=gpus)
 
     def hold(self, hold: Hold) -> str:
         for _ in range(CONFLICT_RETRIES):
             obj = self._get(hold.node)
             if obj is None:
                 raise ActuatorError(f"node {hold.node} does not exist")
-            cordon = hold.cordon and not obj.get("spec", {}).get("unschedulable")
+            cordon = hold.cordon and not _part(obj, "spec").get("unschedulable")
             taint = {"key": TAINT_KEY, "value": hold.alert, "effect": hold.taint_effect}
             taints = [t for t in _taints(obj) if t.get("key") != TAINT_KEY] + [taint]
             mark = {"alert": hold.alert, "cordoned": cordon, "since": _stamp(self.clock())}
             patch: dict[str, Any] = {
                 "metadata": {
-                    "resourceVersion": obj.get("metadata", {}).get("resourceVersion", ""),
+                    "resourceVersion": str(_part(obj, "metadata").get("resourceVersion", "")),
                     "annotations": {ANNOTATION: json.dumps(mark, sort_keys=True)},
                 },
                 "spec": {"taints": taints, **({"unschedulable": True} if cordon else {})},
@@ -169,7 +200,7 @@ class KubernetesActuator:
                     ]
                     break
             ops.append({"op": "remove", "path": "/metadata/annotations/" + ANNOTATION.replace("/", "~1")})
-            uncordon = bool(mark.get("cordoned")) and bool(obj.get("spec", {}).get("unschedulable"))
+            uncordon = bool(mark.get("cordoned")) and bool(_part(obj, "spec").get("unschedulable"))
             if uncordon:
                 ops.append({"op": "replace", "path": "/spec/unschedulable", "value": False})
             try:
@@ -214,24 +245,52 @@ class KubernetesActuator:
         }
         self.api.request("POST", f"/api/v1/namespaces/{urllib.parse.quote(self.namespace)}/events", event)
 
-    def _nodes(self) -> list[dict[str, Any]]:
-        items = self.api.request("GET", "/api/v1/nodes").get("items")
-        return [i for i in items if isinstance(i, dict)] if isinstance(items, list) else []
+    def _nodes(self) -> list[tuple[str, bool]]:
+        """(name, marked by gpuscope) of every node, read page by page: only that much of each node is kept."""
+        out: list[tuple[str, bool]] = []
+        token = ""
+        for _ in range(MAX_PAGES):
+            query = {"limit": str(PAGE_LIMIT), **({"continue": token} if token else {})}
+            page = self.api.request("GET", "/api/v1/nodes?" + urllib.parse.urlencode(query), max_bytes=MAX_PAGE_BYTES)
+            items = page.get("items")
+            for item in items if isinstance(items, list) else []:
+                if isinstance(item, dict):
+                    name = _part(item, "metadata").get("name")
+                    if isinstance(name, str) and name:
+                        out.append((name, _mark(item) is not None))
+            more = _part(page, "metadata").get("continue")
+            token = more if isinstance(more, str) else ""
+            if not token:
+                return out
+        raise ActuatorError(f"GET /api/v1/nodes: more than {MAX_PAGES} pages of {PAGE_LIMIT} nodes")
 
     def owned(self) -> list[str]:
-        return sorted(str(n.get("metadata", {}).get("name", "")) for n in self._nodes() if _mark(n) is not None)
+        return sorted(name for name, marked in self._nodes() if marked)
 
     def size(self) -> int | None:
         return len(self._nodes())
 
 
+def _part(obj: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    """``obj[key]`` when it is a mapping, else empty: an API server's object of any shape reads without a crash."""
+    value = obj.get(key)
+    return value if isinstance(value, dict) else {}
+
+
+def gpu_capacity(obj: Mapping[str, Any]) -> int:
+    """The node's ``nvidia.com/gpu`` capacity (0 without one, or when it is not a plain count)."""
+    value = _part(_part(obj, "status"), "capacity").get(GPU_RESOURCE)
+    text = str(value) if isinstance(value, str | int) and not isinstance(value, bool) else ""
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 6 else 0
+
+
 def _taints(obj: Mapping[str, Any]) -> list[dict[str, Any]]:
-    taints = obj.get("spec", {}).get("taints")
+    taints = _part(obj, "spec").get("taints")
     return [t for t in taints if isinstance(t, dict)] if isinstance(taints, list) else []
 
 
 def _mark(obj: Mapping[str, Any]) -> dict[str, Any] | None:
-    annotations = obj.get("metadata", {}).get("annotations")
+    annotations = _part(obj, "metadata").get("annotations")
     raw = annotations.get(ANNOTATION) if isinstance(annotations, dict) else None
     if not isinstance(raw, str):
         return None

@@ -10,6 +10,7 @@ the planner.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Mapping
@@ -94,8 +95,15 @@ def _alert(raw: Any, index: int) -> AlertEvent:
         annotations=_strings(raw.get("annotations") or {}, f"{where}.annotations", names=False),
         starts_at=_text(raw.get("startsAt", ""), f"{where}.startsAt"),
         ends_at=_text(raw.get("endsAt", ""), f"{where}.endsAt"),
-        fingerprint=_text(raw.get("fingerprint", ""), f"{where}.fingerprint"),
+        fingerprint=_text(raw.get("fingerprint", ""), f"{where}.fingerprint") or label_fingerprint(labels),
     )
+
+
+def label_fingerprint(labels: Mapping[str, str]) -> str:
+    """What stands for a missing ``fingerprint`` (a sender other than Alertmanager): like Alertmanager's, a hash of
+    the label set, so an alert's firing and its resolution carry the same one and the node can return."""
+    text = "\xff".join(f"{k}\xfe{v}" for k, v in sorted(labels.items()))
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def _strings(raw: Any, where: str, *, names: bool) -> Mapping[str, str]:

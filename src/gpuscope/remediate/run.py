@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gpuscope.errors import EnvironmentProblem, UsageError
-from gpuscope.exporter.webconfig import load_web_config
+from gpuscope.exporter.webconfig import WebConfig, load_web_config
 from gpuscope.exporter.workloads.kubewatch import ApiServer
 from gpuscope.inputs import read_text
 from gpuscope.remediate.actuator import Actuator
@@ -49,6 +49,7 @@ class RemediateOptions:
     identity: str = field(default_factory=lambda: os.environ.get("POD_NAME") or socket.gethostname())
     queue_size: int = 256
     tick_s: float = 1.0
+    insecure_no_auth: bool = False  # --apply without authenticating who delivers: only on a trusted network
 
 
 def parse_listen(text: str) -> tuple[str, int]:
@@ -65,6 +66,29 @@ def read_token(path: str | None) -> str | None:
     if not token or not token.isprintable() or " " in token:
         raise UsageError(f"--bearer-token-file {path}: the file must hold one token (printable, no spaces)")
     return token
+
+
+def require_auth(options: RemediateOptions, token: str | None, web_config: WebConfig | None) -> None:
+    """``--apply`` acts for whoever can POST: a bearer token, verified client certificates or basic auth users, or
+    ``--insecure-no-auth`` said out loud (and warned about)."""
+    if not options.apply:
+        return
+    tls = web_config.tls if web_config is not None else None
+    verified = tls is not None and str(tls.settings.client_auth) == "RequireAndVerifyClientCert"
+    if token is not None or verified or (web_config is not None and web_config.users):
+        return
+    if options.insecure_no_auth:
+        log.warning(
+            "--apply with --insecure-no-auth: anyone who can reach %s may take nodes out of service; "
+            "give --bearer-token-file or client certificates (--web-config-file)",
+            options.listen,
+        )
+        return
+    raise UsageError(
+        "--apply needs authentication: give --bearer-token-file (Alertmanager's http_config.authorization) or "
+        "--web-config-file with client_auth_type: RequireAndVerifyClientCert (or --insecure-no-auth on a trusted "
+        "network)"
+    )
 
 
 def build_actuators(policy: Policy, options: RemediateOptions) -> tuple[dict[str, Actuator], LeaseKeeper | None]:
@@ -102,10 +126,17 @@ def run_remediator(options: RemediateOptions, on_ready: Callable[[], None] | Non
     host, port = parse_listen(options.listen)
     token = read_token(options.bearer_token_file)
     web_config = load_web_config(options.web_config_file) if options.web_config_file else None
-    actuators, lease = build_actuators(policy, options)
-    pager = AlertmanagerPager(options.alertmanagers) if options.alertmanagers else None
-    engine = Engine(policy, actuators=actuators, apply=options.apply, pager=pager, state=LedgerFile(options.state_file))
+    require_auth(options, token, web_config)
+    state = LedgerFile(options.state_file)
+    state.check()
     audit = AuditLog(options.audit_log)  # the first tick reconciles the ledger with the scheduler (when acting)
+    try:
+        actuators, lease = build_actuators(policy, options)
+    except BaseException:
+        audit.close()
+        raise
+    pager = AlertmanagerPager(options.alertmanagers) if options.alertmanagers else None
+    engine = Engine(policy, actuators=actuators, apply=options.apply, pager=pager, state=state)
     leader: Callable[[], bool] = (lambda: True) if lease is None else lease.check
     mode = "acting (--apply)" if options.apply else "dry run: nothing is changed, every decision is logged"
     clusters = ", ".join(f"{c.name} ({c.kind})" for c in policy.clusters)

@@ -5,12 +5,15 @@
   format, the same code as the exporter's: TLS, ``client_auth_type: RequireAndVerifyClientCert``,
   ``client_allowed_sans``). A payload that is not Alertmanager's is answered 400 and logged as one line (rate
   limited); a full queue, or a process that is not the leader, answers 503 so Alertmanager retries.
-- ``GET /metrics``, ``GET /-/ready``, ``GET /-/healthy``; ``GET /api/v1/decisions``: the recent decisions (the local
+- ``GET /metrics``, ``GET /-/healthy``; ``GET /-/ready``: 503 while the planning worker is dead or stuck (it is
+  restarted; after ``MAX_RESTARTS`` in a row the process exits non-zero, so systemd or Kubernetes restarts it);
+  ``GET /api/v1/decisions``: the recent decisions (the local
   stack's live view shows them).
 
-The answer to a notification is given once it is queued, never after acting: Alertmanager's webhook timeout must
-not depend on ``scontrol`` or the API server. One worker plans everything in order, so two deliveries of one alert
-(both Alertmanagers of a pair) are seen one after the other, never at once.
+A notification is read whole (up to ``MAX_BODY_BYTES``) before it is parsed. The answer is given once it is queued,
+never after acting: Alertmanager's webhook timeout must not depend on ``scontrol`` or the API server. One worker
+plans everything in order, so two deliveries of one alert (both Alertmanagers of a pair) are seen one after the
+other, never at once.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import hmac
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from aiohttp import web
 
@@ -37,6 +40,9 @@ from gpuscope.remediate.payload import MAX_BODY_BYTES, Delivery, PayloadError, p
 
 log = logging.getLogger("gpuscope.remediate")
 
+STUCK_S = 300.0  # a worker that has not come round its loop for this long is not ready
+MAX_RESTARTS = 3
+
 
 @dataclass
 class Service:
@@ -48,6 +54,13 @@ class Service:
     leader: Callable[[], bool]
     tick_s: float = 1.0
     is_leader: bool = True
+    beat: float = field(default_factory=time.monotonic)  # the worker's last sign of life
+    worker: asyncio.Task[None] | None = None
+
+    def alive(self) -> bool:
+        """The worker runs and has come round its loop lately (a scheduler call is bounded: scontrol 30 s)."""
+        running = self.worker is not None and not self.worker.done()
+        return running and time.monotonic() - self.beat < max(STUCK_S, 10 * self.tick_s)
 
     def record(self, decisions: list[Decision]) -> None:
         for decision in decisions:
@@ -59,22 +72,35 @@ class Service:
             log.log(level, "%s", decision.line)
 
     async def work(self, stop: asyncio.Event) -> None:
-        """Plan each notification in arrival order; between them, every ``tick_s``, let time pass."""
+        """Plan each notification in arrival order; between them, every ``tick_s``, let time pass. The first tick
+        (which reconciles with the scheduler when acting: the holds marked on the nodes are adopted) comes before
+        the first notification is planned, so a lost state file never frees the budget for it."""
         next_tick = 0.0
         while not stop.is_set():
-            self.is_leader = await asyncio.to_thread(self.leader)
-            if not self.is_leader:  # what is queued waits for the lease; new notifications are answered 503
+            self.beat = time.monotonic()
+            try:
+                next_tick = await self._turn(stop, next_tick)
+            except Exception as exc:  # one turn's failure is a log line, never a silent end
+                log.error("the planning worker's turn failed (%s: %s); going on", type(exc).__name__, exc)
+                log.debug("the failure's traceback", exc_info=True)
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(stop.wait(), timeout=self.tick_s)
-                continue
-            delivery: Delivery | None = None
+
+    async def _turn(self, stop: asyncio.Event, next_tick: float) -> float:
+        self.is_leader = await asyncio.to_thread(self.leader)
+        if not self.is_leader:  # what is queued waits for the lease; new notifications are answered 503
             with contextlib.suppress(TimeoutError):
-                delivery = await asyncio.wait_for(self.queue.get(), timeout=self.tick_s)
-            if delivery is not None:
-                self.record(await asyncio.to_thread(self.engine.handle, delivery))
-            if time.monotonic() >= next_tick:
-                self.record(await asyncio.to_thread(self.engine.tick))
-                next_tick = time.monotonic() + self.tick_s
+                await asyncio.wait_for(stop.wait(), timeout=self.tick_s)
+            return next_tick
+        if time.monotonic() >= next_tick:
+            next_tick = time.monotonic() + self.tick_s
+            self.record(await asyncio.to_thread(self.engine.tick))
+        delivery: Delivery | None = None
+        with contextlib.suppress(TimeoutError):
+            delivery = await asyncio.wait_for(self.queue.get(), timeout=self.tick_s)
+        if delivery is not None:
+            self.record(await asyncio.to_thread(self.engine.handle, delivery))
+        return next_tick
 
 
 SERVICE_KEY = web.AppKey("remediate", Service)
@@ -122,7 +148,7 @@ async def _webhook(request: web.Request) -> web.Response:
     if not service.is_leader:
         return _refuse(request, 503, "not the leader: another remediator acts (retry)")
     try:
-        body = await request.content.read(MAX_BODY_BYTES + 1)
+        body = await request.read()  # whole: a large notification arrives in many chunks (over it: 413)
         delivery = parse_delivery(body)
     except PayloadError as exc:
         return _refuse(request, 400, str(exc))
@@ -155,6 +181,12 @@ async def _ok(_request: web.Request) -> web.Response:
     return web.Response(text="OK\n")
 
 
+async def _ready(request: web.Request) -> web.Response:
+    if not request.app[SERVICE_KEY].alive():
+        return web.Response(status=503, text="the planning worker is not running: notifications are not planned\n")
+    return web.Response(text="OK\n")
+
+
 def build_app(service: Service, web_config: WebConfig | None) -> web.Application:
     app = web.Application(client_max_size=MAX_BODY_BYTES)
     app[SERVICE_KEY] = service
@@ -163,7 +195,7 @@ def build_app(service: Service, web_config: WebConfig | None) -> web.Application
     app.router.add_post("/webhook", _webhook)
     app.router.add_get("/metrics", _metrics)
     app.router.add_get("/api/v1/decisions", _decisions)
-    app.router.add_get("/-/ready", _ok)
+    app.router.add_get("/-/ready", _ready)
     app.router.add_get("/-/healthy", _ok)
     return app
 
@@ -186,12 +218,36 @@ async def serve(
     except OSError as exc:
         await runner.cleanup()
         raise EnvironmentProblem(f"cannot listen on {host}:{port} (--listen): {exc.strerror or exc}") from None
-    worker = asyncio.create_task(service.work(stop))
+    service.worker = asyncio.create_task(service.work(stop))
     on_ready()
     try:
-        await stop.wait()
+        await _supervise(service, stop)
     finally:
-        worker.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await worker
+        worker = service.worker
+        if not worker.done():
+            worker.cancel()
+            await asyncio.wait({worker})  # never re-raises what ended it: the supervisor said that already
         await runner.cleanup()
+
+
+async def _supervise(service: Service, stop: asyncio.Event) -> None:
+    """Until ``stop``: a worker that ended (it should not: its turns catch their errors) is restarted with a log
+    line; after ``MAX_RESTARTS`` in a row without a minute of life in between, the process exits non-zero."""
+    restarts, started = 0, time.monotonic()
+    stopping = asyncio.create_task(stop.wait())
+    try:
+        while not stop.is_set():
+            assert service.worker is not None
+            await asyncio.wait({service.worker, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            if stop.is_set():
+                return
+            exc = service.worker.exception() if not service.worker.cancelled() else None
+            why = f"{type(exc).__name__}: {exc}" if exc is not None else "it ended"
+            restarts = 1 if time.monotonic() - started > STUCK_S else restarts + 1
+            if restarts > MAX_RESTARTS:
+                raise EnvironmentProblem(f"the planning worker died {restarts} times in a row ({why}): exiting")
+            log.error("the planning worker died (%s): restarted", why)
+            started = time.monotonic()
+            service.worker = asyncio.create_task(service.work(stop))
+    finally:
+        stopping.cancel()

@@ -1,8 +1,9 @@
 """Slurm nodes through ``scontrol``, as an administrator would drain them.
 
-``scontrol update nodename=<node> state=drain reason="<alert>: <summary> [gpuscope]"``: drain, never down, so
-running jobs finish and nothing new is placed there. ``state=resume`` only for a node whose reason still carries
-gpuscope's mark: a person who re-drained it, or wrote their own reason, owns it from then on. Node state is read
+``scontrol update nodename=<node> state=drain reason="[gpuscope] <alert>: <summary>"``: drain, never down, so
+running jobs finish and nothing new is placed there. ``state=resume`` only for a node whose reason still starts
+with gpuscope's mark: a person who re-drained it, or wrote their own reason, owns it from then on. Only GPU nodes
+are drained (``Gres=gpu...``): a GPU alert naming a login or controller host is refused. Node state is read
 from ``scontrol show node -o`` (one line per node). The cluster is the one ``scontrol`` finds (``SLURM_CONF`` in
 the environment, or ``/etc/slurm/slurm.conf``); the user must be Slurm's SlurmUser or root, or an Operator
 (``sacctmgr modify user <u> set adminlevel=operator``) where accounting runs.
@@ -15,10 +16,11 @@ import subprocess
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from gpuscope.remediate.actuator import MARKER, ActuatorError, Hold, NodeState
+from gpuscope.remediate.actuator import ActuatorError, Hold, NodeState, marked
 
 _STATE = re.compile(r"(?:^| )State=(\S+)")
 _NAME = re.compile(r"^NodeName=(\S+)")
+_GRES = re.compile(r"(?:^| )Gres=(\S+)")
 # ``Reason=<text> [<user>@<time>]``: Slurm appends who set the reason and when.
 _REASON = re.compile(r"(?:^| )Reason=(.*?) \[[^\]\s]*@\d{4}-\d\d-\d\dT[\d:]+\]")
 # Flags under which a node takes no new work: someone (maybe gpuscope) took it out of service.
@@ -44,10 +46,11 @@ class SlurmNode:
     name: str
     flags: frozenset[str]
     reason: str
+    gpus: int = 0
 
     @property
     def ours(self) -> bool:
-        return "DRAIN" in self.flags and self.reason.endswith(MARKER)
+        return "DRAIN" in self.flags and marked(self.reason)
 
     @property
     def out_of_service(self) -> bool:
@@ -60,7 +63,20 @@ def parse_node_line(line: str) -> SlurmNode | None:
     if name is None:
         return None
     flags = frozenset(state[1].upper().split("+")) if state else frozenset()
-    return SlurmNode(name[1], flags, reason[1].strip() if reason else "")
+    gres = _GRES.search(line)
+    return SlurmNode(name[1], flags, reason[1].strip() if reason else "", gpu_count(gres[1] if gres else ""))
+
+
+def gpu_count(gres: str) -> int:
+    """GPUs in a node's ``Gres=`` (``gpu:4``, ``gpu:a100:4(S:0-1)``, ``gpu:a100:2,gpu:v100:2``; ``(null)``: 0)."""
+    total = 0
+    for part in gres.split(","):
+        fields = part.split("(", 1)[0].split(":")
+        if fields[0] != "gpu":
+            continue
+        count = fields[-1] if len(fields) > 1 else ""
+        total += int(count) if count.isascii() and count.isdigit() and len(count) < 6 else 1
+    return total
 
 
 class SlurmActuator:
@@ -93,7 +109,13 @@ class SlurmActuator:
         if found is None:
             return NodeState(exists=False, ours=False, persons=False, detail="no such Slurm node")
         detail = "+".join(sorted(found.flags)) + (f" ({found.reason})" if found.reason else "")
-        return NodeState(exists=True, ours=found.ours, persons=found.out_of_service and not found.ours, detail=detail)
+        return NodeState(
+            exists=True,
+            ours=found.ours,
+            persons=found.out_of_service and not found.ours,
+            detail=detail,
+            gpus=found.gpus,
+        )
 
     def hold(self, hold: Hold) -> str:
         self._scontrol("update", f"nodename={hold.node}", "state=drain", f"reason={hold.reason}")
