@@ -37,7 +37,7 @@ from aiohttp import web
 from gpuscope.console.alerts import group_alerts
 from gpuscope.console.bundle import Dashboards, load_dashboards
 from gpuscope.console.credentials import shown, split_credentials
-from gpuscope.console.deadline import RequestDeadline
+from gpuscope.console.deadline import LoadDeadlines, RequestDeadline
 from gpuscope.console.headers import add_security_headers, quiet_malformed_requests
 from gpuscope.console.inputs import MAX_ID, real, strings, whole
 from gpuscope.console.panels import PanelRequest, dashboard_variables, panel_data
@@ -80,6 +80,7 @@ class Console:
     http: aiohttp.ClientSession | None = None
     token: str = ""  # the page's same-origin token, new for each console process
     failures: Callable[[ApiError], None] | None = None  # the failed-query log (once a minute at most)
+    loads: LoadDeadlines | None = None  # the deadline each page load's panels share
 
     def scrape_ms(self) -> int:
         return self.settings.scrape_ms or self.dashboards.scrape_ms
@@ -284,7 +285,8 @@ async def _panel(request: web.Request) -> web.Response:
     req = PanelRequest(
         panel_id=panel_id, time=_range(body), selections=_selections(body.get("vars")), width=max(10, min(width, 4000))
     )
-    deadline = RequestDeadline(console.prom, console.failures)
+    until = console.loads.until(body.get("load")) if console.loads is not None else None
+    deadline = RequestDeadline(console.prom, console.failures, until)
     return web.json_response(
         await panel_data(console.prom, model, req, scrape_ms=console.scrape_ms(), deadline=deadline)
     )
@@ -350,15 +352,15 @@ async def _fault_kinds(request: web.Request) -> web.Response:
 
 async def _fault(request: web.Request) -> web.Response:
     console = _console(request)
-    if console.settings.control_url is None:
-        raise UsageError("faults can only be injected into a local stack (`gpuscope up`)")
     body = await _body(request)
-    allowed = {"fault", "cluster", "node", "gpu", "replica", "code", "seconds", "enabled"}
-    payload = {k: v for k, v in body.items() if k in allowed}
-    # the numbers the stack's faults take, checked here: relayed as they came, inf would reach it as Infinity
+    # the numbers the stack's faults take, checked first: relayed as they came, inf would reach it as Infinity
     whole(body, "gpu", 0, 0, 1023)
     whole(body, "code", 0, 0, MAX_ID)
     real(body, "seconds", 0, 86_400)
+    if console.settings.control_url is None:
+        raise UsageError("faults can only be injected into a local stack (`gpuscope up`)")
+    allowed = {"fault", "cluster", "node", "gpu", "replica", "code", "seconds", "enabled"}
+    payload = {k: v for k, v in body.items() if k in allowed}
     clear = payload.get("fault") == "clear"
     method, url = (
         ("DELETE", f"{console.settings.control_url}/faults")
@@ -420,7 +422,9 @@ def console_app(settings: ConsoleSettings) -> web.Application:
     app = web.Application(client_max_size=1024 * 1024, middlewares=[_same_origin])
     app.on_response_prepare.append(add_security_headers)
     app[CONSOLE_KEY] = Console(
-        settings=settings, prom=prom, dashboards=dashboards, token=secrets.token_urlsafe(32), failures=failures
+        settings=settings, prom=prom, dashboards=dashboards, token=secrets.token_urlsafe(32),
+        failures=failures,
+        loads=LoadDeadlines(settings.query_timeout_s),
     )
     for path in ("/", "/d/{uid}", "/d/{uid}/{slug}", "/alerts"):
         app.router.add_get(path, _page)
