@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -35,7 +34,7 @@ from tests.support.browser import errors, loaded, panels, running_chromium, wait
 from tests.support.certs import bcrypt_hash
 from tests.support.net import free_port, wait_for
 from tests.support.prom import serving_binary
-from tests.support.upstack import generated_builtin_bundle
+from tests.support.upstack import GPUSCOPE, generated_builtin_bundle
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 
@@ -65,10 +64,10 @@ class Console:
 def console(tmp: Path, bundle: Path, prometheus: str, *args: str) -> Iterator[Console]:
     port = free_port()
     log = tmp / f"console-{port}.log"
+    command = [*GPUSCOPE, "console", "--listen", f"127.0.0.1:{port}", "--bundle", str(bundle)]
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "gpuscope", "console", "--listen", f"127.0.0.1:{port}"]
-            + ["--bundle", str(bundle), "--prometheus", prometheus, *args],
+            [*command, "--prometheus", prometheus, *args],
             stdout=out,
             stderr=subprocess.STDOUT,
         )

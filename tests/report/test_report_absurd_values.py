@@ -89,9 +89,14 @@ def test_absurd_and_infinite_samples_are_dropped_counted_and_said(tmp_path: Path
 
 def many_gpus(count: int) -> list[str]:
     lines = ["# TYPE DCGM_FI_DEV_GPU_TEMP gauge"]
-    lines += [f'DCGM_FI_DEV_GPU_TEMP{{job="dcgm-exporter",UUID="GPU-{i}",modelName="{MODEL}"}} 40 {END}' for i in range(count)]
+    lines += [
+        f'DCGM_FI_DEV_GPU_TEMP{{job="dcgm-exporter",UUID="GPU-{i}",modelName="{MODEL}"}} 40 {END}' for i in range(count)
+    ]
     lines.append("# TYPE DCGM_FI_PROF_SM_ACTIVE gauge")
-    lines += [f'DCGM_FI_PROF_SM_ACTIVE{{job="dcgm-exporter",UUID="GPU-{i}",modelName="{MODEL}"}} 0.5 {END}' for i in range(count)]
+    lines += [
+        f'DCGM_FI_PROF_SM_ACTIVE{{job="dcgm-exporter",UUID="GPU-{i}",modelName="{MODEL}"}} 0.5 {END}'
+        for i in range(count)
+    ]
     return lines
 
 

@@ -422,7 +422,10 @@ def console_app(settings: ConsoleSettings) -> web.Application:
     app = web.Application(client_max_size=1024 * 1024, middlewares=[_same_origin])
     app.on_response_prepare.append(add_security_headers)
     app[CONSOLE_KEY] = Console(
-        settings=settings, prom=prom, dashboards=dashboards, token=secrets.token_urlsafe(32),
+        settings=settings,
+        prom=prom,
+        dashboards=dashboards,
+        token=secrets.token_urlsafe(32),
         failures=failures,
         loads=LoadDeadlines(settings.query_timeout_s),
     )

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Literal
@@ -315,6 +315,47 @@ def found(
             )
 
 
+@dataclass
+class Reader:
+    """Runs the report's queries and reads their answers: each query recorded for the appendix, each answer bounded
+    (``bounded``) and what it dropped kept for the report and said on stderr (a CSV has no room for it)."""
+
+    client: Client
+    step: int
+    end: float
+    pieces: Sequence[tuple[float, float]]  # the range in pieces (``chunks``)
+    records: list[QueryRecord] = field(default_factory=list)
+    dropped: list[Dropped] = field(default_factory=list)
+
+    def read(self, name: str, answer: tuple[Series, ...], quantity: Quantity) -> tuple[Series, ...]:
+        kept, lost = bounded(answer, name, quantity)
+        if lost is not None:
+            self.dropped.append(lost)
+            log.warning("%s", lost.describe())
+        return kept
+
+    def ranged(self, name: str, expr: str, how: str, quantity: Quantity) -> tuple[Series, ...]:
+        step, pieces = self.step, self.pieces
+        kind = f"range, step {step}s" + (f", in {len(pieces)} pieces" if len(pieces) > 1 else "")
+        self.records.append(QueryRecord(name=name, expr=expr, kind=kind, how=how))
+
+        def piece_of(piece: tuple[float, float]) -> tuple[Series, ...]:
+            answer = self.client.query_range(expr, piece[0] + step, piece[1], step)
+            if len(answer) > MAX_SERIES:  # each piece as it comes: the pieces at once would hold several times more
+                bounded(answer, name, quantity)
+            return answer
+
+        with ThreadPoolExecutor(max_workers=PARALLEL, thread_name_prefix="report piece") as pool:
+            parts = list(pool.map(piece_of, pieces))
+        return self.read(name, merged(parts), quantity)
+
+    def instant(self, name: str, expr: str, how: str, quantity: Quantity) -> tuple[Series, ...]:
+        end = self.end
+        self.records.append(QueryRecord(name=name, expr=expr, kind=f"instant at --to ({end:.0f})", how=how))
+        answer = tuple(Series(s.labels, ((end, s.value),)) for s in self.client.query(expr, end))
+        return self.read(name, answer, quantity)
+
+
 def collect(client: Client, request: ReportRequest) -> Report:
     tier = validate(request)
     step = step_of(request, tier)
@@ -325,38 +366,13 @@ def collect(client: Client, request: ReportRequest) -> Report:
     attribution = attribution_of(client, request, start, end)
     q, scrape_source = queries_for(client, request, tier, (start, end), attribution)
     label, config = q.group_label, q.config
-    records: list[QueryRecord] = []
-    dropped: list[Dropped] = []
     pieces = chunks(start, end, step, q.scrape) if tier == "raw" else [(start, end)]
-
-    def read(name: str, answer: tuple[Series, ...], quantity: Quantity) -> tuple[Series, ...]:
-        kept, lost = bounded(answer, name, quantity)
-        if lost is not None:
-            dropped.append(lost)
-            log.warning("%s", lost.describe())  # said on stderr too: a CSV has no room for it
-        return kept
-
-    def ranged(name: str, expr: str, how: str, quantity: Quantity) -> tuple[Series, ...]:
-        kind = f"range, step {step}s" + (f", in {len(pieces)} pieces" if len(pieces) > 1 else "")
-        records.append(QueryRecord(name=name, expr=expr, kind=kind, how=how))
-
-        def piece_of(piece: tuple[float, float]) -> tuple[Series, ...]:
-            answer = client.query_range(expr, piece[0] + step, piece[1], step)
-            if len(answer) > MAX_SERIES:  # each piece as it comes: the pieces at once would hold several times more
-                bounded(answer, name, quantity)
-            return answer
-
-        with ThreadPoolExecutor(max_workers=PARALLEL, thread_name_prefix="report piece") as pool:
-            parts = list(pool.map(piece_of, pieces))
-        return read(name, merged(parts), quantity)
+    reader = Reader(client=client, step=step, end=end, pieces=pieces)
+    ranged, instant = reader.ranged, reader.instant
 
     def held_by(name: str, expr: str, how: str, quantity: Quantity) -> tuple[Series, ...]:
         # without attribution (told none, or none found) nobody holds anything: no table, the fleet figures still
         return ranged(name, expr, how, quantity) if attribution.dialect != "none" else ()
-
-    def instant(name: str, expr: str, how: str, quantity: Quantity) -> tuple[Series, ...]:
-        records.append(QueryRecord(name=name, expr=expr, kind=f"instant at --to ({end:.0f})", how=how))
-        return read(name, tuple(Series(s.labels, ((end, s.value),)) for s in client.query(expr, end)), quantity)
 
     hours = f"sum of values x {step}s / 3600"
     capacity = ranged("GPUs in the fleet", q.capacity(), "mean GPUs seen per step, summed over models", GPUS)
@@ -422,11 +438,11 @@ def collect(client: Client, request: ReportRequest) -> Report:
         forecast=compute.forecast(allocated, sum(capacity_by_model.values())),
         kwh_price=request.kwh_price,
         hour_costs=dict(request.hour_costs),
-        queries=tuple(records),
+        queries=tuple(reader.records),
         attribution=attribution,
         scrape_interval=q.scrape,
         scrape_source=scrape_source,
         query_count=client.requests,
         bytes_fetched=client.bytes_read,
-        dropped=tuple(dropped),
+        dropped=tuple(reader.dropped),
     )

@@ -160,7 +160,8 @@ def _dropped(report: Report) -> str:
     if not report.dropped:
         return ""
     items = "".join(f"<li>{html.escape(d.describe())}</li>" for d in report.dropped)
-    return f"<div class=dropped><p><b>Left out of every figure below</b> (no measurement can be this):</p><ul>{items}</ul></div>"
+    head = "<p><b>Left out of every figure below</b> (no measurement can be this):</p>"
+    return f"<div class=dropped>{head}<ul>{items}</ul></div>"
 
 
 def render_html(report: Report) -> str:
