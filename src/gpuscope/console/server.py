@@ -272,7 +272,7 @@ async def _variables(request: web.Request) -> web.Response:
         rng,
         _requested(body.get("vars")),
         scrape_ms=console.scrape_ms(),
-        deadline=RequestDeadline(console.prom, console.failures),
+        deadline=RequestDeadline.from_now(console.prom, console.failures),
     )
     return web.json_response({"variables": variables, "from_ms": rng.from_ms, "to_ms": rng.to_ms})
 
