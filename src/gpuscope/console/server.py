@@ -46,6 +46,7 @@ from gpuscope.console.timerange import TimeRange, parse_range
 from gpuscope.console.variables import Selection
 from gpuscope.errors import ApiError, UsageError
 from gpuscope.prom import AsyncClient, Endpoint, Limits, SlotTimeout
+from gpuscope.prom.access import Access
 from gpuscope.prom.aio import http_client
 
 log = logging.getLogger(__name__)
@@ -70,6 +71,7 @@ class ConsoleSettings:
     queue_timeout_s: float = 30.0  # how long a request waits for a query slot before it is answered 503
     scrape_ms: int | None = None  # default: the bundle data source's timeInterval
     listen_host: str = "127.0.0.1"  # besides localhost and IP literals, the one Host name requests may carry
+    access: Access | None = None  # credentials and TLS for --prometheus (gpuscope.prom's access options)
 
 
 @dataclass
@@ -316,7 +318,9 @@ async def _fetch_json(console: Console, method: str, url: str, what: str, **kwar
                 return None, f"{what} answered {response.status}: {message or body}"
             return body, None
     except (aiohttp.ClientError, TimeoutError, ValueError) as exc:
-        message = f"{what} at {shown(url)} did not answer: {exc or type(exc).__name__}"
+        password = split_credentials(url).password
+        reason = str(exc or type(exc).__name__)
+        message = f"{what} at {shown(url)} did not answer: {reason.replace(password, '***') if password else reason}"
         log.warning("console: %s", message)
         return None, message
 
@@ -397,8 +401,9 @@ def _prometheus(settings: ConsoleSettings, failures: FailureLog) -> AsyncClient:
     """The client for --prometheus: a ``user:password@`` in the URL is its basic auth, and gone from the URL
     (which every error names)."""
     split = split_credentials(settings.prometheus_url)
-    http = http_client(max_connections=settings.max_in_flight)
-    if split.user is not None:
+    http = http_client(settings.access, max_connections=settings.max_in_flight)
+    given = settings.access is not None and (settings.access.basic_auth_user or settings.access.bearer_token_file)
+    if split.user is not None and not given:  # credentials given through the access options win
         http.auth = httpx.BasicAuth(split.user, split.password or "")
     return AsyncClient(
         Endpoint(split.url),
