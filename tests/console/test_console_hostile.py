@@ -30,11 +30,10 @@ from selenium import webdriver
 from selenium.webdriver.common.by import By
 
 from gpuscope.runner.binaries import find_binary
-from tests.report.store import backfill
 from tests.support.browser import errors, loaded, panels, running_chromium, wait
 from tests.support.certs import bcrypt_hash
 from tests.support.net import free_port, wait_for
-from tests.support.prom import serving_binary
+from tests.support.prom import backfill, serving_binary
 from tests.support.upstack import GPUSCOPE, generated_builtin_bundle
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
