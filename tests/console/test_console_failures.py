@@ -110,7 +110,7 @@ def test_prometheus_unreachable(tmp_path: Path, bundle: Path, browser: webdriver
             ("/api/panel", b"{not json", "expected a JSON object"),
             ("/api/panel", b'["a"]', "expected a JSON object"),
             ("/api/panel", b'{"uid": "nope"}', "no dashboard 'nope'"),
-            ("/api/panel", b'{"uid": "local-l2-cluster", "panel": "x"}', "panel and width must be integers"),
+            ("/api/panel", b'{"uid": "local-l2-cluster", "panel": "x"}', "panel must be a whole number"),
             ("/api/panel", b'{"uid": "local-l2-cluster", "panel": 9999}', "has no panel 9999"),
             ("/api/variables", b'{"uid": "local-l2-cluster", "from": "yesterday"}', "time 'yesterday'"),
             ("/api/faults", b'{"fault": "thermal"}', "only be injected into a local stack"),

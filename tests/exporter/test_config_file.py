@@ -95,6 +95,13 @@ def test_a_key_for_an_accepted_only_flag_says_so_once(tmp_path: Path) -> None:
         ("version: 2\ncollections: []\n", 2, "at least one collection"),
         ("version: 2\nsources:\n  dcgm:\n    watch:\n      maxKeepSamples: -1\n", 5, "must not be negative"),
         ("version: 1\n---\nversion: 1\n", 2, "found another document"),
+        # issue 51: out of range is the file's line and key, never a flag that was not given
+        ("version: 2\nsources:\n  dcgm:\n    watch:\n      maxKeepAge: 3000000h\n", 5, "maxKeepAge: invalid"),
+        ("version: 2\nsources:\n  dcgm:\n    watch:\n      maxKeepAge: 0.0000000001ns\n", 5, "keep no samples"),
+        ("version: 1\ncollection:\n  retention:\n    maxAge: 0s\n", 4, "would keep no samples"),
+        ("version: 1\ncollection:\n  retention: {maxAge: 0s, maxSamples: 0}\n", 3, "cannot both be zero"),
+        ("version: 2\nserver:\n  maxConcurrentScrapes: 9999999999999999999\n", 3, "whole number (64 bits)"),
+        ("version: 1\nsources:\n  dcgm:\n    detectBindUnbind: {pollInterval: 9999999h}\n", 4, "pollInterval"),
     ],
 )
 def test_a_file_dcgm_exporter_refuses_is_one_line_and_exit_2(
@@ -114,7 +121,13 @@ def test_a_file_dcgm_exporter_refuses_is_one_line_and_exit_2(
     assert len(lines) == 1, result.stderr
     where = f"{path}:{line}" if line else str(path)
     assert where in lines[0] and why in lines[0], lines[0]
-    assert "Traceback" not in result.stderr
+    assert "Traceback" not in result.stderr and "--watch-max-keep" not in lines[0].split(": ", 2)[1]
+
+
+def test_a_retention_of_any_size_go_reads_is_taken_as_the_file_gives_it(tmp_path: Path) -> None:
+    # 10 µs: handed on as "1e-05s", which is no Go duration, it was refused as a --watch-max-keep-age never given
+    _text, log = _serve(tmp_path, "version: 2\nsources:\n  dcgm:\n    watch:\n      maxKeepAge: 0.00001s\n")
+    assert "error" not in log.lower() and "sets the watch retention" in log, log
 
 
 def test_watch_settings_say_once_that_only_dcgm_uses_them(tmp_path: Path) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -20,22 +19,7 @@ from gpuscope.rules.model import Recording
 from gpuscope.rules.promql import Promql
 from gpuscope.rules.recording import recording_groups
 from gpuscope.rules.timescale import EVALUATION_INTERVAL_S, to_seconds
-from gpuscope.runner.binaries import find_binary
-from tests.support.prom import Prometheus, run_prometheus
-
-
-def backfill(work: Path, lines: list[str]) -> Path:
-    work.mkdir(parents=True, exist_ok=True)
-    source = work / "data.om"
-    source.write_text("\n".join([*lines, "# EOF", ""]))
-    data = work / "data"
-    subprocess.run(
-        [find_binary("promtool"), "tsdb", "create-blocks-from", "openmetrics", str(source), str(data)],
-        check=True,
-        capture_output=True,
-    )
-    source.unlink()
-    return work
+from tests.support.prom import Prometheus, backfill, run_prometheus
 
 
 @contextmanager

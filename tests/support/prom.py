@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -81,6 +82,20 @@ def run_prometheus_file(
     prom = Prometheus(f"http://127.0.0.1:{port}", workdir)
     with serving_binary("prometheus", argv, workdir, prom.url):
         yield prom
+
+
+def backfill(work: Path, lines: list[str]) -> Path:
+    """``lines`` (OpenMetrics samples, however old) written as TSDB blocks into ``work/data`` by promtool."""
+    work.mkdir(parents=True, exist_ok=True)
+    source = work / "data.om"
+    source.write_text("\n".join([*lines, "# EOF", ""]))
+    subprocess.run(
+        [binary("promtool"), "tsdb", "create-blocks-from", "openmetrics", str(source), str(work / "data")],
+        check=True,
+        capture_output=True,
+    )
+    source.unlink()
+    return work
 
 
 @contextmanager

@@ -66,7 +66,7 @@ def with_config_file(flags: ExporterFlags, is_set: Callable[[str], bool]) -> tup
         return flags, None
     from dataclasses import replace
 
-    from gpuscope.exporter.configfile import describe, load
+    from gpuscope.exporter.configfile import describe, go_duration_text, load
 
     config = load(flags.config_file)
     changes: dict[str, object] = {}
@@ -78,7 +78,8 @@ def with_config_file(flags: ExporterFlags, is_set: Callable[[str], bool]) -> tup
         changes["collectors"] = config.metrics_file
     retention = config.retention
     if retention.max_keep_age_s is not None and not is_set("watch_max_keep_age"):
-        changes["watch_max_keep_age"] = f"{retention.max_keep_age_s}s"
+        # as whole nanoseconds: a float's repr (1e-05s, 3.6e+20s) is no Go duration, and its error would name the flag
+        changes["watch_max_keep_age"] = go_duration_text(retention.max_keep_age_s)
     if retention.max_keep_samples is not None and not is_set("watch_max_keep_samples"):
         changes["watch_max_keep_samples"] = retention.max_keep_samples
     for name, key in _FROM_FILE:
@@ -180,6 +181,12 @@ def watch_plan(
         _duration_flag(flags.watch_max_keep_age, "watch_max_keep_age", allow_zero=True), flags.watch_max_keep_samples
     )
     if base.max_keep_age_s == 0 and base.max_keep_samples == 0:
+        if config is not None and config.retention_line:  # the file gave one of them: name its line, not a flag
+            raise UsageError(
+                f"{config.path}:{config.retention_line}: the watch retention would keep no samples (maxKeepAge 0 and "
+                "maxKeepSamples 0, what the file leaves out taken from --watch-max-keep-age/--watch-max-keep-samples "
+                "or their defaults 10m and 0): set one above 0"
+            )
         raise UsageError(
             "--watch-max-keep-age and --watch-max-keep-samples cannot both be 0 (DCGM would keep nothing): set one"
         )

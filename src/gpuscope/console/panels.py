@@ -15,6 +15,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from gpuscope.console.deadline import RequestDeadline
 from gpuscope.console.frames import Series, build_table, instant_series, range_series, time_grid, transform
 from gpuscope.console.timerange import TimeRange, interval_values, intervals, parse_duration_ms
 from gpuscope.console.variables import Selection, Variable, interpolate
@@ -57,7 +58,7 @@ def _vector(result: Vector | Matrix) -> Vector:
 
 
 async def panel_data(
-    prom: AsyncClient, dashboard: Mapping[str, Any], req: PanelRequest, *, scrape_ms: int
+    prom: AsyncClient, dashboard: Mapping[str, Any], req: PanelRequest, *, scrape_ms: int, deadline: RequestDeadline
 ) -> dict[str, Any]:
     panel = find_panel(dashboard, req.panel_id)
     kind = str(panel.get("type", ""))
@@ -86,8 +87,8 @@ async def panel_data(
         instant = bool(target.get("instant")) or table_kind
         try:
             if instant:
-                return await prom.query(expr, at)
-            return await prom.query_range(expr, start, end, step)
+                return await deadline.run(lambda: prom.query(expr, at))
+            return await deadline.run(lambda: prom.query_range(expr, start, end, step))
         except SlotTimeout:  # not this query's failure: the whole request is answered 503
             raise
         except ApiError as exc:

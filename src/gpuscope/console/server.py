@@ -32,16 +32,23 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import httpx
 from aiohttp import web
 
 from gpuscope.console.alerts import group_alerts
 from gpuscope.console.bundle import Dashboards, load_dashboards
+from gpuscope.console.credentials import shown, split_credentials
+from gpuscope.console.deadline import LoadDeadlines, RequestDeadline
+from gpuscope.console.headers import add_security_headers, quiet_malformed_requests
+from gpuscope.console.inputs import MAX_ID, real, strings, whole
 from gpuscope.console.panels import PanelRequest, dashboard_variables, panel_data
 from gpuscope.console.templating import resolve
 from gpuscope.console.timerange import TimeRange, parse_range
 from gpuscope.console.variables import Selection
 from gpuscope.errors import ApiError, UsageError
 from gpuscope.prom import AsyncClient, Endpoint, Limits, SlotTimeout
+from gpuscope.prom.access import Access
+from gpuscope.prom.aio import http_client
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +72,7 @@ class ConsoleSettings:
     queue_timeout_s: float = 30.0  # how long a request waits for a query slot before it is answered 503
     scrape_ms: int | None = None  # default: the bundle data source's timeInterval
     listen_host: str = "127.0.0.1"  # besides localhost and IP literals, the one Host name requests may carry
+    access: Access | None = None  # credentials and TLS for --prometheus (gpuscope.prom's access options)
 
 
 @dataclass
@@ -74,6 +82,8 @@ class Console:
     dashboards: Dashboards
     http: aiohttp.ClientSession | None = None
     token: str = ""  # the page's same-origin token, new for each console process
+    failures: Callable[[ApiError], None] | None = None  # the failed-query log (once a minute at most)
+    loads: LoadDeadlines | None = None  # the deadline each page load's panels share
 
     def scrape_ms(self) -> int:
         return self.settings.scrape_ms or self.dashboards.scrape_ms
@@ -134,7 +144,7 @@ def _bad(message: str) -> web.Response:
 async def _body(request: web.Request) -> dict[str, Any]:
     try:
         body = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):  # RecursionError: nested thousands deep
         raise UsageError("expected a JSON object") from None
     if not isinstance(body, dict):
         raise UsageError("expected a JSON object")
@@ -160,9 +170,9 @@ def _selections(raw: Any) -> dict[str, Selection]:
     for name, sel in (raw if isinstance(raw, dict) else {}).items():
         if isinstance(sel, dict):
             out[str(name)] = Selection(
-                values=tuple(str(v) for v in sel.get("values") or []),
+                values=strings(sel.get("values")),
                 all=bool(sel.get("all")),
-                options=tuple(str(v) for v in sel.get("options") or []),
+                options=strings(sel.get("options")),
             )
     return out
 
@@ -271,8 +281,8 @@ async def _index(request: web.Request) -> web.Response:
         {
             "dashboards": console.dashboards.index(),
             "problem": "; ".join(problems) or None,
-            "prometheus": console.settings.prometheus_url,
-            "alertmanager": console.settings.alertmanager_url,
+            "prometheus": shown(console.settings.prometheus_url),
+            "alertmanager": shown(console.settings.alertmanager_url),
             "local_stack": console.settings.control_url is not None,
         }
     )
@@ -290,23 +300,30 @@ async def _variables(request: web.Request) -> web.Response:
     console, body = _console(request), await _body(request)
     model = _dashboard(console, body.get("uid"))
     rng = _range(body)
-    _, shown = await resolve(
-        console.prom, dashboard_variables(model), rng, _requested(body.get("vars")), scrape_ms=console.scrape_ms()
+    _, variables = await resolve(
+        console.prom,
+        dashboard_variables(model),
+        rng,
+        _requested(body.get("vars")),
+        scrape_ms=console.scrape_ms(),
+        deadline=RequestDeadline.from_now(console.prom, console.failures),
     )
-    return web.json_response({"variables": shown, "from_ms": rng.from_ms, "to_ms": rng.to_ms})
+    return web.json_response({"variables": variables, "from_ms": rng.from_ms, "to_ms": rng.to_ms})
 
 
 async def _panel(request: web.Request) -> web.Response:
     console, body = _console(request), await _body(request)
     model = _dashboard(console, body.get("uid"))
-    try:
-        panel_id, width = int(body.get("panel", -1)), int(body.get("width") or 1000)
-    except (TypeError, ValueError):
-        raise UsageError("panel and width must be integers") from None
+    panel_id = whole(body, "panel", -1, -1, MAX_ID)
+    width = whole(body, "width", 1000, 0, MAX_ID) or 1000  # the page's width in pixels, drawn at 10 to 4000
     req = PanelRequest(
         panel_id=panel_id, time=_range(body), selections=_selections(body.get("vars")), width=max(10, min(width, 4000))
     )
-    return web.json_response(await panel_data(console.prom, model, req, scrape_ms=console.scrape_ms()))
+    until = console.loads.until(body.get("load")) if console.loads is not None else None
+    deadline = RequestDeadline(console.prom, console.failures, until)
+    return web.json_response(
+        await panel_data(console.prom, model, req, scrape_ms=console.scrape_ms(), deadline=deadline)
+    )
 
 
 async def _read_capped(response: aiohttp.ClientResponse, what: str) -> Any:
@@ -333,7 +350,9 @@ async def _fetch_json(console: Console, method: str, url: str, what: str, **kwar
                 return None, f"{what} answered {response.status}: {message or body}"
             return body, None
     except (aiohttp.ClientError, TimeoutError, ValueError) as exc:
-        message = f"{what} at {url} did not answer: {exc or type(exc).__name__}"
+        password = split_credentials(url).password
+        reason = str(exc or type(exc).__name__)
+        message = f"{what} at {shown(url)} did not answer: {reason.replace(password, '***') if password else reason}"
         log.warning("console: %s", message)
         return None, message
 
@@ -347,7 +366,7 @@ async def _alerts(request: web.Request) -> web.Response:
         console, "GET", f"{base.rstrip('/')}/api/v2/alerts", "Alertmanager", params={"active": "true"}
     )
     groups = group_alerts(body) if isinstance(body, list) else []
-    return web.json_response({"groups": groups, "error": error, "alertmanager": base})
+    return web.json_response({"groups": groups, "error": error, "alertmanager": shown(base)})
 
 
 async def _notifications(request: web.Request) -> web.Response:
@@ -369,9 +388,13 @@ async def _fault_kinds(request: web.Request) -> web.Response:
 
 async def _fault(request: web.Request) -> web.Response:
     console = _console(request)
+    body = await _body(request)
+    # the numbers the stack's faults take, checked first: relayed as they came, inf would reach it as Infinity
+    whole(body, "gpu", 0, 0, 1023)
+    whole(body, "code", 0, 0, MAX_ID)
+    real(body, "seconds", 0, 86_400)
     if console.settings.control_url is None:
         raise UsageError("faults can only be injected into a local stack (`gpuscope up`)")
-    body = await _body(request)
     allowed = {"fault", "cluster", "node", "gpu", "replica", "code", "seconds", "enabled"}
     payload = {k: v for k, v in body.items() if k in allowed}
     clear = payload.get("fault") == "clear"
@@ -401,25 +424,48 @@ async def _stats(request: web.Request) -> web.Response:
 async def _close(app: web.Application) -> None:
     console = app[CONSOLE_KEY]
     await console.prom.close()
+    await console.prom.http.aclose()  # made here, not by the client (it carries --prometheus's credentials)
     if console.http is not None:
         await console.http.close()
 
 
-def console_app(settings: ConsoleSettings) -> web.Application:
-    dashboards = load_dashboards(settings.bundle)
-    prom = AsyncClient(
-        Endpoint(settings.prometheus_url),
+def _prometheus(settings: ConsoleSettings, failures: FailureLog) -> AsyncClient:
+    """The client for --prometheus: a ``user:password@`` in the URL is its basic auth, and gone from the URL
+    (which every error names)."""
+    split = split_credentials(settings.prometheus_url)
+    http = http_client(settings.access, max_connections=settings.max_in_flight)
+    given = settings.access is not None and (settings.access.basic_auth_user or settings.access.bearer_token_file)
+    if split.user is not None and not given:  # credentials given through the access options win
+        http.auth = httpx.BasicAuth(split.user, split.password or "")
+    return AsyncClient(
+        Endpoint(split.url),
+        http,
         limits=Limits(
             timeout_s=settings.query_timeout_s, timeout_flag="--query-timeout", max_body_bytes=MAX_QUERY_BYTES
         ),
         max_in_flight=settings.max_in_flight,
-        on_failure=FailureLog(),
+        on_failure=failures,
         slot_wait_s=settings.queue_timeout_s,
     )
+
+
+def console_app(settings: ConsoleSettings) -> web.Application:
+    dashboards = load_dashboards(settings.bundle)
+    failures = FailureLog()
+    prom = _prometheus(settings, failures)
     if problem := assets_problem():
         log.warning("console: %s", problem)
+    quiet_malformed_requests()
     app = web.Application(client_max_size=1024 * 1024, middlewares=[_same_origin])
-    app[CONSOLE_KEY] = Console(settings=settings, prom=prom, dashboards=dashboards, token=secrets.token_urlsafe(32))
+    app.on_response_prepare.append(add_security_headers)
+    app[CONSOLE_KEY] = Console(
+        settings=settings,
+        prom=prom,
+        dashboards=dashboards,
+        token=secrets.token_urlsafe(32),
+        failures=failures,
+        loads=LoadDeadlines(settings.query_timeout_s),
+    )
     for path in ("/", "/d/{uid}", "/d/{uid}/{slug}", "/alerts"):
         app.router.add_get(path, _page)
     app.router.add_static("/static", static_dir(), append_version=False)
@@ -443,7 +489,7 @@ async def serve(settings: ConsoleSettings, host: str, port: int, stop: asyncio.E
     await runner.setup()
     try:
         await web.TCPSite(runner, host, port).start()
-        log.info("console on http://%s:%d (Prometheus %s)", host, port, settings.prometheus_url)
+        log.info("console on http://%s:%d (Prometheus %s)", host, port, shown(settings.prometheus_url))
         await stop.wait()
     finally:
         await runner.cleanup()

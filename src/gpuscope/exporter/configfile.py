@@ -74,12 +74,16 @@ __all__ = [
     "WatchGroup",
     "describe",
     "go_duration_s",
+    "go_duration_text",
     "load",
     "match_groups",
     "parse",
 ]
 
 _MAX_INT32 = 2**31 - 1
+_MAX_INT64 = 2**63 - 1
+# Go's time.Duration is int64 nanoseconds: ParseDuration refuses more (2562047h47m16.854775807s) as invalid.
+MAX_GO_DURATION_S = _MAX_INT64 / 1e9
 _UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
 _PART = re.compile(r"([0-9]*(?:\.[0-9]*)?)(ns|us|µs|μs|ms|s|m|h)")
 
@@ -100,7 +104,14 @@ def go_duration_s(text: str) -> float:
             raise ValueError(f"invalid duration {text!r:.40} (write e.g. 30s, 500ms or 1m30s)")
         total += float(m.group(1)) * _UNITS[m.group(2)]
         at = m.end()
+    if not total <= MAX_GO_DURATION_S:  # also inf, from a number too long for a float
+        raise ValueError(f"invalid duration {text!r:.40} (more than Go's largest, 2562047h47m16s)")
     return sign * total
+
+
+def go_duration_text(seconds: float) -> str:
+    """``seconds`` as a Go duration that ``go_duration_s`` reads back (whole nanoseconds, as Go keeps them)."""
+    return f"{round(seconds * 1e9)}ns"
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +151,7 @@ class ConfigFile:
     enable_exporter_metrics: bool | None = None
     collect_interval_ms: int | None = None
     retention: Retention = Retention()
+    retention_line: int = 0  # where the file sets ``retention`` (0: it does not)
     watch_groups: tuple[WatchGroup, ...] = ()
     max_concurrent_scrapes: int | None = None
     detect_bind_unbind: bool | None = None
@@ -220,9 +232,9 @@ class _Doc:
     def integer(self, node: yaml.Node, path: str) -> int:
         if isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:int":
             text = str(node.value).replace("_", "")
-            if re.fullmatch(r"[-+]?[0-9]{1,19}", text):
-                return int(text)
-        raise self.error(node, f"{path} must be a whole number")
+            if re.fullmatch(r"[-+]?[0-9]{1,19}", text) and -_MAX_INT64 - 1 <= int(text) <= _MAX_INT64:
+                return int(text)  # Go's int is 64 bits: its YAML decoder refuses more
+        raise self.error(node, f"{path} must be a whole number (64 bits)")
 
     def duration(self, node: yaml.Node, path: str) -> float:
         try:
@@ -277,7 +289,9 @@ def parse(text: str, source: str) -> ConfigFile:
         out |= _collection_v1(doc, top["collection"])
     if version == 2 and "collections" in top:
         out |= _collections_v2(doc, top["collections"], out.get("retention", Retention()))
-    keys = tuple(k for k, v in out.items() if k not in ("path", "version") and v not in (None, (), Retention()))
+    keys = tuple(
+        k for k, v in out.items() if k not in ("path", "version", "retention_line") and v not in (None, (), Retention())
+    )
     return ConfigFile(**out, keys=keys)  # type: ignore[arg-type]
 
 
@@ -353,7 +367,10 @@ def _sources(doc: _Doc, node: yaml.Node, version: int) -> dict[str, object]:
         s["dcgm"], "sources.dcgm", ("detectBindUnbind",) if version == 1 else ("watch", "detectBindUnbind")
     )
     if "watch" in dcgm:
-        out["retention"] = _retention(doc, dcgm["watch"], "sources.dcgm.watch", "maxKeepAge", "maxKeepSamples")
+        where = "sources.dcgm.watch"
+        retention = _retention(doc, dcgm["watch"], where, "maxKeepAge", "maxKeepSamples")
+        out["retention"] = _override(doc, dcgm["watch"], where, retention, "maxKeepAge", "maxKeepSamples")
+        out["retention_line"] = dcgm["watch"].start_mark.line + 1
     if "detectBindUnbind" in dcgm:
         path = "sources.dcgm.detectBindUnbind"
         d = doc.mapping(dcgm["detectBindUnbind"], path, ("enabled", "pollInterval"))
@@ -397,7 +414,9 @@ def _collection_v1(doc: _Doc, node: yaml.Node) -> dict[str, object]:
     if "interval" in c and doc.text(c["interval"], "collection.interval"):
         out["collect_interval_ms"] = doc.interval_ms(c["interval"], "collection.interval")
     if "retention" in c:
-        out["retention"] = _retention(doc, c["retention"], "collection.retention", "maxAge", "maxSamples")
+        retention = _retention(doc, c["retention"], "collection.retention", "maxAge", "maxSamples")
+        out["retention"] = _override(doc, c["retention"], "collection.retention", retention, "maxAge", "maxSamples")
+        out["retention_line"] = c["retention"].start_mark.line + 1
     groups: list[WatchGroup] = []
     seen: dict[str, int] = {}
     for i, g_node in enumerate(doc.sequence(c["watchGroups"], "collection.watchGroups") if "watchGroups" in c else []):
@@ -469,6 +488,8 @@ def _collections_v2(doc: _Doc, node: yaml.Node, base: object) -> dict[str, objec
         default_name = group.name
         out["collect_interval_ms"] = group.interval_ms
         out["retention"] = group.retention.over(base if isinstance(base, Retention) else Retention())
+        if group.retention != Retention():
+            out["retention_line"] = group.line
     if groups:
         out["watch_groups"] = tuple(groups)
     return out

@@ -10,8 +10,9 @@ carries, a price for a model the fleet does not have.
 
 from __future__ import annotations
 
+import logging
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Literal
@@ -40,6 +41,8 @@ from gpuscope.report.queries import (
 )
 from gpuscope.rules.config import RulesConfig
 
+log = logging.getLogger(__name__)
+
 STEPS: dict[Tier, int] = {"raw": 300, "rollup": 3600}
 MAX_POINTS = 11_000  # Prometheus refuses range queries with more points per series
 # Scrape-interval sub-steps one raw-tier query evaluates at most (12 h at 15 s): the per-instant expressions'
@@ -49,6 +52,44 @@ MAX_SUBSTEPS = 2880
 # Pieces asked at once: Prometheus evaluates each query on one core, so a long range takes a fraction of the time on a
 # server with cores to spare (its --query.max-concurrency is 20 by default).
 PARALLEL = 4
+# The most series one answer may hold: one per GPU (the per-GPU activity, the incidents) for a fleet of 12,500
+# eight-GPU nodes, or one per pod. A store answering more is refused with the query's name: 150,000 series once
+# took the report past its memory (a MemoryError, once a segfault in the plotting) instead of a message.
+MAX_SERIES = 100_000
+
+
+@dataclass(frozen=True, slots=True)
+class Quantity:
+    """What a query's values are, and the largest magnitude one series' point can physically have: beyond it a
+    point is no measurement (a 1e308 sample, a counter gone wild) and would overflow the sums, the costs and the
+    plots' axes; such points are dropped, counted and named in the report."""
+
+    unit: str
+    bound: float
+
+
+GPUS = Quantity("GPUs", 1e7)  # a count of GPUs in one series: no fleet holds ten million
+WATTS = Quantity("W", 2e10)  # ten million GPUs at 2 kW, more than any GPU draws
+RATIO = Quantity("(activity ratio)", 100.0)  # 0 to 1; even a percentage read as a ratio stays under 100
+MIB = Quantity("MiB", 1e7)  # framebuffer memory of one GPU: 10 TiB is far beyond any
+
+
+@dataclass(frozen=True, slots=True)
+class Dropped:
+    """Points of one query left out of every figure, and why."""
+
+    query: str
+    infinite: int  # +Inf or -Inf
+    beyond: int  # finite, beyond the quantity's bound
+    bound: str  # the bound, with its unit
+
+    def describe(self) -> str:
+        why = []
+        if self.infinite:
+            why.append(f"{self.infinite:,} infinite")
+        if self.beyond:
+            why.append(f"{self.beyond:,} beyond {self.bound}, no physical value")
+        return f"{self.query}: {self.infinite + self.beyond:,} points dropped ({'; '.join(why)})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +145,7 @@ class Report:
     scrape_source: str = "default"  # "detected", "--scrape-interval" or "default" (nothing to detect it from)
     query_count: int = 0
     bytes_fetched: int = 0
+    dropped: tuple[Dropped, ...] = ()  # points of the answers left out of every figure, per query
 
 
 def choose_tier(request: ReportRequest) -> Tier:
@@ -154,6 +196,29 @@ def finite(series: tuple[Series, ...]) -> tuple[Series, ...]:
         if points:
             out.append(s if len(points) == len(s.points) else Series(s.labels, points))
     return tuple(out)
+
+
+def bounded(series: tuple[Series, ...], name: str, quantity: Quantity) -> tuple[tuple[Series, ...], Dropped | None]:
+    """``finite(series)`` without the points beyond ``quantity``'s bound either, and what was dropped (NaN is not
+    counted: 0/0 is ordinary PromQL); ``UsageError`` naming the query when the answer holds too many series."""
+    if len(series) > MAX_SERIES:
+        raise UsageError(
+            f"the query for {name!r} answered {len(series):,} series, more than the report reads "
+            f"({MAX_SERIES:,}): report a shorter range, or per cluster (a Prometheus per cluster)"
+        )
+    infinite = sum(1 for s in series for _, v in s.points if math.isinf(v))
+    beyond = sum(1 for s in series for _, v in s.points if math.isfinite(v) and abs(v) > quantity.bound)
+    kept = finite(series)
+    if beyond:
+        kept = tuple(
+            Series(s.labels, points)
+            for s in kept
+            for points in [tuple(p for p in s.points if abs(p[1]) <= quantity.bound)]
+            if points
+        )
+    if not infinite and not beyond:
+        return kept, None
+    return kept, Dropped(query=name, infinite=infinite, beyond=beyond, bound=f"{quantity.bound:g} {quantity.unit}")
 
 
 def attribution_of(client: Client, request: ReportRequest, start: float, end: float) -> Attribution:
@@ -250,6 +315,47 @@ def found(
             )
 
 
+@dataclass
+class Reader:
+    """Runs the report's queries and reads their answers: each query recorded for the appendix, each answer bounded
+    (``bounded``) and what it dropped kept for the report and said on stderr (a CSV has no room for it)."""
+
+    client: Client
+    step: int
+    end: float
+    pieces: Sequence[tuple[float, float]]  # the range in pieces (``chunks``)
+    records: list[QueryRecord] = field(default_factory=list)
+    dropped: list[Dropped] = field(default_factory=list)
+
+    def read(self, name: str, answer: tuple[Series, ...], quantity: Quantity) -> tuple[Series, ...]:
+        kept, lost = bounded(answer, name, quantity)
+        if lost is not None:
+            self.dropped.append(lost)
+            log.warning("%s", lost.describe())
+        return kept
+
+    def ranged(self, name: str, expr: str, how: str, quantity: Quantity) -> tuple[Series, ...]:
+        step, pieces = self.step, self.pieces
+        kind = f"range, step {step}s" + (f", in {len(pieces)} pieces" if len(pieces) > 1 else "")
+        self.records.append(QueryRecord(name=name, expr=expr, kind=kind, how=how))
+
+        def piece_of(piece: tuple[float, float]) -> tuple[Series, ...]:
+            answer = self.client.query_range(expr, piece[0] + step, piece[1], step)
+            if len(answer) > MAX_SERIES:  # each piece as it comes: the pieces at once would hold several times more
+                bounded(answer, name, quantity)
+            return answer
+
+        with ThreadPoolExecutor(max_workers=PARALLEL, thread_name_prefix="report piece") as pool:
+            parts = list(pool.map(piece_of, pieces))
+        return self.read(name, merged(parts), quantity)
+
+    def instant(self, name: str, expr: str, how: str, quantity: Quantity) -> tuple[Series, ...]:
+        end = self.end
+        self.records.append(QueryRecord(name=name, expr=expr, kind=f"instant at --to ({end:.0f})", how=how))
+        answer = tuple(Series(s.labels, ((end, s.value),)) for s in self.client.query(expr, end))
+        return self.read(name, answer, quantity)
+
+
 def collect(client: Client, request: ReportRequest) -> Report:
     tier = validate(request)
     step = step_of(request, tier)
@@ -260,45 +366,35 @@ def collect(client: Client, request: ReportRequest) -> Report:
     attribution = attribution_of(client, request, start, end)
     q, scrape_source = queries_for(client, request, tier, (start, end), attribution)
     label, config = q.group_label, q.config
-    records: list[QueryRecord] = []
     pieces = chunks(start, end, step, q.scrape) if tier == "raw" else [(start, end)]
+    reader = Reader(client=client, step=step, end=end, pieces=pieces)
+    ranged, instant = reader.ranged, reader.instant
 
-    def ranged(name: str, expr: str, how: str) -> tuple[Series, ...]:
-        kind = f"range, step {step}s" + (f", in {len(pieces)} pieces" if len(pieces) > 1 else "")
-        records.append(QueryRecord(name=name, expr=expr, kind=kind, how=how))
-        with ThreadPoolExecutor(max_workers=PARALLEL, thread_name_prefix="report piece") as pool:
-            parts = list(pool.map(lambda piece: client.query_range(expr, piece[0] + step, piece[1], step), pieces))
-        return finite(merged(parts))
-
-    def held_by(name: str, expr: str, how: str) -> tuple[Series, ...]:
+    def held_by(name: str, expr: str, how: str, quantity: Quantity) -> tuple[Series, ...]:
         # without attribution (told none, or none found) nobody holds anything: no table, the fleet figures still
-        return ranged(name, expr, how) if attribution.dialect != "none" else ()
-
-    def instant(name: str, expr: str, how: str) -> tuple[Series, ...]:
-        records.append(QueryRecord(name=name, expr=expr, kind=f"instant at --to ({end:.0f})", how=how))
-        return finite(tuple(Series(s.labels, ((end, s.value),)) for s in client.query(expr, end)))
+        return ranged(name, expr, how, quantity) if attribution.dialect != "none" else ()
 
     hours = f"sum of values x {step}s / 3600"
-    capacity = ranged("GPUs in the fleet", q.capacity(), "mean GPUs seen per step, summed over models")
-    held = held_by("GPU-hours held" + (" (and per pod: top jobs)" if tier == "raw" else ""), q.held(), hours)
+    capacity = ranged("GPUs in the fleet", q.capacity(), "mean GPUs seen per step, summed over models", GPUS)
+    held = held_by("GPU-hours held" + (" (and per pod: top jobs)" if tier == "raw" else ""), q.held(), hours, GPUS)
     keys = (label, "modelName")
     held_t = compute.totals(held, *keys)
     found(request, q, (start, end), capacity, held_t)
-    active = held_by("active GPU-hours", q.active(), hours + " (activity-weighted)")
-    power = held_by("energy", q.power(), f"sum of watts x {step}s / 3.6e6 = kWh")
+    active = held_by("active GPU-hours", q.active(), hours + " (activity-weighted)", GPUS)
+    power = held_by("energy", q.power(), f"sum of watts x {step}s / 3.6e6 = kWh", WATTS)
     jobs = compute.totals(held, label, config.pod_label) if tier == "raw" else {}
-    fleet_act = ranged("fleet utilization", q.fleet_activity(), "mean over GPUs at each step")
+    fleet_act = ranged("fleet utilization", q.fleet_activity(), "mean over GPUs at each step", RATIO)
     seconds = int(end - start)
     per_gpu = instant(
-        "utilization distribution", q.per_gpu_activity(seconds), "each GPU's mean over the range, bucketed"
+        "utilization distribution", q.per_gpu_activity(seconds), "each GPU's mean over the range, bucketed", RATIO
     )
-    prof = instant("GPUs with profiling counters", q.prof_coverage(), "count")
+    prof = instant("GPUs with profiling counters", q.prof_coverage(), "count", GPUS)
     found_incidents: tuple[compute.Incident, ...] | None = None
     # Zombie memory means "in use on a GPU nobody holds": without any attribution every busy GPU would be one.
     if tier == "raw" and held:
         c = config
-        zombies = ranged("zombie GPU memory", q.zombies(), "runs of consecutive steps")
-        idle = ranged("allocated-but-idle", q.idle_allocations(request.idle_ratio), "runs of at least 1 h")
+        zombies = ranged("zombie GPU memory", q.zombies(), "runs of consecutive steps", MIB)
+        idle = ranged("allocated-but-idle", q.idle_allocations(request.idle_ratio), "runs of at least 1 h", RATIO)
         found_incidents = tuple(
             compute.incidents(zombies, step, "zombie memory", (c.host_label, c.uuid_label), 2 * step)
             + compute.incidents(
@@ -312,7 +408,7 @@ def collect(client: Client, request: ReportRequest) -> Report:
     capacity_t = compute.by_time(capacity)
     held_by_time = compute.by_time(held)
     allocated = {t: held_by_time.get(t, 0.0) for t in sorted(set(capacity_t) | set(held_by_time))}
-    now = instant("GPUs at the end of the range", q.capacity_now(), "count by model: the fleet's capacity")
+    now = instant("GPUs at the end of the range", q.capacity_now(), "count by model: the fleet's capacity", GPUS)
     capacity_by_model = {s.labels.get("modelName", ""): s.points[0][1] for s in now}
     return Report(
         start=start,
@@ -342,10 +438,11 @@ def collect(client: Client, request: ReportRequest) -> Report:
         forecast=compute.forecast(allocated, sum(capacity_by_model.values())),
         kwh_price=request.kwh_price,
         hour_costs=dict(request.hour_costs),
-        queries=tuple(records),
+        queries=tuple(reader.records),
         attribution=attribution,
         scrape_interval=q.scrape,
         scrape_source=scrape_source,
         query_count=client.requests,
         bytes_fetched=client.bytes_read,
+        dropped=tuple(reader.dropped),
     )

@@ -85,16 +85,25 @@ def group_rows(
 ) -> tuple[GroupRow, ...]:
     """One row per group from (group, model) sums of step values: GPUs held, activity-weighted GPUs, watts."""
     hours = step / 3600.0
-    groups = sorted({g for g, _ in held} | {g for g, _ in power})
+    # indexed by group once: scanning every key per group is quadratic, hours for 100,000 groups
+    models_of: dict[str, set[str]] = defaultdict(set)
+    for g, m in held:
+        models_of[g].add(m)
+    watts_of: dict[str, float] = defaultdict(float)
+    for (g, _), w in power.items():
+        watts_of[g] += w
+    jobs_of: dict[str, list[tuple[str, float]]] = defaultdict(list)
+    for (g, j), v in jobs.items():
+        jobs_of[g].append((j, v * hours))
     rows = []
-    for group in groups:
-        models = {m for g, m in held if g == group}
+    for group in sorted(set(models_of) | set(watts_of)):
+        models = models_of.get(group, set())
         held_h = sum(held.get((group, m), 0.0) for m in models) * hours
         active_h = sum(active.get((group, m), 0.0) for m in models) * hours
         idle_by_model = {m: (held.get((group, m), 0.0) - active.get((group, m), 0.0)) * hours for m in models}
         idle_cost = sum(idle_by_model[m] * hour_cost[m] for m in models if m in hour_cost) if hour_cost else None
-        kwh = sum(w for (g, _), w in power.items() if g == group) * step / 3.6e6
-        group_jobs = sorted(((j, v * hours) for (g, j), v in jobs.items() if g == group), key=lambda x: (-x[1], x[0]))
+        kwh = watts_of.get(group, 0.0) * step / 3.6e6
+        group_jobs = sorted(jobs_of.get(group, []), key=lambda x: (-x[1], x[0]))
         rows.append(
             GroupRow(
                 group=group,

@@ -155,6 +155,15 @@ def _appendix(report: Report) -> str:
     return "".join(parts)
 
 
+def _dropped(report: Report) -> str:
+    """Points the store answered that no figure counts (infinite, or beyond a physical bound), said up front."""
+    if not report.dropped:
+        return ""
+    items = "".join(f"<li>{html.escape(d.describe())}</li>" for d in report.dropped)
+    head = "<p><b>Left out of every figure below</b> (no measurement can be this):</p>"
+    return f"<div class=dropped>{head}<ul>{items}</ul></div>"
+
+
 def render_html(report: Report) -> str:
     tier = (
         f"raw exporter series ({report.step} s steps) · each sample counts for one scrape interval, "
@@ -197,6 +206,7 @@ def render_html(report: Report) -> str:
             f"grouped by {html.escape(report.group_by)} (label <code>{html.escape(report.group_label)}</code>) · "
             f"{report.query_count} queries, {report.bytes_fetched:,} bytes</p>",
             f"<p class=meta>Holders: {html.escape(report.attribution.summary())}.</p>",
+            _dropped(report),
             "<div class=cards>",
             *(f"<div class=card>{html.escape(k)}<b>{html.escape(v)}</b></div>" for k, v in cards),
             "</div>",

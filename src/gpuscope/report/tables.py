@@ -53,6 +53,8 @@ def to_json(report: Report) -> str:
         "forecast": None if report.forecast is None else asdict(report.forecast),
         "prices": {"per_kwh": report.kwh_price, "per_gpu_hour": report.hour_costs},
         "queries": [asdict(q) for q in report.queries],
+        # points of the answers no figure counts: infinite, or beyond the quantity's physical bound
+        "dropped": [asdict(d) | {"description": d.describe()} for d in report.dropped],
     }
     return json.dumps(body, indent=2, sort_keys=True) + "\n"
 

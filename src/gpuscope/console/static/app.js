@@ -16,6 +16,9 @@ const MARGIN = 8;
 
 // The token the server put in the page: every POST carries it back (a page elsewhere cannot read it).
 const TOKEN = document.querySelector('meta[name="gpuscope-token"]')?.content || "";
+// Names this page's loads: every panel request of one load carries PAGE:generation, and the server ends them all
+// by one deadline (the browser sends six at a time: against a hung Prometheus, one timeout per six panels).
+const PAGE = Math.random().toString(36).slice(2, 12);
 
 async function api(path, body) {
   const response = await fetch(path, body === undefined ? {} : {
@@ -253,6 +256,7 @@ async function loadPanel(section, panel, generation) {
   try {
     data = await api("/api/panel", {
       uid: state.uid, panel: panel.id, from: state.from, to: state.to, vars: selections(), width: Math.round(body.clientWidth),
+      load: `${PAGE}:${generation}`,
     });
   } catch (err) {
     data = { errors: [String(err.message || err)], series: [] };
