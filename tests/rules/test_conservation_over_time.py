@@ -295,14 +295,12 @@ def _reading(gpu: Gpu, m: int) -> float | None:
 Minutes = dict[tuple[str, int], float]  # (group, minute) -> value
 
 
-def _billed_watts(gpu: Gpu, m: int) -> float | None:
-    """The watts the GPU is billed for minute ``m``: the counter's increase since the last minute, or the gauge."""
-    if not gpu.energy:
-        return gpu.watts
+def _billed_watts(gpu: Gpu, m: int) -> float:
+    """The watts the GPU is billed for minute ``m``: the counter's increase since the last minute, else the gauge."""
     now, before = _reading(gpu, m), _reading(gpu, m - 1)
-    if now is None or before is None:
-        return None
-    return (now - before if now >= before else now) / 1000 / 60
+    if not gpu.energy or now is None or before is None or now < before:
+        return gpu.watts
+    return (now - before) / 1000 / 60
 
 
 def per_minute(nodes: tuple[Node, ...]) -> tuple[Minutes, Minutes, Minutes, dict[int, float]]:
@@ -324,8 +322,7 @@ def per_minute(nodes: tuple[Node, ...]) -> tuple[Minutes, Minutes, Minutes, dict
                     group, share = _group(h.namespace), unit.share / len(holders)
                     held[group, m] += share
                     active[group, m] += share * unit.activity
-                    if w is not None:
-                        watts[group, m] += share * w
+                    watts[group, m] += share * w
     return held, active, watts, capacity
 
 

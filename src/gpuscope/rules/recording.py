@@ -162,21 +162,16 @@ def energy_records(q: Promql) -> list[Recording]:
 
     The increases telescope, so summed over any run of minutes they are the counter's increase over it: energy is
     exact over time, with no extrapolation of ``rate`` over a window a gap or a rollout only partly covers. A
-    minute whose previous reading is missing (the GPU's first minute, the minute after a gap: a gap ends the
-    record's series and leaves a staleness marker) bills nothing: the energy used while nobody saw the GPU is
-    billed to no one. A reading below the previous one is a reset (the driver reloaded): the minute bills what
-    the counter counted since. A GPU whose exporter serves no energy counter is billed from its power gauge (the
-    5 m average, once a minute), so it is never billed nothing."""
+    minute with no increase to read (a GPU whose exporter serves no energy counter, the GPU's first minute or the
+    first after a gap, a reading below the previous one: the driver reloaded) is billed from the power gauge's
+    5 m mean, which the GPU reported; a minute in which nobody saw the GPU has no record and bills nothing."""
     field = "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION"
     # An instant read: a copy that ended (an old exporter pod, a pod's series where the pod labels are on the device
     # series) is stale and not read, so after a reset the largest reading is the live one.
     latest = q.base(field, f"max by ({q.device_keys}) ({q.dcgm(field)})")
-    previous = f"{ENERGY_LAST} offset 1m"
-    # ``or``: where the increase is negative (a reset), the reading itself, if there was a previous reading
-    watts = (
-        f"(\n({ENERGY_LAST} - {previous} >= 0)\nor\n({ENERGY_LAST} and {previous})\n) / {q.secs(60)}\n"
-        f"or\n({POWER_5M} unless on ({q.cluster}, {q.config.uuid_label}) {ENERGY_LAST})"
-    )
+    # ``or``: a GPU with no increase this minute (no energy counter, the minute after a gap, a driver reload) is
+    # billed its power gauge's 5 m mean (the GPU reported in the minute; only the unseen minutes bill nothing).
+    watts = f"({ENERGY_LAST} - {ENERGY_LAST} offset 1m >= 0) / {q.secs(60)}\nor\n{POWER_5M}"
     return [Recording(record=ENERGY_LAST, expr=latest), Recording(record=BILLED_WATTS, expr=watts)]
 
 
