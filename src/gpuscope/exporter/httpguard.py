@@ -15,7 +15,9 @@ own, ``httpserver``, or aiohttp's) and only watches bytes go by:
   arrives at the cap, the least recently active *idle* connection is closed to make room (counted as evicted): one
   with no request in progress (never sent a byte, between keep-alive requests, or in its TLS handshake). Only when
   every open connection is mid-request (whose request deadline bounds how long it can stay so) is the new one
-  closed on arrival (plain HTTP gets a 503 first) and counted as rejected (``ConnectionStats``, self-metrics). So
+  closed on arrival and counted as rejected (``ConnectionStats``, self-metrics). Over plain HTTP both get a 503
+  with ``Retry-After`` and a lingering close (``_turn_away``): "idle" includes a connection whose request is still
+  in the kernel, unread, and a silent close left ~half of 1,000 concurrent clients without an answer. So
   an attacker holding the cap's worth of idle keep-alive connections cannot lock Prometheus out: its scrape's
   connection takes the place of the oldest of them.
 
