@@ -114,6 +114,7 @@ class _Admission:
         self._peak = 0
         self._trim: asyncio.TimerHandle | None = None
         self._slots: OrderedDict[_Slot, None] = OrderedDict()  # least recently active first
+        self.lingering = 0  # connections turned away with a 503, still reading what their client sends (at most cap)
         stats.idle = self.idle_count
 
     def idle_count(self) -> int:
@@ -236,10 +237,13 @@ class _Guard(asyncio.Protocol):
         is followed by a FIN, what the client still sends is read and dropped, and the socket goes at the client's
         FIN or ``_LINGER_S`` later (its slot under the cap is free already)."""
         transport.write(_BUSY)  # nothing else is left to write: an evicted connection is idle
-        if not transport.can_write_eof():
+        admission = self._admission
+        # Lingering sockets are outside the cap: a flood of newcomers may not turn them into a descriptor leak.
+        if not transport.can_write_eof() or admission.lingering >= admission.stats.limit:
             transport.close()
             return
         transport.write_eof()
+        admission.lingering += 1
         self._linger = self._loop.call_later(_LINGER_S, transport.abort)
 
     # -- asyncio.Protocol, forwarded ------------------------------------------------------------------------------
@@ -284,6 +288,8 @@ class _Guard(asyncio.Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         if self._linger is not None:
             self._linger.cancel()
+            self._linger = None
+            self._admission.lingering -= 1
         if self._owns_slot:
             if self.slot is None:
                 return  # refused on arrival: the HTTP protocol never saw it
