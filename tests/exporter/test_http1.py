@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from gpuscope.backends.sim import SimNode, SimNodeConfig
-from gpuscope.exporter.http1 import BadRequest, parse_head, take_chunked
+from gpuscope.exporter.http1 import BadRequest, check_partial_head, parse_head, take_chunked
 from gpuscope.exporter.server import Listener
 from gpuscope.exporter.settings import ExporterSettings, make_runtime
 from gpuscope.fields.collectors import load_collectors
@@ -30,6 +30,26 @@ def test_a_head_is_parsed_into_method_path_query_and_lower_case_fields() -> None
     assert parse_head(b"GET / HTTP/1.0\r\nConnection: Keep-Alive").keep_alive
     assert not parse_head(b"GET / HTTP/1.1\r\nConnection: close").keep_alive
     assert parse_head(b"GET http://h:1/health HTTP/1.1").path == "/health"
+
+
+@pytest.mark.parametrize(
+    ("partial", "reason"),
+    [
+        (b"\x8f\x03GE", "invalid method"),  # no request line ends yet, but no method has such bytes
+        (b"GET / HTTP/1.1\nHost: x", "the request line does not end with CRLF"),
+        (b"\n", "the request line does not end with CRLF"),
+        (b"GET /a b HTTP/1.1\r\n", "the request line is not METHOD TARGET VERSION"),
+        (b"GET / HTTP/3\r\nHost", "unsupported HTTP version"),
+    ],
+)
+def test_a_head_still_arriving_is_refused_once_it_cannot_be_a_request(partial: bytes, reason: str) -> None:
+    with pytest.raises(BadRequest, match=f"^{re.escape(reason)}$"):
+        check_partial_head(partial)
+
+
+@pytest.mark.parametrize("partial", [b"", b"GE", b"GET", b"GET /metr", b"GET /metrics HTTP/1.1\r\nHost: x\r\n"])
+def test_a_head_still_arriving_that_can_still_be_a_request_is_waited_for(partial: bytes) -> None:
+    check_partial_head(partial)  # no exception: more bytes may make it a request
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ import pytest
 from gpuscope.exporter.httpguard import HttpLimits
 from tests.support.exporter_process import GPUSCOPE, ExporterProcess, exporter_process, http_self_metrics
 from tests.support.net import free_port, wait_for
-from tests.support.rawhttp import closed_by_peer, keepalive_get
+from tests.support.rawhttp import closed_by_peer, keepalive_get, turned_away
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 CAP = HttpLimits().max_connections  # what `gpuscope exporter` runs with
@@ -77,18 +77,18 @@ def test_idle_keepalive_connections_at_the_cap_do_not_lock_a_scrape_out(exporter
         assert metrics["gpuscope_exporter_http_connections_idle"] == CAP - 1
         assert metrics["gpuscope_exporter_http_connections_evicted_total"] == 1
         assert metrics["gpuscope_exporter_http_connections_rejected_total"] == 0
-        assert closed_by_peer(first[0], timeout=30)  # the least recently active one made room
+        assert turned_away(first[0], timeout=30)  # the least recently active one made room, told with a 503
         assert not any(closed_by_peer(sock) for sock in first[1:])
         rss_at_cap = _rss_bytes(pid)
 
         # Another cap's worth, and another: each connection takes an older one's place; the exporter closes every
         # evicted socket, and its connections, descriptors and memory stay where the first wave left them.
         second = _wave(held, port)
-        assert all(closed_by_peer(sock, timeout=30) for sock in first)
+        assert all(turned_away(sock, timeout=30) for sock in first[1:])
         for sock in first:
             sock.close()
         third = _wave(held, port)
-        assert all(closed_by_peer(sock, timeout=30) for sock in second)
+        assert all(turned_away(sock, timeout=30) for sock in second)
         assert not any(closed_by_peer(sock) for sock in third)
         wait_for(lambda: _fds(pid) <= base_fds + CAP, what=f"the exporter to hold at most {CAP} connections' fds")
         growth = _rss_bytes(pid) - rss_at_cap

@@ -51,3 +51,16 @@ def closed_by_peer(sock: socket.socket, timeout: float = 0.0) -> bool:
                     return False
     finally:
         sock.settimeout(previous)
+
+
+def turned_away(sock: socket.socket, timeout: float = 10.0) -> bool:
+    """Whether the server answered ``sock`` with a 503 that says when to come back, and closed it: how a connection
+    evicted or refused at the connection cap ends (no request of ours is due an answer)."""
+    reply = b""
+    sock.settimeout(timeout)
+    try:
+        while chunk := sock.recv(65536):
+            reply += chunk
+    except (ConnectionResetError, TimeoutError):
+        pass
+    return reply.startswith(b"HTTP/1.1 503 ") and b"\r\nRetry-After: " in reply

@@ -80,6 +80,22 @@ def parse_head(raw: bytes) -> Head:
     )
 
 
+def check_partial_head(buffer: bytes | bytearray) -> None:
+    """Refuse a request head that is still arriving but already cannot be one: a request line that has ended and is
+    malformed (a bare LF ends it too), or a method with a byte no method has. Random bytes are answered at once,
+    not after the request deadline with a silent close."""
+    end = buffer.find(b"\n")
+    if end < 0:
+        space = buffer.find(b" ")
+        method = buffer if space < 0 else buffer[:space]
+        if method and not _TOKEN.fullmatch(method):
+            raise BadRequest("invalid method")
+        return
+    if end == 0 or buffer[end - 1] != 0x0D:
+        raise BadRequest("the request line does not end with CRLF")
+    _request_line(bytes(buffer[: end - 1]))
+
+
 def _request_line(line: bytes) -> tuple[str, str, tuple[int, int]]:
     parts = line.split(b" ")
     if len(parts) != 3:

@@ -15,7 +15,9 @@ own, ``httpserver``, or aiohttp's) and only watches bytes go by:
   arrives at the cap, the least recently active *idle* connection is closed to make room (counted as evicted): one
   with no request in progress (never sent a byte, between keep-alive requests, or in its TLS handshake). Only when
   every open connection is mid-request (whose request deadline bounds how long it can stay so) is the new one
-  closed on arrival (plain HTTP gets a 503 first) and counted as rejected (``ConnectionStats``, self-metrics). So
+  closed on arrival and counted as rejected (``ConnectionStats``, self-metrics). Over plain HTTP both get a 503
+  with ``Retry-After`` and a lingering close (``_turn_away``): "idle" includes a connection whose request is still
+  in the kernel, unread, and a silent close left ~half of 1,000 concurrent clients without an answer. So
   an attacker holding the cap's worth of idle keep-alive connections cannot lock Prometheus out: its scrape's
   connection takes the place of the oldest of them.
 
@@ -65,10 +67,15 @@ class HttpLimits:
     max_connections: int = 512
 
 
+# The answer to a connection refused or evicted at the cap: a client sees why and when to come back, where a
+# silent close reads as a broken server (an evicted client may have sent a request we have not read yet).
 _BUSY = (
-    b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 21\r\n"
+    b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 21\r\nRetry-After: 1\r\n"
     b"Connection: close\r\n\r\ntoo many connections\n"
 )
+
+
+_LINGER_S = 2.0  # how long a connection turned away may keep sending before it is reset
 
 
 @functools.cache
@@ -107,6 +114,7 @@ class _Admission:
         self._peak = 0
         self._trim: asyncio.TimerHandle | None = None
         self._slots: OrderedDict[_Slot, None] = OrderedDict()  # least recently active first
+        self.lingering = 0  # connections turned away with a 503, still reading what their client sends (at most cap)
         stats.idle = self.idle_count
 
     def idle_count(self) -> int:
@@ -201,6 +209,7 @@ class _Guard(asyncio.Protocol):
         self._head = bytearray()
         self._body_left = 0
         self._opaque = False  # a chunked body: its end is not tracked, the request deadline simply stays armed
+        self._linger: asyncio.TimerHandle | None = None  # set once turned away with a 503 (``_turn_away``)
 
     def idle(self) -> bool:
         """No request in progress: none partly received, none being answered, nothing left to write. An idle
@@ -220,7 +229,22 @@ class _Guard(asyncio.Protocol):
         transport = self._transport
         if transport is not None and not transport.is_closing():
             log.debug("closing the idle connection from %s: the connection limit was reached", _peer(transport))
-            transport.close()  # nothing is left to write (``idle``): the socket goes at once, with a FIN
+            self._turn_away(transport)
+
+    def _turn_away(self, transport: asyncio.Transport) -> None:
+        """Answer 503 and close without losing the answer: closing a socket with unread bytes (the request the client
+        sent before we turned it away) sends a reset that can destroy the 503 in the client's buffers, so the answer
+        is followed by a FIN, what the client still sends is read and dropped, and the socket goes at the client's
+        FIN or ``_LINGER_S`` later (its slot under the cap is free already)."""
+        transport.write(_BUSY)  # nothing else is left to write: an evicted connection is idle
+        admission = self._admission
+        # Lingering sockets are outside the cap: a flood of newcomers may not turn them into a descriptor leak.
+        if not transport.can_write_eof() or admission.lingering >= admission.stats.limit:
+            transport.close()
+            return
+        transport.write_eof()
+        admission.lingering += 1
+        self._linger = self._loop.call_later(_LINGER_S, transport.abort)
 
     # -- asyncio.Protocol, forwarded ------------------------------------------------------------------------------
 
@@ -229,8 +253,7 @@ class _Guard(asyncio.Protocol):
         if self._owns_slot:
             self.slot = self._admission.enter(tls=False, idle=self.idle, evict=self.evict)
             if self.slot is None:
-                transport.write(_BUSY)
-                transport.close()
+                self._turn_away(transport)
                 return
         if self._on_made is not None:
             self._on_made()
@@ -239,6 +262,8 @@ class _Guard(asyncio.Protocol):
         self._inner.connection_made(transport)
 
     def data_received(self, data: bytes) -> None:
+        if self._linger is not None:
+            return  # turned away: the rest of the request is dropped
         if self._transport is None or self._transport.is_closing():
             return
         if self.slot is not None:
@@ -247,6 +272,8 @@ class _Guard(asyncio.Protocol):
             self._inner.data_received(data)
 
     def eof_received(self) -> bool | None:
+        if self._linger is not None:
+            return False  # turned away and the client is done: close now
         return self._inner.eof_received()
 
     def pause_writing(self) -> None:
@@ -259,6 +286,10 @@ class _Guard(asyncio.Protocol):
         self._inner.resume_writing()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self._linger is not None:
+            self._linger.cancel()
+            self._linger = None
+            self._admission.lingering -= 1
         if self._owns_slot:
             if self.slot is None:
                 return  # refused on arrival: the HTTP protocol never saw it

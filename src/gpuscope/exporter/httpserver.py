@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
 
-from gpuscope.exporter.http1 import END_OF_HEAD, BadRequest, Head, parse_head, take_chunked
+from gpuscope.exporter.http1 import END_OF_HEAD, BadRequest, Head, check_partial_head, parse_head, take_chunked
 from gpuscope.exporter.requestlog import REQUEST_LOG
 
 log = logging.getLogger(__name__)
@@ -277,6 +277,9 @@ class HttpConnection(asyncio.Protocol):
         if self._head is None:
             end = self._buffer.find(END_OF_HEAD)
             if end < 0:
+                check_partial_head(self._buffer)
+                if self._eof and self._buffer:
+                    raise BadRequest("the request ended before its head did")
                 return None
             head = parse_head(bytes(self._buffer[:end]))
             del self._buffer[: end + len(END_OF_HEAD)]
@@ -286,6 +289,8 @@ class HttpConnection(asyncio.Protocol):
         if head.chunked:
             taken = take_chunked(self._buffer, limit)
             if taken is None:
+                if self._eof:
+                    raise BadRequest("the request ended before its body did")
                 self._maybe_continue(transport, head)
                 return None
             body, used = taken
@@ -294,6 +299,8 @@ class HttpConnection(asyncio.Protocol):
             if used > limit:
                 raise BadRequest("request body too large", 413)
             if len(self._buffer) < used:
+                if self._eof:
+                    raise BadRequest("the request ended before its body did")
                 self._maybe_continue(transport, head)
                 return None
             body = bytes(self._buffer[:used])

@@ -16,9 +16,12 @@ a byte a second cannot hold a list, and a watch ends by its ``timeoutSeconds`` p
 bounded: a list is read in pages of ``PAGE_LIMIT`` objects (``limit``/``continue``), each page answer at most
 ``MAX_PAGE_BYTES`` (a server that ignores ``limit`` and sends more is refused, and the log says so), an event line
 is at most ``MAX_EVENT_BYTES``, and at most ``max_objects`` objects are kept (``decode`` keeps only what attribution
-needs of each). An object ``decode`` cannot read (``containerStatuses: 5``) is skipped with a warning, never the
-list; an answer nested past the parser's depth is one ``bad_response`` line, not a traceback. The service account
-token is re-read for each request (projected tokens rotate), non-blocking and regular-file only.
+needs of each), weighing at most a ``Budget``'s bytes together when one is given: counts alone let 2,048 pods of 64
+labels of 700 characters hold 175 MiB. Past the budget an object is kept in its ``shrink`` form (a pod without its
+labels: attribution still finds it) when that fits, else not kept; either is counted (``full``) and logged. An
+object ``decode`` cannot read (``containerStatuses: 5``) is skipped with a warning, never the list; an answer
+nested past the parser's depth is one ``bad_response`` line, not a traceback. The service account token is re-read
+for each request (projected tokens rotate), non-blocking and regular-file only.
 """
 
 from __future__ import annotations
@@ -202,12 +205,24 @@ def fetch(
 
 
 @dataclass(frozen=True, slots=True)
+class Budget(Generic[T]):
+    """A byte budget for a reflector's copy: ``weigh`` estimates an object's memory (an upper bound), ``shrink``
+    gives the smaller form kept past the budget (None: such objects are not kept at all)."""
+
+    max_bytes: int
+    weigh: Callable[[T], int]
+    shrink: Callable[[T], T] | None = None
+    shrunk: str = "kept in a smaller form"  # what the log says ``shrink`` left out
+
+
+@dataclass(frozen=True, slots=True)
 class ReflectorStatus:
     """How the reflector fares, for the self-metrics."""
 
     up: bool = False  # the last list or watch request succeeded
     synced: bool = False  # a list has completed at least once: the copy is the server's
     objects: int = 0
+    bytes: int = 0  # the copy's weight under its ``Budget`` (0 without one)
     requests: int = 0  # HTTP requests made since start (lists and watches)
     errors: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
 
@@ -223,6 +238,7 @@ class Reflector(Generic[T]):
         *,
         field_selector: str = "",
         max_objects: int = 2048,
+        budget: Budget[T] | None = None,
         watch_timeout_s: int = WATCH_TIMEOUT_S,
         read_grace_s: float = 30.0,
         backoff_s: tuple[float, float] = BACKOFF_S,
@@ -235,6 +251,8 @@ class Reflector(Generic[T]):
         self.decode = decode
         self.field_selector = field_selector
         self.max_objects = max_objects
+        self.budget = budget
+        self._bytes = 0  # the copy's weight, when there is a budget
         self.watch_timeout_s = watch_timeout_s
         self.read_grace_s = read_grace_s
         self.backoff_s = backoff_s
@@ -263,6 +281,7 @@ class Reflector(Generic[T]):
                 up=self._up,
                 synced=self._synced,
                 objects=len(self._items),
+                bytes=self._bytes,
                 requests=self._requests,
                 errors=MappingProxyType(dict(self._errors)),
             )
@@ -382,7 +401,7 @@ class Reflector(Generic[T]):
 
     def _list(self) -> str:
         items: dict[str, T] = {}
-        dropped = 0
+        dropped = shrunk = weight = 0
         malformed: list[str] = []
         token: str = ""
         version: object = None
@@ -390,10 +409,14 @@ class Reflector(Generic[T]):
             document = self._page(token)
             for obj in _list_items(document):
                 kept = self._decode(obj, malformed)
-                if kept is not None and len(items) < self.max_objects:
-                    items[kept[0]] = kept[1]
-                elif kept is not None:
+                if kept is None:
+                    continue
+                fitted = self._fit(kept[1], weight, items) if len(items) < self.max_objects else None
+                if fitted is None:
                     dropped += 1
+                    continue
+                items[kept[0]], weight, smaller = fitted
+                shrunk += smaller
             metadata = document.get("metadata")
             metadata = metadata if isinstance(metadata, dict) else {}
             version = metadata.get("resourceVersion")
@@ -406,15 +429,59 @@ class Reflector(Generic[T]):
         if not isinstance(version, str) or not version:
             raise WatchError("bad_response", "list answer without metadata.resourceVersion")
         self._items = MappingProxyType(items)
+        with self._lock:
+            self._bytes = weight
         self._say_malformed(malformed)
         if dropped:
-            self._failed(WatchError("full", f"{dropped} {self.what} over the limit of {self.max_objects} not kept"))
+            self._failed(WatchError("full", f"{dropped} {self.what} over the {self._limits()} not kept"))
+        if shrunk:
+            self._failed(WatchError("full", self._over_budget(f"{shrunk} {self.what}")))
         with self._lock:
             self._synced = True
         self._synced_event.set()
         self._ok()
         log.debug("listed %d Kubernetes %s at resourceVersion %s", len(items), self.what, version)
         return version
+
+    def _fit(self, value: T, weight: int, items: dict[str, T]) -> tuple[T, int, int] | None:
+        """``value`` as the copy can keep it next to ``items`` (weighing ``weight``): (what is kept, the copy's new
+        weight, how many objects were shrunk for it), or None when even its shrunk form cannot fit.
+
+        Past the budget the new object is kept shrunk, and when even that does not fit, objects already kept are
+        shrunk (oldest first) to make room: a pod without labels is still attributed, a pod missing is not. Objects
+        kept whole stay whole otherwise (their series keep their labels: no churn)."""
+        budget = self.budget
+        if budget is None:
+            return value, 0, 0
+        size = budget.weigh(value)
+        if weight + size <= budget.max_bytes:
+            return value, weight + size, 0
+        if budget.shrink is None:
+            return None
+        small = budget.shrink(value)
+        size = budget.weigh(small)
+        shrunk = 1
+        for key in list(items) if weight + size > budget.max_bytes else ():
+            was = items[key]
+            smaller = budget.shrink(was)
+            saved = budget.weigh(was) - budget.weigh(smaller)
+            if saved > 0:
+                items[key] = smaller
+                weight -= saved
+                shrunk += 1
+                if weight + size <= budget.max_bytes:
+                    break
+        if weight + size > budget.max_bytes:
+            return None
+        return small, weight + size, shrunk
+
+    def _limits(self) -> str:
+        budget = "" if self.budget is None else f" or the {self.budget.max_bytes / 2**20:g} MiB memory budget"
+        return f"limit of {self.max_objects}{budget}"
+
+    def _over_budget(self, which: str) -> str:
+        assert self.budget is not None
+        return f"{which} {self.budget.shrunk}: the {self.budget.max_bytes / 2**20:g} MiB memory budget is reached"
 
     def _decode(self, obj: object, malformed: list[str]) -> tuple[str, T] | None:
         """What ``decode`` keeps of one object; an object it cannot read is skipped and named in ``malformed``."""
@@ -500,15 +567,25 @@ class Reflector(Generic[T]):
             self._say_malformed(malformed)
         key = kept[0] if kept is not None else _key(obj)
         items = dict(self._items)
+        old = items.pop(key, None)
+        weight = self._bytes - (self.budget.weigh(old) if self.budget is not None and old is not None else 0)
         if kind == "DELETED" or kept is None:
-            if items.pop(key, None) is None:
+            if old is None:
                 return
-        elif key in items or len(items) < self.max_objects:
-            items[key] = kept[1]
         else:
-            self._failed(WatchError("full", f"more than {self.max_objects} {self.what}; the rest are not kept"))
-            return
+            fitted = self._fit(kept[1], weight, items) if old is not None or len(items) < self.max_objects else None
+            if fitted is None:
+                # Not kept (and an older copy of it dropped: a stale one would be wrong, not just incomplete).
+                self._failed(WatchError("full", f"{self.what} over the {self._limits()} are not kept"))
+                if old is None:
+                    return
+            else:
+                items[key], weight, smaller = fitted
+                if smaller:
+                    self._failed(WatchError("full", self._over_budget(self.what)))
         self._items = MappingProxyType(items)
+        with self._lock:
+            self._bytes = weight
 
 
 def _key(obj: Mapping[str, Any]) -> str:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import re
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
@@ -31,7 +32,7 @@ from gpuscope.exporter.workloads.model import Assignment, Attribution, Pairs, Wo
 from gpuscope.exposition import valid_text
 
 if TYPE_CHECKING:  # the watch itself is loaded only when pod labels or UIDs are on (workloads/source.py)
-    from gpuscope.exporter.workloads.kubewatch import Decoder
+    from gpuscope.exporter.workloads.kubewatch import Budget, Decoder
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +50,16 @@ RESERVED = frozenset(
     }
 )  # fmt: skip
 
+
+# The pod cache's memory budget (``kubewatch.Budget``): counts alone (2,048 pods, 64 labels of up to 1,024
+# characters) let a hostile or careless API server fill the DaemonSet's 128 MiB; 32 MiB holds 2,048 pods of 64
+# ordinary labels (63-character values) several times over. Past it, a pod is kept without its labels.
+POD_CACHE_BYTES = 32 * 1024 * 1024
+# What the allocator adds to a str (``sys.getsizeof`` counts the rest: header, characters at 1, 2 or 4 bytes), and
+# what a (name, value) pair costs besides its two strings: its tuple and its slot in the pod's tuple.
+_ALLOC_BYTES = 16
+_PAIR_BYTES = 64
+_POD_BYTES = 256  # the PodMeta itself, its two tuples and its places in the copy and the indexes
 
 MAX_CONTAINERS = 64  # per pod (containers, init and ephemeral containers together)
 MAX_PATTERN = 4096  # characters of one allowlist pattern; RE2 bounds its program's memory besides
@@ -182,6 +193,34 @@ def pod_decoder(*, labels: bool, allowlist: Sequence[Matcher] = ()) -> Decoder[P
         return object_key(obj), PodMeta(namespace=namespace, name=name, uid=uid, labels=kept, containers=containers)
 
     return decode
+
+
+def _text_bytes(text: str) -> int:
+    return sys.getsizeof(text) + _ALLOC_BYTES
+
+
+def pod_bytes(pod: PodMeta) -> int:
+    """An upper bound of the memory one cached pod holds (checked against tracemalloc in the tests)."""
+    pairs = (*pod.labels, *pod.containers)
+    return (
+        _POD_BYTES
+        + _text_bytes(pod.namespace)
+        + _text_bytes(pod.name)
+        + _text_bytes(pod.uid)
+        + sum(_PAIR_BYTES + _text_bytes(k) + _text_bytes(v) for k, v in pairs)
+    )
+
+
+def without_labels(pod: PodMeta) -> PodMeta:
+    """What is kept of a pod past the budget: its identity and containers, so that attribution still finds it."""
+    return replace(pod, labels=())
+
+
+def pod_budget(max_bytes: int = POD_CACHE_BYTES) -> Budget[PodMeta]:
+    """The pod cache's byte budget; past it, pods are kept without their labels."""
+    from gpuscope.exporter.workloads.kubewatch import Budget  # only a pod watch weighs pods
+
+    return Budget(max_bytes=max_bytes, weigh=pod_bytes, shrink=without_labels, shrunk="kept without their labels")
 
 
 class PodIndex:

@@ -31,7 +31,14 @@ from gpuscope.exporter.workloads.model import (
     WorkloadStatus,
     resolve,
 )
-from gpuscope.exporter.workloads.podmeta import PodIndex, PodMeta, compile_allowlist, pod_decoder, with_pod_metadata
+from gpuscope.exporter.workloads.podmeta import (
+    PodIndex,
+    PodMeta,
+    compile_allowlist,
+    pod_budget,
+    pod_decoder,
+    with_pod_metadata,
+)
 
 # The kubelet client (gRPC, ~10 MiB) and the API server watch are imported only when -k and the flags that use them
 # are on: an exporter without them never loads either (tests/exporter/test_import_weight.py).
@@ -134,7 +141,9 @@ class WorkloadSource:
         selector = f"spec.nodeName={node}"
         if self.settings.pod_metadata:
             decode = pod_decoder(labels=self.settings.pod_labels, allowlist=allowlist)
-            self.pod_watch = Reflector(api, ("/api/v1/pods",), decode, field_selector=selector, what="pods")
+            self.pod_watch = Reflector(
+                api, ("/api/v1/pods",), decode, field_selector=selector, budget=pod_budget(), what="pods"
+            )
         if self.settings.dra:
             self.slice_watch = Reflector(
                 api, RESOURCESLICE_PATHS, slice_decoder(), field_selector=selector, what="resourceslices"
