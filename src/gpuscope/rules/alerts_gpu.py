@@ -311,10 +311,7 @@ def thermal(q: Promql) -> Alert:
 
 def nvlink(q: Promql) -> Alert:
     g, n = q.gpu_id, q.config.thresholds.nvlink_errors_per_5m
-    # The counter now against five minutes ago: two samples per series where ``increase(...[5m])`` read twenty, on
-    # the rule that reads the most samples of all (eleven counter families per GPU, every minute); a driver reload
-    # (the counter back near 0) is no error, where ``increase`` counted the new value as one.
-    expr = alternatives(*(f"max by ({g}) ({q.dcgm(f)} - {q.dcgm(f)} offset 5m > {n})" for f in NVLINK_ERROR_FIELDS))
+    expr = alternatives(*(f"max by ({g}) (increase({q.dcgm(f)}[5m]) > {n})" for f in NVLINK_ERROR_FIELDS))
     return Alert(
         name="GPUNVLinkErrors",
         expr=q.unless_exporter_down(expr),
