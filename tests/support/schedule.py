@@ -53,7 +53,6 @@ LONG_MODULES = (
     "tests/prom/test_client.py",
     "tests/generate/test_bundle.py",
     "tests/report/test_report_backfilled.py",
-    "tests/report/test_report_absurd_values.py",
     "tests/hostile/test_remediate_clients.py",
     "tests/hostile/test_remediate_safety.py",
     "tests/hostile/test_console_input.py",

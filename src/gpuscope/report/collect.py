@@ -108,6 +108,7 @@ class ReportRequest:
     config: RulesConfig = field(default_factory=RulesConfig)
     attribution: Dialect | Literal["auto"] = "auto"
     scrape_interval: int | None = None  # seconds each raw sample stands for; None: detected from the store
+    max_series: int = MAX_SERIES  # series one answer may hold
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,13 +199,15 @@ def finite(series: tuple[Series, ...]) -> tuple[Series, ...]:
     return tuple(out)
 
 
-def bounded(series: tuple[Series, ...], name: str, quantity: Quantity) -> tuple[tuple[Series, ...], Dropped | None]:
+def bounded(
+    series: tuple[Series, ...], name: str, quantity: Quantity, max_series: int = MAX_SERIES
+) -> tuple[tuple[Series, ...], Dropped | None]:
     """``finite(series)`` without the points beyond ``quantity``'s bound either, and what was dropped (NaN is not
     counted: 0/0 is ordinary PromQL); ``UsageError`` naming the query when the answer holds too many series."""
-    if len(series) > MAX_SERIES:
+    if len(series) > max_series:
         raise UsageError(
             f"the query for {name!r} answered {len(series):,} series, more than the report reads "
-            f"({MAX_SERIES:,}): report a shorter range, or per cluster (a Prometheus per cluster)"
+            f"({max_series:,}): report a shorter range, or per cluster (a Prometheus per cluster)"
         )
     infinite = sum(1 for s in series for _, v in s.points if math.isinf(v))
     beyond = sum(1 for s in series for _, v in s.points if math.isfinite(v) and abs(v) > quantity.bound)
@@ -324,11 +327,12 @@ class Reader:
     step: int
     end: float
     pieces: Sequence[tuple[float, float]]  # the range in pieces (``chunks``)
+    max_series: int = MAX_SERIES
     records: list[QueryRecord] = field(default_factory=list)
     dropped: list[Dropped] = field(default_factory=list)
 
     def read(self, name: str, answer: tuple[Series, ...], quantity: Quantity) -> tuple[Series, ...]:
-        kept, lost = bounded(answer, name, quantity)
+        kept, lost = bounded(answer, name, quantity, self.max_series)
         if lost is not None:
             self.dropped.append(lost)
             log.warning("%s", lost.describe())
@@ -341,8 +345,10 @@ class Reader:
 
         def piece_of(piece: tuple[float, float]) -> tuple[Series, ...]:
             answer = self.client.query_range(expr, piece[0] + step, piece[1], step)
-            if len(answer) > MAX_SERIES:  # each piece as it comes: the pieces at once would hold several times more
-                bounded(answer, name, quantity)
+            if (
+                len(answer) > self.max_series
+            ):  # each piece as it comes: the pieces at once would hold several times more
+                bounded(answer, name, quantity, self.max_series)
             return answer
 
         with ThreadPoolExecutor(max_workers=PARALLEL, thread_name_prefix="report piece") as pool:
@@ -367,7 +373,7 @@ def collect(client: Client, request: ReportRequest) -> Report:
     q, scrape_source = queries_for(client, request, tier, (start, end), attribution)
     label, config = q.group_label, q.config
     pieces = chunks(start, end, step, q.scrape) if tier == "raw" else [(start, end)]
-    reader = Reader(client=client, step=step, end=end, pieces=pieces)
+    reader = Reader(client=client, step=step, end=end, pieces=pieces, max_series=request.max_series)
     ranged, instant = reader.ranged, reader.instant
 
     def held_by(name: str, expr: str, how: str, quantity: Quantity) -> tuple[Series, ...]:
