@@ -254,6 +254,16 @@ def test_the_bill_is_the_time_seen_at_every_step(store: Prometheus, tmp_path: Pa
     }
 
 
+def test_the_fleet_at_the_end_is_what_reported_in_the_5_minutes_before_it(store: Prometheus, tmp_path: Path) -> None:
+    """A range ending 2 minutes after the last scrape (the store lagging, remote write late on a loaded host) still
+    finds the fleet at its end on both stores: VictoriaMetrics' instant selector looks back only a few scrape
+    intervals, where Prometheus looks back 5 minutes, and it had answered no GPU at all."""
+    last = END + LEAD
+    body = report(store, tmp_path, "--from", str(last - 600), "--to", str(last + 120), "--tier", "raw")
+    assert body["capacity_by_model"] == {MODEL: len(GPUS)}
+    assert body["activity_source"]["profiling"] == len(GPUS)
+
+
 def test_the_scrape_interval_flag_overrides_detection(store: Prometheus, tmp_path: Path) -> None:
     body = bill(store, tmp_path, "--step", "60", "--scrape-interval", "15s")
     assert body["range"]["scrape_interval_source"] == "--scrape-interval"

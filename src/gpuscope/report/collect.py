@@ -10,6 +10,7 @@ carries, a price for a model the fleet does not have.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import math
 from collections.abc import Mapping, Sequence
@@ -37,6 +38,7 @@ from gpuscope.report.queries import (
     Queries,
     Tier,
     group_label,
+    sample_times,
     scrape_probe,
 )
 from gpuscope.rules.config import RulesConfig
@@ -242,16 +244,25 @@ def attribution_of(client: Client, request: ReportRequest, start: float, end: fl
 
 
 def scrape_of(client: Client, request: ReportRequest, start: float, end: float) -> tuple[int, str]:
-    """The seconds each raw sample stands for, and where that came from: the flag, or the store (the most samples
-    a GPU series has in 10 minutes, at up to 24 points of the range), or the default when the range has none."""
+    """The seconds each raw sample stands for, and where that came from: the flag, or the store (the median spacing
+    of the samples of the GPU series with the most in 10 minutes, looked for at up to 24 points of the range and at
+    its end), or the default when the range has no series with two samples."""
     if request.scrape_interval is not None:
         return request.scrape_interval, "--scrape-interval"
     every = max(PROBE_SECONDS, int(end - start) // 24)
-    found = client.query_range(scrape_probe(request.config), min(start + every, end), end, every)
-    counts = [v for s in finite(found) for _, v in s.points if v >= 1]
-    if not counts:
+    probe = scrape_probe(request.config)
+    at_end = tuple(Series(s.labels, ((end, s.value),)) for s in client.query(probe, end))
+    found = finite((*client.query_range(probe, min(start + every, end), end, every), *at_end))
+    best = max(((v, t, s.labels) for s in found for t, v in s.points if v >= 2), default=None, key=lambda b: b[0])
+    if best is None:
         return SCRAPE_SECONDS, "default"
-    return max(1, round(PROBE_SECONDS / max(counts))), "detected"
+    _, at, labels = best
+    answer = client.query_range(sample_times(request.config, labels), at - PROBE_SECONDS, at, 1)
+    times = sorted({v for s in finite(answer) for _, v in s.points})
+    gaps = sorted(b - a for a, b in itertools.pairwise(times))
+    if not gaps:
+        return SCRAPE_SECONDS, "default"
+    return max(1, round(gaps[len(gaps) // 2])), "detected"
 
 
 def chunks(start: float, end: float, step: int, scrape: int) -> list[tuple[float, float]]:

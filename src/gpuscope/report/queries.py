@@ -17,9 +17,11 @@ nothing).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from gpuscope.escaping import promql_string
 from gpuscope.rules.accounting import PRESENCE, held, holders
 from gpuscope.rules.config import RulesConfig
 from gpuscope.rules.efficiency_chargeback import (
@@ -42,6 +44,8 @@ GROUP_BYS = ("namespace", "team", "job", "cluster")
 # What each --group-by reads: the label on the workload info series (and, for the rollup tier, on the rollups).
 ROLLUP_GROUP_BYS = ("namespace", "team", "cluster")
 SCRAPE_SECONDS = 15  # the scrape interval assumed when the store does not tell (dcgm-exporter's usual interval)
+# an instant query at the range's end reads what reported this long before it (Prometheus' default lookback)
+LOOKBACK = "5m"
 ENERGY = "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION"
 POWER = "DCGM_FI_DEV_POWER_USAGE"
 
@@ -154,11 +158,14 @@ class Queries:
 
     def capacity_now(self) -> str:
         """GPUs reporting at the range's end, by model (an instant query): on the raw tier those with a sample in the
-        5 minutes before it, so a scrape missed in the last step is not a GPU gone."""
+        5 minutes before it, so a scrape missed in the last step is not a GPU gone. The window is written out: an
+        instant selector looks back 5 minutes on Prometheus but only a few scrape intervals on VictoriaMetrics,
+        which returned no GPU at all while remote write ran late on a loaded host (held hours over no capacity)."""
         if self.tier == "rollup":
             return self.capacity()
         c = self.config
-        return f"count by (modelName) (group by ({c.uuid_label}, modelName) ({self.q.dcgm(PRESENCE)}))"
+        presence = f"last_over_time({self.q.dcgm(PRESENCE)}[{LOOKBACK}])"
+        return f"count by (modelName) (group by ({c.uuid_label}, modelName) ({presence}))"
 
     def fleet_activity(self) -> str:
         """Mean activity over every GPU and MIG instance of the fleet, allocated or not, each weighed by its share
@@ -179,7 +186,7 @@ class Queries:
     def prof_coverage(self) -> str:
         """GPUs whose activity comes from the profiling counters (the rest use NVML utilization)."""
         c = self.config
-        prof = self.q.dcgm("DCGM_FI_PROF_SM_ACTIVE")
+        prof = f"last_over_time({self.q.dcgm('DCGM_FI_PROF_SM_ACTIVE')}[{LOOKBACK}])"  # as ``capacity_now``
         return f"count(group by ({c.uuid_label}, GPU_I_ID) ({prof}))"
 
     def zombies(self) -> str:
@@ -213,11 +220,19 @@ def group_label(group_by: str, config: RulesConfig, team_label: str) -> str:
     }[group_by]
 
 
-# Detecting the scrape interval: the most samples any GPU's presence gauge has in a 10-minute window is the shortest
-# interval's count (a window with a hole, a pod's first or last minutes have fewer; another series has the full one).
+# Detecting the scrape interval: the GPU presence series with the most samples in a 10-minute window (a window with
+# a hole, a pod's first or last minutes have fewer; another series has the full one), then the spacing of its own
+# samples. Window / count alone is wrong for a store younger than the window: 2 minutes of 1 s samples read as 5 s.
 PROBE_SECONDS = 600
 
 
 def scrape_probe(config: RulesConfig) -> str:
-    """The most samples one GPU series holds in ``PROBE_SECONDS``: ``PROBE_SECONDS`` / that is the scrape interval."""
-    return f"max(count_over_time({Promql(config).dcgm(PRESENCE)}[{window(PROBE_SECONDS)}]))"
+    """The GPU series with the most samples in ``PROBE_SECONDS`` (its labels and its count)."""
+    return f"topk(1, count_over_time({Promql(config).dcgm(PRESENCE)}[{window(PROBE_SECONDS)}]))"
+
+
+def sample_times(config: RulesConfig, labels: Mapping[str, str]) -> str:
+    """The timestamp of the newest sample of exactly the presence series ``labels`` (as ``scrape_probe`` answers,
+    without the name), at each step: over 1 s steps its distinct values are the series' sample times."""
+    matchers = ",".join(f"{k}={promql_string(v)}" for k, v in sorted(labels.items()) if k != "__name__")
+    return f"timestamp({Promql(config).name(PRESENCE)}{{{matchers}}})"
