@@ -255,9 +255,8 @@ def test_the_bill_is_the_time_seen_at_every_step(store: Prometheus, tmp_path: Pa
 
 
 def test_the_fleet_at_the_end_is_what_reported_in_the_5_minutes_before_it(store: Prometheus, tmp_path: Path) -> None:
-    """A range ending 2 minutes after the last scrape (the store lagging, remote write late on a loaded host) still
-    finds the fleet at its end on both stores: VictoriaMetrics' instant selector looks back only a few scrape
-    intervals, where Prometheus looks back 5 minutes, and it had answered no GPU at all."""
+    """A range ending 2 minutes after the last scrape (the store lagging, remote write late) still finds the fleet
+    at its end, on both stores (``test_report_stale_end`` has the failed last scrape)."""
     last = END + LEAD
     body = report(store, tmp_path, "--from", str(last - 600), "--to", str(last + 120), "--tier", "raw")
     assert body["capacity_by_model"] == {MODEL: len(GPUS)}
