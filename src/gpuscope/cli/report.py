@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 import re
 import time
 from datetime import UTC, datetime
@@ -80,6 +81,12 @@ def report_command(
         list[str] | None,
         typer.Option("--gpu-hour-cost", help="MODEL=PRICE per GPU-hour (repeatable); prices idle time."),
     ] = None,
+    currency: Annotated[
+        str,
+        typer.Option(
+            "--currency", help="What the prices are in (USD, EUR, €), shown with every cost; default: cost units."
+        ),
+    ] = "",
     tier: Annotated[
         str, typer.Option("--tier", help="auto (raw up to --raw-max-days, else rollups), raw or rollup.")
     ] = "auto",
@@ -138,6 +145,7 @@ def report_command(
         raw_step=step,
         attribution=attribution,  # type: ignore[arg-type]
         scrape_interval=scrape,
+        currency=currency,
     )
     # --timeout bounds each query; Prometheus is told the same deadline and gives up when we do.
     with Client(Endpoint(prometheus), limits=Limits(timeout_s=timeout)) as client:
@@ -151,8 +159,18 @@ def report_command(
 
         text = to_json(report) if fmt == "json" else to_csv(report)
     write_atomic(output, text)
+    if report.unpriced:
+        models = ", ".join(repr(m) for m in report.unpriced)
+        typer.echo(
+            f"gpuscope: warning: no --gpu-hour-cost for {models}: their idle GPU-hours are in no idle cost "
+            "(add --gpu-hour-cost 'MODEL=PRICE' for each)",
+            err=True,
+        )
     scraped = f", {report.scrape_interval}s scrape interval ({report.scrape_source})" if report.tier == "raw" else ""
+    # the size of the file on disk: the bytes read from Prometheus, said alone, were taken for it
+    written = os.stat(output).st_size
     typer.echo(
-        f"{output}: {len(report.rows)} groups, {report.tier} tier ({report.step}s steps{scraped}), "
-        f"{report.attribution.summary()}, {report.query_count} queries, {report.bytes_fetched} bytes"
+        f"{output}: {written:,} bytes, {len(report.rows)} groups, {report.tier} tier ({report.step}s steps{scraped}), "
+        f"{report.attribution.summary()}; read {report.bytes_fetched:,} bytes from Prometheus in "
+        f"{report.query_count} queries"
     )

@@ -58,6 +58,7 @@ PARALLEL = 4
 # eight-GPU nodes, or one per pod. A store answering more is refused with the query's name: 150,000 series once
 # took the report past its memory (a MemoryError, once a segfault in the plotting) instead of a message.
 MAX_SERIES = 100_000
+MAX_CURRENCY = 16  # characters of --currency: a code or a symbol, not a sentence
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +112,7 @@ class ReportRequest:
     attribution: Dialect | Literal["auto"] = "auto"
     scrape_interval: int | None = None  # seconds each raw sample stands for; None: detected from the store
     max_series: int = MAX_SERIES  # series one answer may hold
+    currency: str = ""  # what the prices are in, shown with every cost ("" -> "cost units")
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +136,7 @@ class Report:
     allocated: dict[float, float]
     capacity: dict[float, float]
     fleet_activity: dict[float, float]
-    distribution: dict[str, int]
+    distribution: compute.Distribution
     prof_gpus: int
     units: int
     incidents: tuple[compute.Incident, ...] | None
@@ -149,6 +151,13 @@ class Report:
     query_count: int = 0
     bytes_fetched: int = 0
     dropped: tuple[Dropped, ...] = ()  # points of the answers left out of every figure, per query
+    currency: str = ""
+    unpriced: tuple[str, ...] = ()  # models of the fleet without a --gpu-hour-cost: their idle hours have no cost
+
+    @property
+    def cost_unit(self) -> str:
+        """What every cost is in: the --currency, or "cost units" where none was given."""
+        return self.currency or "cost units"
 
 
 def choose_tier(request: ReportRequest) -> Tier:
@@ -182,6 +191,11 @@ def validate(request: ReportRequest) -> Tier:
     if (request.end - request.start) / step_of(request, tier) > MAX_POINTS:
         days = MAX_POINTS * step_of(request, tier) / compute.DAY
         raise UsageError(f"--from/--to: at most {days:.0f} days in one report on the {tier} tier")
+    if len(request.currency) > MAX_CURRENCY or not request.currency.isprintable():
+        raise UsageError(
+            f"--currency {request.currency!r:.80}: give a currency code or symbol of at most {MAX_CURRENCY} "
+            "printable characters (USD, EUR, €)"
+        )
     for model, price in request.hour_costs:
         if not math.isfinite(price) or price < 0:
             raise UsageError(f"--gpu-hour-cost {model}={price}: give a price of zero or more")
@@ -321,7 +335,7 @@ def found(
             f"--group-by {request.group_by}: no allocation carries the label {q.group_label!r}"
             + (" (set --team-label to the pod label naming teams)" if request.group_by == "team" else "")
         )
-    models = {m for s in capacity for m in [s.labels.get("modelName", "")] if m}
+    models = models_of(capacity)
     for model, _ in request.hour_costs:
         if model not in models:
             raise UsageError(
@@ -399,11 +413,20 @@ def collect(client: Client, request: ReportRequest) -> Report:
     found(request, q, (start, end), capacity, held_t)
     active = held_by("active GPU-hours", q.active(), hours + " (activity-weighted)", GPUS)
     power = held_by("energy", q.power(), f"sum of watts x {step}s / 3.6e6 = kWh", WATTS)
-    jobs = compute.totals(held, label, config.pod_label) if tier == "raw" else {}
+    jobs = compute.job_totals(held, label, config.pod_label) if tier == "raw" else {}
     fleet_act = ranged("fleet utilization", q.fleet_activity(), "mean over GPUs at each step", RATIO)
     seconds = int(end - start)
     per_gpu = instant(
-        "utilization distribution", q.per_gpu_activity(seconds), "each GPU's mean over the range, bucketed", RATIO
+        "utilization distribution",
+        q.per_gpu_activity(seconds),
+        "each GPU's and MIG instance's mean over the range, bucketed",
+        RATIO,
+    )
+    shares = instant(
+        "GPU share of each GPU and MIG instance",
+        q.unit_shares(),
+        "the distribution's weights: a whole GPU 1, a MIG instance its share of compute slices",
+        GPUS,
     )
     prof = instant("GPUs with profiling counters", q.prof_coverage(), "count", GPUS)
     found_incidents: tuple[compute.Incident, ...] | None = None
@@ -413,7 +436,7 @@ def collect(client: Client, request: ReportRequest) -> Report:
         zombies = ranged("zombie GPU memory", q.zombies(), "runs of consecutive steps", MIB)
         idle = ranged("allocated-but-idle", q.idle_allocations(request.idle_ratio), "runs of at least 1 h", RATIO)
         found_incidents = tuple(
-            compute.incidents(zombies, step, "zombie memory", (c.host_label, c.uuid_label), 2 * step)
+            compute.incidents(zombies, step, "zombie memory", (c.host_label, c.uuid_label, "GPU_I_ID"), 2 * step)
             + compute.incidents(
                 idle,
                 step,
@@ -447,7 +470,9 @@ def collect(client: Client, request: ReportRequest) -> Report:
         allocated=allocated,
         capacity=capacity_t,
         fleet_activity=compute.by_time(fleet_act),
-        distribution=compute.distribution(v for s in per_gpu for _, v in s.points),
+        distribution=compute.distribution(
+            unit_values(per_gpu, config.uuid_label), unit_values(shares, config.uuid_label)
+        ),
         prof_gpus=int(sum(v for s in prof for _, v in s.points)),
         units=len(per_gpu),
         incidents=found_incidents,
@@ -462,4 +487,16 @@ def collect(client: Client, request: ReportRequest) -> Report:
         query_count=client.requests,
         bytes_fetched=client.bytes_read,
         dropped=tuple(reader.dropped),
+        currency=request.currency,
+        unpriced=tuple(sorted(m for m in models_of(capacity) if m not in dict(request.hour_costs))),
     )
+
+
+def models_of(capacity: tuple[Series, ...]) -> set[str]:
+    """The models of the fleet (the capacity answer's)."""
+    return {m for s in capacity for m in [s.labels.get("modelName", "")] if m}
+
+
+def unit_values(answer: tuple[Series, ...], uuid_label: str) -> dict[tuple[str, str], float]:
+    """An instant answer's value per unit, ``(UUID, GPU_I_ID)`` (``GPU_I_ID`` empty for a whole GPU)."""
+    return {(s.labels.get(uuid_label, ""), s.labels.get("GPU_I_ID", "")): v for s in answer for _, v in s.points}

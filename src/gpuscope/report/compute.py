@@ -12,9 +12,14 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from gpuscope.fields.labels import JOB_LABEL
 from gpuscope.prom import Series
 
 DAY = 86_400.0
+BUCKETS = ("<10%", "10-50%", ">50%")
+# Decimals of every GPU-hour, GPU count, kWh and cost the report shows: the headline and the tables alike, and
+# enough that a 15-minute pod's quarter GPU-hour is not a 0.
+DECIMALS = 2
 # Two-sided 95% quantile of the normal distribution: the forecast's interval is slope +- 1.96 standard errors.
 Z95 = 1.96
 
@@ -63,6 +68,17 @@ def totals(series: Iterable[Series], first: str, second: str) -> dict[tuple[str,
     return dict(out)
 
 
+def job_totals(series: Iterable[Series], group: str, pod: str) -> dict[tuple[str, str], float]:
+    """Sum of every series' values by group and job: a pod by its name, a Slurm job (``hpc_job``, which has no pod
+    label) as ``hpc_job <id>``, so the jobs of one group are not summed into one nameless job."""
+    out: dict[tuple[str, str], float] = defaultdict(float)
+    for s in series:
+        job = s.labels.get(JOB_LABEL, "")
+        name = s.labels.get(pod, "") or (f"{JOB_LABEL} {job}" if job else "")
+        out[(s.labels.get(group, ""), name)] += sum(v for _, v in s.points if math.isfinite(v))
+    return dict(out)
+
+
 def by_time(series: Iterable[Series]) -> dict[float, float]:
     """Sum across series at each timestamp."""
     out: dict[float, float] = defaultdict(float)
@@ -101,7 +117,9 @@ def group_rows(
         held_h = sum(held.get((group, m), 0.0) for m in models) * hours
         active_h = sum(active.get((group, m), 0.0) for m in models) * hours
         idle_by_model = {m: (held.get((group, m), 0.0) - active.get((group, m), 0.0)) * hours for m in models}
-        idle_cost = sum(idle_by_model[m] * hour_cost[m] for m in models if m in hour_cost) if hour_cost else None
+        priced = [m for m in models if m in hour_cost]
+        # a group on unpriced models only has no idle cost ("—"), not a free one (0.00)
+        idle_cost = sum(idle_by_model[m] * hour_cost[m] for m in priced) if priced else None
         kwh = watts_of.get(group, 0.0) * step / 3.6e6
         group_jobs = sorted(jobs_of.get(group, []), key=lambda x: (-x[1], x[0]))
         rows.append(
@@ -120,12 +138,47 @@ def group_rows(
     return tuple(sorted(rows, key=lambda r: (-r.gpu_hours_held, r.group)))
 
 
-def distribution(means: Iterable[float]) -> dict[str, int]:
-    """How many GPUs ran below 10%, 10-50% and above 50% active on average over the period."""
-    out = {"<10%": 0, "10-50%": 0, ">50%": 0}
-    for m in means:
-        out["<10%" if m < 0.1 else "10-50%" if m <= 0.5 else ">50%"] += 1
-    return out
+@dataclass(frozen=True, slots=True)
+class Distribution:
+    """The fleet's GPUs by mean activity over the range, counted as capacity counts them (physical GPUs): a whole
+    GPU is 1, a MIG instance its share of its GPU, and the slices of a MIG GPU in no instance (they do no work)
+    count below 10%. So the buckets and ``no_reading`` add up to the GPUs at the range's end."""
+
+    gpus: dict[str, float]  # physical GPUs per bucket
+    whole: dict[str, int]  # whole GPUs per bucket
+    instances: dict[str, int]  # MIG instances per bucket
+    unpartitioned: float  # GPUs' worth of MIG slices in no instance (in "<10%")
+    no_reading: float  # GPUs with a share but no activity reading in the range (in no bucket)
+
+
+def bucket(mean: float) -> str:
+    """The distribution's bucket of a mean activity: below 10%, 10-50%, above 50%."""
+    return BUCKETS[0] if mean < 0.1 else BUCKETS[1] if mean <= 0.5 else BUCKETS[2]
+
+
+def distribution(means: Mapping[tuple[str, str], float], shares: Mapping[tuple[str, str], float]) -> Distribution:
+    """The distribution of the units ``shares`` names (``(UUID, GPU_I_ID)`` -> share of a physical GPU; ``GPU_I_ID``
+    empty for a whole GPU) by their mean activity ``means`` (same keys; units absent from ``shares`` are gone from
+    the fleet by the range's end and not counted, as capacity does not count them)."""
+    gpus = dict.fromkeys(BUCKETS, 0.0)
+    whole = dict.fromkeys(BUCKETS, 0)
+    instances = dict.fromkeys(BUCKETS, 0)
+    no_reading = 0.0
+    mig_share: dict[str, float] = defaultdict(float)  # per MIG GPU: the share its instances cover
+    for (uuid, instance), share in sorted(shares.items()):
+        if instance:
+            mig_share[uuid] += share
+        mean = means.get((uuid, instance))
+        if mean is None:
+            no_reading += share
+            continue
+        b = bucket(mean)
+        gpus[b] += share
+        (instances if instance else whole)[b] += 1
+    # float sums of g/7 shares: a fully partitioned GPU leaves 1e-16, not a slice
+    unpartitioned = sum(1.0 - covered for covered in mig_share.values() if 1.0 - covered > 1e-9)
+    gpus[BUCKETS[0]] += unpartitioned
+    return Distribution(gpus=gpus, whole=whole, instances=instances, unpartitioned=unpartitioned, no_reading=no_reading)
 
 
 def incidents(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import io
+import itertools
 from datetime import UTC, datetime
 
 import matplotlib
@@ -17,7 +18,7 @@ import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 
 from gpuscope.report.collect import Report
-from gpuscope.report.compute import DAY
+from gpuscope.report.compute import BUCKETS, DAY, DECIMALS
 from gpuscope.rules.accounting import UNIT_NOTE
 
 matplotlib.rcParams["svg.hashsalt"] = "gpuscope-report"
@@ -53,13 +54,27 @@ def _svg(fig: Figure) -> str:
     return text[text.index("<svg") :]
 
 
-def _line_plot(series: dict[str, dict[float, float]], title: str, ylabel: str) -> str:
+# The time axis' unit: the first in which the range is under two of the next (a 15-minute report in minutes, not
+# 0.000 to 0.010 days).
+TIME_UNITS = (("minutes", 60.0), ("hours", 3600.0), ("days", DAY))
+
+
+def time_unit(seconds: float) -> tuple[str, float]:
+    """The unit (its name and its seconds) of a time axis spanning ``seconds``."""
+    for (name, size), (_, bigger) in itertools.pairwise(TIME_UNITS):
+        if seconds < 2 * bigger:
+            return name, size
+    return TIME_UNITS[-1]
+
+
+def _line_plot(series: dict[str, dict[float, float]], title: str, ylabel: str, span: tuple[float, float]) -> str:
+    """Series over the report's range ``span``, on a time axis since its start in the unit the range calls for."""
     fig, ax = plt.subplots(figsize=(6.4, 3.0))
+    unit, size = time_unit(span[1] - span[0])
     for name, points in series.items():
-        xs = [(t - min(points)) / DAY for t in points] if points else []
-        ax.plot(xs, list(points.values()), label=name, linewidth=1.2)
+        ax.plot([(t - span[0]) / size for t in points], list(points.values()), label=name, linewidth=1.2)
     ax.set_title(title)
-    ax.set_xlabel("days since start")
+    ax.set_xlabel(f"{unit} since {_date(span[0])} UTC")
     ax.set_ylabel(ylabel)
     ax.grid(alpha=0.3)
     if len(series) > 1:
@@ -87,8 +102,24 @@ def _efficiency_plot(report: Report) -> str:
     return _svg(fig)
 
 
+def _n(value: float) -> str:
+    """A GPU-hour, GPU count, kWh or cost, with the decimals every figure of the report has."""
+    return f"{value:,.{DECIMALS}f}"
+
+
 def _money(value: float | None) -> str:
-    return "—" if value is None else f"{value:,.2f}"
+    return "—" if value is None else _n(value)
+
+
+def _unpriced(report: Report) -> str:
+    """The fleet's models without a --gpu-hour-cost, said where the idle cost is shown (their hours are in no cost)."""
+    if not report.unpriced:
+        return ""
+    models = ", ".join(html.escape(m) for m in report.unpriced)
+    return (
+        f"<p class=meta>No price for {models}: their idle GPU-hours are in no idle cost "
+        "(<code>--gpu-hour-cost 'MODEL=PRICE'</code> prices them).</p>"
+    )
 
 
 def _group_table(report: Report) -> str:
@@ -97,20 +128,42 @@ def _group_table(report: Report) -> str:
             "<p>No allocations in this range: no <code>gpuscope_gpu_workload_info</code> series, so nothing is held "
             "by anyone. Run the exporter with workload attribution (<code>--workload-labels info</code>).</p>"
         )
+    unit = html.escape(report.cost_unit)
     head = (
         f"<tr><th>{html.escape(report.group_by)}</th><th>GPU-h held</th><th>active GPU-h</th><th>efficiency</th>"
-        "<th>idle GPU-h</th><th>idle cost</th><th>kWh</th><th>energy cost</th><th>top jobs (GPU-h)</th></tr>"
+        f"<th>idle GPU-h</th><th>idle cost ({unit})</th><th>kWh</th><th>energy cost ({unit})</th>"
+        "<th>top jobs (GPU-h)</th></tr>"
     )
     body = []
     for r in report.rows:
-        jobs = ", ".join(f"{html.escape(j)} ({h:,.0f})" for j, h in r.top_jobs) or "—"
+        jobs = ", ".join(f"{html.escape(j or '(no name)')} ({_n(h)})" for j, h in r.top_jobs) or "—"
         body.append(
-            f"<tr><td>{html.escape(r.group or '(none)')}</td><td class=n>{r.gpu_hours_held:,.1f}</td>"
-            f"<td class=n>{r.active_gpu_hours:,.1f}</td><td class=n>{r.efficiency:.1%}</td>"
-            f"<td class=n>{r.idle_gpu_hours:,.1f}</td><td class=n>{_money(r.idle_cost)}</td>"
-            f"<td class=n>{r.energy_kwh:,.1f}</td><td class=n>{_money(r.energy_cost)}</td><td>{jobs}</td></tr>"
+            f"<tr><td>{html.escape(r.group or '(none)')}</td><td class=n>{_n(r.gpu_hours_held)}</td>"
+            f"<td class=n>{_n(r.active_gpu_hours)}</td><td class=n>{r.efficiency:.1%}</td>"
+            f"<td class=n>{_n(r.idle_gpu_hours)}</td><td class=n>{_money(r.idle_cost)}</td>"
+            f"<td class=n>{_n(r.energy_kwh)}</td><td class=n>{_money(r.energy_cost)}</td><td>{jobs}</td></tr>"
         )
     return f"<table>{head}{''.join(body)}</table>"
+
+
+def _distribution(report: Report) -> str:
+    """The buckets in physical GPUs, as capacity counts them, and what each holds: whole GPUs, MIG instances."""
+    d = report.distribution
+    labels = {BUCKETS[0]: "below 10%", BUCKETS[1]: "10&ndash;50%", BUCKETS[2]: "above 50%"}
+
+    def parts(b: str) -> str:
+        what = [f"{d.whole[b]} whole GPU{'s' if d.whole[b] != 1 else ''}"] if d.whole[b] else []
+        what += [f"{d.instances[b]} MIG instance{'s' if d.instances[b] != 1 else ''}"] if d.instances[b] else []
+        if b == BUCKETS[0] and d.unpartitioned:
+            what.append(f"{_n(d.unpartitioned)} GPUs of MIG slices in no instance")
+        return f"{labels[b]}: <b>{_n(d.gpus[b])}</b>" + (f" ({', '.join(what)})" if what else "")
+
+    total = sum(d.gpus.values()) + d.no_reading
+    missing = f" · no activity reading: {_n(d.no_reading)}" if d.no_reading else ""
+    return (
+        f"<p>GPUs by mean activity over the range, {_n(total)} GPUs in all (the fleet at the range's end; a MIG "
+        f"instance counts as its share of its GPU): {' · '.join(parts(b) for b in BUCKETS)}{missing}.</p>"
+    )
 
 
 def _incidents(report: Report) -> str:
@@ -140,7 +193,7 @@ def _forecast(report: Report) -> str:
         low = _day(f.full_low) if f.full_low is not None else "?"
         when = f"<b>{_day(f.full_at)}</b> (95% interval {low} &ndash; {high})"
     return (
-        f"<p>Allocation trend: {trend}. Allocated now: {f.latest:,.0f} of {f.capacity:,.0f} GPUs. "
+        f"<p>Allocation trend: {trend}. Allocated now: {_n(f.latest)} of {_n(f.capacity)} GPUs. "
         f"Fully allocated: {when}.</p>"
     )
 
@@ -178,24 +231,26 @@ def render_html(report: Report) -> str:
     d = report.distribution
     fallback = report.units - report.prof_gpus
     source = (
-        f"Activity is SM active (profiling counters) for {report.prof_gpus} GPUs"
+        f"Activity is SM active (profiling counters) for {report.prof_gpus} of the {report.units} GPUs and MIG "
+        "instances"
         + (f"; graphics-engine active or NVML utilization (coarser fallbacks) for {fallback}" if fallback > 0 else "")
         + "."
     )
     cards = [
-        ("GPU-hours held", f"{total_held:,.0f}"),
-        ("active GPU-hours", f"{total_active:,.0f}"),
+        ("GPU-hours held", _n(total_held)),
+        ("active GPU-hours", _n(total_active)),
         ("efficiency", f"{total_active / total_held:.1%}" if total_held else "—"),
-        ("energy", f"{total_kwh:,.0f} kWh"),
+        ("energy", f"{_n(total_kwh)} kWh"),
     ]
     if idle_costs:
-        cards.append(("idle cost", f"{sum(idle_costs):,.2f}"))
+        cards.append(("idle cost", f"{_n(sum(idle_costs))} {report.cost_unit}"))
+    span = (report.start, report.end)
     plots = [
-        _line_plot({"fleet mean activity": report.fleet_activity}, "Fleet utilization", "activity (ratio)"),
-        _bars(list(d), [float(v) for v in d.values()], "GPUs by mean SM activity", "GPUs"),
+        _line_plot({"fleet mean activity": report.fleet_activity}, "Fleet utilization", "activity (ratio)", span),
+        _bars(list(d.gpus), list(d.gpus.values()), "GPUs by mean activity", "GPUs (MIG instances: their share)"),
     ]
     capacity = _line_plot(
-        {"allocated": report.allocated, "capacity": report.capacity}, "Allocation and capacity", "GPUs"
+        {"allocated": report.allocated, "capacity": report.capacity}, "Allocation and capacity", "GPUs", span
     )
     return "".join(
         [
@@ -204,15 +259,17 @@ def render_html(report: Report) -> str:
             "<h1>GPU efficiency and chargeback</h1>",
             f"<p class=meta>{_date(report.start)} &ndash; {_date(report.end)} UTC · read from {tier} · "
             f"grouped by {html.escape(report.group_by)} (label <code>{html.escape(report.group_label)}</code>) · "
-            f"{report.query_count} queries, {report.bytes_fetched:,} bytes</p>",
+            f"{report.query_count} queries, {report.bytes_fetched:,} bytes read from Prometheus</p>",
             f"<p class=meta>Holders: {html.escape(report.attribution.summary())}.</p>",
             _dropped(report),
             "<div class=cards>",
             *(f"<div class=card>{html.escape(k)}<b>{html.escape(v)}</b></div>" for k, v in cards),
             "</div>",
+            _unpriced(report),
             f"<p class=meta>{html.escape(UNIT_NOTE)}</p>",
             "<h2>Fleet utilization</h2>",
-            f"<p>{source} Below 10%: {d['<10%']} · 10&ndash;50%: {d['10-50%']} · above 50%: {d['>50%']}.</p>",
+            f"<p>{source}</p>",
+            _distribution(report),
             f"<div class=plots>{''.join(plots)}</div>",
             f"<h2>By {html.escape(report.group_by)}</h2>",
             _efficiency_plot(report) if report.rows else "",

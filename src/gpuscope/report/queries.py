@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from gpuscope.escaping import promql_string
-from gpuscope.rules.accounting import PRESENCE, held, holders
+from gpuscope.fields.labels import JOB_LABEL
+from gpuscope.rules.accounting import PRESENCE, held, holders, unit_match, unit_share
 from gpuscope.rules.config import RulesConfig
 from gpuscope.rules.efficiency_chargeback import (
     ACTIVE_1H,
@@ -57,19 +58,34 @@ def window(seconds: float) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Sampled(Promql):
-    """Selectors that read the last scrape interval instead of the 5 m lookback: a sample at ``s`` makes its series
-    present at the one sub-step in ``[s, s + scrape)``. Passed to the shared builders (``held``, ``unit_share``,
-    ``holders``), which take their selectors from ``Promql``; wherever they write a selector as an instant vector
-    it becomes ``last_over_time(selector[window])``, an instant vector as well."""
+    """Selectors that read a window back instead of the lookback (``last_over_time(selector[span])``, an instant
+    vector as well), passed to the shared builders (``held``, ``unit_share``, ``holders``), which take their
+    selectors from ``Promql``. With ``span`` one scrape interval (1 ms short) a sample at ``s`` makes its series
+    present at the one sub-step in ``[s, s + scrape)``; with ``LOOKBACK`` a series is there at the range's end
+    if it reported in the 5 minutes before it, on any store (``Queries.capacity_now``)."""
 
-    scrape: int = SCRAPE_SECONDS
+    span: str = LOOKBACK
 
     def dcgm(self, classic: str, extra: str = "") -> str:
         # Promql.dcgm by name: zero-argument super() does not work in a slotted dataclass
-        return f"last_over_time({Promql.dcgm(self, classic, extra)}[{window(self.scrape)}])"
+        return f"last_over_time({Promql.dcgm(self, classic, extra)}[{self.span}])"
 
     def exporter(self, metric: str, extra: str = "") -> str:
-        return f"last_over_time({Promql.exporter(self, metric, extra)}[{window(self.scrape)}])"
+        return f"last_over_time({Promql.exporter(self, metric, extra)}[{self.span}])"
+
+
+@dataclass(frozen=True, slots=True)
+class Rolled(Promql):
+    """The rollup tier's stand-in for the raw presence gauge: the 1 h per-unit activity rollup, which carries the
+    same unit labels (GPU-instance profile and model included), its last record within ``span``. Lets
+    ``unit_share`` weigh the units of a range the raw series no longer cover; it stands for the presence gauge only."""
+
+    span: str = window(3600)
+
+    def dcgm(self, classic: str, extra: str = "") -> str:
+        if classic != PRESENCE:
+            raise ValueError(f"the 1 h activity rollup stands for {PRESENCE} only, not {classic}")
+        return f"last_over_time({GPU_ACTIVITY_1H}{{{extra}}}[{self.span}])"
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +105,7 @@ class Queries:
 
     @property
     def sampled(self) -> Sampled:
-        return Sampled(self.config, scrape=self.scrape)
+        return Sampled(self.config, span=window(self.scrape))
 
     def _held(self, by: str) -> str:
         """Each holder's share at one sub-step (per instant, every selector reading one scrape interval)."""
@@ -124,9 +140,10 @@ class Queries:
         g = self.group_label
         if self.tier == "rollup":
             return self._rollup(HELD_1H, f"{g}, modelName")
-        # per pod as well: the top jobs come from the same answer (one evaluation of the holders' shares fewer)
+        # per pod and per Slurm job as well: the top jobs come from the same answer (one evaluation of the holders'
+        # shares fewer). A job has no pod label: summed by pod alone, every job of a group was one nameless "job".
         pod = self.config.pod_label
-        by = f"{g}, modelName" if g == pod else f"{g}, {pod}, modelName"
+        by = f"{g}, {JOB_LABEL}, modelName" if g == pod else f"{g}, {pod}, {JOB_LABEL}, modelName"
         return self._seen(f"sum by ({by}) (\n{self._held(g)}\n)")
 
     def active(self) -> str:
@@ -183,6 +200,13 @@ class Queries:
         act = activity_source(self.q, self._window(1))
         return f"avg_over_time(({act})[{seconds}s:{self.step}s])"
 
+    def unit_shares(self) -> str:
+        """Each GPU's and MIG instance's share of a physical GPU (``unit_share``) at the range's end, read back as
+        ``capacity_now`` reads (the raw tier 5 minutes, the rollup tier the last step's records): the weights of
+        the activity distribution, so that it counts what capacity counts."""
+        q = Sampled(self.config) if self.tier == "raw" else Rolled(self.config, span=window(self.step))
+        return unit_share(q, f"{unit_match(self.q)}, GPU_I_PROFILE, modelName")
+
     def prof_coverage(self) -> str:
         """GPUs whose activity comes from the profiling counters (the rest use NVML utilization)."""
         c = self.config
@@ -190,12 +214,17 @@ class Queries:
         return f"count(group by ({c.uuid_label}, GPU_I_ID) ({prof}))"
 
     def zombies(self) -> str:
-        """GPUs nobody holds whose memory is in use (a leaked process): MiB used."""
+        """GPUs and MIG instances nobody holds whose memory is in use (a leaked process): MiB used.
+
+        Per unit, as framebuffer memory is reported (one series per MIG instance, docs/counting.md): keyed by GPU
+        alone, one held instance hid a leak on its neighbour, and any holder anywhere on a GPU cleared all of it."""
         c = self.config
-        # held by a pod or a Slurm job, in whichever attribution form the store has
+        # held by a pod or a Slurm job (gpuscope_gpu_job_info, or hpc_job on the series), in whichever form the
+        # store has
         held = holders(self.q, "")
-        used = f"max by ({c.uuid_label}, {c.host_label}) ({self.q.dcgm('DCGM_FI_DEV_FB_USED')})"
-        return f"({used} > 1024)\nunless on ({c.uuid_label}) group by ({c.uuid_label}) {held}"
+        unit = f"{c.uuid_label}, GPU_I_ID"
+        used = f"max by ({unit}, GPU_I_PROFILE, {c.host_label}) ({self.q.dcgm('DCGM_FI_DEV_FB_USED')})"
+        return f"({used} > 1024)\nunless on ({unit}) group by ({unit}) {held}"
 
     def idle_allocations(self, ratio: float) -> str:
         """Held GPUs below the idle activity ratio, per pod (the allocated-but-idle incidents)."""

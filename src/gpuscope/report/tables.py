@@ -21,6 +21,7 @@ COLUMNS = (
     "energy_kwh",
     "energy_cost",
     "top_jobs",
+    "currency",  # what idle_cost and energy_cost are in ("" where --currency was not given)
 )
 
 
@@ -46,12 +47,24 @@ def to_json(report: Report) -> str:
         "capacity_by_model": report.capacity_by_model,
         # the fleet's GPU-hours over the range (each step's mean GPUs x the step): what held is a share of
         "gpu_hours_seen": sum(report.capacity.values()) * report.step / 3600,
-        "distribution": report.distribution,
+        # physical GPUs per bucket (a MIG instance its share), and what each bucket holds
+        "distribution": report.distribution.gpus,
+        "distribution_detail": {
+            "whole_gpus": report.distribution.whole,
+            "mig_instances": report.distribution.instances,
+            "unpartitioned_gpus": report.distribution.unpartitioned,
+            "no_reading_gpus": report.distribution.no_reading,
+        },
         "activity_source": {"profiling": report.prof_gpus, "gpus": report.units},
         "attributed": report.attributed,
         "incidents": None if report.incidents is None else [asdict(i) for i in report.incidents],
         "forecast": None if report.forecast is None else asdict(report.forecast),
-        "prices": {"per_kwh": report.kwh_price, "per_gpu_hour": report.hour_costs},
+        "prices": {
+            "per_kwh": report.kwh_price,
+            "per_gpu_hour": report.hour_costs,
+            "currency": report.currency,
+            "unpriced_models": list(report.unpriced),
+        },
         "queries": [asdict(q) for q in report.queries],
         # points of the answers no figure counts: infinite, or beyond the quantity's physical bound
         "dropped": [asdict(d) | {"description": d.describe()} for d in report.dropped],
@@ -64,7 +77,7 @@ def to_csv(report: Report) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
     for r in report.rows:
-        jobs = ";".join(f"{name}={hours:.2f}" for name, hours in r.top_jobs)
+        jobs = ";".join(f"{name}={hours:.3f}" for name, hours in r.top_jobs)  # as the hours columns
         writer.writerow(
             [
                 r.group,
@@ -76,6 +89,7 @@ def to_csv(report: Report) -> str:
                 f"{r.energy_kwh:.3f}",
                 "" if r.energy_cost is None else f"{r.energy_cost:.2f}",
                 jobs,
+                report.currency,
             ]
         )
     return out.getvalue()
