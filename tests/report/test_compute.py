@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from gpuscope.prom import Series
 from gpuscope.report.compute import DAY, distribution, forecast, incidents
 
@@ -35,4 +37,20 @@ def test_incidents_split_at_gaps_and_drop_short_runs() -> None:
 
 
 def test_distribution_buckets_at_the_edges() -> None:
-    assert distribution([0.0, 0.0999, 0.1, 0.5, 0.5001, 1.0]) == {"<10%": 2, "10-50%": 2, ">50%": 2}
+    means = dict(enumerate([0.0, 0.0999, 0.1, 0.5, 0.5001, 1.0]))
+    keys = {i: (f"GPU-{i}", "") for i in means}
+    d = distribution({keys[i]: m for i, m in means.items()}, dict.fromkeys(keys.values(), 1.0))
+    assert d.gpus == {"<10%": 2, "10-50%": 2, ">50%": 2} and d.whole == d.gpus
+
+
+def test_distribution_weighs_mig_instances_and_counts_idle_slices() -> None:
+    """A MIG instance counts its share; the slices of a MIG GPU in no instance count below 10%; a unit with a share
+    and no reading is in no bucket but said; a unit gone by the end (no share) is not counted: the buckets and the
+    unread add up to the GPUs with a share, each GPU once."""
+    means = {("A", "1"): 0.9, ("A", "2"): 0.3, ("B", ""): 0.05, ("gone", ""): 0.7}
+    shares = {("A", "1"): 3 / 7, ("A", "2"): 2 / 7, ("B", ""): 1.0, ("C", ""): 1.0}
+    d = distribution(means, shares)
+    assert d.gpus == pytest.approx({"<10%": 1 + 2 / 7, "10-50%": 2 / 7, ">50%": 3 / 7})
+    assert d.unpartitioned == pytest.approx(2 / 7) and d.no_reading == 1.0
+    assert d.instances == {"<10%": 0, "10-50%": 1, ">50%": 1} and d.whole == {"<10%": 1, "10-50%": 0, ">50%": 0}
+    assert sum(d.gpus.values()) + d.no_reading == pytest.approx(3)

@@ -127,6 +127,9 @@ def test_three_weeks_read_the_rollups_and_forecast_the_growth(prom: Prometheus, 
     rate = 1 / GROWTH_EVERY_DAYS  # the growth team adds one GPU every three days
     assert abs(f["slope_per_day"] - rate) <= 0.1 * rate
     assert f["capacity"] == len(GPUS)
+    # the distribution read from the rollups counts the GPUs capacity counts (each weighed by its share)
+    unread = body["distribution_detail"]["no_reading_gpus"]
+    assert sum(body["distribution"].values()) + unread == pytest.approx(len(GPUS)) and unread == 0
     truth = FLEET.full_on_trend()
     assert f["full_low"] < truth < f["full_high"]
     # A line fitted through stairs lags their midpoints a little (the sawtooth residuals pull the slope down).

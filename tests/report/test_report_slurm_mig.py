@@ -250,10 +250,18 @@ def test_costs_say_their_currency_and_unpriced_models_are_warned_about(
     assert "idle cost (cost units)" in out.read_text()
 
 
-def test_a_bad_currency_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["report", "--prometheus", "http://127.0.0.1:9", "--from", "now-1h", "--currency", "US\x07D"])
+@pytest.mark.parametrize("value", ["US\x07D", "dollars of the United States"])
+def test_a_bad_currency_is_one_line(capsys: pytest.CaptureFixture[str], value: str) -> None:
+    code = main(["report", "--prometheus", "http://127.0.0.1:9", "--from", "now-1h", "--currency", value])
     err = capsys.readouterr().err.strip()
-    assert code == 2 and "--currency" in err and len(err.splitlines()) == 1, err
+    assert code == 2 and f"--currency {value!r}" in err and "printable" in err and len(err.splitlines()) == 1, err
+
+
+def test_a_currency_is_text_in_the_page(store: Prometheus, tmp_path: Path) -> None:
+    out = tmp_path / "report.html"
+    assert cli(store, out, "--gpu-hour-cost", f"{H100}=4", "--currency", "<b>€") == 0
+    page = out.read_text()
+    assert "idle cost (&lt;b&gt;€)" in page and "<b>€" not in page
 
 
 def test_the_line_says_the_size_of_the_file_written(
