@@ -175,7 +175,7 @@ def _incidents(report: Report) -> str:
         return "<p>None in this range.</p>"
     rows = "".join(
         f"<tr><td>{html.escape(i.kind)}</td><td>{html.escape(i.subject)}</td><td>{_date(i.start)}</td>"
-        f"<td class=n>{(i.end - i.start) / 3600:.1f} h</td><td>{html.escape(i.detail)}</td></tr>"
+        f"<td class=n>{_n((i.end - i.start) / 3600)} h</td><td>{html.escape(i.detail)}</td></tr>"
         for i in report.incidents
     )
     return f"<table><tr><th>kind</th><th>where</th><th>from</th><th>lasting</th><th>detail</th></tr>{rows}</table>"
