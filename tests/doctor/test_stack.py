@@ -14,11 +14,13 @@ import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 
 from gpuscope.doctor import Access, Endpoints, Report, Status, audit
+from gpuscope.doctor.checks import CHECKS
 from gpuscope.runner.plan import FAST_SPEEDUP
 from tests.support.doctor import assert_cannot_audit, doctor_cli, until
 from tests.support.net import wait_for
@@ -28,6 +30,12 @@ pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 
 FLEET = Path(__file__).resolve().parents[2] / "src" / "gpuscope" / "runner" / "builtin-fleet.yaml"
 CLEAN: dict[str, str] = {}
+# The one check that measures the host rather than the fleet: the --fast stack scrapes every second with a 1 s
+# timeout, and on a 2-core machine running the rest of the suite beside two stacks its exporters' p95 reached 1.0 s
+# (CI, 2026-12-07): the check then rightly WARNs. Here it may PASS or WARN for that reason only; its verdicts are
+# tested on their own (doctor/test_hygiene.py's slow and fast exporters).
+HOST_BOUND = "scrape-duration"
+FLEET_CHECKS = tuple(c.id for c in CHECKS if c.id != HOST_BOUND)
 
 
 @pytest.fixture(scope="module")
@@ -80,7 +88,8 @@ def audited(stack: UpStack, fleet: Path = FLEET, replica_b: bool = True) -> Repo
 
 
 def expect(stack: UpStack, expected: dict[str, str], what: str) -> Report:
-    return until(lambda: audited(stack), expected, timeout=120, what=what)
+    """Audit until exactly ``expected`` is wrong, of every check but the host-bound one (``HOST_BOUND``)."""
+    return until(lambda: audited(stack), expected, timeout=120, what=what, among=FLEET_CHECKS)
 
 
 def summary(report: Report, check: str) -> str:
@@ -116,35 +125,50 @@ def test_budget_models_and_nodes_come_from_the_fleet_spec(stack: UpStack, tmp_pa
 
 def test_a_healthy_fleet_is_all_pass(stack: UpStack) -> None:
     # Churn and growth need some history after start-up: every check PASS, none skipped, once it exists.
-    until(
+    report = until(
         lambda: audited(stack),
         CLEAN,
         timeout=120,
         what="every check PASS",
         statuses=(Status.WARN, Status.FAIL, Status.SKIP),
+        among=FLEET_CHECKS,
     )
+    _host_bound(report.to_json()["checks"])
     # The CLI's own audit, a moment later: on a loaded machine one scrape of a 1 s timeout can fail in between
     # (up = 0 until the next, a target down for the doctor), so it too is waited for, a few audits at most.
     done = wait_for(lambda: _passed(doctor_cli(*flags(stack), "--json")), timeout=30, interval=3, what="the CLI")
     body = json.loads(done.stdout)
-    assert body["exit_code"] == 0 and {c["status"] for c in body["checks"]} == {"PASS"}
+    slow = _host_bound(body["checks"])
+    assert body["exit_code"] == (1 if slow else 0)
+    assert {c["status"] for c in body["checks"] if c["id"] != HOST_BOUND} == {"PASS"}
     assert body["detected"]["exporter_selector"] == 'job="dcgm-exporter"'
     assert (body["detected"]["host_label"], body["detected"]["cluster"]) == ("Hostname", "gpu-a")
     evidence = {c["id"]: c["evidence"] for c in body["checks"]}
     assert {"query": 'count(up{job="dcgm-exporter"} == 1) or vector(0)', "value": "4"} in evidence["exporter-targets"]
     table = doctor_cli(*flags(stack))
-    assert table.returncode == 0, table.stderr
+    assert table.returncode in (0, 1), table.stderr
     for line in ("Phase 1 floor", "Failure modes", "Label hygiene", "32/32 GPUs report DCGM_FI_DEV_GPU_TEMP"):
         assert line in table.stdout
-    assert table.stdout.rstrip().endswith("25 PASS; exit code 0")
+    last = table.stdout.rstrip().splitlines()[-1]
+    assert last.endswith(("25 PASS; exit code 0", "24 PASS, 1 WARN; exit code 1")), last
     alone = summary(audited(stack, replica_b=False), "ha-pair")
     assert alone == "2/2 Prometheus servers up (pass --replica-b to compare what they scrape)"
 
 
+def _host_bound(checks: list[dict[str, Any]]) -> bool:
+    """Whether the host-bound check warned; PASS or a WARN about scrapes near their timeout, nothing else."""
+    check = next(c for c in checks if c["id"] == HOST_BOUND)
+    assert check["status"] == "PASS" or (
+        check["status"] == "WARN" and check["summary"].startswith("exporter scrapes close to their timeout")
+    ), check
+    return bool(check["status"] == "WARN")
+
+
 def _passed(done: subprocess.CompletedProcess[str]) -> subprocess.CompletedProcess[str]:
-    if done.returncode != 0:
-        checks = json.loads(done.stdout or "{}").get("checks", [])
-        raise AssertionError(f"exit code {done.returncode}: {[c for c in checks if c['status'] != 'PASS']}")
+    checks = json.loads(done.stdout or "{}").get("checks", [])
+    wrong = [c for c in checks if c["status"] != "PASS" and c["id"] != HOST_BOUND]
+    if done.returncode not in (0, 1) or wrong:
+        raise AssertionError(f"exit code {done.returncode}: {wrong}")
     return done
 
 
