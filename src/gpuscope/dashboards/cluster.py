@@ -166,17 +166,17 @@ def _events(q: Q) -> Row:
             table(
                 "Last XID per GPU",
                 (c.last_xid(q),),
-                "The last XID each GPU reported, where not 0. Empty while no GPU has reported one.",
+                "The last XID each GPU reported, where not 0. None while no GPU has reported one.",
             ),
             table(
                 "ECC and row-remap events",
                 c.ecc_events(q),
-                "GPUDoubleBitEccErrors / GPURowRemapFailure sources. Empty while no GPU has had one.",
+                "GPUDoubleBitEccErrors / GPURowRemapFailure sources. None while no GPU has had one.",
             ),
             table(
                 "Lost GPUs",
                 (c.lost_gpus(q),),
-                "XID 79 / GPU_IS_LOST, or stopped reporting (GPUFellOffBus). Empty while every GPU reports.",
+                "XID 79 / GPU_IS_LOST, or stopped reporting (GPUFellOffBus). None while every GPU reports.",
             ),
             Panel(
                 "Thermal throttling (top 10)",
@@ -190,13 +190,13 @@ def _events(q: Q) -> Row:
             table(
                 "Thermal events",
                 (c.thermal_events(q),),
-                "Thermal clock events, or at the alert's temperature. Empty while no GPU is throttled or hot.",
+                "Thermal clock events, or at the alert's temperature. None while no GPU is throttled or hot.",
             ),
             table("NVLink errors in range", (c.nvlink_errors(q),), "Largest NVLink error-counter increase per GPU."),
             table(
                 "Profiling metrics stale",
                 (c.profiling_stale(q),),
-                "DCGM_FI_PROF_* stopped while the GPU reports. Empty while they arrive.",
+                "DCGM_FI_PROF_* stopped while the GPU reports. None while they arrive.",
             ),
         ),
     )

@@ -163,14 +163,14 @@ def _alerts(q: Q) -> Row:
                 "bargauge",
                 (f.firing_alerts(q, "owner, severity"),),
                 width=8,
-                description="Empty while no alert fires.",
+                description="None while no alert fires.",
             ),
             Panel(
                 "Firing alerts",
                 "table",
                 (f.firing_alerts(q, "alertname, owner, severity"),),
                 width=8,
-                description="Empty while no alert fires.",
+                description="None while no alert fires.",
             ),
             Panel(
                 "Head series vs budget",

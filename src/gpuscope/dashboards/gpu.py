@@ -37,7 +37,7 @@ def _who(q: Q) -> Row:
                 "statushistory",
                 (g.alerts(q),),
                 width=12,
-                description="Empty while none fires.",
+                description="None while none fires.",
             ),
             *((owners,) if (owners := l4_panel(q)) else ()),
         ),

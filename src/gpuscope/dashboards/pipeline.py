@@ -45,7 +45,7 @@ def _gpu_to_exporter(q: Q) -> tuple[Row, Row, Row]:
                     "short",
                     styles.any_is_bad(),
                     "Another client (Nsight, dcgmi, a vendor agent) holds the profiling counters. "
-                    "Empty while no one does.",
+                    "None while no one does.",
                 ),
             ),
         ),
@@ -100,7 +100,7 @@ def _exporter_to_prometheus(q: Q) -> Row:
                 steps=styles.up(),
                 width=24,
                 height=5,
-                description="Empty while every exporter answers.",
+                description="None while every exporter answers.",
             ),
         ),
     )

@@ -13,8 +13,9 @@ import warnings
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from gpuscope.dashboards import styles
 from gpuscope.dashboards.defaults import Final, Placed
-from gpuscope.dashboards.model import Panel, Query, Steps
+from gpuscope.dashboards.model import Panel, Query, Steps, ValueText
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
@@ -168,9 +169,19 @@ def _column_overrides(b: _PanelBuilder, panel: Panel) -> _PanelBuilder:
                 dashboard.DynamicConfigValue(id_val="thresholds", value=thresholds),
                 dashboard.DynamicConfigValue(id_val="custom.cellOptions", value={"type": "color-background"}),
             ]
+        if q.zero:
+            # a failure signal's column: its 0 reads "none" in green (zeros.py), its label columns stay plain
+            props += [
+                dashboard.DynamicConfigValue(id_val="mappings", value=[_value_map(styles.NONE)]),
+                dashboard.DynamicConfigValue(id_val="custom.cellOptions", value={"type": "color-text"}),
+            ]
         if props:
             b = b.override_by_name(_column(panel, i), props)
     return b
+
+
+def _value_map(m: ValueText) -> dict[str, Any]:
+    return {"type": "value", "options": {m.value: {"text": m.text, "color": m.color, "index": 0}}}
 
 
 def _panel(item: Placed) -> _PanelBuilder:

@@ -134,6 +134,9 @@ STATUS_STEPS = Steps(
     GREEN, ((1, ORANGE), (2, RED)), source="orange while a ticket alert fires on the GPU, red while a page does"
 )
 
+# A failure signal's 0 while nothing is wrong (``zeros``): green, and a word, not a bare number.
+NONE = ValueText("0", "none", GREEN)
+
 YES_NO_BAD = (ValueText("0", "no", GREEN), ValueText("1", "yes", RED))
 
 # DCGM_FI_DEV_GPU_RECOVERY_ACTION (NVML's recovery actions) and DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY.

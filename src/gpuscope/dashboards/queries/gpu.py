@@ -47,13 +47,14 @@ def alerts(q: Q) -> Query:
         f'max by (alertname, severity) (ALERTS{{alertstate="firing",{q.on_gpu}}})',
         "{{alertname}} ({{severity}})",
         fault="ecc-dbe",
+        zero=q.evaluating(q.on_gpu),
     )
 
 
 def xid_events(q: Q) -> Query | None:
     field = "DCGM_EXP_XID_ERRORS_TOTAL"
     expr = f"max by (xid) (increase({q.dcgm(field, q.on_gpu)}[$__rate_interval]))"
-    return q.needs((field,), expr, "XID {{xid}}", fault="xid")
+    return q.needs((field,), expr, "XID {{xid}}", fault="xid", zero=q.reporting(q.on_gpu))
 
 
 def clock_reasons_of_gpu(q: Q) -> Query | None:
