@@ -303,7 +303,12 @@ def test_alerts_page_lists_the_injected_alert(stack: UpStack, browser: webdriver
     text, runbook = wait(browser, lambda d: d.execute_script(read), timeout=30, what="GPUThermalThrottling listed")
     assert "Hostname=gpu-b-a100-01" in text and "gpu=3" in text
     assert runbook.startswith("http")
-    # the local stack's fault buttons reach the stack, as `gpuscope inject` does
+    # the local stack's fault buttons reach the stack, as `gpuscope inject` does; every box says what it is
+    unlabelled = browser.execute_script(
+        "return [...document.querySelectorAll('.faults input, .faults select')]"
+        ".filter(c => !(c.labels.length && c.labels[0].textContent.trim())).map(c => c.id)"
+    )
+    assert unlabelled == []
     Select(browser.find_element(By.ID, "fault-kind")).select_by_value("xid")
     for field, value in (("fault-cluster", "gpu-a"), ("fault-node", "2"), ("fault-gpu", "5")):
         box = browser.find_element(By.ID, field)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gpuscope.console.frames import build_table, series_name, transform
+from gpuscope.console.frames import build_table, series_name, sort_rows, transform
 from gpuscope.console.timerange import (
     format_duration,
     interval_values,
@@ -195,3 +195,19 @@ def test_table_merge_organize_and_matrix() -> None:
         [{"id": "groupingToMatrix", "options": {"rowField": "Hostname", "columnField": "gpu", "valueField": "Value"}}],
     )
     assert matrix.columns == ["Hostname\\gpu", "9", "10"] and matrix.rows == [["h1", 0.0, 2.0]]
+
+
+def test_a_table_of_gpus_is_in_index_order_not_uuid_order() -> None:
+    """L3's "GPUs on this node": the UUIDs' order is no order a person reads; the index is, as a number."""
+    gpus = tuple(Sample({"Hostname": "h1", "UUID": f"GPU-{9 - i}", "gpu": str(i)}, float(i)) for i in (10, 2, 0, 9, 1))
+    table = transform(build_table([("A", gpus)], at_s=1, many=False), [])
+    assert [row[3] for row in table.rows] == ["0", "1", "2", "9", "10"]
+    # a panel's sortBy, numbers in text as numbers, descending where asked
+    assert [row[3] for row in sort_rows(table, [{"displayName": "gpu", "desc": True}]).rows] == [
+        "10",
+        "9",
+        "2",
+        "1",
+        "0",
+    ]
+    assert sort_rows(table, [{"displayName": "no such column"}]) == table

@@ -153,6 +153,15 @@ def test_every_panel_query_returns_data_from_a_live_fleet(tmp_path: Path) -> Non
         failed = settle(fleet.store, [t for t in targets if not t.fault], values, timeout=30)
         assert not failed, report(failed)
         assert unmerged_tables(fleet.store, [t for t in targets if not t.fault], values) == {}
+        # allocated-but-idle: one row per GPU (or MIG instance) however many pods share it, and only idle ones
+        # (this fleet's GPUs are busier than the ratio: "none"; with every GPU under a ratio of 2, each GPU once)
+        idle = next(t for t in targets if t.where == "l2-cluster / Top allocated-but-idle GPUs / A")
+        ratio = RulesConfig().thresholds.idle_activity_ratio
+        assert [(dict(s.labels), s.value) for s in query(fleet.store, substitute(idle.expr, values))[0]] == [({}, 0)]
+        rows, _ = query(fleet.store, substitute(idle.expr.replace(f"< {ratio})", "< 2)"), values))
+        units = [(s.labels["UUID"], s.labels.get("GPU_I_ID", "")) for s in rows]
+        held, _ = query(fleet.store, 'count(count by (UUID, GPU_I_ID) (workload:gpu_activity:avg5m{cluster="gpu-a"}))')
+        assert len(units) == len(set(units)) == min(10, held[0].value), rows
         # no fault yet: every failure signal says "none" (0), where an empty answer would read as "broken"
         # (but the spec's unserved target is down from the start: its table and the fleet's alerts are not zero)
         gated = [t for t in targets if t.zero and t.fault != "exporter-down" and not t.where.startswith("l1-fleet")]

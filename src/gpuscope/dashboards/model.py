@@ -95,6 +95,8 @@ class Panel:
     min: float | None = None
     max: float | None = None
     mappings: tuple[ValueText, ...] = ()
+    # A table's rows sorted by this column (numbers as numbers: GPU 10 after GPU 9)
+    sort_by: str = ""
     transforms: tuple[Transform, ...] = ()
 
 

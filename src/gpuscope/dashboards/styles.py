@@ -8,6 +8,7 @@ from gpuscope.dashboards.options import Options
 from gpuscope.rules.timescale import to_seconds
 
 GREEN, ORANGE, RED = "green", "orange", "red"
+NEUTRAL = "text"  # Grafana's text colour: a state that is neither good nor bad
 
 # Alerts fire on "increase > n"; Grafana colours a step from its value up, so the step sits just above n.
 _ABOVE = 0.001

@@ -66,8 +66,14 @@ def activity_by_node(q: Q) -> Query:
 
 
 def idle_allocated(q: Q) -> Query:
-    """The 10 allocated GPUs (or MIG instances) with the least activity."""
-    return Query(f"bottomk(10, {q.rec('workload:gpu_activity:avg5m', q.in_cluster)})", "activity", instant=True)
+    """The 10 allocated GPUs (or MIG instances) with the least activity, of those under the idle ratio that
+    GPUAllocatedButIdle fires on: one row per GPU (or instance), however many pods or jobs share it (the record
+    has one series per holder, each with the GPU's activity)."""
+    per_unit = f"max by ({q.gpu_by}, GPU_I_ID) ({q.rec('workload:gpu_activity:avg5m', q.in_cluster)})"
+    idle = q.c.thresholds.idle_activity_ratio
+    # "none" (0) while no allocated GPU is idle; No data while nothing is allocated (or the rules do not run)
+    gate = f"count({q.rec('workload:gpu_activity:avg5m', q.in_cluster)})"
+    return Query(f"bottomk(10, {per_unit} < {idle})", "activity", instant=True, zero=gate)
 
 
 def namespace_activity(q: Q) -> Query | None:

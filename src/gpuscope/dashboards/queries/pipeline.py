@@ -107,7 +107,11 @@ def churn(q: Q) -> Query:
 
 
 def per_rule_group(q: Q, expr: str, how: str = "sum") -> Query:
-    return Query(f"{how} by ({q.cluster}, rule_group) ({expr})", f"{{{{{q.cluster}}}}} {{{{rule_group}}}}")
+    """Per rule group, named by the group alone: Prometheus' ``rule_group`` is ``<rule file path>;<group>``, and a
+    legend of full paths hides the name that tells the groups apart."""
+    grouped = f"{how} by ({q.cluster}, rule_group) ({expr})"
+    named = f'label_replace({grouped}, "group", "$1", "rule_group", ".*;(.*)")'
+    return Query(named, f"{{{{{q.cluster}}}}} {{{{group}}}}")
 
 
 def rule_failures(q: Q) -> Query:
