@@ -211,3 +211,11 @@ def test_a_table_of_gpus_is_in_index_order_not_uuid_order() -> None:
         "0",
     ]
     assert sort_rows(table, [{"displayName": "no such column"}]) == table
+
+
+def test_a_label_empty_on_every_row_is_no_column() -> None:
+    """A whole GPU's GPU_I_ID / GPU_I_PROFILE as an empty value (VictoriaMetrics' answer) makes no empty column."""
+    rows = (Sample({"pod": "a", "GPU_I_ID": "", "GPU_I_PROFILE": ""}, 1.0), Sample({"pod": "b", "GPU_I_ID": ""}, 2.0))
+    assert build_table([("A", rows)], at_s=1, many=False)[0].columns == ["Time", "pod", "Value"]
+    mig = (Sample({"pod": "a", "GPU_I_ID": "1"}, 1.0), Sample({"pod": "b", "GPU_I_ID": ""}, 2.0))
+    assert build_table([("A", mig)], at_s=1, many=False)[0].columns == ["Time", "GPU_I_ID", "pod", "Value"]

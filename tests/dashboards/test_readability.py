@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 
+from gpuscope.console.frames import build_table, transform
 from gpuscope.dashboards.units import GPU_EQUIVALENTS, NON_NEGATIVE
+from gpuscope.prom.model import Sample
 from gpuscope.rules import RulesConfig
 from tests.support.dashboards import built, collectors, every_field, panels, targets
 
@@ -91,3 +93,13 @@ def test_failure_signals_say_none_while_nothing_is_wrong(models: dict[str, Any])
             ]
             assert any(m["options"].get("0", {}).get("text") == "none" for m in mappings), (file, p["title"])
     assert found == {(file, title) for file, names in titles.items() for title in names}
+
+
+def test_the_gpu_identity_table_names_its_columns_in_words_and_shows_no_reading(models: dict[str, Any]) -> None:
+    """L4's Identity, as the console (and Grafana's organize) draws it: "driver version", not a field id over a
+    "Value" column holding the temperature the query happened to read."""
+    panel = next(p for p in panels(models["l4-gpu.json"]) if p["title"] == "Identity")
+    labels = {"Hostname": "n1", "gpu": "0", "UUID": "GPU-0", "DCGM_FI_DRIVER_VERSION": "550.54.15"}
+    table = transform(build_table([("A", (Sample(labels, 34.0),))], at_s=1, many=False), panel["transformations"])
+    assert table.columns == ["Hostname", "gpu", "UUID", "driver version"]
+    assert table.rows == [["n1", "0", "GPU-0", "550.54.15"]]

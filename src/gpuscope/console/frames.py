@@ -91,7 +91,8 @@ def build_table(frames: Sequence[tuple[str, Vector]], *, at_s: float, many: bool
     tables = []
     for ref_id, result in frames:
         value_col = f"Value #{ref_id}" if many else "Value"
-        labels = sorted({k for item in result for k in item.labels})
+        # a label empty on every row is no column (VictoriaMetrics may answer GPU_I_ID="" for a whole GPU)
+        labels = sorted({k for item in result for k, v in item.labels.items() if v})
         table = Table(columns=["Time", *labels, value_col])
         # rows in reading order: by every label but the UUID first, so one node's GPUs come by index, not by UUID
         order = sorted(labels, key=lambda k: "uuid" in k.lower())
