@@ -5,7 +5,7 @@ and so is it when nothing arrives at all: an exporter gone, the rules not evalua
 two apart, so each such query names a gate (``Query.zero``): an expression with a value exactly while the
 pipeline behind it answers (the GPUs in scope report, the rules run). The query becomes
 
-    signal or on () (0 * gate unless on () other signals of the panel)
+    max without () (signal) or on () (0 * gate unless on () other signals of the panel)
 
 which is the signal where there is one, 0 where there is none and the gate answers, and still empty ("No
 data") where the gate is empty too: a broken pipeline never reads as a healthy zero. Only the panel's first
@@ -25,9 +25,15 @@ WHEN_EMPTY = "No data means nothing arrives: the GPUs in scope do not report, or
 
 
 def fallback(expr: str, gate: str, others: tuple[str, ...] = ()) -> str:
-    """``expr``, or 0 where it is empty and ``gate`` (and none of ``others``) has a value."""
-    unless = "".join(f"\n  unless on () ({o})" for o in others)
-    return f"({expr})\nor on () (\n  0 * {gate}{unless}\n)"
+    """``expr``, or 0 where it is empty and ``gate`` (and none of ``others``) has a value.
+
+    Each signal is wrapped in ``max without ()``, which is no change in Prometheus (but for the metric name) and
+    matters in VictoriaMetrics: MetricsQL keeps the series a comparison filtered out, with no value, and its ``or``
+    fills their gaps from the right-hand side, so ``x > 0 or on () (0 * gate)`` answered every filtered GPU as 0.
+    An aggregation drops them first.
+    """
+    unless = "".join(f"\n  unless on () max without () ({o})" for o in others)
+    return f"max without () ({expr})\nor on () (\n  0 * {gate}{unless}\n)"
 
 
 def with_zero(panel: Panel) -> Panel:

@@ -1,6 +1,13 @@
-"""The Pipeline page's "Exporter restarts in range", on the two stores the local stack queries (Prometheus and
-VictoriaMetrics) with the same samples: 0 for an exporter younger than the range that never restarted (MetricsQL's
-``changes`` of the start time read 1 there: a series' first sample counted as a change), and each restart once."""
+"""Dashboard queries whose answer MetricsQL could change, on the two stores the local stack queries (Prometheus and
+VictoriaMetrics) with the same samples.
+
+* The Pipeline page's "Exporter restarts in range": 0 for an exporter younger than the range that never restarted
+  (MetricsQL's ``changes`` of the start time read 1 there: a series' first sample counted as a change), and each
+  restart once.
+* A failure signal's zero (``zeros.fallback``): the signal where there is one, a single 0 where there is none and
+  the pipeline answers, nothing where it does not (MetricsQL's ``or`` filled the series a comparison filtered out
+  with the 0, so every healthy GPU was listed beside the faulty one).
+"""
 
 from __future__ import annotations
 
@@ -10,6 +17,7 @@ import pytest
 
 from gpuscope.dashboards.promql import Q
 from gpuscope.dashboards.queries.pipeline import restarts
+from gpuscope.dashboards.zeros import fallback
 from tests.support.dashboards import options, substitute
 from tests.support.prom import Prometheus, backfill, run_prometheus
 from tests.support.victoria import victoria_metrics
@@ -66,3 +74,21 @@ def test_exporter_restarts_in_range_count_restarts_not_first_samples(store: Prom
     expr = substitute(restarts(Q(options())).expr, {"cluster": ".*", "__range": f"{RANGE}s"})
     got = {r["metric"]["instance"]: float(r["value"][1]) for r in store.query(expr, END)}
     assert got == {"fresh:9400": 0, "old:9400": 0, "once:9400": 1, "twice:9400": 2}
+
+
+def test_a_failure_signal_s_zero_is_right_on_both_stores(store: Prometheus) -> None:
+    def answer(expr: str) -> list[tuple[dict[str, str], float]]:
+        rows = [
+            ({k: v for k, v in r["metric"].items() if k != "__name__"}, float(r["value"][1]))
+            for r in store.query(expr, END)
+        ]
+        return sorted(rows, key=repr)
+
+    counter = "gpuscope_exporter_collections_total"
+    restarted = f"max by (instance) (resets({counter}[{RANGE}s]))"
+    gate = f"count({counter})"
+    fired, quiet = f"{restarted} > 0", f"{restarted} > 5"
+    assert answer(fallback(fired, gate)) == [({"instance": "once:9400"}, 1), ({"instance": "twice:9400"}, 2)]
+    assert answer(fallback(quiet, gate)) == [({}, 0)]
+    assert answer(fallback(quiet, "count(no_such_series)")) == []  # nothing arrives: No data, never "none"
+    assert answer(fallback(quiet, gate, (fired,))) == []  # another signal of the panel fires: no stray 0 row
