@@ -124,7 +124,7 @@ def _allocation(q: Q) -> Row:
                 steps=styles.activity_of_allocated(q.options),
                 description=f"Allocated GPUs below {q.c.thresholds.idle_activity_ratio:.0%} activity, one row each; "
                 f"GPUAllocatedButIdle fires after {q.c.thresholds.idle_for}. Click a GPU for its L4 dashboard (who "
-                "holds it). None while every allocated GPU is busier.",
+                "holds it). Empty while every allocated GPU is busier.",
                 links=(to_gpu(q, "__data.fields"),),
                 width=12,
             ),

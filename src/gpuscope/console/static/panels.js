@@ -108,7 +108,9 @@ function timeseries(body, panel, data, ctx) {
     scales: { x: { time: true }, y: { range: (u, lo, hi) => yRange(base, isBool, lo, hi) } },
     axes: [
       { stroke: "#9fa7b3", grid: { stroke: "#2a2f38" }, ticks: { stroke: "#2a2f38" } },
-      { stroke: "#9fa7b3", grid: { stroke: "#2a2f38" }, ticks: { stroke: "#2a2f38" }, size: 70,
+      // wide enough for its longest label ("42.9 GPU-eq"), so none is cut at the left
+      { stroke: "#9fa7b3", grid: { stroke: "#2a2f38" }, ticks: { stroke: "#2a2f38" },
+        size: (u, labels) => Math.max(50, ...(labels || []).map((l) => String(l).length * 7 + 16)),
         values: (u, ticks) => (isBool ? ticks.map((t) => (t !== 0 && t !== 1 ? "" : formatValue(t, unit))) : tickLabels(ticks, unit, base.decimals)) },
     ],
     series: [{}, ...series.map((s, i) => {

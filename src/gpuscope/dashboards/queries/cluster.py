@@ -71,9 +71,8 @@ def idle_allocated(q: Q) -> Query:
     has one series per holder, each with the GPU's activity)."""
     per_unit = f"max by ({q.gpu_by}, GPU_I_ID) ({q.rec('workload:gpu_activity:avg5m', q.in_cluster)})"
     idle = q.c.thresholds.idle_activity_ratio
-    # "none" (0) while no allocated GPU is idle; No data while nothing is allocated (or the rules do not run)
-    gate = f"count({q.rec('workload:gpu_activity:avg5m', q.in_cluster)})"
-    return Query(f"bottomk(10, {per_unit} < {idle})", "activity", instant=True, zero=gate)
+    # no zero here: an idle GPU's activity is itself 0, and must read 0 %, not "none"
+    return Query(f"bottomk(10, {per_unit} < {idle})", "activity", instant=True)
 
 
 def namespace_activity(q: Q) -> Query | None:
