@@ -2,7 +2,8 @@
 // tests/console/test_format.py against the very module the console serves.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { display, fieldConfig, formatValue, reduce, thresholdColor } from "../../src/gpuscope/console/static/format.js";
+import { display, fieldConfig, formatValue, reduce, thresholdColor, tickLabels } from "../../src/gpuscope/console/static/format.js";
+import { yRange } from "../../src/gpuscope/console/static/panels.js";
 
 test("units", () => {
   assert.equal(formatValue(0.734, "percentunit"), "73.4%");
@@ -76,4 +77,30 @@ test("stacking adds each series onto the ones before it; percent scales to the t
   const { stack } = await import("../../src/gpuscope/console/static/panels.js");
   assert.deepEqual(stack([[1, 2, null], [3, 4, 5]], "normal"), [[1, 2, null], [4, 6, 5]]);
   assert.deepEqual(stack([[1, 3], [3, 1]], "percent"), [[0.25, 0.75], [1, 1]]);
+});
+
+test("custom units: a fractional GPU count says it is in GPU-equivalents", () => {
+  assert.equal(formatValue(42.93, "suffix: GPU-eq", 1), "42.9 GPU-eq");
+  assert.equal(formatValue(3, "prefix:$", 0), "$3");
+});
+
+test("axis ticks are told apart: never five times the same label", () => {
+  const gib = 1024 ** 3;
+  const ticks = [47.80, 47.81, 47.82, 47.83, 47.84].map((t) => t * gib);
+  const labels = tickLabels(ticks, "bytes");
+  assert.equal(new Set(labels).size, 5, labels.join(" | "));
+  assert.deepEqual(tickLabels([0, 0.5, 1], "percentunit"), ["0%", "50%", "100%"]);
+  assert.deepEqual(tickLabels([0, 0.5], "percentunit", 1), ["0.0%", "50.0%"]);  // the panel's decimals win
+});
+
+test("the y axis of a non-negative quantity starts at 0, a ratio reaches 100 %", () => {
+  const bytes = { min: 0, custom: {} };
+  assert.deepEqual(yRange(bytes, false, 0, 0), [0, 1]);  // all zero: 0 to 1, never -1 B
+  assert.deepEqual(yRange(bytes, false, 5, 9), [0, 9]);
+  const ratio = { min: 0, custom: { axisSoftMax: 1 } };
+  assert.deepEqual(yRange(ratio, false, 0, 0), [0, 1]);  // never -100 % to 100 %
+  assert.deepEqual(yRange(ratio, false, 0.02, 0.03), [0, 1]);
+  assert.deepEqual(yRange(ratio, false, 0.5, 1.4), [0, 1.4]);  // soft: the data may go further
+  assert.deepEqual(yRange({ custom: {} }, false, 40, 40), [39, 41]);  // no bounds: room around a flat line
+  assert.deepEqual(yRange({ custom: {} }, true, 0, 0), [0, 1]);
 });

@@ -39,15 +39,14 @@ DASHBOARDS = (
     "local-pipeline",
     "local-efficiency",
 )
-# L2 panels that are rightly empty on a healthy local stack: the health-event tables list faults, of which there
-# are none yet.
-EMPTY_WHEN_HEALTHY = {
-    "Last XID per GPU": "no fault",
-    "ECC and row-remap events": "no fault",
-    "Lost GPUs": "no fault",
-    "Thermal events": "no fault",
-    "Profiling metrics stale": "no fault",
-}
+# L2's health-event tables list faults, of which there are none yet: each says "none" (0), not "No data".
+NONE_WHEN_HEALTHY = (
+    "Last XID per GPU",
+    "ECC and row-remap events",
+    "Lost GPUs",
+    "Thermal events",
+    "Profiling metrics stale",
+)
 # The workload half (who holds which GPU, and how well they use it), per dashboard: None is every panel.
 H100 = "NVIDIA H100 80GB HBM3"
 RED = "rgb(242, 73, 92)"  # Grafana's "red", the L4 temperature panel's top threshold colour
@@ -107,7 +106,7 @@ def test_every_l2_panel_shows_data(stack: UpStack, browser: webdriver.Chrome) ->
         driver.get(f"{console(stack)}/d/local-l2-cluster?from=now-15m&to=now")
         wait(driver, loaded)
         found = panels(driver)
-        missing = [p for p in found if p["state"] != "data" and p["title"] not in EMPTY_WHEN_HEALTHY]
+        missing = [p for p in found if p["state"] != "data"]
         complete = stat(driver, "GPUs reporting") == 48 and stat(driver, "Nodes reporting") == 6
         # the node table's 5 m columns come from rules evaluated once a (sped-up) minute, after the GPU counts
         filled = driver.execute_script(
@@ -122,9 +121,12 @@ def test_every_l2_panel_shows_data(stack: UpStack, browser: webdriver.Chrome) ->
     found = wait(browser, all_there, timeout=120, what="every L2 panel with data, 48 GPUs on 6 nodes")
     model = json.loads((stack.data_dir / "bundle/grafana/dashboards/l2-cluster.json").read_text())
     assert sorted(p["id"] for p in found) == sorted(p["id"] for p in model["panels"] if p["type"] != "row")
-    for p in found:
-        if p["title"] in EMPTY_WHEN_HEALTHY:
-            assert p["state"] == "empty", p  # "No data", never an error
+    nones = browser.execute_script(
+        "return Object.fromEntries(arguments[0].map(s => [s, [...document.querySelectorAll("
+        "`section.panel[data-title='${s}'] tbody td`)].map(c => c.textContent).filter(t => t)]))",
+        list(NONE_WHEN_HEALTHY),
+    )
+    assert nones == {title: ["none"] for title in NONE_WHEN_HEALTHY}, nones
     # tables: per-column units from the overrides, value mappings with their colours as cell backgrounds
     table = browser.execute_script(
         "const t = s => document.querySelector(`section.panel[data-title='${s}'] table`);"
@@ -301,7 +303,12 @@ def test_alerts_page_lists_the_injected_alert(stack: UpStack, browser: webdriver
     text, runbook = wait(browser, lambda d: d.execute_script(read), timeout=30, what="GPUThermalThrottling listed")
     assert "Hostname=gpu-b-a100-01" in text and "gpu=3" in text
     assert runbook.startswith("http")
-    # the local stack's fault buttons reach the stack, as `gpuscope inject` does
+    # the local stack's fault buttons reach the stack, as `gpuscope inject` does; every box says what it is
+    unlabelled = browser.execute_script(
+        "return [...document.querySelectorAll('.faults input, .faults select')]"
+        ".filter(c => !(c.labels.length && c.labels[0].textContent.trim())).map(c => c.id)"
+    )
+    assert unlabelled == []
     Select(browser.find_element(By.ID, "fault-kind")).select_by_value("xid")
     for field, value in (("fault-cluster", "gpu-a"), ("fault-node", "2"), ("fault-gpu", "5")):
         box = browser.find_element(By.ID, field)

@@ -19,4 +19,4 @@ def test_field_display_in_node() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "# fail 0" in done.stdout and "# pass 7" in done.stdout, done.stdout
+    assert "# fail 0" in done.stdout and "# pass 10" in done.stdout, done.stdout

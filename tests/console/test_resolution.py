@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gpuscope.console.frames import build_table, series_name, transform
+from gpuscope.console.frames import build_table, series_name, sort_rows, transform
 from gpuscope.console.timerange import (
     format_duration,
     interval_values,
@@ -195,3 +195,27 @@ def test_table_merge_organize_and_matrix() -> None:
         [{"id": "groupingToMatrix", "options": {"rowField": "Hostname", "columnField": "gpu", "valueField": "Value"}}],
     )
     assert matrix.columns == ["Hostname\\gpu", "9", "10"] and matrix.rows == [["h1", 0.0, 2.0]]
+
+
+def test_a_table_of_gpus_is_in_index_order_not_uuid_order() -> None:
+    """L3's "GPUs on this node": the UUIDs' order is no order a person reads; the index is, as a number."""
+    gpus = tuple(Sample({"Hostname": "h1", "UUID": f"GPU-{9 - i}", "gpu": str(i)}, float(i)) for i in (10, 2, 0, 9, 1))
+    table = transform(build_table([("A", gpus)], at_s=1, many=False), [])
+    assert [row[3] for row in table.rows] == ["0", "1", "2", "9", "10"]
+    # a panel's sortBy, numbers in text as numbers, descending where asked
+    assert [row[3] for row in sort_rows(table, [{"displayName": "gpu", "desc": True}]).rows] == [
+        "10",
+        "9",
+        "2",
+        "1",
+        "0",
+    ]
+    assert sort_rows(table, [{"displayName": "no such column"}]) == table
+
+
+def test_a_label_empty_on_every_row_is_no_column() -> None:
+    """A whole GPU's GPU_I_ID / GPU_I_PROFILE as an empty value (VictoriaMetrics' answer) makes no empty column."""
+    rows = (Sample({"pod": "a", "GPU_I_ID": "", "GPU_I_PROFILE": ""}, 1.0), Sample({"pod": "b", "GPU_I_ID": ""}, 2.0))
+    assert build_table([("A", rows)], at_s=1, many=False)[0].columns == ["Time", "pod", "Value"]
+    mig = (Sample({"pod": "a", "GPU_I_ID": "1"}, 1.0), Sample({"pod": "b", "GPU_I_ID": ""}, 2.0))
+    assert build_table([("A", mig)], at_s=1, many=False)[0].columns == ["Time", "GPU_I_ID", "pod", "Value"]

@@ -22,7 +22,9 @@ from gpuscope.backends.sim.faults import FaultKind
 from gpuscope.dashboards import dashboards
 from gpuscope.dashboards.defaults import finalize
 from gpuscope.dashboards.lint import problems
+from gpuscope.dashboards.model import Panel
 from gpuscope.dashboards.sdk import ref_id
+from gpuscope.prom.model import Sample
 from gpuscope.rules import RulesConfig
 from tests.support.dashboards import substitute
 from tests.support.livefleet import CLUSTER, Fleet, label_values, query, running_fleet, served_fields, wait_ready
@@ -30,6 +32,7 @@ from tests.support.prom import Prometheus
 
 # Legends may name these although a result lacks them: MIG labels are absent on whole GPUs, and the exporter's
 # windowed event counts carry xid / clock_event only once such an event happened.
+IDLE = "l2-cluster / Top allocated-but-idle GPUs / A"
 _OPTIONAL_LEGEND_LABELS = {"GPU_I_PROFILE", "GPU_I_ID", "xid", "clock_event"}
 
 
@@ -40,6 +43,7 @@ class Target:
     legend: str
     fault: str
     table: str = ""  # the table panel it is a column of, whose columns must merge into one row per key
+    zero: bool = False  # a failure signal that answers 0 while nothing is wrong (dashboards/zeros.py)
 
 
 def targets_of(fleet: Fleet) -> list[Target]:
@@ -49,7 +53,7 @@ def targets_of(fleet: Fleet) -> list[Target]:
     uids = {m["uid"] for m in models.values()}
     assert all(problems(m, uids) == [] for m in models.values())
     faults = {
-        (final.dashboard.key, item.id, ref_id(i)): q.fault
+        (final.dashboard.key, item.id, ref_id(i)): (q.fault, bool(q.zero) and i == _first_gated(item.panel))
         for final in finalize(fleet.options.fleet, dashboards(fleet.options))
         for item in final.items
         if item.panel
@@ -59,11 +63,34 @@ def targets_of(fleet: Fleet) -> list[Target]:
     for key, model in models.items():
         for panel in model["panels"]:
             for t in panel.get("targets", []):
-                fault = faults[(key, panel["id"], t["refId"])]
+                fault, zero = faults[(key, panel["id"], t["refId"])]
                 where = f"{key} / {panel['title']} / {t['refId']}"
                 table = f"{key} / {panel['title']}" if panel["type"] == "table" else ""
-                out.append(Target(where, t["expr"], t.get("legendFormat", ""), fault, table))
+                out.append(Target(where, t["expr"], t.get("legendFormat", ""), fault, table, zero))
     return out
+
+
+def _first_gated(panel: Panel) -> int:
+    return next((i for i, q in enumerate(panel.queries) if q.zero), -1)
+
+
+def zeros(prom: Prometheus, targets: Iterable[Target], values: Mapping[str, str]) -> tuple[set[str], dict[str, object]]:
+    """On a healthy fleet: the failure signals that answer exactly one 0 without labels ("none"), and those that
+    answer nothing, or a number without labels that is not 0 (a healthy GPU may still report a reason, gpu_idle)."""
+    none: set[str] = set()
+    wrong: dict[str, object] = {}
+    for t in targets:
+        result, error = query(prom, substitute(t.expr, values))
+        if [(dict(s.labels), s.value) for s in result] == [({}, 0.0)]:
+            none.add(t.where)
+        elif error or not result or not all(s.labels for s in result):
+            wrong[t.where] = error or result
+    return none, wrong
+
+
+def fired(result: Iterable[Sample]) -> bool:
+    """A failure signal's answer once its fault is in: a GPU (or target) named, not the healthy zero."""
+    return any(s.labels for s in result)
 
 
 def settle(prom: Prometheus, targets: Iterable[Target], values: Mapping[str, str], timeout: float) -> dict[str, str]:
@@ -77,7 +104,7 @@ def settle(prom: Prometheus, targets: Iterable[Target], values: Mapping[str, str
             if error:
                 failed[where] = f"error {error}\n{substitute(t.expr, values)}"
                 del pending[where]
-            elif result:
+            elif result and (not t.fault or fired(result)):
                 missing = _legend_labels(t.legend) - {k for s in result for k in s.labels}
                 if missing - _OPTIONAL_LEGEND_LABELS:
                     failed[where] = f"legend names {sorted(missing)} but no series has them"
@@ -124,9 +151,34 @@ def test_every_panel_query_returns_data_from_a_live_fleet(tmp_path: Path) -> Non
             "job_id": "j-1|j-0",
         }
         wait_ready(fleet)
-        failed = settle(fleet.store, [t for t in targets if not t.fault], values, timeout=30)
+        # (the idle table lists GPUs under the idle ratio: this fleet has none, which the checks below show)
+        healthy = [t for t in targets if not t.fault and t.where != IDLE]
+        failed = settle(fleet.store, healthy, values, timeout=30)
         assert not failed, report(failed)
         assert unmerged_tables(fleet.store, [t for t in targets if not t.fault], values) == {}
+        # allocated-but-idle: one row per GPU (or MIG instance) however many pods share it, and only idle ones
+        # (this fleet has few GPUs under the ratio, if any: those only; under a ratio of 2, every allocated GPU once)
+        idle = next(t for t in targets if t.where == IDLE)
+        ratio = RulesConfig().thresholds.idle_activity_ratio
+        assert all(s.value < ratio for s in query(fleet.store, substitute(idle.expr, values))[0])
+        rows, _ = query(fleet.store, substitute(idle.expr.replace(f"< {ratio})", "< 2)"), values))
+        units = [(s.labels["UUID"], s.labels.get("GPU_I_ID", "")) for s in rows]
+        held, _ = query(fleet.store, 'count(count by (UUID, GPU_I_ID) (workload:gpu_activity:avg5m{cluster="gpu-a"}))')
+        assert len(units) == len(set(units)) == min(10, held[0].value), rows
+        # no fault yet: every failure signal says "none" (0), where an empty answer would read as "broken"
+        # (but the spec's unserved target is down from the start: its table and the fleet's alerts are not zero)
+        gated = [t for t in targets if t.zero and t.fault != "exporter-down" and not t.where.startswith("l1-fleet")]
+        assert {t.where.split(" / ")[0] for t in gated} == {"l2-cluster", "l3-node", "l4-gpu", "pipeline"}
+        none, wrong = zeros(fleet.store, gated, values)
+        assert not wrong, report({where: str(answer) for where, answer in wrong.items()})
+        tables = (
+            "Last XID per GPU",
+            "ECC and row-remap events",
+            "Lost GPUs",
+            "Thermal events",
+            "Profiling metrics stale",
+        )
+        assert {f"l2-cluster / {title} / A" for title in tables} <= none, none
 
         for fault, gpu in (
             (FaultKind.ECC_DBE, 0),  # also XID 48, hence GPUXidCritical and GPUDoubleBitEccErrors

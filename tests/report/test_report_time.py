@@ -14,19 +14,17 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from gpuscope.cli import main
 from tests.report.store import check, report, rows, stored
-from tests.support.net import free_port, wait_for
-from tests.support.prom import Prometheus, binary, serving_binary
+from tests.support.prom import Prometheus
+from tests.support.victoria import victoria_metrics
 
 pytestmark = pytest.mark.e2e
 
@@ -193,29 +191,10 @@ def openmetrics() -> list[str]:
     return lines
 
 
-@contextmanager
-def victoria_metrics(work: Path, lines: list[str]) -> Iterator[Prometheus]:
-    """The same samples in a real VictoriaMetrics (the local stack's global store), imported in the text format
-    (timestamps in milliseconds), queried once they are all searchable."""
-    url = f"http://127.0.0.1:{free_port()}"
-    argv = [
-        binary("victoria-metrics"),
-        f"-storageDataPath={work / 'vm'}",
-        f"-httpListenAddr={url.removeprefix('http://')}",
-        "-search.latencyOffset=0s",  # else the newest 30 s are hidden (reference/prometheus-stack.md)
-        "-retentionPeriod=100y",
-    ]
-    samples = [f"{head} {int(t) * 1000}" for head, t in (s.rsplit(" ", 1) for s in lines if not s.startswith("#"))]
-    with serving_binary("victoria-metrics", argv, work, url):
-        httpx.post(f"{url}/api/v1/import/prometheus", content="\n".join(samples) + "\n", timeout=60).raise_for_status()
-        httpx.get(f"{url}/internal/force_flush", timeout=30).raise_for_status()
-        prom = Prometheus(url, work)
-        count = f"count_over_time(DCGM_FI_DEV_GPU_TEMP[{2 * LEAD + 3600}s])"
-        wait_for(
-            lambda: sum(float(r["value"][1]) for r in prom.query(count, END + LEAD)) == lines_of(lines, "_TEMP{"),
-            what="every imported sample searchable",
-        )
-        yield prom
+def searchable(lines: list[str]) -> Callable[[Prometheus], bool]:
+    count = f"count_over_time(DCGM_FI_DEV_GPU_TEMP[{2 * LEAD + 3600}s])"
+    want = lines_of(lines, "_TEMP{")
+    return lambda prom: sum(float(r["value"][1]) for r in prom.query(count, END + LEAD)) == want
 
 
 def lines_of(lines: list[str], marker: str) -> int:
@@ -226,7 +205,7 @@ def lines_of(lines: list[str], marker: str) -> int:
 def store(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Prometheus]:
     lines = openmetrics()
     if request.param == "victoriametrics":
-        with victoria_metrics(tmp_path_factory.mktemp("time-vm"), lines) as vm:
+        with victoria_metrics(tmp_path_factory.mktemp("time-vm"), lines, searchable(lines)) as vm:
             yield vm
         return
     with stored(tmp_path_factory.mktemp("time"), lines) as prom:

@@ -91,9 +91,12 @@ def build_table(frames: Sequence[tuple[str, Vector]], *, at_s: float, many: bool
     tables = []
     for ref_id, result in frames:
         value_col = f"Value #{ref_id}" if many else "Value"
-        labels = sorted({k for item in result for k in item.labels})
+        # a label empty on every row is no column (VictoriaMetrics may answer GPU_I_ID="" for a whole GPU)
+        labels = sorted({k for item in result for k, v in item.labels.items() if v})
         table = Table(columns=["Time", *labels, value_col])
-        for item in sorted(result, key=lambda i: [_natural(i.labels.get(k, "")) for k in labels]):
+        # rows in reading order: by every label but the UUID first, so one node's GPUs come by index, not by UUID
+        order = sorted(labels, key=lambda k: "uuid" in k.lower())
+        for item in sorted(result, key=lambda i: [_natural(i.labels.get(k, "")) for k in order]):
             table.rows.append([round(at_s * 1000), *(item.labels.get(k, "") for k in labels), _number(item.value)])
         tables.append(table)
     return tables
@@ -149,6 +152,20 @@ def grouping_to_matrix(table: Table, options: Mapping[str, Any]) -> Table:
 
 def _natural(text: str) -> list[tuple[int, int | str]]:
     return [(0, int(p)) if p.isdigit() else (1, p) for p in re.split(r"(\d+)", text) if p]
+
+
+def sort_rows(table: Table, sort_by: Sequence[Mapping[str, Any]]) -> Table:
+    """A table panel's ``sortBy`` (its first column that the table has), numbers in text as numbers: GPU 10 comes
+    after GPU 9, as Grafana sorts a column converted to numbers."""
+    for spec in sort_by:
+        name = str(spec.get("displayName", ""))
+        if name in table.columns:
+            i = table.columns.index(name)
+            rows = sorted(
+                table.rows, key=lambda r: _natural("" if r[i] is None else str(r[i])), reverse=bool(spec.get("desc"))
+            )
+            return Table(columns=table.columns, rows=rows)
+    return table
 
 
 def transform(tables: Sequence[Table], transformations: Sequence[Mapping[str, Any]]) -> Table:

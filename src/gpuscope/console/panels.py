@@ -16,7 +16,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpuscope.console.deadline import RequestDeadline
-from gpuscope.console.frames import Series, build_table, instant_series, range_series, time_grid, transform
+from gpuscope.console.frames import (
+    Series,
+    build_table,
+    instant_series,
+    range_series,
+    sort_rows,
+    time_grid,
+    transform,
+)
 from gpuscope.console.timerange import TimeRange, interval_values, intervals, parse_duration_ms
 from gpuscope.console.variables import Selection, Variable, interpolate
 from gpuscope.errors import ApiError, UsageError
@@ -108,6 +116,7 @@ async def panel_data(
     if table_kind:
         frames = [(str(t.get("refId", "A")), _vector(r)) for t, r in zip(targets, results, strict=True)]
         table = transform(build_table(frames, at_s=at, many=len(frames) > 1), panel.get("transformations") or [])
+        table = sort_rows(table, (panel.get("options") or {}).get("sortBy") or [])
         out["table"] = table.to_json()
         return out
     series: list[Series] = []

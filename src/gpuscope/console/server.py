@@ -43,7 +43,7 @@ from gpuscope.console.headers import add_security_headers, quiet_malformed_reque
 from gpuscope.console.inputs import MAX_ID, real, strings, whole
 from gpuscope.console.panels import PanelRequest, dashboard_variables, panel_data
 from gpuscope.console.templating import resolve
-from gpuscope.console.timerange import TimeRange, parse_range
+from gpuscope.console.timerange import TimeRange, opening_from, parse_range
 from gpuscope.console.variables import Selection
 from gpuscope.errors import ApiError, UsageError
 from gpuscope.prom import AsyncClient, Endpoint, Limits, SlotTimeout
@@ -73,6 +73,7 @@ class ConsoleSettings:
     scrape_ms: int | None = None  # default: the bundle data source's timeInterval
     listen_host: str = "127.0.0.1"  # besides localhost and IP literals, the one Host name requests may carry
     access: Access | None = None  # credentials and TLS for --prometheus (gpuscope.prom's access options)
+    since: float | None = None  # epoch seconds the data begins (the local stack's start): dashboards open there
 
 
 @dataclass
@@ -289,7 +290,14 @@ async def _index(request: web.Request) -> web.Response:
 
 
 async def _model(request: web.Request) -> web.Response:
-    return web.json_response(_dashboard(_console(request), request.match_info["uid"]))
+    console = _console(request)
+    model = _dashboard(console, request.match_info["uid"])
+    since = console.settings.since
+    if since is not None and isinstance(model.get("time"), dict):
+        now_ms = int(time.time() * 1000)
+        start = opening_from(str(model["time"].get("from", "now-1h")), int(since * 1000), now_ms)
+        model = {**model, "time": {**model["time"], "from": start}}
+    return web.json_response(model)
 
 
 def _range(body: dict[str, Any]) -> TimeRange:

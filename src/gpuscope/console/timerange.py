@@ -100,6 +100,19 @@ def parse_time(text: str, now_ms: int) -> int:
     return now_ms - (int(amount) * UNIT_MS[unit] if amount else 0)
 
 
+def opening_from(default_from: str, since_ms: int | None, now_ms: int) -> str:
+    """Where a dashboard opens: its own default start, or ``since_ms`` (epoch milliseconds: when the data begins,
+    a local stack's start) where that is later. A stack minutes old then fills the charts instead of squeezing
+    its series into the last 2 % of "Last 3 hours"; once it is older than the default, the default stands."""
+    if since_ms is None:
+        return default_from
+    try:
+        start = parse_time(default_from, now_ms)
+    except UsageError:
+        return default_from
+    return str(since_ms) if start < since_ms < now_ms else default_from
+
+
 def parse_range(from_text: str, to_text: str, now_ms: int) -> TimeRange:
     start, end = parse_time(from_text, now_ms), parse_time(to_text, now_ms)
     if start >= end:

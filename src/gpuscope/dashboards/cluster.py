@@ -8,6 +8,7 @@ from gpuscope.dashboards.host import allocation_row
 from gpuscope.dashboards.model import Dashboard, Link, Panel, Query, Row, Transform, present
 from gpuscope.dashboards.promql import Q
 from gpuscope.dashboards.queries import cluster as c
+from gpuscope.dashboards.units import GPU_EQ_WORDS, GPU_EQUIVALENTS
 
 KEY = "l2-cluster"
 
@@ -18,11 +19,6 @@ def to_node(q: Q, fields: str) -> Link:
 
 def to_gpu(q: Q, fields: str) -> Link:
     return Link("GPU (L4)", "l4-gpu", (("node", f"${{{fields}.{q.host}}}"), ("gpu", f"${{{fields}.{q.uuid}}}")))
-
-
-def to_workload(q: Q, fields: str) -> Link:
-    ns, pod = q.c.namespace_label, q.c.pod_label
-    return Link("Workload (L5)", "l5-workload", (("namespace", f"${{{fields}.{ns}}}"), ("pod", f"${{{fields}.{pod}}}")))
 
 
 def _overview(q: Q) -> Row:
@@ -47,6 +43,8 @@ def _overview(q: Q) -> Row:
                 "GPUs allocated",
                 "stat",
                 (c.cluster_sum(q, "cluster:gpus_allocated:count", "allocated"),),
+                unit=GPU_EQUIVALENTS,
+                description=GPU_EQ_WORDS,
                 width=4,
                 height=4,
             ),
@@ -115,7 +113,6 @@ def _activity(q: Q) -> Row:
 
 
 def _allocation(q: Q) -> Row:
-    workload_links = (to_workload(q, "__data.fields"),) if q.c.workload_labels != "off" else ()
     return Row(
         "Allocation",
         (
@@ -125,9 +122,10 @@ def _allocation(q: Q) -> Row:
                 (c.idle_allocated(q),),
                 unit="percentunit",
                 steps=styles.activity_of_allocated(q.options),
-                description=f"Red: below {q.c.thresholds.idle_activity_ratio:.0%} activity; GPUAllocatedButIdle fires "
-                f"after {q.c.thresholds.idle_for}.",
-                links=(*workload_links, to_gpu(q, "__data.fields")),
+                description=f"Allocated GPUs below {q.c.thresholds.idle_activity_ratio:.0%} activity, one row each; "
+                f"GPUAllocatedButIdle fires after {q.c.thresholds.idle_for}. Click a GPU for its L4 dashboard (who "
+                "holds it). Empty while every allocated GPU is busier.",
+                links=(to_gpu(q, "__data.fields"),),
                 width=12,
             ),
             Panel(
@@ -138,6 +136,8 @@ def _allocation(q: Q) -> Row:
                     c.per_cluster(q, "cluster:gpus_allocated_active:count", "allocated and active"),
                     c.per_cluster(q, "cluster:gpus_reporting:count", "reporting"),
                 ),
+                unit=GPU_EQUIVALENTS,
+                description=GPU_EQ_WORDS,
                 width=6,
             ),
             Panel(
@@ -166,17 +166,17 @@ def _events(q: Q) -> Row:
             table(
                 "Last XID per GPU",
                 (c.last_xid(q),),
-                "The last XID each GPU reported, where not 0. Empty while no GPU has reported one.",
+                "The last XID each GPU reported, where not 0. None while no GPU has reported one.",
             ),
             table(
                 "ECC and row-remap events",
                 c.ecc_events(q),
-                "GPUDoubleBitEccErrors / GPURowRemapFailure sources. Empty while no GPU has had one.",
+                "GPUDoubleBitEccErrors / GPURowRemapFailure sources. None while no GPU has had one.",
             ),
             table(
                 "Lost GPUs",
                 (c.lost_gpus(q),),
-                "XID 79 / GPU_IS_LOST, or stopped reporting (GPUFellOffBus). Empty while every GPU reports.",
+                "XID 79 / GPU_IS_LOST, or stopped reporting (GPUFellOffBus). None while every GPU reports.",
             ),
             Panel(
                 "Thermal throttling (top 10)",
@@ -190,13 +190,13 @@ def _events(q: Q) -> Row:
             table(
                 "Thermal events",
                 (c.thermal_events(q),),
-                "Thermal clock events, or at the alert's temperature. Empty while no GPU is throttled or hot.",
+                "Thermal clock events, or at the alert's temperature. None while no GPU is throttled or hot.",
             ),
             table("NVLink errors in range", (c.nvlink_errors(q),), "Largest NVLink error-counter increase per GPU."),
             table(
                 "Profiling metrics stale",
                 (c.profiling_stale(q),),
-                "DCGM_FI_PROF_* stopped while the GPU reports. Empty while they arrive.",
+                "DCGM_FI_PROF_* stopped while the GPU reports. None while they arrive.",
             ),
         ),
     )

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from gpuscope.dashboards.describe import with_descriptions
 from gpuscope.dashboards.model import Dashboard, Link, Panel, Row
+from gpuscope.dashboards.zeros import with_zeros
 
 GRID_WIDTH = 24
 MAX_UID = 40  # Grafana's limit
@@ -105,7 +106,7 @@ def _place(dashboard: Dashboard, resolve: Mapping[str, tuple[str, Dashboard]]) -
 
 def finalize(fleet: str, dashboards: tuple[Dashboard, ...]) -> tuple[Final, ...]:
     """Apply the shared policy to a set of dashboards that link to each other."""
-    pruned = tuple(with_descriptions(prune(d)) for d in dashboards)
+    pruned = tuple(with_descriptions(with_zeros(prune(d))) for d in dashboards)
     resolve = {d.key: (uid_for(fleet, d.key), d) for d in pruned}
     unknown = {link.dashboard for d in pruned for r in d.rows for p in r.panels for link in p.links} | {
         k for d in pruned for k in d.drills_to

@@ -12,6 +12,7 @@ import re
 from dataclasses import replace
 
 from gpuscope.dashboards.model import Dashboard, Panel, Row, Steps
+from gpuscope.dashboards.units import GPU_EQUIVALENTS
 from gpuscope.fields.catalog import BY_NAME
 
 _UNIT_WORDS = {
@@ -27,6 +28,7 @@ _UNIT_WORDS = {
     "hex0x": "a bitmask, in hex",
     "short": "a count",
     "none": "a plain number (a count or a state)",
+    GPU_EQUIVALENTS: "GPU-equivalents",
 }
 # Series a query reads: a name followed by a selector or a range, or a recording rule's level:metric:op name.
 _SERIES = re.compile(r"\b([a-zA-Z_][a-zA-Z0-9_]*(?::[a-zA-Z0-9_]+)+|[a-zA-Z_][a-zA-Z0-9_]*(?=\{))")

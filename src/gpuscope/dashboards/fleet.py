@@ -9,6 +9,7 @@ from gpuscope.dashboards import styles, variables
 from gpuscope.dashboards.model import Dashboard, Link, Panel, Query, Row, Steps, present
 from gpuscope.dashboards.promql import Q
 from gpuscope.dashboards.queries import fleet as f
+from gpuscope.dashboards.units import GPU_EQ_WORDS, GPU_EQUIVALENTS
 
 KEY = "l1-fleet"
 
@@ -35,7 +36,13 @@ def _totals(q: Q) -> Row:
                 height=4,
             ),
             Panel(
-                "GPUs allocated", "stat", (f.fleet_total(q, "cluster:gpus_allocated:count", "GPUs"),), width=4, height=4
+                "GPUs allocated",
+                "stat",
+                (f.fleet_total(q, "cluster:gpus_allocated:count", "GPUs"),),
+                unit=GPU_EQUIVALENTS,
+                description=GPU_EQ_WORDS,
+                width=4,
+                height=4,
             ),
             Panel(
                 "GPU activity (mean of clusters)", "stat", (f.fleet_activity(q),), unit="percentunit", width=4, height=4
@@ -60,8 +67,8 @@ def _clusters_table(q: Q) -> Panel:
             f.expected_gpus(q),
             col("cluster:gpus_reporting:count", "reporting"),
             col("cluster:gpus_lost:count", "lost", steps=styles.any_is_bad()),
-            col("cluster:gpus_allocated:count", "allocated"),
-            col("cluster:gpus_allocated_active:count", "allocated and active"),
+            col("cluster:gpus_allocated:count", "allocated", GPU_EQUIVALENTS),
+            col("cluster:gpus_allocated_active:count", "allocated and active", GPU_EQUIVALENTS),
             col("cluster:gpu_allocation_efficiency:ratio", "allocation efficiency", "percentunit"),
             col("cluster:gpu_activity:avg5m", "activity", "percentunit"),
             power,
@@ -105,8 +112,9 @@ def _gpus(q: Q) -> Row:
                     f.per_cluster(q, "cluster:gpus_allocated:count", "{{cluster}} allocated"),
                     f.per_cluster(q, "cluster:gpus_allocated_active:count", "{{cluster}} allocated and active"),
                 ),
+                unit=GPU_EQUIVALENTS,
                 description=f"Active: activity (SM active where collected) at least "
-                f"{q.c.thresholds.idle_activity_ratio:.0%}, the GPUAllocatedButIdle threshold.",
+                f"{q.c.thresholds.idle_activity_ratio:.0%}, the GPUAllocatedButIdle threshold. {GPU_EQ_WORDS}",
                 width=8,
                 links=link,
             ),
@@ -163,14 +171,14 @@ def _alerts(q: Q) -> Row:
                 "bargauge",
                 (f.firing_alerts(q, "owner, severity"),),
                 width=8,
-                description="Empty while no alert fires.",
+                description="None while no alert fires.",
             ),
             Panel(
                 "Firing alerts",
                 "table",
                 (f.firing_alerts(q, "alertname, owner, severity"),),
                 width=8,
-                description="Empty while no alert fires.",
+                description="None while no alert fires.",
             ),
             Panel(
                 "Head series vs budget",

@@ -4,7 +4,7 @@ instance), ECC / retired pages / row remapping, XID history, the alerts on it an
 from __future__ import annotations
 
 from gpuscope.dashboards import fields, variables
-from gpuscope.dashboards.model import Dashboard, Panel, Row, present
+from gpuscope.dashboards.model import Dashboard, Panel, Row, Transform, present
 from gpuscope.dashboards.promql import Q
 from gpuscope.dashboards.queries import gpu as g
 from gpuscope.dashboards.shared_gpus import l4_panel
@@ -21,6 +21,17 @@ def _who(q: Q) -> Row:
                 "table",
                 (g.identity(q),),
                 description="The GPU's labels; one row per MIG instance on a MIG GPU.",
+                # the labels, named in words; the query's value (a temperature reading) is no identity
+                transforms=(
+                    Transform(
+                        "organize",
+                        {
+                            "excludeByName": {"Value": True},
+                            "renameByName": g.LABEL_WORDS,
+                            "indexByName": {name: i for i, name in enumerate((q.host, "gpu", q.uuid, "modelName"))},
+                        },
+                    ),
+                ),
                 width=24,
                 height=5,
             ),
@@ -37,7 +48,7 @@ def _who(q: Q) -> Row:
                 "statushistory",
                 (g.alerts(q),),
                 width=12,
-                description="Empty while none fires.",
+                description="None while none fires.",
             ),
             *((owners,) if (owners := l4_panel(q)) else ()),
         ),

@@ -13,7 +13,7 @@ from __future__ import annotations
 from gpuscope.dashboards.model import Panel, Query, Row, Steps, ValueText
 from gpuscope.dashboards.promql import Q
 from gpuscope.dashboards.queries import host as h
-from gpuscope.dashboards.styles import GREEN, ORANGE, RED
+from gpuscope.dashboards.styles import GREEN, NEUTRAL, ORANGE, RED
 
 
 def _ts(
@@ -33,7 +33,8 @@ def _ts(
 
 
 _IB_COLLECTOR = (
-    ValueText("0", "no InfiniBand: the collector found no HCA (or failed)", ORANGE),
+    # a machine without HCAs is normal, not a fault: neutral, not a warning colour
+    ValueText("0", "no InfiniBand: the collector found no HCA (or failed)", NEUTRAL),
     ValueText("1", "InfiniBand collected", GREEN),
 )
 _IB_STATE = (

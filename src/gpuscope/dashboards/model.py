@@ -45,6 +45,10 @@ class Query:
     fields: tuple[str, ...] = ()
     # A failure signal: empty on a healthy fleet, so tests run it with the matching fault injected.
     fault: str = ""
+    # For a failure signal: an expression that has a value exactly while the pipeline behind the query answers
+    # (the GPUs in scope report, the rules evaluate). Where it has one and the signal is empty, the panel shows 0
+    # ("none"), so "nothing is wrong" reads differently from "nothing arrives" (``zeros.with_zeros``).
+    zero: str = ""
     # A table column's own unit and threshold colours, where a table mixes columns.
     unit: str = ""
     steps: Steps | None = None
@@ -91,6 +95,8 @@ class Panel:
     min: float | None = None
     max: float | None = None
     mappings: tuple[ValueText, ...] = ()
+    # A table's rows sorted by this column (numbers as numbers: GPU 10 after GPU 9)
+    sort_by: str = ""
     transforms: tuple[Transform, ...] = ()
 
 

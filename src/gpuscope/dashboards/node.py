@@ -6,7 +6,7 @@ from __future__ import annotations
 from gpuscope.dashboards import styles, variables
 from gpuscope.dashboards.cluster import to_gpu
 from gpuscope.dashboards.host import host_row
-from gpuscope.dashboards.model import Dashboard, Panel, Query, Row, Steps, present
+from gpuscope.dashboards.model import Dashboard, Panel, Query, Row, Steps, Transform, present
 from gpuscope.dashboards.promql import PRESENCE, Q
 from gpuscope.dashboards.queries import node as n
 
@@ -49,6 +49,11 @@ def _gpus(q: Q) -> Row:
         present(*n.gpus_table(q, styles.temperature(q.options))),
         description="Click a GPU for its L4 dashboard.",
         links=(to_gpu(q, "__data.fields"),),
+        sort_by="gpu",
+        # the index is a label, text to Grafana: as a number it sorts 0, 1, ..., 10, not 0, 1, 10, 2
+        transforms=(
+            Transform("convertFieldType", {"conversions": [{"targetField": "gpu", "destinationType": "number"}]}),
+        ),
         width=24,
         height=7,
     )

@@ -5,7 +5,7 @@ platform alert about that hop fires. The last row is the long-term store of the 
 from __future__ import annotations
 
 from gpuscope.dashboards import styles, variables
-from gpuscope.dashboards.model import Dashboard, Panel, Query, Row, Steps
+from gpuscope.dashboards.model import Dashboard, Panel, Query, Row, Steps, Transform
 from gpuscope.dashboards.promql import Q
 from gpuscope.dashboards.queries import pipeline as p
 
@@ -45,7 +45,7 @@ def _gpu_to_exporter(q: Q) -> tuple[Row, Row, Row]:
                     "short",
                     styles.any_is_bad(),
                     "Another client (Nsight, dcgmi, a vendor agent) holds the profiling counters. "
-                    "Empty while no one does.",
+                    "None while no one does.",
                 ),
             ),
         ),
@@ -71,6 +71,7 @@ def _gpu_to_exporter(q: Q) -> tuple[Row, Row, Row]:
                     (p.dcgm_versions(q),),
                     description="Exporters reading through DCGM; keep libdcgm at or above the host engine "
                     "(GPUDcgmVersionSkew). A dead host engine shows as Backend up = 0 (GPUDcgmHostEngineDown).",
+                    transforms=(Transform("organize", {"excludeByName": {"Value": True}}),),  # an info series: 1
                     width=24,
                     height=5,
                 ),
@@ -100,7 +101,7 @@ def _exporter_to_prometheus(q: Q) -> Row:
                 steps=styles.up(),
                 width=24,
                 height=5,
-                description="Empty while every exporter answers.",
+                description="None while every exporter answers.",
             ),
         ),
     )

@@ -105,6 +105,15 @@ class Q:
             return self.rec(name, *matchers)
         return f"({fallback})"
 
+    def reporting(self, scope: str) -> str:
+        """Has a value exactly while GPUs in ``scope`` report: the gate of a failure signal's zero (``Query.zero``)."""
+        return f"count({self.dcgm(PRESENCE, scope)})"
+
+    def evaluating(self, scope: str) -> str:
+        """Has a value exactly while the rules evaluate over reporting GPUs in ``scope`` (``ALERTS`` is empty both
+        when nothing fires and when no rule runs: only the first is a zero)."""
+        return f"count({self.rec('gpu:present:max1m', scope)})"
+
     def window(self, duration: str) -> str:
         """An alert's fixed window, compressed like the rules when the fleet runs with a ``speedup``."""
         return scale(duration, self.c.speedup)
@@ -128,6 +137,7 @@ class Q:
         *,
         instant: bool = False,
         fault: str = "",
+        zero: str = "",
         unit: str = "",
     ) -> Query | None:
         """A query over catalog ``fields``; ``None`` (no panel target) when the CSV collects none of them."""
@@ -139,6 +149,7 @@ class Q:
             instant=instant,
             fields=tuple(f for f in fields if self.has(f)),
             fault=fault,
+            zero=zero,
             unit=unit,
         )
 

@@ -13,8 +13,9 @@ import warnings
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from gpuscope.dashboards import styles, units
 from gpuscope.dashboards.defaults import Final, Placed
-from gpuscope.dashboards.model import Panel, Query, Steps
+from gpuscope.dashboards.model import Panel, Query, Steps, ValueText
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
@@ -74,10 +75,12 @@ def _builder(panel: Panel) -> _PanelBuilder:
         b = (
             timeseries.Panel()
             .legend(
+                # a table: one line per series, its name and last value, never cut off behind a scroll strip
                 common_b.VizLegendOptions()
                 .show_legend(True)
-                .display_mode(common.LegendDisplayMode.LIST)
+                .display_mode(common.LegendDisplayMode.TABLE)
                 .placement(common.LegendPlacement.BOTTOM)
+                .calcs(["lastNotNull"])
             )
             .tooltip(
                 common_b.VizTooltipOptions().mode(common.TooltipDisplayMode.MULTI).sort(common.SortOrder.DESCENDING)
@@ -122,6 +125,8 @@ def _builder(panel: Panel) -> _PanelBuilder:
 
 def _table(panel: Panel) -> table.Panel:
     b = table.Panel().show_header(True).filterable(True)
+    if panel.sort_by:
+        b = b.sort_by([common_b.TableSortByFieldState().display_name(panel.sort_by)])
     if panel.mappings:
         # A status grid: every cell is a state, coloured at a glance.
         b = b.cell_options(common.TableColoredBackgroundCellOptions())
@@ -168,9 +173,33 @@ def _column_overrides(b: _PanelBuilder, panel: Panel) -> _PanelBuilder:
                 dashboard.DynamicConfigValue(id_val="thresholds", value=thresholds),
                 dashboard.DynamicConfigValue(id_val="custom.cellOptions", value={"type": "color-background"}),
             ]
+        if q.zero:
+            # a failure signal's column: its 0 reads "none" in green (zeros.py), its label columns stay plain
+            props.append(dashboard.DynamicConfigValue(id_val="mappings", value=[_value_map(styles.NONE)]))
+            if not steps:  # a column with thresholds keeps its coloured background
+                props.append(dashboard.DynamicConfigValue(id_val="custom.cellOptions", value={"type": "color-text"}))
         if props:
             b = b.override_by_name(_column(panel, i), props)
     return b
+
+
+def _axis(b: _PanelBuilder, panel: Panel) -> _PanelBuilder:
+    """The panel's own bounds; else, on a time series, 0 under a quantity that cannot be negative and a soft
+    maximum over a ratio (``units.NON_NEGATIVE``, ``units.SOFT_MAX``): the same rule for every dashboard."""
+    low = panel.min
+    if low is None and panel.kind == "timeseries" and panel.unit in units.NON_NEGATIVE:
+        low = 0
+    if low is not None:
+        b = b.min(low)
+    if panel.max is not None:
+        b = b.max(panel.max)
+    elif panel.kind == "timeseries" and panel.unit in units.SOFT_MAX:
+        b = b.axis_soft_max(units.SOFT_MAX[panel.unit])
+    return b
+
+
+def _value_map(m: ValueText) -> dict[str, Any]:
+    return {"type": "value", "options": {m.value: {"text": m.text, "color": m.color, "index": 0}}}
 
 
 def _panel(item: Placed) -> _PanelBuilder:
@@ -187,10 +216,10 @@ def _panel(item: Placed) -> _PanelBuilder:
     )
     if panel.description:
         b = b.description(panel.description)
-    if panel.min is not None:
-        b = b.min(panel.min)
-    if panel.max is not None:
-        b = b.max(panel.max)
+    b = _axis(b, panel)
+    decimals = units.DECIMALS.get(panel.unit)
+    if decimals is not None:
+        b = b.decimals(decimals)
     if panel.steps:
         b = b.thresholds(_thresholds(panel.steps))
     if panel.mappings:

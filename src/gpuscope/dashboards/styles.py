@@ -8,6 +8,7 @@ from gpuscope.dashboards.options import Options
 from gpuscope.rules.timescale import to_seconds
 
 GREEN, ORANGE, RED = "green", "orange", "red"
+NEUTRAL = "text"  # Grafana's text colour: a state that is neither good nor bad
 
 # Alerts fire on "increase > n"; Grafana colours a step from its value up, so the step sits just above n.
 _ABOVE = 0.001
@@ -133,6 +134,9 @@ STATUS = (
 STATUS_STEPS = Steps(
     GREEN, ((1, ORANGE), (2, RED)), source="orange while a ticket alert fires on the GPU, red while a page does"
 )
+
+# A failure signal's 0 while nothing is wrong (``zeros``): green, and a word, not a bare number.
+NONE = ValueText("0", "none", GREEN)
 
 YES_NO_BAD = (ValueText("0", "no", GREEN), ValueText("1", "yes", RED))
 

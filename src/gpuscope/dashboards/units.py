@@ -55,3 +55,19 @@ def shown_unit(field: Field) -> str:
     if field.type is MetricType.COUNTER and field.unit not in _RATE_UNITS:
         return "short"
     return grafana_unit(base_unit(field))
+
+
+# Allocated GPUs count a MIG instance or a time-sliced share as its fraction of a GPU: "42.9" needs its unit.
+# Grafana's custom-unit syntax: the text after "suffix:" follows the number.
+GPU_EQUIVALENTS = "suffix: GPU-eq"
+GPU_EQ_WORDS = "In GPU-equivalents (GPU-eq): a MIG instance or a shared GPU counts as its share of one GPU."
+
+# Quantities that cannot go below 0: their time series' axes start at 0, so an all-zero chart is not drawn from
+# -1 to 1 (-100 %, -1 B). Temperatures and plain numbers (states, codes) keep their own range.
+NON_NEGATIVE = frozenset(
+    {"percentunit", "bytes", "decbytes", "Bps", "hertz", "watt", "joule", "s", "short", GPU_EQUIVALENTS}
+)
+# Ratios: the axis reaches 100 % unless the data goes further (a soft maximum), so 3 % does not fill the chart.
+SOFT_MAX = {"percentunit": 1.0}
+# Decimals where the automatic choice misleads: GPU-equivalents to a tenth of a GPU.
+DECIMALS = {GPU_EQUIVALENTS: 1}

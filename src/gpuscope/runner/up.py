@@ -70,6 +70,7 @@ async def run_up(plan: LocalPlan, loaded: LoadedSpec, data_dir: Path, *, reset: 
             prometheus_url=urls["global"],
             alertmanager_url=urls["alertmanager"],
             control_url=urls["control"],
+            since=stack.started,  # a young stack's dashboards open on its whole life, not "Last 3 hours"
         )
         console = web.AppRunner(console_app(settings), access_log=None, handle_signals=False)
         await console.setup()

@@ -79,7 +79,11 @@ async function faultForm(box) {
   }));
   const clear = el("button", { id: "fault-clear" }, "Clear all faults");
   clear.addEventListener("click", () => send({ fault: "clear" }));
-  box.append(el("h2", {}, "Inject a fault"), el("div", { class: "faults" }, kind, cluster, node, gpu, replica, inject, clear, message));
+  // every box says what it is: a visible label around it (a placeholder vanishes once the box holds a value)
+  const labelled = (text, control) => el("label", { class: "field" }, el("span", { class: "field-name" }, text), control);
+  box.append(el("h2", {}, "Inject a fault"), el("div", { class: "faults" },
+    labelled("Fault", kind), labelled("Cluster", cluster), labelled("Node (index)", node), labelled("GPU (index)", gpu),
+    labelled("Replica", replica), inject, clear, message));
 }
 
 export async function renderAlerts(root, index) {

@@ -309,7 +309,9 @@ function setRefresh() {
 function timeControls() {
   const range = el("select", { id: "time-range", title: "Time range" });
   const known = TIME_OPTIONS.some(([v]) => v === state.from) || state.to !== "now";
-  if (!known) range.append(el("option", { value: state.from, selected: true }, `${state.from} to ${state.to}`));
+  // an epoch start (a young local stack opens on its whole life) reads as a clock time, not 13 digits
+  const since = /^[0-9]+$/.test(state.from) && state.to === "now" ? `Since ${new Date(Number(state.from)).toLocaleTimeString()}` : null;
+  if (!known) range.append(el("option", { value: state.from, selected: true }, since || `${state.from} to ${state.to}`));
   for (const [value, text] of TIME_OPTIONS) range.append(el("option", { value, selected: value === state.from && state.to === "now" }, text));
   range.addEventListener("change", async () => {
     state.from = range.value;

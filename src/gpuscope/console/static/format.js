@@ -76,8 +76,21 @@ export function formatValue(value, unit, decimals) {
     case "bool_yes_no": return value ? "Yes" : "No";
     case "bool_on_off": return value ? "On" : "Off";
     case "short": return scaled(value, 1000, ["", " K", " Mil", " Bil", " Tri"], decimals, "");
-    default: return fixed(value, decimals);
+    default:
+      // Grafana's custom units: "suffix:<text>" after the number, "prefix:<text>" before it
+      if (typeof unit === "string" && unit.startsWith("suffix:")) return fixed(value, decimals) + unit.slice(7);
+      if (typeof unit === "string" && unit.startsWith("prefix:")) return unit.slice(7) + fixed(value, decimals);
+      return fixed(value, decimals);
   }
+}
+
+// Axis tick labels: the panel's decimals, else the fewest that tell every tick apart (five ticks between 47.80 and
+// 47.84 GiB are not five times "47.8 GiB"), as Grafana derives them from the tick step.
+export function tickLabels(ticks, unit, decimals) {
+  if (decimals !== undefined && decimals !== null) return ticks.map((t) => formatValue(t, unit, decimals));
+  let labels = ticks.map((t) => formatValue(t, unit));
+  for (let d = 1; d <= 6 && new Set(labels).size < ticks.length; d += 1) labels = ticks.map((t) => formatValue(t, unit, d));
+  return labels;
 }
 
 // The config a field is drawn with: the panel's defaults, then each override whose matcher names the field.

@@ -2,7 +2,7 @@
 // marks the panel's state (data, empty, error) on its element, which the page and the browser tests read.
 // Time series and the stat sparklines are uPlot charts. uPlot has no heatmap, status-history or bar-gauge series
 // type, so those three are grids of coloured HTML cells: no canvas drawing of our own beyond threshold lines.
-import { PALETTE, color, display, fieldConfig, formatValue, lastNotNull, reduce, thresholdColor } from "./format.js";
+import { PALETTE, color, display, fieldConfig, formatValue, lastNotNull, reduce, thresholdColor, tickLabels } from "./format.js";
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -52,6 +52,26 @@ export function stack(values, mode) {
   return out;
 }
 
+// The y axis: the panel's hard bounds, then its soft ones (Grafana's axisSoftMin/axisSoftMax: reached unless the
+// data goes further), and a flat line gets room around it, never below a hard or soft minimum (an all-zero chart of
+// a non-negative quantity is drawn from 0, not from -1).
+export function yRange(base, isBool, lo, hi) {
+  if (isBool) return [base.min ?? 0, base.max ?? 1];
+  const custom = base.custom || {};
+  let min = lo;
+  let max = hi;
+  if (custom.axisSoftMin !== undefined && custom.axisSoftMin !== null) min = Math.min(min, custom.axisSoftMin);
+  if (custom.axisSoftMax !== undefined && custom.axisSoftMax !== null) max = Math.max(max, custom.axisSoftMax);
+  if (base.min !== undefined && base.min !== null) min = base.min;
+  if (base.max !== undefined && base.max !== null) max = base.max;
+  if (min === max) {
+    const floor = base.min ?? custom.axisSoftMin;
+    if (floor !== undefined && floor !== null && min <= floor) max = min + 1;
+    else { min -= 1; max += 1; }
+  }
+  return [min, max];
+}
+
 function timeseries(body, panel, data, ctx) {
   const series = data.series;
   const cfgs = series.map((s) => fieldConfig(panel, s.name));
@@ -62,7 +82,7 @@ function timeseries(body, panel, data, ctx) {
   const legendOpts = (panel.options && panel.options.legend) || {};
   const isBool = String(unit || "").startsWith("bool");
   const chart = el("div", { class: "chart" });
-  const legend = el("div", { class: "legend" });
+  const legend = el("div", { class: legendOpts.displayMode === "table" ? "legend legend-table" : "legend" });
   const tip = el("div", { class: "tooltip" });
   body.append(chart, tip);
   if (legendOpts.showLegend !== false) body.append(legend);
@@ -85,15 +105,13 @@ function timeseries(body, panel, data, ctx) {
     height: Math.max(60, body.clientHeight - (legendOpts.showLegend !== false ? legend.offsetHeight + 8 : 4)),
     legend: { show: false },
     cursor: { drag: { x: false, y: false } },
-    scales: { x: { time: true }, y: { range: (u, lo, hi) => {
-      const min = base.min ?? (isBool ? 0 : lo === hi ? lo - 1 : lo);
-      const max = base.max ?? (isBool ? 1 : lo === hi ? hi + 1 : hi);
-      return [min, max];
-    } } },
+    scales: { x: { time: true }, y: { range: (u, lo, hi) => yRange(base, isBool, lo, hi) } },
     axes: [
       { stroke: "#9fa7b3", grid: { stroke: "#2a2f38" }, ticks: { stroke: "#2a2f38" } },
-      { stroke: "#9fa7b3", grid: { stroke: "#2a2f38" }, ticks: { stroke: "#2a2f38" }, size: 70,
-        values: (u, ticks) => ticks.map((t) => (isBool && t !== 0 && t !== 1 ? "" : formatValue(t, unit, base.decimals))) },
+      // wide enough for its longest label ("42.9 GPU-eq"), so none is cut at the left
+      { stroke: "#9fa7b3", grid: { stroke: "#2a2f38" }, ticks: { stroke: "#2a2f38" },
+        size: (u, labels) => Math.max(50, ...(labels || []).map((l) => String(l).length * 7 + 16)),
+        values: (u, ticks) => (isBool ? ticks.map((t) => (t !== 0 && t !== 1 ? "" : formatValue(t, unit))) : tickLabels(ticks, unit, base.decimals)) },
     ],
     series: [{}, ...series.map((s, i) => {
       const col = seriesColor(cfgs[i], i);

@@ -10,7 +10,7 @@ from __future__ import annotations
 from gpuscope.dashboards.model import Query
 from gpuscope.dashboards.promql import PRESENCE, Q, either
 from gpuscope.fields.clock_events import ClockEventReason
-from gpuscope.rules.alerts_gpu import NVLINK_ERROR_FIELDS
+from gpuscope.rules.alerts_gpu import NVLINK_ERROR_FIELDS, THERMAL_EVENTS
 
 _SW_THERMAL, _HW_THERMAL = int(ClockEventReason.SW_THERMAL), int(ClockEventReason.HW_THERMAL)
 
@@ -66,8 +66,13 @@ def activity_by_node(q: Q) -> Query:
 
 
 def idle_allocated(q: Q) -> Query:
-    """The 10 allocated GPUs (or MIG instances) with the least activity."""
-    return Query(f"bottomk(10, {q.rec('workload:gpu_activity:avg5m', q.in_cluster)})", "activity", instant=True)
+    """The 10 allocated GPUs (or MIG instances) with the least activity, of those under the idle ratio that
+    GPUAllocatedButIdle fires on: one row per GPU (or instance), however many pods or jobs share it (the record
+    has one series per holder, each with the GPU's activity)."""
+    per_unit = f"max by ({q.gpu_by}, GPU_I_ID) ({q.rec('workload:gpu_activity:avg5m', q.in_cluster)})"
+    idle = q.c.thresholds.idle_activity_ratio
+    # no zero here: an idle GPU's activity is itself 0, and must read 0 %, not "none"
+    return Query(f"bottomk(10, {per_unit} < {idle})", "activity", instant=True)
 
 
 def namespace_activity(q: Q) -> Query | None:
@@ -96,14 +101,14 @@ def xid_events(q: Q) -> Query | None:
         q.only("DCGM_EXP_XID_ERRORS_COUNT", _gpu_max(q, f"{window} > 0", "xid")),
     )
     fields = ("DCGM_EXP_XID_ERRORS_TOTAL", "DCGM_EXP_XID_ERRORS_COUNT")
-    return q.needs(fields, expr, "events", instant=True, fault="xid")
+    return q.needs(fields, expr, "events", instant=True, fault="xid", zero=q.reporting(cl))
 
 
 def last_xid(q: Q) -> Query | None:
     """The last XID each GPU reported (dcgm-exporter's sticky gauge), where it is not 0."""
     field = "DCGM_FI_DEV_XID_ERRORS"
     expr = _gpu_max(q, f"{q.dcgm(field, q.in_cluster)} != 0", "err_code, err_msg")
-    return q.needs((field,), expr, "last XID", instant=True, fault="xid")
+    return q.needs((field,), expr, "last XID", instant=True, fault="xid", zero=q.reporting(q.in_cluster))
 
 
 def ecc_events(q: Q) -> tuple[Query | None, ...]:
@@ -112,10 +117,11 @@ def ecc_events(q: Q) -> tuple[Query | None, ...]:
 
     def grew(field: str, name: str) -> Query | None:
         expr = f"{_gpu_max(q, f'increase({q.dcgm(field, cl)}[$__range])')} > 0"
-        return q.needs((field,), expr, name, instant=True, fault="ecc-dbe")
+        return q.needs((field,), expr, name, instant=True, fault="ecc-dbe", zero=q.reporting(cl))
 
     def is_set(field: str, name: str, test: str = "== 1") -> Query | None:
-        return q.needs((field,), f"{_gpu_max(q, q.dcgm(field, cl))} {test}", name, instant=True, fault="ecc-dbe")
+        expr = f"{_gpu_max(q, q.dcgm(field, cl))} {test}"
+        return q.needs((field,), expr, name, instant=True, fault="ecc-dbe", zero=q.reporting(cl))
 
     return (
         grew("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "DBE (volatile)"),
@@ -141,12 +147,16 @@ def thermal_events(q: Q) -> Query | None:
     reasons = q.dcgm("DCGM_FI_DEV_CLOCKS_EVENT_REASONS", cl)
     bits = f"(floor({reasons} / {_SW_THERMAL}) % 2) + (floor({reasons} / {_HW_THERMAL}) % 2)"
     expr = either(
-        q.only("DCGM_EXP_CLOCK_EVENTS_COUNT", _gpu_max(q, f"{q.dcgm('DCGM_EXP_CLOCK_EVENTS_COUNT', cl)} > 0")),
+        # the thermal reasons only, as GPUThermalThrottling reads them (an idle GPU's gpu_idle events are no fault)
+        q.only(
+            "DCGM_EXP_CLOCK_EVENTS_COUNT",
+            _gpu_max(q, f"{q.dcgm('DCGM_EXP_CLOCK_EVENTS_COUNT', cl, THERMAL_EVENTS)} > 0"),
+        ),
         q.only("DCGM_FI_DEV_CLOCKS_EVENT_REASONS", f"{_gpu_max(q, bits)} > 0"),
         q.only(PRESENCE, f"{_gpu_max(q, q.dcgm(PRESENCE, cl))} >= {t}"),
     )
     fields = ("DCGM_EXP_CLOCK_EVENTS_COUNT", "DCGM_FI_DEV_CLOCKS_EVENT_REASONS", PRESENCE)
-    return q.needs(fields, expr, "thermal", instant=True, fault="thermal")
+    return q.needs(fields, expr, "thermal", instant=True, fault="thermal", zero=q.reporting(cl))
 
 
 def largest_increase(q: Q, fields: tuple[str, ...], scope: str, window: str) -> str | None:
@@ -165,7 +175,14 @@ def nvlink_errors(q: Q) -> Query | None:
     """GPUs whose NVLink error counters grew more than GPUNVLinkErrors tolerates."""
     expr = largest_increase(q, NVLINK_ERROR_FIELDS, q.in_cluster, "$__range")
     n = q.c.thresholds.nvlink_errors_per_5m
-    return q.needs(NVLINK_ERROR_FIELDS, f"{expr} > {n}" if expr else None, "errors", instant=True, fault="nvlink-crc")
+    return q.needs(
+        NVLINK_ERROR_FIELDS,
+        f"{expr} > {n}" if expr else None,
+        "errors",
+        instant=True,
+        fault="nvlink-crc",
+        zero=q.reporting(q.in_cluster),
+    )
 
 
 def profiling_stale(q: Q) -> Query:
@@ -182,7 +199,7 @@ def profiling_stale(q: Q) -> Query:
     native = _gpu_max(q, f"{available} == 0 and on ({c.uuid_label}, instance) {supported} == 1")
     expr = either(q.only("DCGM_FI_PROF_GR_ENGINE_ACTIVE", generic), native)
     assert expr is not None
-    return Query(expr, "stale", instant=True, fault="profiling-lock")
+    return Query(expr, "stale", instant=True, fault="profiling-lock", zero=q.reporting(cl))
 
 
 def lost_gpus(q: Q) -> Query:
@@ -195,4 +212,4 @@ def lost_gpus(q: Q) -> Query:
         q.only(PRESENCE, f"{seen} unless on ({u}) {q.dcgm(PRESENCE, cl)}"),
     )
     assert expr is not None
-    return Query(expr, "lost", instant=True, fault="fell-off-bus")
+    return Query(expr, "lost", instant=True, fault="fell-off-bus", zero=q.reporting(cl))

@@ -31,7 +31,12 @@ def _series(q: Q, record: str, by: str) -> str:
     selector = q.rec(record, q.in_cluster)
     if not by:
         return selector
-    return f'label_replace({selector}, "{by}", "{unlabelled(by)}", "{by}", "")'
+    # a Slurm job (it has a job id, and no namespace or team) is named so; other holders without the label next
+    jobs = f'label_replace({selector}, "{by}", "{SLURM_JOBS}", "{JOB_LABEL}", ".+")' if by != JOB_LABEL else selector
+    return f'label_replace({jobs}, "{by}", "{unlabelled(by)}", "{by}", "")'
+
+
+SLURM_JOBS = "Slurm jobs"
 
 
 def unlabelled(by: str) -> str:

@@ -49,11 +49,12 @@ def activity_signal(q: Q, name: str, field: str, label: str) -> Query | None:
 
 
 def firing_alerts(q: Q, by: str) -> Query:
-    """Firing alerts counted by ``by`` (owner, severity, alertname); empty while nothing fires."""
+    """Firing alerts counted by ``by`` (owner, severity, alertname); 0 while nothing fires and the rules run."""
     return Query(
         f'count by ({q.cluster}, {by}) (ALERTS{{alertstate="firing",{q.in_cluster}}})',
         _legend(q, "{{cluster}} " + " ".join(f"{{{{{label.strip()}}}}}" for label in by.split(","))),
         fault="xid",
+        zero=q.evaluating(q.in_cluster),
     )
 
 

@@ -5,9 +5,20 @@ The per-field panels come from ``dashboards.fields``; these are the queries that
 
 from __future__ import annotations
 
+import re
+
 from gpuscope.dashboards.model import Query
 from gpuscope.dashboards.promql import PRESENCE, Q
 from gpuscope.dashboards.queries.node import clock_reasons
+from gpuscope.fields.catalog import ALL_FIELDS
+
+# Label fields (DCGM_FI_DRIVER_VERSION, ...) as an Identity column header: "driver version", not the field id.
+LABEL_WORDS = {
+    f.name: re.sub(r"^DCGM_FI_(?:DEV_)?(.+?)(?:_VER)?$", r"\1", f.name).replace("_", " ").lower()
+    + (" version" if f.name.endswith("_VER") else "")
+    for f in ALL_FIELDS
+    if f.is_label
+}
 
 
 def identity(q: Q) -> Query:
@@ -47,13 +58,14 @@ def alerts(q: Q) -> Query:
         f'max by (alertname, severity) (ALERTS{{alertstate="firing",{q.on_gpu}}})',
         "{{alertname}} ({{severity}})",
         fault="ecc-dbe",
+        zero=q.evaluating(q.on_gpu),
     )
 
 
 def xid_events(q: Q) -> Query | None:
     field = "DCGM_EXP_XID_ERRORS_TOTAL"
     expr = f"max by (xid) (increase({q.dcgm(field, q.on_gpu)}[$__rate_interval]))"
-    return q.needs((field,), expr, "XID {{xid}}", fault="xid")
+    return q.needs((field,), expr, "XID {{xid}}", fault="xid", zero=q.reporting(q.on_gpu))
 
 
 def clock_reasons_of_gpu(q: Q) -> Query | None:

@@ -80,13 +80,15 @@ def clock_reasons(q: Q, scope: str = "") -> Query | None:
     sides = [
         f'label_replace(floor({raw} / {bit}) % 2 > 0, "reason", "{name}", "", "")' for bit, name in CLOCK_EVENT_REASONS
     ]
-    return q.needs((field,), "\nor ".join(sides), f"{q.gpu_legend} {{{{reason}}}}", fault="thermal")
+    legend = f"{q.gpu_legend} {{{{reason}}}}"
+    return q.needs((field,), "\nor ".join(sides), legend, fault="thermal", zero=q.reporting(scope or q.on_node))
 
 
 def clock_event_counts(q: Q) -> Query | None:
     field = "DCGM_EXP_CLOCK_EVENTS_COUNT"
     expr = f"max by ({q.gpu_by}, clock_event) ({q.dcgm(field, q.on_node)} > 0)"
-    return q.needs((field,), expr, f"{q.gpu_legend} {{{{clock_event}}}}", fault="thermal")
+    legend = f"{q.gpu_legend} {{{{clock_event}}}}"
+    return q.needs((field,), expr, legend, fault="thermal", zero=q.reporting(q.on_node))
 
 
 def increase_per_gpu(q: Q, field: str, suffix: str = "") -> Query | None:

@@ -37,6 +37,7 @@ def profiling_unavailable(q: Q) -> Query:
         f"count by ({q.cluster}, instance, reason) ({sel} == 0)",
         f"{_target_legend(q)} {{{{reason}}}}",
         fault="profiling-lock",
+        zero=f"count({q.exporter('gpuscope_exporter_gpu_profiling_available', q.in_cluster)})",
     )
 
 
@@ -48,8 +49,15 @@ def snapshot_age_intervals(q: Q) -> Query:
 
 
 def restarts(q: Q) -> Query:
-    sel = q.exporter("gpuscope_exporter_start_time_seconds", q.in_cluster)
-    return Query(_by_target(q, f"changes({sel}[$__range])"), _target_legend(q))
+    """Exporter restarts in the range: resets of its collections counter, which counts from 0 at every start.
+
+    Not ``changes()`` of the start time: MetricsQL's ``changes`` counts a series' first sample as a change where no
+    sample precedes the window, so VictoriaMetrics read 1 restart for every exporter of a stack younger than the
+    range (Prometheus 0). ``resets`` compares each sample with the one before it on both stores, and a counter
+    only goes down at a restart.
+    """
+    sel = q.exporter("gpuscope_exporter_collections_total", q.in_cluster)
+    return Query(_by_target(q, f"resets({sel}[$__range])"), _target_legend(q))
 
 
 def targets(q: Q) -> tuple[Query, Query]:
@@ -72,7 +80,8 @@ def dcgm_versions(q: Q) -> Query:
 
 
 def targets_down(q: Q) -> Query:
-    return Query(f"{q.exporter('up', q.in_cluster)} == 0", "down", instant=True, fault="exporter-down")
+    up = q.exporter("up", q.in_cluster)
+    return Query(f"{up} == 0", "down", instant=True, fault="exporter-down", zero=f"count({up})")
 
 
 def scrape(q: Q, metric: str) -> Query:
@@ -98,7 +107,11 @@ def churn(q: Q) -> Query:
 
 
 def per_rule_group(q: Q, expr: str, how: str = "sum") -> Query:
-    return Query(f"{how} by ({q.cluster}, rule_group) ({expr})", f"{{{{{q.cluster}}}}} {{{{rule_group}}}}")
+    """Per rule group, named by the group alone: Prometheus' ``rule_group`` is ``<rule file path>;<group>``, and a
+    legend of full paths hides the name that tells the groups apart."""
+    grouped = f"{how} by ({q.cluster}, rule_group) ({expr})"
+    named = f'label_replace({grouped}, "group", "$1", "rule_group", ".*;(.*)")'
+    return Query(named, f"{{{{{q.cluster}}}}} {{{{group}}}}")
 
 
 def rule_failures(q: Q) -> Query:
