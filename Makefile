@@ -72,10 +72,10 @@ coverage: deps binaries
 ## quick: the fast loop while coding, under a minute on 2 cores: every test but those marked e2e (real
 ## Prometheus-family servers, whole stacks) or promtool (the alert scenarios; `pytest -m promtool` runs them).
 ## `make test` still runs everything.
-# One worker a core: these tests wait on little (no stacks, no alert `for:` times), so more workers only add
-# their own cost (each collects the suite and builds its session fixtures): 4 workers took 138 CPU-seconds and
-# 105 s, 2 took 107 and 82 s, on the same 2 busy cores a minute apart.
-QUICK_WORKERS ?= 2
+# Three workers on 2 cores: these tests wait on little (no stacks, no alert `for:` times), and each worker costs
+# its own collection of the suite and its session fixtures: 4 took 130 CPU-seconds, 3 took 83 and 50-52 s, 2 took
+# 81 CPU-seconds but 62 s, idling a core while one test waits on a server's timeout (measured a minute apart).
+QUICK_WORKERS ?= 3
 quick: deps
 	$(BIN)/pytest -n $(QUICK_WORKERS) -m "not e2e and not promtool" -q
 
