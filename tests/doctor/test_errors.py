@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import socket
 import ssl
+import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,6 +19,7 @@ import yaml
 
 from gpuscope.runner.process import ManagedProcess
 from tests.support.certs import CertAuthority, bcrypt_hash
+from tests.support.cli import gpuscope_here
 from tests.support.doctor import assert_cannot_audit, doctor_cli
 from tests.support.net import free_port, wait_for
 from tests.support.prom import binary
@@ -79,16 +81,22 @@ def test_tls_and_basic_auth_problems_each_name_the_flag_to_pass(tmp_path: Path) 
         assert_cannot_audit(plain, "not a Prometheus API", "HTTP request to an HTTPS server")
 
 
+def doctor_here(*args: str) -> subprocess.CompletedProcess[str]:
+    """``gpuscope doctor`` in this process: what these tests check is what it says, not the process (each new one
+    spends a second importing gpuscope)."""
+    return gpuscope_here("doctor", *args)
+
+
 def test_unreachable_and_silent_servers() -> None:
     port = free_port()
     assert_cannot_audit(
-        doctor_cli("--prometheus", f"http://127.0.0.1:{port}"), f"--prometheus http://127.0.0.1:{port}: cannot connect"
+        doctor_here("--prometheus", f"http://127.0.0.1:{port}"), f"--prometheus http://127.0.0.1:{port}: cannot connect"
     )
     with socket.socket() as silent:  # accepts connections (the kernel's backlog) and never answers
         silent.bind(("127.0.0.1", 0))
         silent.listen(16)
         url = f"http://127.0.0.1:{silent.getsockname()[1]}"
-        done = doctor_cli("--prometheus", url, "--timeout", "1", timeout=30)
+        done = doctor_here("--prometheus", url, "--timeout", "1")
         assert_cannot_audit(done, f"--prometheus {url}: no answer within --timeout 1s")
 
 
@@ -105,4 +113,4 @@ def test_unreachable_and_silent_servers() -> None:
     ],
 )
 def test_bad_flags_cannot_audit_either(args: tuple[str, ...], fragment: str) -> None:
-    assert_cannot_audit(doctor_cli(*args), fragment)
+    assert_cannot_audit(doctor_here(*args), fragment)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +17,7 @@ from gpuscope.generate.compose import generate_bundle
 from gpuscope.generate.prometheus import choose_store
 from gpuscope.rules import COLD_TIER_REGEX
 from gpuscope.spec.load import LoadedSpec, parse_fleet
+from tests.support.cli import gpuscope_here
 from tests.support.prom import binary
 from tests.support.specs import ONE, clusters, fleet
 
@@ -227,9 +228,10 @@ def _args(loaded: LoadedSpec) -> tuple[Any, ...]:
 
 
 def gpuscope(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "gpuscope", *args], capture_output=True, text=True, cwd=cwd, timeout=120, check=False
-    )
+    """The documented commands, run in ``cwd`` through the entry point in this process (each new process spent a
+    second importing gpuscope; ``tests/test_cli.py`` runs the real one)."""
+    with contextlib.chdir(cwd):
+        return gpuscope_here(*args)
 
 
 def test_init_generate_budget_as_documented(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ from gpuscope.generate.compose import generate_bundle
 from gpuscope.generate.prometheus import choose_store
 from gpuscope.rules import alerts
 from gpuscope.spec.load import parse_fleet
+from tests.support.cli import gpuscope_here
 from tests.support.specs import fleet
 
 CLUSTERS = """
@@ -147,11 +148,7 @@ def test_the_budget_counts_kube_state_metrics_and_cadvisor_on_kubernetes_only(tm
 )
 def test_hostile_host_signals_are_one_located_line(extra: str, words: str, tmp_path: Path) -> None:
     (tmp_path / "fleet.yaml").write_text(fleet(CLUSTERS, extra))
-    done = subprocess.run(
-        [str(ROOT / ".venv/bin/gpuscope"), "generate", str(tmp_path / "fleet.yaml"), "-o", str(tmp_path / "out")],
-        capture_output=True,
-        text=True,
-    )
+    done = gpuscope_here("generate", str(tmp_path / "fleet.yaml"), "-o", str(tmp_path / "out"))
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and words in lines[0] and "fleet.yaml:" in lines[0], done.stderr

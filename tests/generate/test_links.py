@@ -10,7 +10,7 @@ source, remote read/write and notifiers are checked against what the bundle itse
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -41,14 +41,29 @@ TOPOLOGIES = {
 }
 
 
-def bundle(extra: str, tmp_path: Path) -> tuple[Files, FleetSpec]:
-    loaded = parse_fleet(fleet(TWO, extra), "fleet.yaml", tmp_path)
-    return generate_bundle(loaded.spec, loaded.collectors, loaded.collectors_csv).files, loaded.spec
+Bundle = Callable[[str], tuple[Files, FleetSpec]]
+
+
+@pytest.fixture(scope="module")
+def bundle(tmp_path_factory: pytest.TempPathFactory) -> Bundle:
+    """The bundle of ``TWO`` with ``extra``, generated once per module: the topology tests and the broken-link tests
+    share seven bundles (each took half a second to generate). Read-only: a test breaks a link in a copy."""
+    cache: dict[str, tuple[Files, FleetSpec]] = {}
+    where = tmp_path_factory.mktemp("links")
+
+    def generated(extra: str) -> tuple[Files, FleetSpec]:
+        if extra not in cache:
+            loaded = parse_fleet(fleet(TWO, extra), "fleet.yaml", where)
+            files = generate_bundle(loaded.spec, loaded.collectors, loaded.collectors_csv).files
+            cache[extra] = (MappingProxyType(dict(files)), loaded.spec)
+        return cache[extra]
+
+    return generated
 
 
 @pytest.mark.parametrize("topology", sorted(TOPOLOGIES))
-def test_every_link_of_every_topology_reaches_a_generated_listener(topology: str, tmp_path: Path) -> None:
-    files, spec = bundle(TOPOLOGIES[topology], tmp_path)
+def test_every_link_of_every_topology_reaches_a_generated_listener(topology: str, bundle: Bundle) -> None:
+    files, spec = bundle(TOPOLOGIES[topology])
     links = links_of(files, spec)
     protocols = {link.protocol for link in links}
     assert {"promql", "alertmanager"} <= protocols  # the check saw the links it is about
@@ -134,9 +149,9 @@ BREAKS: dict[str, tuple[str, Callable[[Files], dict[str, str]], str]] = {
 
 
 @pytest.mark.parametrize("name", sorted(BREAKS))
-def test_a_bundle_with_one_broken_link_fails_the_check(name: str, tmp_path: Path) -> None:
+def test_a_bundle_with_one_broken_link_fails_the_check(name: str, bundle: Bundle) -> None:
     extra, breaks, expected = BREAKS[name]
-    files, spec = bundle(extra, tmp_path)
+    files, spec = bundle(extra)
     assert broken_links(files, spec) == []
     problems = broken_links(breaks(files), spec)
     assert len(problems) == 1, problems

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.cli import assert_one_line_error, gpuscope
+from tests.support.cli import assert_one_line_error, gpuscope_here
 from tests.support.prom import binary
 from tests.support.specs import fleet
 
@@ -79,7 +79,7 @@ def test_a_value_promtool_or_kubernetes_would_refuse_is_one_located_line(
 ) -> None:
     path = spec_file(tmp_path, extra)
     out = tmp_path / "bundle"
-    done = gpuscope("generate", str(path), "-o", str(out), timeout=120)
+    done = gpuscope_here("generate", str(path), "-o", str(out))
     assert_one_line_error(done, f"{path}:", f": {key}: ", fragment)
     assert not out.exists()  # nothing is written from a spec that was refused
 
@@ -93,7 +93,7 @@ def test_accepted_values_give_rules_promtool_passes(tmp_path: Path) -> None:
     )
     path = spec_file(tmp_path, extra)
     out = tmp_path / "bundle"
-    done = gpuscope("generate", str(path), "-o", str(out), timeout=240)
+    done = gpuscope_here("generate", str(path), "-o", str(out))
     assert done.returncode == 0, done.stderr
     rules = sorted(str(p) for p in out.glob("**/rules/*.yaml"))
     assert rules

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.cli import assert_one_line_error, gpuscope
+from tests.support.cli import assert_one_line_error, gpuscope, gpuscope_here
 
 
 def test_up_refuses_a_data_dir_that_is_a_file(tmp_path: Path) -> None:
@@ -33,7 +33,7 @@ def test_up_refuses_a_data_dir_that_is_a_file(tmp_path: Path) -> None:
 )
 def test_a_damaged_state_file_is_one_line(tmp_path: Path, content: str, fragment: str) -> None:
     (tmp_path / "stack.json").write_text(content)
-    assert_one_line_error(gpuscope("status", "--data-dir", str(tmp_path)), "stack.json", fragment)
+    assert_one_line_error(gpuscope_here("status", "--data-dir", str(tmp_path)), "stack.json", fragment)
 
 
 def test_a_device_as_state_file_is_refused(tmp_path: Path) -> None:

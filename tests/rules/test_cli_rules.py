@@ -1,16 +1,17 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import yaml
 
+from tests.support.cli import gpuscope_here
 from tests.support.prom import binary
 
 
 def gpuscope(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "gpuscope", *args], capture_output=True, text=True, timeout=60)
+    # in this process: what ``gpuscope rules`` writes is checked here, the process in tests/test_cli.py
+    return gpuscope_here(*args)
 
 
 def test_render_writes_valid_rule_files(tmp_path: Path) -> None:

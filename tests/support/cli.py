@@ -1,7 +1,10 @@
-"""The CLI as a user runs it, in a real process: ``gpuscope(...)`` and the one-line-error contract."""
+"""The CLI as a user runs it, in a real process: ``gpuscope(...)`` and the one-line-error contract; and
+``gpuscope_here(...)``, the same command in this process, for tests of what a command says and writes."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import subprocess
 import sys
@@ -15,6 +18,18 @@ def gpuscope(*args: str, env: dict[str, str] | None = None, timeout: float = 60)
         timeout=timeout,
         env={**os.environ, **(env or {})},
     )
+
+
+def gpuscope_here(*args: str) -> subprocess.CompletedProcess[str]:
+    """``gpuscope(...)`` run through the entry point's ``main`` in this process, with the same result: where the
+    process itself is not what is tested, this saves the second or so each new process spends importing gpuscope
+    (``make quick``'s budget). An exception ``main`` lets through is the traceback a user would see: it fails here."""
+    from gpuscope.cli import main  # here: the modules that only start processes need none of gpuscope
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(args))
+    return subprocess.CompletedProcess(["gpuscope", *args], code, out.getvalue(), err.getvalue())
 
 
 def assert_one_line_error(result: subprocess.CompletedProcess[str], *fragments: str) -> None:

@@ -38,7 +38,7 @@ from gpuscope.runner.children import build_children
 from gpuscope.runner.plan import LocalPlan
 from gpuscope.runner.process import ManagedProcess, stop_all
 from gpuscope.runner.state import StackLock, data_paths, write_state
-from gpuscope.runner.status import StackStatus, gather, stack_clients
+from gpuscope.runner.status import StackStatus, gather, stack_clients, story_alert
 from gpuscope.runner.workloads import Workloads, plan_workloads
 from gpuscope.simulator.control import apply_fault, sim_of
 from gpuscope.simulator.fleet import build_listeners, raise_fd_limit, with_simulated_processes
@@ -98,6 +98,7 @@ class Stack:
         self._status_gathered = asyncio.Event()
         self.started = time.time()
         self.floor_green_after: float | None = None
+        self.story = story_alert(plan)  # the rules are compiled once: report() runs every second
         self.on_event: Callable[[str], None] = log.info
 
     # --- lifecycle ---------------------------------------------------------------------------------------------
@@ -228,6 +229,7 @@ class Stack:
             # how old the status above is: a live view or a script can tell a stale answer
             "status_age_seconds": round(time.time() - self.status_at, 1) if self.status is not None else None,
             "floor_green_after_seconds": self.floor_green_after,
+            "story_alert": self.story.to_json() if self.story is not None else None,
             "components": [
                 {
                     "name": name,

@@ -31,7 +31,9 @@ from gpuscope.doctor.queries import floor_queries
 from gpuscope.doctor.timing import Timing, default_window
 from gpuscope.errors import ApiError, QueryFailed
 from gpuscope.prom import AsyncClient, Endpoint, Limits, Rule, Sample, Target, Vector, aio
+from gpuscope.rules import Alert, build_groups
 from gpuscope.rules.promql import Promql
+from gpuscope.rules.timescale import to_seconds
 from gpuscope.runner.plan import LocalPlan
 
 # The doctor's floor checks that one replica's own answers decide (the HA pair and the global path need two
@@ -125,6 +127,38 @@ class StackStatus:
             },
             "floor": [asdict(c) for c in self.floor],
         }
+
+
+# The alert a healthy local stack raises by design: the teams mix's idle team holds a GPU it never uses
+# (backends/sim/teams.py). The tour says when it arrives.
+STORY_ALERT = "GPUAllocatedButIdle"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StoryAlert:
+    """When the story alert fires, read from the rules the stack's Prometheus servers run (its ``for`` as the
+    spec's thresholds and speedup make it), not assumed: ``for: 50m`` at real time, 15x sooner with ``--fast``."""
+
+    alert: str
+    for_: str
+    # From the stack's start: the ``for``, plus the evaluation that first records the idle GPU and the one that
+    # fires it (the alert and the record it reads are both evaluated on the group's interval).
+    fires_after_seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"alert": self.alert, "for": self.for_, "fires_after_seconds": self.fires_after_seconds}
+
+
+def story_alert(plan: LocalPlan) -> StoryAlert | None:
+    """The story alert as this stack's rules have it, or None where the spec's rules have none."""
+    for group in build_groups(plan.spec.rules_config()):
+        for rule in group.rules:
+            if isinstance(rule, Alert) and rule.name == STORY_ALERT:
+                interval_s = to_seconds(group.interval or plan.spec.evaluation_interval)
+                return StoryAlert(
+                    alert=rule.name, for_=rule.for_, fires_after_seconds=to_seconds(rule.for_) + 2 * interval_s
+                )
+    return None
 
 
 # The live view asks every second: an endpoint slower than this is shown as not answering, not waited for.

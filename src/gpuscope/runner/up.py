@@ -18,7 +18,7 @@ from gpuscope.console.server import ConsoleSettings, console_app
 from gpuscope.runner.control import control_app
 from gpuscope.runner.plan import LocalPlan
 from gpuscope.runner.stack import Stack
-from gpuscope.runner.view import render
+from gpuscope.runner.view import LiveView
 from gpuscope.spec.load import LoadedSpec
 
 log = logging.getLogger(__name__)
@@ -43,9 +43,9 @@ STATUS_EVERY_S_UNWATCHED = 5.0
 
 
 async def _live_view(stack: Stack, stop: asyncio.Event) -> None:
-    with Live(render({}), console=Console(), refresh_per_second=1, screen=False) as live:
+    with Live(LiveView({}), console=Console(), refresh_per_second=1, screen=False) as live:
         while not stop.is_set():
-            live.update(render(stack.report()))
+            live.update(LiveView(stack.report()))
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), timeout=1.0)
 
