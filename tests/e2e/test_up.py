@@ -198,8 +198,14 @@ def test_the_l3_host_row_shows_the_real_node_exporter(stack: UpStack) -> None:
     build = stack.query("prometheus-a@gpu-b", 'node_exporter_build_info{job="node-exporter",Hostname="gpu-b-a100-01"}')
     assert build and build[0]["metric"]["version"], build  # the real node-exporter, not a stand-in
     # kube-state-metrics and cAdvisor are simulated for the Kubernetes cluster only (gpu-b is bare metal)
-    jobs = {r["metric"]["job"] for r in stack.query("prometheus-a@gpu-a", "up == 1")}
-    assert {"node-exporter", "kube-state-metrics", "cadvisor"} <= jobs
+    # (waited for: on a loaded machine one scrape of a 1 s timeout can fail, that target down until the next)
+    wanted = {"node-exporter", "kube-state-metrics", "cadvisor"}
+    wait_for(
+        lambda: wanted <= {r["metric"]["job"] for r in stack.query("prometheus-a@gpu-a", "up == 1")},
+        timeout=30,
+        interval=1,
+        what=f"{sorted(wanted)} up on gpu-a",
+    )
     assert not {"kube-state-metrics", "cadvisor"} & {
         r["metric"]["job"] for r in stack.query("prometheus-a@gpu-b", "up")
     }
