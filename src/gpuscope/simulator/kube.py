@@ -26,11 +26,10 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from aiohttp import web
-
 from gpuscope.backends.sim.node import SimNode, SimNodeConfig
 from gpuscope.backends.sim.processes import SimProcess
 from gpuscope.backends.sim.teams import SHARED_REPLICAS
+from gpuscope.exporter.httpserver import HttpError, Request, Response, Route, get
 from gpuscope.exporter.runtime import NodeRuntime
 from gpuscope.exporter.server import Extension, node_for
 from gpuscope.exposition import Families, general, labels
@@ -301,24 +300,24 @@ class KubeSim:
             out.add("container_spec_memory_limit_bytes", labels, pod.memory_limit_bytes)
         return out.text()
 
-    def _ksm_handler(self) -> web.RouteDef:
-        async def handler(request: web.Request) -> web.Response:
+    def _ksm_handler(self) -> Route:
+        async def handler(request: Request) -> Response:
             node = self.node_of(node_for(request))
             if node is None:
-                raise web.HTTPNotFound(text="no simulated Kubernetes node listens on this address\n")
+                raise HttpError(404, "no simulated Kubernetes node listens on this address\n")
             body = self.kube_state_metrics(node.cluster).encode()
-            return web.Response(body=body, headers={"Content-Type": _CONTENT_TYPE})
+            return Response(200, body, {"Content-Type": _CONTENT_TYPE})
 
-        return web.get(KSM_PATH, handler)
+        return get(KSM_PATH, handler)
 
-    def _cadvisor_handler(self) -> web.RouteDef:
-        async def handler(request: web.Request) -> web.Response:
+    def _cadvisor_handler(self) -> Route:
+        async def handler(request: Request) -> Response:
             node = self.node_of(node_for(request))
             if node is None:
-                raise web.HTTPNotFound(text="no simulated Kubernetes node listens on this address\n")
-            return web.Response(body=self.cadvisor(node).encode(), headers={"Content-Type": _CONTENT_TYPE})
+                raise HttpError(404, "no simulated Kubernetes node listens on this address\n")
+            return Response(200, self.cadvisor(node).encode(), {"Content-Type": _CONTENT_TYPE})
 
-        return web.get(CADVISOR_PATH, handler)
+        return get(CADVISOR_PATH, handler)
 
     def extension(self) -> Extension:
         return Extension(
