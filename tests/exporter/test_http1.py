@@ -12,11 +12,11 @@ import httpx
 import pytest
 
 from gpuscope.backends.sim import SimNode, SimNodeConfig
-from gpuscope.exporter.http1 import BadRequest, check_partial_head, parse_head, take_chunked
 from gpuscope.exporter.server import Listener
 from gpuscope.exporter.settings import ExporterSettings, make_runtime
 from gpuscope.fields.collectors import load_collectors
 from gpuscope.hardware.models import model_by_key
+from gpuscope.httpd.http1 import BadRequest, check_partial_head, parse_head, take_chunked
 from tests.support.exporters import serving
 from tests.support.net import free_port, wait_for
 

@@ -31,8 +31,8 @@ from selenium import webdriver
 from selenium.webdriver.common.by import By
 
 from gpuscope.console.server import ConsoleSettings
-from gpuscope.exporter.httpguard import HttpLimits
-from gpuscope.exporter.site import Site
+from gpuscope.httpd.guard import HttpLimits
+from gpuscope.httpd.site import Site
 from gpuscope.runner.control import control_app
 from gpuscope.runner.plan import builtin_spec_text, plan_stack
 from gpuscope.runner.stack import Stack

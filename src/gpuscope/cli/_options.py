@@ -21,11 +21,11 @@ if TYPE_CHECKING:
 
     from gpuscope.backends.base import WatchPlan
     from gpuscope.exporter.configfile import ConfigFile
-    from gpuscope.exporter.httpguard import HttpLimits
     from gpuscope.exporter.settings import ExporterSettings
-    from gpuscope.exporter.webconfig import WebConfig
     from gpuscope.exporter.workloads.source import WorkloadSettings
     from gpuscope.fields.collectors import CollectorSet
+    from gpuscope.httpd.guard import HttpLimits
+    from gpuscope.httpd.webconfig import WebConfig
 
 __all__ = [
     "DCGM_EXPORTER_ENTRY",
@@ -229,7 +229,7 @@ def http_limits(flags: ExporterFlags) -> HttpLimits:
     does not parse keeps the default with a warning; 0 or less (Go's "no timeout") keeps it too: a connection
     without a deadline is one a slow client can hold for ever."""
     from gpuscope.exporter.configfile import go_duration_s
-    from gpuscope.exporter.httpguard import HttpLimits
+    from gpuscope.httpd.guard import HttpLimits
 
     def seconds(name: str) -> float:
         f, value, default = row(name).flag, getattr(flags, name), row(name).default
@@ -331,6 +331,6 @@ def web_config(path: str) -> WebConfig | None:
     """Load and check ``--web-config-file`` at start-up (None when not given)."""
     if not path:
         return None
-    from gpuscope.exporter.webconfig import load_web_config
+    from gpuscope.httpd.webconfig import load_web_config
 
     return load_web_config(path)

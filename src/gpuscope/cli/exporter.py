@@ -266,9 +266,10 @@ def _extensions(chosen: str, flags: ExporterFlags) -> list[Extension]:
 
         extensions.append(FAULT_ROUTES)
     if flags.enable_pprof:
-        from gpuscope.exporter.pprof import PPROF_ROUTES
+        from gpuscope.exporter.server import Extension
+        from gpuscope.httpd.pprof import PPROF_ROUTES
 
-        extensions.append(PPROF_ROUTES)
+        extensions.append(Extension(routes=PPROF_ROUTES, links=(("/debug/pprof/", "profiling (--enable-pprof)"),)))
     return extensions
 
 
@@ -322,7 +323,7 @@ def _configmap_csv(ref: ConfigMapRef) -> tuple[str, str]:
 
 
 def _systemd_sockets() -> list[socket.socket]:
-    from gpuscope.exporter.systemd import inherited_sockets
+    from gpuscope.httpd.systemd import inherited_sockets
 
     sockets = inherited_sockets()
     if len(sockets) > 1:

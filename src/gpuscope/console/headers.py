@@ -10,7 +10,7 @@ or script.
 
 from __future__ import annotations
 
-from gpuscope.exporter.httpserver import Response
+from gpuscope.httpd.server import Response
 
 CONTENT_SECURITY_POLICY = "; ".join(
     (

@@ -44,9 +44,9 @@ from gpuscope.console.templating import resolve
 from gpuscope.console.timerange import TimeRange, opening_from, parse_range
 from gpuscope.console.variables import Selection
 from gpuscope.errors import ApiError, UsageError
-from gpuscope.exporter.httpguard import HttpLimits
-from gpuscope.exporter.httpserver import App, HttpError, Request, Response, get, json_response, post, static
-from gpuscope.exporter.site import Site
+from gpuscope.httpd.guard import HttpLimits
+from gpuscope.httpd.server import App, HttpError, Request, Response, get, json_response, post, static
+from gpuscope.httpd.site import Site
 from gpuscope.prom import AsyncClient, Endpoint, Limits, SlotTimeout
 from gpuscope.prom.access import Access
 from gpuscope.prom.aio import http_client

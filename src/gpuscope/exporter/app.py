@@ -13,14 +13,14 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from gpuscope.errors import UsageError
-from gpuscope.exporter.httpguard import HttpLimits, malloc_trim
-from gpuscope.exporter.httpserver import App
 from gpuscope.exporter.reload import Reloader, WebApplier
 from gpuscope.exporter.scheduler import Scheduler
 from gpuscope.exporter.server import Extension, Listener, build_routes, resolver_for, start_listeners
+from gpuscope.httpd.guard import HttpLimits, malloc_trim
+from gpuscope.httpd.server import App
 
 if TYPE_CHECKING:  # TLS and auth (bcrypt, YAML, ssl contexts) load only with --web-config-file
-    from gpuscope.exporter.webconfig import WebConfig
+    from gpuscope.httpd.webconfig import WebConfig
 
 log = logging.getLogger(__name__)
 # At shutdown, how long a collection in progress may still run before the backend and the kubelet client close.
@@ -50,7 +50,7 @@ def web_applier(app: App, started: WebConfig | None) -> WebApplier:
             raise UsageError(f"{new.path} (--web-config-file): turning TLS on or off needs a restart of the exporter")
         if started.tls is not None and new.tls is not None:
             started.tls.adopt(new.tls)
-        from gpuscope.exporter.auth import reconfigure
+        from gpuscope.httpd.auth import reconfigure
 
         reconfigure(app, new)
 

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gpuscope.errors import EnvironmentProblem, UsageError
-from gpuscope.exporter.webconfig import WebConfig, load_web_config
 from gpuscope.exporter.workloads.kubewatch import ApiServer
+from gpuscope.httpd.webconfig import WebConfig, load_web_config
 from gpuscope.inputs import read_text
 from gpuscope.remediate.actuator import Actuator
 from gpuscope.remediate.audit import AuditLog, Metrics

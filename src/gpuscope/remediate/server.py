@@ -27,11 +27,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gpuscope.errors import EnvironmentProblem
-from gpuscope.exporter.auth import install_checks
-from gpuscope.exporter.httpguard import HttpLimits
-from gpuscope.exporter.httpserver import App, Request, Response, get, json_response, post
-from gpuscope.exporter.site import Site
-from gpuscope.exporter.webconfig import WebConfig
+from gpuscope.httpd.auth import install_checks
+from gpuscope.httpd.guard import HttpLimits
+from gpuscope.httpd.server import App, Request, Response, get, json_response, post
+from gpuscope.httpd.site import Site
+from gpuscope.httpd.webconfig import WebConfig
 from gpuscope.remediate.audit import AuditLog, Metrics
 from gpuscope.remediate.decision import Decision
 from gpuscope.remediate.engine import Engine

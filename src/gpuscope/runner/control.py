@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from gpuscope.errors import GpuscopeError
-from gpuscope.exporter.httpserver import App, Request, Response, delete, get, json_response, post
+from gpuscope.httpd.server import App, Request, Response, delete, get, json_response, post
 from gpuscope.runner.stack import InjectRequest, Stack
 
 _STACK = "stack"

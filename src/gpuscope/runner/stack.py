@@ -24,15 +24,15 @@ from typing import Any
 from gpuscope.backends.sim.faults import FaultRequest, parse_fault_kind
 from gpuscope.bundle import write_bundle
 from gpuscope.errors import EnvironmentProblem, UsageError
-from gpuscope.exporter.httpguard import HttpLimits
-from gpuscope.exporter.httpserver import App
 from gpuscope.exporter.processes.source import ProcessSettings
 from gpuscope.exporter.scheduler import Scheduler
 from gpuscope.exporter.server import Listener, build_routes, resolver_for, start_listeners
 from gpuscope.exporter.settings import ExporterSettings
-from gpuscope.exporter.site import stop_serving
 from gpuscope.fields.catalog import Dialect
 from gpuscope.generate.compose import generate_bundle
+from gpuscope.httpd.guard import HttpLimits
+from gpuscope.httpd.server import App
+from gpuscope.httpd.site import stop_serving
 from gpuscope.prom import AsyncClient
 from gpuscope.runner.children import build_children
 from gpuscope.runner.plan import LocalPlan

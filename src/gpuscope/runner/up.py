@@ -14,8 +14,8 @@ from rich.console import Console
 from rich.live import Live
 
 from gpuscope.console.server import ConsoleSettings, ConsoleSite
-from gpuscope.exporter.httpguard import HttpLimits
-from gpuscope.exporter.site import Site
+from gpuscope.httpd.guard import HttpLimits
+from gpuscope.httpd.site import Site
 from gpuscope.runner.control import MAX_BODY_BYTES, control_app
 from gpuscope.runner.plan import LocalPlan
 from gpuscope.runner.stack import Stack

@@ -29,11 +29,11 @@ from dataclasses import dataclass, field
 from gpuscope.backends.sim.node import SimNode, SimNodeConfig
 from gpuscope.backends.sim.processes import SimProcess
 from gpuscope.backends.sim.teams import SHARED_REPLICAS
-from gpuscope.exporter.httpserver import HttpError, Request, Response, Route, get
 from gpuscope.exporter.runtime import NodeRuntime
 from gpuscope.exporter.server import Extension, node_for
 from gpuscope.exposition import Families, general, labels
 from gpuscope.fields.companion import BY_NAME, GPU_RESOURCE, VERSIONS, resource_label
+from gpuscope.httpd.server import HttpError, Request, Response, Route, get
 from gpuscope.simulator.control import sim_of
 from gpuscope.simulator.kubelet import devices_of
 

@@ -11,8 +11,8 @@ import json
 from gpuscope.backends.sim.faults import parse_fault_request
 from gpuscope.backends.sim.node import SimNode
 from gpuscope.errors import UsageError
-from gpuscope.exporter.httpserver import HttpError, Request, Response, delete, get, json_response, post
 from gpuscope.exporter.server import Extension, node_for
+from gpuscope.httpd.server import HttpError, Request, Response, delete, get, json_response, post
 from gpuscope.simulator.control import apply_fault, sim_of
 
 PATH = "/sim/faults"

@@ -5,7 +5,7 @@ part of it an exporter needs: exact-path routes (GET answers HEAD too; another m
 unknown path a 404), keep-alive and pipelined requests answered in order, ``Expect: 100-continue``, a keep-alive
 idle timeout, and request checks (``before``, the web config's auth) and response headers (``after``) around every
 route. Requests are parsed by ``http1`` (strict; a malformed one is one 4xx and a rate-limited log line,
-``requestlog``); connection limits, deadlines and TLS are ``httpguard``'s, which wraps each ``HttpConnection``.
+``requestlog``); connection limits, deadlines and TLS are ``httpd.guard``'s, which wraps each ``HttpConnection``.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
 
-from gpuscope.exporter.http1 import END_OF_HEAD, BadRequest, Head, check_partial_head, parse_head, take_chunked
-from gpuscope.exporter.requestlog import REQUEST_LOG
+from gpuscope.httpd.http1 import END_OF_HEAD, BadRequest, Head, check_partial_head, parse_head, take_chunked
+from gpuscope.httpd.requestlog import REQUEST_LOG
 
 log = logging.getLogger(__name__)
 
@@ -267,7 +267,7 @@ class HttpConnection(asyncio.Protocol):
     @property
     def idle(self) -> bool:
         """No request in progress: none buffered or partly received, none being answered, none waiting to be
-        written. At the connection cap, ``httpguard`` may close an idle connection to admit a new one."""
+        written. At the connection cap, ``httpd.guard`` may close an idle connection to admit a new one."""
         return self._task is None and self._head is None and not self._buffer and self._drained is None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -285,7 +285,7 @@ class HttpConnection(asyncio.Protocol):
             self._advance()
 
     def pause_writing(self) -> None:
-        # A client that does not read its responses gets no more of them until it does (httpguard's write
+        # A client that does not read its responses gets no more of them until it does (the guard's write
         # timeout ends it), rather than every pipelined answer piling up in memory and the kernel's buffers.
         if self._drained is None:
             self._drained = self._loop.create_future()

@@ -4,8 +4,8 @@ Hostile input is normal input on a port open to the cluster, so everything is bo
 clear 4xx (``BadRequest``), never a guess: a request line of exactly three parts, HTTP/1.0 or HTTP/1.1 only, header
 names that are tokens, header values without control characters, no obsolete line folding, one ``Content-Length``
 of digits only (never beside ``Transfer-Encoding``), ``chunked`` as the only transfer coding, and a body no larger
-than the limit. The caller (``httpserver``) owns the buffer; the head size, the request deadline and the declared
-body size are also enforced as bytes arrive by ``httpguard``, before parsing.
+than the limit. The caller (``httpd.server``) owns the buffer; the head size, the request deadline and the declared
+body size are also enforced as bytes arrive by ``httpd.guard``, before parsing.
 """
 
 from __future__ import annotations

@@ -9,9 +9,9 @@ import contextlib
 import ssl
 from collections.abc import Sequence
 
-from gpuscope.exporter.httpguard import HttpLimits, listen
-from gpuscope.exporter.httpserver import App, HttpConnection
-from gpuscope.exporter.selfmetrics import ConnectionStats
+from gpuscope.httpd.guard import HttpLimits, listen
+from gpuscope.httpd.server import App, HttpConnection
+from gpuscope.httpd.stats import ConnectionStats
 
 
 async def stop_serving(app: App, servers: Sequence[asyncio.Server], limits: HttpLimits) -> None:

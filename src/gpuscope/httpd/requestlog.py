@@ -8,7 +8,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from gpuscope.exporter.http1 import BadRequest
+from gpuscope.httpd.http1 import BadRequest
 
 
 def _parse_errors() -> tuple[type[BaseException], ...]:
