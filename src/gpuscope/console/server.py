@@ -197,7 +197,9 @@ def _handler(fn: Callable[[Request], Awaitable[Response]]) -> Callable[[Request]
 async def _page(request: Request) -> Response:
     text = (static_dir() / "index.html").read_text(encoding="utf-8")
     page = text.replace(TOKEN_META, f'<meta name="gpuscope-token" content="{_console(request).token}">')
-    return Response.text(page, content_type="text/html", **{"Cache-Control": "no-store"})
+    response = Response.text(page, content_type="text/html")
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 RUNBOOK_DIR = "runbooks"  # the bundle's copy (generate/compose.py): an alert's default runbook_url points here
@@ -226,7 +228,9 @@ async def _runbook(request: Request) -> Response:
         raise HttpError(404, f"no runbook {name[:100]!r} in {console.settings.bundle / RUNBOOK_DIR}")
     text = found.read_text(encoding="utf-8", errors="replace")
     page = _RUNBOOK_PAGE.format(title=html.escape(found.stem), text=html.escape(text))
-    return Response.text(page, content_type="text/html", **{"X-Content-Type-Options": "nosniff"})
+    response = Response.text(page, content_type="text/html")
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    return response
 
 
 def _forbidden(message: str) -> Response:
