@@ -344,12 +344,6 @@ class HttpConnection(asyncio.Protocol):
         transport = self._transport
         if transport is None or transport.is_closing():
             return
-        if self._buffer:
-            self._h11.receive_data(bytes(self._buffer))
-            self._buffer.clear()
-        if self._eof and not self._eof_fed:
-            self._eof_fed = True
-            self._h11.receive_data(b"")
         try:
             request = self._next_request(transport)
         except h11.RemoteProtocolError as exc:
@@ -358,7 +352,7 @@ class HttpConnection(asyncio.Protocol):
         except BadRequest as exc:
             self._refuse(transport, exc)
             return
-        if not self._reading:
+        if not self._reading and len(self._buffer) <= self._read_cap:
             self._reading = True
             transport.resume_reading()
         if request is not None:
@@ -373,6 +367,16 @@ class HttpConnection(asyncio.Protocol):
         limit = self._app.max_body_bytes
         while True:
             event = self._h11.next_event()
+            if event is h11.NEED_DATA and (self._buffer or (self._eof and not self._eof_fed)):
+                # h11 is handed bytes only when it has parsed all it holds, so what it holds stays bounded: a
+                # pipelining client's requests wait here, under the read cap, not in h11's buffer.
+                if self._buffer:
+                    self._h11.receive_data(bytes(self._buffer))
+                    self._buffer.clear()
+                if self._eof and not self._eof_fed:
+                    self._eof_fed = True
+                    self._h11.receive_data(b"")  # the client is done sending: h11 knows it after its last bytes
+                continue
             if event is h11.NEED_DATA:
                 if self._head is None:
                     check_request_line(self._h11.trailing_data[0])
