@@ -4,7 +4,7 @@ aiohttp's web server and what it pulls in cost ~14 MiB of a ~47 MiB exporter for
 part of it an exporter needs: exact-path routes (GET answers HEAD too; another method is a 405 with ``Allow``; an
 unknown path a 404), keep-alive and pipelined requests answered in order, ``Expect: 100-continue``, a keep-alive
 idle timeout, and request checks (``before``, the web config's auth) and response headers (``after``) around every
-route. The HTTP/1.1 state machine is h11's (the parser under uvicorn and httpcore, pure Python, ~0.2 MiB): it
+route. The HTTP/1.1 state machine is h11's (the parser under uvicorn and httpcore, pure Python, ~0.3 MiB): it
 parses each request and frames each response, and a malformed request is one 4xx and a rate-limited log line
 (``requestlog``). Connection limits, deadlines and TLS are ``httpd.guard``'s, which wraps each ``HttpConnection``.
 """
