@@ -231,8 +231,7 @@ def test_a_header_value_with_cr_lf_is_refused_at_start_up(tmp_path: Path) -> Non
 
 
 def test_the_malformed_request_log_is_rate_limited_and_says_what_it_left_out() -> None:
-    from gpuscope.httpd.http1 import BadRequest
-    from gpuscope.httpd.requestlog import MalformedRequests
+    from gpuscope.httpd.requestlog import BadRequest, MalformedRequests
 
     now = [0.0]
     quiet = MalformedRequests(burst=3, per_s=1.0, monotonic=lambda: now[0])

@@ -27,18 +27,6 @@ log = logging.getLogger(__name__)
 SHUTDOWN_COLLECTION_WAIT_S = 5.0
 
 
-def parse_address(text: str, flag: str) -> tuple[str | None, int]:
-    """``:9400``, ``127.0.0.1:9400`` or ``[::1]:9400`` -> (host or None for every interface, port)."""
-    raw = text.strip()
-    if raw.startswith("["):
-        host, sep, port_text = raw[1:].partition("]:")
-    else:
-        host, sep, port_text = raw.rpartition(":")
-    if not sep or not port_text.isdigit() or not 0 < int(port_text) < 65536:
-        raise UsageError(f"invalid address {text!r} for {flag}: write HOST:PORT, :PORT or [IPv6]:PORT, e.g. ':9400'")
-    return (host or None), int(port_text)
-
-
 def web_applier(app: App, started: WebConfig | None) -> WebApplier:
     """Put a reloaded web config in force: users, headers, SANs, rate limit and certificates. Turning TLS on or
     off changes what the listening socket speaks, which only a restart can do."""

@@ -341,7 +341,8 @@ class _Guard(asyncio.Protocol):
             name, _, value = line.partition(b":")
             key = name.strip().lower()
             if key == b"content-length" and value.strip().isdigit():
-                length = int(value.strip())
+                # More digits than any limit has: over it (int() refuses strings of over 4,300 digits anyway).
+                length = int(value.strip()) if len(value.strip()) <= 18 else self._limits.max_body_bytes + 1
             elif key == b"transfer-encoding" and b"chunked" in value.lower():
                 self._opaque = True
         if length > self._limits.max_body_bytes:

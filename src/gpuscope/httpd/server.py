@@ -1,29 +1,33 @@
-"""The exporter's HTTP/1.1 server on asyncio's own protocols (stdlib only): requests, responses, routes, connections.
+"""gpuscope's HTTP/1.1 server on asyncio's own protocols and h11: requests, responses, routes, connections.
 
 aiohttp's web server and what it pulls in cost ~14 MiB of a ~47 MiB exporter for three GET routes. This is the
 part of it an exporter needs: exact-path routes (GET answers HEAD too; another method is a 405 with ``Allow``; an
 unknown path a 404), keep-alive and pipelined requests answered in order, ``Expect: 100-continue``, a keep-alive
 idle timeout, and request checks (``before``, the web config's auth) and response headers (``after``) around every
-route. Requests are parsed by ``http1`` (strict; a malformed one is one 4xx and a rate-limited log line,
-``requestlog``); connection limits, deadlines and TLS are ``httpd.guard``'s, which wraps each ``HttpConnection``.
+route. The HTTP/1.1 state machine is h11's (the parser under uvicorn and httpcore, pure Python, ~0.3 MiB): it
+parses each request and frames each response, and a malformed request is one 4xx and a rate-limited log line
+(``requestlog``). Connection limits, deadlines and TLS are ``httpd.guard``'s, which wraps each ``HttpConnection``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import mimetypes
+import re
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, unquote
 
-from gpuscope.httpd.http1 import END_OF_HEAD, BadRequest, Head, check_partial_head, parse_head, take_chunked
-from gpuscope.httpd.requestlog import REQUEST_LOG
+import h11
+
+from gpuscope.httpd.requestlog import REQUEST_LOG, BadRequest
 
 log = logging.getLogger(__name__)
 
@@ -201,9 +205,6 @@ class App:
             hook()
 
 
-_CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
-
-
 _DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
@@ -230,35 +231,113 @@ class _Date:
 _date = _Date()
 
 
-def encode(response: Response, *, head_only: bool, close: bool) -> bytes:
+def _reason(status: int) -> bytes:
     try:
-        reason = HTTPStatus(response.status).phrase
+        return HTTPStatus(status).phrase.encode("ascii")
     except ValueError:
-        reason = "Unknown"
-    lines = [f"HTTP/1.1 {response.status} {reason}"]
-    lines += (f"{name}: {value}" for name, value in response.headers.items())
-    lines.append(f"Content-Length: {len(response.body)}")
-    lines.append(f"Date: {_date()}")
-    if close:
-        lines.append("Connection: close")
-    head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
-    return head if head_only else head + response.body
+        return b"Unknown"
+
+
+_CONTINUE = h11.InformationalResponse(status_code=100, headers=[], reason=b"Continue")
+_MAX_HEADERS = 100
+# No method is longer (the longest registered, UPDATEREDIRECTREF, has 17 bytes): a longer first word is no request.
+_MAX_METHOD = 32
+_TOKEN = re.compile(rb"[!#$%&'*+\-.^_`|~0-9A-Za-z]*")
+_VERSION_SO_FAR = re.compile(rb"(H(T(T(P(/([0-9](\.([0-9]\r?)?)?)?)?)?)?)?)?")
+_REQUEST_LINE = re.compile(rb"[!#$%&'*+\-.^_`|~0-9A-Za-z]+ [\x21-\x7e]+ HTTP/[0-9]\.[0-9]\r?")
+
+# h11's reasons (before the bytes it quotes) in the words the server has always answered with.
+_H11_REASONS = {
+    "illegal header line": "invalid header field",
+    "continuation line at start of headers": "invalid header field",
+    "Illegal header name": "invalid header field",
+    "Illegal header value": "invalid character in a header value",
+    "illegal request line": "the request line is not METHOD TARGET VERSION",
+    "Illegal method characters": "invalid method",
+    "Illegal target characters": "invalid request target",
+    "bad Content-Length": "invalid Content-Length",
+    "conflicting Content-Length headers": "invalid Content-Length",
+    "Only Transfer-Encoding: chunked is supported": "unsupported Transfer-Encoding",
+    "multiple Transfer-Encoding headers": "unsupported Transfer-Encoding",
+    "Missing mandatory Host: header": "missing required Host header",
+    "Found multiple Host: headers": "too many Host headers",
+    "peer unexpectedly closed connection": "the request ended before it was complete",
+    "Receive buffer too long": "request header fields too large",
+}
+
+
+def _refusal(exc: h11.RemoteProtocolError) -> BadRequest:
+    """h11's refusal as ours: its status, and its reason in our words (else its own, without the bytes it quotes)."""
+    text = str(exc)
+    reason = next((ours for theirs, ours in _H11_REASONS.items() if text.startswith(theirs)), None)
+    return BadRequest(reason or re.split(r":? (?:bytearray\()?b['\"]", text, maxsplit=1)[0], exc.error_status_hint)
+
+
+def check_request_line(partial: bytes) -> None:
+    """Refuse the start of a request that cannot become one while h11 waits for the rest of its head: a first word
+    no method has (a byte outside a token, or longer than any method), a third word that cannot become
+    ``HTTP/x.y``, or a first line that has ended and is not ``METHOD TARGET HTTP/x.y``. Garbage is answered 400 at
+    once, not with a silent close at the request deadline."""
+    line, ended, _ = partial.partition(b"\n")
+    words = line.split(b" ", 2)
+    if not _TOKEN.fullmatch(words[0]) or (len(words) == 1 and len(words[0]) > _MAX_METHOD):
+        raise BadRequest("invalid method")
+    if (len(words) == 3 and not _VERSION_SO_FAR.fullmatch(words[2])) or (ended and not _REQUEST_LINE.fullmatch(line)):
+        raise BadRequest("the request line is not METHOD TARGET VERSION")
+
+
+def check_head(head: h11.Request, max_body_bytes: int) -> None:
+    """What h11 accepts but this server does not: another HTTP version than 1.0 and 1.1, more than ``_MAX_HEADERS``
+    fields, a body framed two ways (h11 lets chunked win; a request smuggler means the other), a declared body over
+    the limit."""
+    if head.http_version not in (b"1.0", b"1.1"):
+        raise BadRequest("unsupported HTTP version", 505)
+    if len(head.headers) > _MAX_HEADERS:
+        raise BadRequest("too many header fields", 431)
+    names = {name for name, _ in head.headers}
+    if b"content-length" in names and b"transfer-encoding" in names:
+        raise BadRequest("both Content-Length and Transfer-Encoding")
+    declared = next((value for name, value in head.headers if name == b"content-length"), b"0")
+    if len(declared) > 18 or int(declared) > max_body_bytes:
+        raise BadRequest("request body too large", 413)
+
+
+def _target(raw: bytes) -> tuple[str, str]:
+    """The path (percent-decoded) and query of a request target; the absolute form's path is what follows its
+    authority."""
+    path, _, query = raw.decode("ascii").partition("?")
+    if path.startswith(("http://", "https://")):
+        path = "/" + path.split("/", 3)[3] if path.count("/") >= 3 else "/"
+    return unquote(path, errors="replace"), query
+
+
+def _headers(fields: Iterable[tuple[bytes, bytes]]) -> Headers:
+    """h11's fields (names lower case) as ``Headers``; a repeated name's values joined with ``, ``."""
+    headers = Headers()
+    for name, value in fields:
+        key, text = name.decode("ascii"), value.decode("latin-1")
+        headers[key] = f"{headers[key]}, {text}" if key in headers else text
+    return headers
 
 
 class HttpConnection(asyncio.Protocol):
-    """One client connection: parses requests off the buffer, answers them one at a time and in order."""
+    """One client connection: h11 parses requests off it; they are answered one at a time and in order."""
 
     def __init__(self, app: App, keepalive_timeout_s: float, loop: asyncio.AbstractEventLoop) -> None:
         self._app = app
         self._keepalive_s = keepalive_timeout_s
         self._loop = loop
         self._transport: asyncio.Transport | None = None
+        # Bytes not handed to h11 yet: they wait here while a request is answered (h11 keeps what it was handed
+        # but has not parsed, a pipelined request, until the answer is sent).
         self._buffer = bytearray()
-        self._head: Head | None = None  # parsed, waiting for its body
+        self._h11 = h11.Connection(h11.SERVER, max_incomplete_event_size=app.max_body_bytes + 64 * 1024)
+        self._head: h11.Request | None = None  # parsed, its body still arriving
+        self._body = bytearray()
         self._task: asyncio.Task[None] | None = None
         self._idle: asyncio.TimerHandle | None = None
         self._eof = False
-        self._continued = False
+        self._eof_fed = False
         self._drained: asyncio.Future[None] | None = None  # set while the transport's buffer is full
         self._reading = True
         # Pipelined requests beyond this wait in the kernel (reading paused): one request's worth, at most.
@@ -268,7 +347,13 @@ class HttpConnection(asyncio.Protocol):
     def idle(self) -> bool:
         """No request in progress: none buffered or partly received, none being answered, none waiting to be
         written. At the connection cap, ``httpd.guard`` may close an idle connection to admit a new one."""
-        return self._task is None and self._head is None and not self._buffer and self._drained is None
+        return (
+            self._task is None
+            and self._head is None
+            and not self._buffer
+            and self._drained is None
+            and not self._h11.trailing_data[0]
+        )
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
@@ -310,12 +395,16 @@ class HttpConnection(asyncio.Protocol):
         self._transport = None
 
     def _advance(self) -> None:
-        """Take the next complete request off the buffer and start answering it; close or idle when none is left."""
+        """Take the next complete request off the connection and start answering it; close or idle when none is
+        left."""
         transport = self._transport
         if transport is None or transport.is_closing():
             return
         try:
             request = self._next_request(transport)
+        except h11.RemoteProtocolError as exc:
+            self._refuse(transport, _refusal(exc))
+            return
         except BadRequest as exc:
             self._refuse(transport, exc)
             return
@@ -324,63 +413,58 @@ class HttpConnection(asyncio.Protocol):
             transport.resume_reading()
         if request is not None:
             self._task = self._loop.create_task(self._answer(request))
-            return
-        if self._eof:
+        elif self._h11.their_state is h11.CLOSED:
             transport.close()
-        elif not self._buffer and self._head is None:
+        elif self._head is None and not self._h11.trailing_data[0]:
             self._idle = self._loop.call_later(self._keepalive_s, self._expire)
 
-    def _next_request(self, transport: asyncio.Transport) -> tuple[Request, Head] | None:
-        if self._head is None:
-            end = self._buffer.find(END_OF_HEAD)
-            if end < 0:
-                check_partial_head(self._buffer)
-                if self._eof and self._buffer:
-                    raise BadRequest("the request ended before its head did")
-                return None
-            head = parse_head(bytes(self._buffer[:end]))
-            del self._buffer[: end + len(END_OF_HEAD)]
-            self._head, self._continued = head, False
-        head = self._head
+    def _next_request(self, transport: asyncio.Transport) -> Request | None:
+        """h11's events up to the end of the next request (None while more bytes are needed)."""
         limit = self._app.max_body_bytes
-        if head.chunked:
-            taken = take_chunked(self._buffer, limit)
-            if taken is None:
-                if self._eof:
-                    raise BadRequest("the request ended before its body did")
-                self._maybe_continue(transport, head)
+        while True:
+            event = self._h11.next_event()
+            if event is h11.NEED_DATA and (self._buffer or (self._eof and not self._eof_fed)):
+                # h11 is handed bytes only when it has parsed all it holds, so what it holds stays bounded: a
+                # pipelining client's requests wait here, under the read cap, not in h11's buffer.
+                if self._buffer:
+                    self._h11.receive_data(bytes(self._buffer))
+                    self._buffer.clear()
+                if self._eof and not self._eof_fed:
+                    self._eof_fed = True
+                    self._h11.receive_data(b"")  # the client is done sending: h11 knows it after its last bytes
+                continue
+            if event is h11.NEED_DATA:
+                if self._head is None:
+                    check_request_line(self._h11.trailing_data[0])
+                elif self._h11.they_are_waiting_for_100_continue:
+                    transport.write(self._h11.send(_CONTINUE))
                 return None
-            body, used = taken
-        else:
-            used = head.content_length or 0
-            if used > limit:
-                raise BadRequest("request body too large", 413)
-            if len(self._buffer) < used:
-                if self._eof:
-                    raise BadRequest("the request ended before its body did")
-                self._maybe_continue(transport, head)
+            if isinstance(event, h11.Request):
+                check_head(event, limit)
+                self._head = event
+                self._body.clear()
+            elif isinstance(event, h11.Data):
+                self._body += event.data
+                if len(self._body) > limit:
+                    raise BadRequest("request body too large", 413)
+            elif isinstance(event, h11.EndOfMessage):
+                head, self._head = self._head, None
+                assert head is not None
+                path, query = _target(head.target)
+                body, self._body = bytes(self._body), bytearray()
+                return Request(
+                    method=head.method.decode("ascii"),
+                    path=path,
+                    query_string=query,
+                    headers=_headers(head.headers),
+                    body=body,
+                    transport=transport,
+                    app=self._app,
+                )
+            else:  # ConnectionClosed (the client is done) or PAUSED (never: a request is answered before the next)
                 return None
-            body = bytes(self._buffer[:used])
-        del self._buffer[:used]
-        self._head = None
-        request = Request(
-            method=head.method,
-            path=head.path,
-            query_string=head.query,
-            headers=Headers(head.headers),
-            body=body,
-            transport=transport,
-            app=self._app,
-        )
-        return request, head
 
-    def _maybe_continue(self, transport: asyncio.Transport, head: Head) -> None:
-        if not self._continued and head.headers.get("expect", "").lower() == "100-continue":
-            self._continued = True
-            transport.write(_CONTINUE)
-
-    async def _answer(self, pending: tuple[Request, Head]) -> None:
-        request, head = pending
+    async def _answer(self, request: Request) -> None:
         try:
             try:
                 response = await self._app.respond(request)
@@ -390,22 +474,39 @@ class HttpConnection(asyncio.Protocol):
             transport = self._transport
             if transport is None or transport.is_closing():
                 return
-            close = not head.keep_alive or (self._eof and not self._buffer)
-            transport.write(encode(response, head_only=request.method == "HEAD", close=close))
-            if close:
-                transport.close()
+            # A client that has half-closed with nothing more to ask is told the connection ends with this answer.
+            close = self._eof and not self._buffer and not self._h11.trailing_data[0]
+            transport.write(self._encode(response, head_only=request.method == "HEAD", close=close))
+            if self._h11.our_state is not h11.DONE:
+                transport.close()  # the client asked to close (or speaks HTTP/1.0): h11 says MUST_CLOSE
                 return
+            self._h11.start_next_cycle()
             if self._drained is not None:
                 await self._drained
         finally:
             self._task = None
         self._advance()
 
+    def _encode(self, response: Response, *, head_only: bool, close: bool) -> bytes:
+        """The response's bytes as h11 frames them: our headers, then Content-Length and Date (and Connection:
+        close where the connection ends); h11 sends no body for HEAD."""
+        headers = [*response.headers.items(), ("Content-Length", str(len(response.body))), ("Date", _date())]
+        if close:
+            headers.append(("Connection", "close"))
+        out = self._h11.send(
+            h11.Response(status_code=response.status, headers=headers, reason=_reason(response.status))
+        )
+        if not head_only and response.body:
+            out += self._h11.send(h11.Data(data=response.body))
+        return out + self._h11.send(h11.EndOfMessage())
+
     def _refuse(self, transport: asyncio.Transport, exc: BadRequest) -> None:
         peer = transport.get_extra_info("peername")
         REQUEST_LOG.error("Error handling request from %s", peer[0] if peer else "?", exc_info=(type(exc), exc, None))
         reply = Response.text(f"{exc}\n", status=exc.status)
-        transport.write(encode(reply, head_only=False, close=True))
+        # h11 cannot frame an answer where one is being sent already: the close says it then.
+        with contextlib.suppress(h11.LocalProtocolError):
+            transport.write(self._encode(reply, head_only=False, close=True))
         transport.close()
 
     def _cancel_idle(self) -> None:
