@@ -20,7 +20,7 @@ from gpuscope.backends.nvml.device import Context
 from gpuscope.backends.nvml.errors import NvmlGone, error_code, init_failure_reason
 from gpuscope.backends.nvml.events import EventWatcher
 from gpuscope.backends.nvml.session import Session, Timing, describe_gpus, shutdown
-from gpuscope.backends.retry import Backoff
+from gpuscope.backends.retry import RetryGate
 from gpuscope.fields.ids import FieldId
 
 log = logging.getLogger("gpuscope.backends.nvml")
@@ -60,7 +60,9 @@ class NvmlBackend:
         self._watch_events = watch_events
         self._lock = threading.Lock()
         self._session: Session | None = None
-        self._backoff = Backoff(what="NVML", log=log, initial_s=retry_initial_s, max_s=retry_max_s, monotonic=monotonic)
+        self._backoff = RetryGate(
+            what="NVML", log=log, initial_s=retry_initial_s, max_s=retry_max_s, monotonic=monotonic
+        )
 
     def collect(self, request: ReadRequest) -> NodeReading:
         with self._lock:
