@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gpuscope.durations import prometheus_seconds
 from gpuscope.fields.catalog import RENAMED_IN_4_9
 from gpuscope.fields.collectors import CollectorSet
 from gpuscope.rules import Recording, RulesConfig, build_groups
-from gpuscope.spec.fleet import FleetSpec, seconds
+from gpuscope.spec.fleet import FleetSpec
 
 _CLASSIC_OF = {new: classic for classic, new in RENAMED_IN_4_9.items()}
 
@@ -56,7 +57,7 @@ def options_for(spec: FleetSpec, collectors: CollectorSet, store: str) -> Option
         fleet=spec.name,
         rules=config,
         fields=collected_fields(collectors),
-        scrape_timeout_s=seconds(spec.scrape_timeout),
+        scrape_timeout_s=prometheus_seconds(spec.scrape_timeout),
         remote_write=store in ("mimir", "victoriametrics"),
         store=store,
         expected_gpus=tuple((c.name, c.gpus) for c in spec.clusters),

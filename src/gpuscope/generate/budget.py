@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass
 from functools import cache
 
 from gpuscope.backends.sim.node import SimNode, SimNodeConfig
+from gpuscope.durations import prometheus_seconds
 from gpuscope.exporter.settings import ExporterSettings, make_runtime
 from gpuscope.fields.catalog import Dialect
 from gpuscope.fields.collectors import CollectorSet
@@ -23,7 +24,7 @@ from gpuscope.generate.host_scrape import host_series
 from gpuscope.hardware.models import MODELS, parse_mig_layout
 from gpuscope.rules import build_groups
 from gpuscope.rules.model import Recording
-from gpuscope.spec.fleet import Cluster, FleetSpec, NodeGroup, seconds
+from gpuscope.spec.fleet import Cluster, FleetSpec, NodeGroup
 
 SCRAPE_SERIES_PER_TARGET = 5  # up, scrape_duration_seconds, scrape_samples_scraped, _post_metric_relabeling, _added
 PROMETHEUS_SELF_SERIES = 1000  # a Prometheus scraping itself and its HA peer exposes roughly this many
@@ -241,11 +242,11 @@ def _cluster_budget(
     head = (
         exporter_total + workload_total + node_exporter + ksm + cadvisor + scrape + recording + PROMETHEUS_SELF_SERIES
     )
-    samples = head / seconds(spec.scrape_interval)
+    samples = head / prometheus_seconds(spec.scrape_interval)
     cold = spec.retention.cold_tier == "rollups"
     models = len({g.gpu_model for g in cluster.node_groups})
     rollup_series = counts.cold_per_gpu * entities + counts.cold_per_node * cluster.nodes + counts.cold_other * models
-    rw_samples = rollup_series / seconds(spec.retention.rollup_resolution) if cold else samples
+    rw_samples = rollup_series / prometheus_seconds(spec.retention.rollup_resolution) if cold else samples
     ratio = head / spec.budget.head_series
     budget = ClusterBudget(
         cluster=cluster.name,
@@ -278,7 +279,9 @@ def _mimir_verdicts(spec: FleetSpec, clusters: list[ClusterBudget]) -> tuple[tup
         series = sum(
             by_name[c].head_series
             if spec.retention.cold_tier == "full"
-            else math.ceil(by_name[c].remote_write_samples_per_second * seconds(spec.retention.rollup_resolution))
+            else math.ceil(
+                by_name[c].remote_write_samples_per_second * prometheus_seconds(spec.retention.rollup_resolution)
+            )
             for c in members
         )
         rate = sum(by_name[c].remote_write_samples_per_second for c in members)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpuscope.durations import prometheus_seconds
 from gpuscope.generate.budget import ClusterBudget
 from gpuscope.generate.kubernetes_processes import host_pid, process_env, process_mounts
 from gpuscope.generate.kubernetes_rbac import ROLE_FILES, attribution_env, reads_api_server
@@ -78,9 +79,7 @@ def _capabilities(spec: FleetSpec) -> dict[str, Any]:
 
 
 def _interval_ms(spec: FleetSpec) -> float:
-    from gpuscope.spec.fleet import seconds
-
-    return seconds(spec.scrape_interval) * 1000
+    return prometheus_seconds(spec.scrape_interval) * 1000
 
 
 def daemonset(spec: FleetSpec, cluster: Cluster) -> dict[str, Any]:

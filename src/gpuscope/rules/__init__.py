@@ -7,6 +7,7 @@ the recorded series meant for the long-term store's cold tier (the compiler keep
 
 from __future__ import annotations
 
+from gpuscope.durations import prometheus_seconds
 from gpuscope.rules.alerts_gpu import infra_group, infra_minute_group
 from gpuscope.rules.alerts_host import host_group, host_minute_group, host_recordings
 from gpuscope.rules.alerts_pipeline import pipeline_group, pipeline_minute_group
@@ -19,7 +20,7 @@ from gpuscope.rules.model import Alert, Group, Recording
 from gpuscope.rules.promql import Promql
 from gpuscope.rules.recording import COLD_TIER_REGEX, recording_groups
 from gpuscope.rules.render import RULE_FILES, render_files, render_runbook
-from gpuscope.rules.timescale import compress, fit_scrape_interval, held_through_missed_scrapes, to_seconds
+from gpuscope.rules.timescale import compress, fit_scrape_interval, held_through_missed_scrapes
 from gpuscope.rules.workload_attribution import GROUP_RECORDS, attribution_groups, group_record, join_labels
 
 __all__ = [
@@ -80,7 +81,7 @@ def build_groups(config: RulesConfig) -> tuple[Group, ...]:
     # doctor would report it missing. The rules are written in real time for 15 s scrapes: they are fitted to the
     # scrape interval in rule time (``gpuscope up --fast`` scrapes every second at speedup 15: 15 s, as written),
     # then compressed by the speedup.
-    scrape_s = to_seconds(config.scrape_interval)
+    scrape_s = prometheus_seconds(config.scrape_interval)
     fitted = (fit_scrape_interval(held_through_missed_scrapes(g, scrape_s), scrape_s) for g in groups if g.rules)
     return compress(tuple(fitted), config.speedup)
 

@@ -23,16 +23,14 @@ from pydantic import (
 )
 
 from gpuscope import __version__
+from gpuscope.durations import PROMETHEUS, prometheus_seconds, prometheus_text
 from gpuscope.errors import UsageError
 from gpuscope.escaping import header_value, re2_pattern, template_free
 from gpuscope.hardware.models import MODELS, parse_mig_layout
 from gpuscope.rules import RulesConfig, group_label_problem
 from gpuscope.rules.config import Thresholds, scrape_interval_problem
-from gpuscope.rules.timescale import duration
 from gpuscope.spec.host_signals import HostSignalsSpec
 
-# Prometheus's own duration grammar: each unit at most once, largest first.
-_DURATION_RE = re.compile(r"^(?=[0-9])([0-9]+y)?([0-9]+w)?([0-9]+d)?([0-9]+h)?([0-9]+m)?([0-9]+s)?([0-9]+ms)?$")
 # The bounds of every number: beyond them a spec is a typo or an attack, and generating from it would take minutes
 # and gigabytes (one scrape target per node) or give files Prometheus refuses.
 MAX_NODES_PER_GROUP = 50_000
@@ -52,16 +50,18 @@ def _check(pattern: re.Pattern[str], what: str) -> AfterValidator:
 
 
 def _positive_duration(value: str) -> str:
-    if not 0 < _seconds(value) <= MAX_DURATION_S:
+    if not PROMETHEUS.fullmatch(value):  # Prometheus's own grammar: each unit at most once, largest first
+        raise ValueError(f"{value!r} is not a Prometheus duration like 15s, 5m, 6h or 15d")
+    try:
+        seconds = prometheus_seconds(value)
+    except ValueError:  # past what a Prometheus duration holds
+        seconds = float("inf")
+    if not 0 < seconds <= MAX_DURATION_S:
         raise ValueError(f"{value!r} is not between 1ms and 100y")
     return value
 
 
-Duration = Annotated[
-    str,
-    _check(_DURATION_RE, "a Prometheus duration like 15s, 5m, 6h or 15d"),
-    AfterValidator(_positive_duration),
-]
+Duration = Annotated[str, AfterValidator(_positive_duration)]
 # Whole numbers only: YAML's true/false and 2.5 are refused (pydantic's lax mode would read true as 1).
 Count = Annotated[int, Strict()]
 Number = Annotated[float, Field(allow_inf_nan=False), Strict()]
@@ -512,7 +512,7 @@ class FleetSpec(_Model):
     @classmethod
     def _timeout(cls, timeout: str, info: ValidationInfo) -> str:
         interval = info.data.get("scrape_interval")
-        if interval and _seconds(timeout) > _seconds(interval):
+        if interval and prometheus_seconds(timeout) > prometheus_seconds(interval):
             raise ValueError(f"{timeout} is longer than scrape_interval ({interval})")
         return timeout
 
@@ -562,18 +562,8 @@ class FleetSpec(_Model):
             thresholds=self.thresholds,
             host=self.host_signals.rules(kubernetes=any(c.kind == "kubernetes" for c in self.clusters)),
             speedup=self.speedup,
-            scrape_interval=duration(seconds(self.scrape_interval) * self.speedup),  # in rule time
+            scrape_interval=prometheus_text(prometheus_seconds(self.scrape_interval) * self.speedup),  # in rule time
             pod_group_labels=self.exporter.pod_group_labels,
             virtual_gpus=self.exporter.virtual_gpus,
             dra=self.exporter.dra,
         )
-
-
-def _seconds(duration: str) -> float:
-    units = {"ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800, "y": 31536000}
-    return sum(int(n) * units[u] for n, u in re.findall(r"([0-9]+)(ms|s|m|h|d|w|y)", duration))
-
-
-def seconds(duration: str) -> float:
-    """A Prometheus duration in seconds."""
-    return _seconds(duration)
