@@ -49,7 +49,8 @@ def test_prometheus_reads_back_what_it_writes(ms: int) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["", "5", "1m1m", "30s1m", "5m30", "1.5h", "-1m", " 5m", "5m ", "5 m", "1M", "ms", "1h\n", "\u0661m", "9" * 70 + "s"],
+    ["", "5", "1m1m", "30s1m", "5m30", "1.5h", "-1m", " 5m", "5m ", "5 m", "1M", "ms", "1h\n", "\u0661m"]
+    + ["9" * 70 + "s"],
 )
 def test_prometheus_refuses_what_its_parser_refuses(text: str) -> None:
     # Before, the spec's seconds, prom's duration_s and the rules' to_seconds summed any number-and-unit pairs
