@@ -22,8 +22,8 @@ from gpuscope.durations import prometheus_seconds
 from gpuscope.remediate.kubernetes import ANNOTATION
 from gpuscope.remediate.pager import ALERT as BUDGET_ALERT
 from gpuscope.remediate.policy import CONDITION_TYPE, TAINT_KEY
+from gpuscope.ruleconfig.config import RulesConfig
 from gpuscope.rules import alerts
-from gpuscope.rules.config import RulesConfig
 from tests.support.kubeapi import FakeKubeApi, fake_kube_api
 from tests.support.net import free_port, wait_for
 from tests.support.remediate import (

@@ -21,8 +21,8 @@ from gpuscope.backends.sim.faults import FaultRequest, parse_fault_kind
 from gpuscope.durations import prometheus_seconds
 from gpuscope.exporter.server import Listener
 from gpuscope.remediate.ledger import Ledger
+from gpuscope.ruleconfig.config import RulesConfig
 from gpuscope.rules import alerts
-from gpuscope.rules.config import RulesConfig
 from gpuscope.rules.timescale import scale
 from gpuscope.simulator.control import apply_fault
 from tests.support.exporters import serving

@@ -98,7 +98,9 @@ def doctor_command(
         timeout_s=timeout,
     )
     endpoints = Endpoints(prometheus, alertmanager, replica_b, global_store)
-    report = audit(endpoints, access, fleet=fleet, window_s=_window(window), speedup=speedup)
+    from gpuscope.generate.budget import predicted
+
+    report = audit(endpoints, access, fleet=fleet, window_s=_window(window), speedup=speedup, predict=predicted)
     if as_json:
         typer.echo(to_json(report))
     else:

@@ -3,8 +3,8 @@ where the matching alert fires (``RulesConfig.thresholds``, the head-series budg
 
 from __future__ import annotations
 
+from gpuscope.dashboards.facts import Options
 from gpuscope.dashboards.model import Steps, ValueText
-from gpuscope.dashboards.options import Options
 from gpuscope.durations import prometheus_seconds
 
 GREEN, ORANGE, RED = "green", "orange", "red"

@@ -19,7 +19,7 @@ from gpuscope.durations import prometheus_seconds
 from gpuscope.errors import QueryFailed, SpecError
 from gpuscope.inputs import load
 from gpuscope.prom import Rule, Target, Vector
-from gpuscope.rules import RulesConfig
+from gpuscope.ruleconfig.config import RulesConfig
 from gpuscope.rules.promql import Promql
 
 

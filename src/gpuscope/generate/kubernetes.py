@@ -14,12 +14,12 @@ from __future__ import annotations
 from typing import Any
 
 from gpuscope.durations import prometheus_seconds
-from gpuscope.generate.budget import ClusterBudget
+from gpuscope.generate.budget_report import ClusterBudget
 from gpuscope.generate.kubernetes_processes import host_pid, process_env, process_mounts
 from gpuscope.generate.kubernetes_rbac import ROLE_FILES, attribution_env, reads_api_server
 from gpuscope.generate.prometheus import LABEL_LIMIT
 from gpuscope.remediate.policy import TAINT_KEY
-from gpuscope.rules.config import EXPORTER_JOB
+from gpuscope.ruleconfig.config import EXPORTER_JOB
 from gpuscope.spec.fleet import Cluster, FleetSpec
 
 APP = "gpuscope-exporter"

@@ -13,10 +13,10 @@ import math
 from typing import Any
 
 from gpuscope.generate import victoriametrics as vm
-from gpuscope.generate.budget import ClusterBudget
+from gpuscope.generate.budget_report import ClusterBudget
 from gpuscope.generate.host_scrape import host_scrape_jobs
+from gpuscope.ruleconfig.config import EXPORTER_JOB
 from gpuscope.rules import COLD_TIER_REGEX
-from gpuscope.rules.config import EXPORTER_JOB
 from gpuscope.spec.fleet import Cluster, FleetSpec
 
 RULE_PATHS = ("rules/gpuscope-recording.yaml", "rules/gpuscope-alerts.yaml")

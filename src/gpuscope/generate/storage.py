@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpuscope.durations import prometheus_seconds
-from gpuscope.generate.budget import BudgetReport
+from gpuscope.generate.budget_report import BudgetReport
 from gpuscope.generate.prometheus import federation_config
+from gpuscope.ruleconfig.config import EXPORTER_JOB
 from gpuscope.rules import COLD_TIER_REGEX
-from gpuscope.rules.config import EXPORTER_JOB
 from gpuscope.spec.fleet import FleetSpec
 
 FEDERATE_MATCH = [

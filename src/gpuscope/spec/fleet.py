@@ -2,7 +2,7 @@
 
 Clusters and their node groups (GPU model, GPUs per node, MIG layout), scrape and retention policy, the
 long-term-store topology, alert receivers per owner, exporter settings and the series budget. Every default
-lives here but the alert thresholds', which ``rules/config.py`` owns (the rules are usable without a spec);
+lives here but the alert thresholds', which ``ruleconfig/config.py`` owns (the rules are usable without a spec);
 generators read a validated ``FleetSpec`` and nothing else.
 """
 
@@ -27,8 +27,8 @@ from gpuscope.durations import PROMETHEUS, prometheus_seconds, prometheus_text
 from gpuscope.errors import UsageError
 from gpuscope.escaping import header_value, re2_pattern, template_free
 from gpuscope.hardware.models import MODELS, parse_mig_layout
-from gpuscope.rules import RulesConfig, group_label_problem
-from gpuscope.rules.config import Thresholds, scrape_interval_problem
+from gpuscope.ruleconfig.config import RulesConfig, Thresholds, scrape_interval_problem
+from gpuscope.ruleconfig.groups import group_label_problem
 from gpuscope.spec.host_signals import HostSignalsSpec
 
 # The bounds of every number: beyond them a spec is a typo or an attack, and generating from it would take minutes

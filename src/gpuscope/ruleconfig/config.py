@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 from gpuscope.durations import prometheus_seconds
 from gpuscope.escaping import template_free
 from gpuscope.fields.xid import CRITICAL_XIDS
-from gpuscope.rules.host_config import HostSignals
+from gpuscope.ruleconfig.host import HostSignals
 
 DEFAULT_MODELS = (
     "NVIDIA H100 80GB HBM3",
