@@ -17,10 +17,9 @@ from gpuscope.durations import prometheus_seconds
 from gpuscope.generate.budget_report import ClusterBudget
 from gpuscope.generate.kubernetes_processes import host_pid, process_env, process_mounts
 from gpuscope.generate.kubernetes_rbac import ROLE_FILES, attribution_env, reads_api_server
-from gpuscope.generate.prometheus import LABEL_LIMIT
 from gpuscope.remediate.policy import TAINT_KEY
 from gpuscope.ruleconfig.config import EXPORTER_JOB
-from gpuscope.spec.fleet import Cluster, FleetSpec
+from gpuscope.spec.fleet import LABEL_LIMIT, Cluster, FleetSpec
 
 APP = "gpuscope-exporter"
 SELECTOR = {"app.kubernetes.io/name": APP}

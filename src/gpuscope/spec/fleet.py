@@ -35,6 +35,9 @@ from gpuscope.spec.host_signals import HostSignalsSpec
 # and gigabytes (one scrape target per node) or give files Prometheus refuses.
 MAX_NODES_PER_GROUP = 50_000
 MAX_FLEET_NODES = 200_000
+# Every generated scrape job's label_limit (labelLimit in a ServiceMonitor): Mimir's max_label_names_per_series, a
+# series over it would be rejected downstream anyway. The doctor holds a live deployment's GPU series to it.
+LABEL_LIMIT = 30
 MAX_DURATION_S = 100 * 365 * 86400  # Prometheus durations overflow at about 292 years; a century is plenty
 _NAME_RE = re.compile(r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$")
 _ADDRESS_RE = re.compile(r"^[A-Za-z0-9.\-\[\]:]+:[0-9]{1,5}$")
@@ -376,7 +379,7 @@ class ExporterSpec(_Model):
         if self.pod_labels and self.workload_labels == "labels" and not self.pod_label_allowlist:
             raise ValueError(
                 "pod_labels in labels mode puts every pod label on every GPU series (a pod with many labels passes the "
-                "scrape's labelLimit, 30): list the labels you need in pod_label_allowlist"
+                f"scrape's labelLimit, {LABEL_LIMIT}): list the labels you need in pod_label_allowlist"
             )
         if self.pod_uid and "pod_uid" in self.drop_labels:
             if "drop_labels" in self.model_fields_set:
