@@ -122,3 +122,13 @@ def test_dhms_reads_job_durations(text: str, seconds: float) -> None:
 def test_dhms_refuses_the_rest(text: str) -> None:
     with pytest.raises(ValueError, match=r"write e\.g\. 90s"):
         dhms_seconds(text)
+
+
+def test_the_rules_config_refuses_a_scrape_interval_prometheus_would_not_parse() -> None:
+    # Its pattern takes any run of number-and-unit pairs; the lenient sum read 15s15s as 30 s.
+    from pydantic import ValidationError
+
+    from gpuscope.ruleconfig.config import RulesConfig
+
+    with pytest.raises(ValidationError, match="'15s15s' is not a Prometheus duration"):
+        RulesConfig(scrape_interval="15s15s")
