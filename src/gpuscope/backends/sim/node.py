@@ -317,9 +317,11 @@ class SimNode:
         if kind is FaultKind.NVLINK_CRC and not gpu.model.nvlinks:
             raise UsageError(f"GPU {gpu.index} ({gpu.model.key}) has no NVLink to inject CRC errors into")
         if kind is FaultKind.FABRIC_DEGRADED and not gpu.model.fabric:
-            raise UsageError(f"GPU {gpu.index} ({gpu.model.key}) has no NVLink fabric state; use a b200 or gb200")
+            raise UsageError(
+                f"GPU {gpu.index} ({gpu.model.key}) has no NVLink fabric state; use an h100, h200, b200, gb200 or gb300"
+            )
         if kind is FaultKind.NVLINK5_ERRORS and not gpu.model.nvlink5:
-            raise UsageError(f"GPU {gpu.index} ({gpu.model.key}) has no NVLink5 counters; use a b200 or gb200")
+            raise UsageError(f"GPU {gpu.index} ({gpu.model.key}) has no NVLink5 counters; use a b200, gb200 or gb300")
         attr = {
             FaultKind.FELL_OFF_BUS: "lost",
             FaultKind.PROFILING_LOCK: "profiling_locked",
