@@ -77,5 +77,5 @@ def test_nvlink5_error_burst_grows_the_error_counters_and_the_ber() -> None:
 
 @pytest.mark.parametrize(("kind", "model"), [(FaultKind.FABRIC_DEGRADED, "a100"), (FaultKind.NVLINK5_ERRORS, "h100")])
 def test_fabric_faults_are_refused_on_gpus_without_them(kind: FaultKind, model: str) -> None:
-    with pytest.raises(UsageError, match="use an h100, h200, b200, gb200 or gb300|use a b200, gb200 or gb300"):
+    with pytest.raises(UsageError, match=r"use an h100, h200, b200, gb200 or gb300|use a b200, gb200 or gb300"):
         node(model).apply(FaultRequest(kind, gpu=0))
