@@ -26,6 +26,7 @@ from gpuscope.fields import dcgm_header
 from gpuscope.fields.ids import FieldId
 from gpuscope.fields.model import Dialect, Entity, Field, MetricType, MigScope, ValueKind
 from gpuscope.fields.rows import ALL_FIELDS
+from gpuscope.fields.rows_fabric import FABRIC_FIELDS
 
 __all__ = [
     "ALL_FIELDS",
@@ -33,6 +34,7 @@ __all__ = [
     "BY_NAME",
     "DCGM_SOURCES",
     "DERIVED",
+    "FABRIC_FIELDS",
     "HEADER_BY_ID",
     "HEADER_IDS",
     "LEGACY_NAMES",
@@ -150,7 +152,7 @@ def _index(fields: Iterable[Field]) -> Mapping[str, Field]:
     return MappingProxyType(by_name)
 
 
-BY_NAME: Mapping[str, Field] = _index(ALL_FIELDS)
+BY_NAME: Mapping[str, Field] = _index((*ALL_FIELDS, *FABRIC_FIELDS))
 
 
 def _field_by_id(fields: Iterable[Field]) -> Mapping[int, Field]:
@@ -161,7 +163,7 @@ def _field_by_id(fields: Iterable[Field]) -> Mapping[int, Field]:
     return MappingProxyType(by_id)
 
 
-BY_ID: Mapping[int, Field] = _field_by_id(ALL_FIELDS)
+BY_ID: Mapping[int, Field] = _field_by_id((*ALL_FIELDS, *FABRIC_FIELDS))
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,8 @@ class Entity(StrEnum):
     """Which entity a series describes, which decides its label set."""
 
     GPU = "gpu"
-    NVLINK = "nvlink"
+    NVLINK = "nvlink"  # DCGM_FE_LINK: a GPU's NVLink or an NVSwitch port
+    NVSWITCH = "nvswitch"  # DCGM_FE_SWITCH
 
 
 class MigScope(Enum):
@@ -50,7 +51,8 @@ class Level(StrEnum):
 
     DEVICE = "device"  # one value per physical GPU (UUID), repeated per MIG instance
     GPU_INSTANCE = "gpu instance"  # one value per GPU instance (UUID + GPU_I_ID), or per GPU without MIG
-    LINK = "link"  # one value per NVLink of a GPU
+    LINK = "link"  # one value per NVLink of a GPU (or port of an NVSwitch)
+    SWITCH = "switch"  # one value per NVSwitch chip
 
 
 class Aggregation(StrEnum):
@@ -96,6 +98,8 @@ class Field:
         """The entity one value belongs to (``MigScope`` says it for GPU fields; NVLink fields are per link)."""
         if self.entity is Entity.NVLINK:
             return Level.LINK
+        if self.entity is Entity.NVSWITCH:
+            return Level.SWITCH
         return Level.GPU_INSTANCE if self.mig is MigScope.INSTANCE else Level.DEVICE
 
     @property
