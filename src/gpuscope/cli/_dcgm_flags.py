@@ -195,8 +195,9 @@ class ExporterFlags:
         "--health-require-gpus", "/health answers 503 while no GPU is visible (a liveness probe then restarts the "
         "exporter).", env="DCGM_EXPORTER_HEALTH_REQUIRE_GPUS"))  # fmt: skip
     switch_devices: str = _row("f", Flag(
-        "--switch-devices", "NvSwitch selector (accepted).", short="-s", env="DCGM_EXPORTER_OTHER_DEVICES_STR",
-        inert="gpuscope serves GPU and GPU-instance entities only, not NvSwitches"))  # fmt: skip
+        "--switch-devices", "NVSwitches and ports to serve: f (all), g or g:0,2 (switches, no port), g:0+i:0-7 "
+        "(switches and those ports).", short="-s", env="DCGM_EXPORTER_OTHER_DEVICES_STR",
+        doc=": `f`, `g`, `g:0-3`, `g:0+i:0-7` (switch ids, then port indices), as dcgm-exporter"))  # fmt: skip
     fake_gpus: bool = _row(False, Flag(
         "--fake-gpus", "Serve simulated GPUs (same as --backend sim).", env="DCGM_EXPORTER_USE_FAKE_GPUS",
         doc=": the simulator (`--backend sim`)"))  # fmt: skip
