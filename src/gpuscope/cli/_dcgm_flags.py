@@ -299,8 +299,9 @@ class ExporterFlags:
         "--backend", "auto (dcgm if a host engine answers, else nvml if a driver is present, else sim), sim, nvml "
         "or dcgm.", env="GPUSCOPE_BACKEND", dcgm=False, doc_name="`auto\\|sim\\|nvml\\|dcgm`"))  # fmt: skip
     dialect: str = _row("classic", Flag(
-        "--dialect", "Metric names: classic (dcgm-exporter <= 4.8) or 4.9 (renamed names, base units).",
-        env="GPUSCOPE_DIALECT", commands=BOTH, dcgm=False, choices=("classic", "4.9")))  # fmt: skip
+        "--dialect", "Metric names: classic (dcgm-exporter <= 4.8), 4.9 (renamed names, base units) or 4.10 (4.9's "
+        "and the *_BYTES_PER_SECOND PROF rates).",
+        env="GPUSCOPE_DIALECT", commands=BOTH, dcgm=False, choices=("classic", "4.9", "4.10")))  # fmt: skip
     host_label: str = _row("Hostname", Flag(
         "--host-label", "Name of the host label: Hostname (dcgm-exporter <= 4.8.2) or hostname (>= 4.8.3).",
         env="GPUSCOPE_HOST_LABEL", commands=BOTH, dcgm=False, choices=("Hostname", "hostname")))  # fmt: skip

@@ -67,10 +67,12 @@ class Aggregation(StrEnum):
 
 
 class Dialect(StrEnum):
-    """Metric naming: dcgm-exporter <= 4.8 names as written in the CSV, or 4.9.0 renamed names and units."""
+    """Metric naming: dcgm-exporter <= 4.8 names as written in the CSV, 4.9.0 renamed names and units, or 4.10.0's
+    (4.9's, and its shipped collectors name the PROF PCIe/NVLink byte rates ``*_BYTES_PER_SECOND``)."""
 
     CLASSIC = "classic"
     DCGM_4_9 = "4.9"
+    DCGM_4_10 = "4.10"  # 4.9's names plus the four PROF byte-rate fields as *_BYTES_PER_SECOND
 
 
 @dataclass(frozen=True, slots=True)
