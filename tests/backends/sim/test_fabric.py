@@ -47,7 +47,7 @@ def test_nvlink_down_takes_one_link_and_its_port_down_and_logs_xid_74_once() -> 
     assert [link.link for link in gpu.links if link.state is LinkState.DOWN] == [7]
     assert gpu.links[7].reading.values[F.DCGM_FI_DEV_NVLINK_GET_STATE] == 0
     assert gpu.device.values[F.DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY] == FABRIC_HEALTH_LIMITED_CAPACITY
-    assert gpu.device.values[F.DCGM_FI_DEV_FABRIC_HEALTH_MASK] & 0b11 == 1  # degraded bandwidth: true
+    assert int(gpu.device.values[F.DCGM_FI_DEV_FABRIC_HEALTH_MASK]) & 0b11 == 1  # degraded bandwidth: true
     assert reading.gpus[0].device.values[F.DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY] == FABRIC_HEALTH_HEALTHY
     down_ports = [p for s in reading.switches for p in s.ports if p.state is LinkState.DOWN]
     assert len(down_ports) == 1
@@ -88,7 +88,7 @@ def test_partition_degraded_marks_every_gpu_of_the_node_unhealthy_and_unroutable
     reading = collect_twice(n, clock)
     for gpu in reading.gpus:
         assert gpu.device.values[F.DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY] == FABRIC_HEALTH_UNHEALTHY
-        assert gpu.device.values[F.DCGM_FI_DEV_FABRIC_HEALTH_MASK] >> 4 & 0b11 == 1  # route unhealthy: true
+        assert int(gpu.device.values[F.DCGM_FI_DEV_FABRIC_HEALTH_MASK]) >> 4 & 0b11 == 1  # route unhealthy: true
     n.clear()
     assert collect_twice(n, clock).gpus[0].device.values[F.DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY] == FABRIC_HEALTH_HEALTHY
 
