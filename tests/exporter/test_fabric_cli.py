@@ -51,3 +51,16 @@ def test_an_hgx_node_with_s_f_serves_its_switches_and_the_injected_faults(tmp_pa
             gpuscope("sim", "inject", "nvswitch-fatal", "--switch", "9", "--url", url), "NVSwitch 9 does not exist"
         )
         assert gpuscope("sim", "clear", "--url", url).returncode == 0
+
+
+def test_a_simulated_nvl72_tray_has_four_gpus_of_eighteen_links_by_default(tmp_path: Path) -> None:
+    csv = tmp_path / "fields.csv"
+    csv.write_text(CSV)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    command = [*GPUSCOPE, "exporter", "--backend", "sim", "--sim-model", "gb200", "-f", str(csv)]
+    with exporter_process([*command, "-a", f"127.0.0.1:{port}"], url, tmp_path) as exporter:
+        text = exporter.get("/metrics").text
+    assert sorted(set(re.findall(r'^DCGM_FI_DEV_GPU_TEMP\{gpu="(\d+)"', text, re.M))) == ["0", "1", "2", "3"]
+    assert len(re.findall(r"^DCGM_FI_DEV_NVLINK_GET_STATE\{", text, re.M)) == 4 * 18
+    assert not re.search(r"^DCGM_FI_DEV_NVSWITCH_FATAL_ERRORS\{", text, re.M)  # its switches are in switch trays
