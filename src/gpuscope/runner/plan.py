@@ -352,6 +352,8 @@ def _nodes(spec: FleetSpec, cluster: Cluster, group: NodeGroup, ci: int, gi: int
             profiling="all",
             # Kubernetes nodes run the teams' pods (who holds what, and how well they use it: teams.py)
             workload=TEAMS_MIX if cluster.kind == "kubernetes" else "mixed",
+            # NVL72 trays: every rack_trays nodes of the group share one NVLink domain (a rack).
+            rack=f"{cluster.name}-{group.name}-rack{i // model.rack_trays}" if model.rack_trays else "",
         )
         out.append(LocalNode(config, _address(ci, gi, i), port, cluster.name))
     return out
