@@ -111,14 +111,14 @@ LINK_DOWN = (
             *links("tray-11", 2, down=(0,)),
         ),
         fires_by="31m15s",
-        expected=(in_partition(3, OTHER_RACK),),
+        expected=({**in_partition(3, OTHER_RACK), "Hostname": "tray-11"},),
     ),
     Case(
         "an HGX node without fabric info: its own partition, named by the node",
         "GPUNVLinkDown",
         (up("hgx-1"), *links("hgx-1", 2, down=(2,))),
         fires_by="31m15s",
-        expected=({"partition": "node hgx-1"},),
+        expected=({"partition": "node hgx-1", "Hostname": "hgx-1"},),
     ),
     Case(
         "a switch port that was ACTIVE goes to ERROR",
@@ -130,7 +130,7 @@ LINK_DOWN = (
             Series(PORT, switch_labels("hgx-1", 0, 6), flat(2)),
         ),
         fires_by="31m15s",
-        expected=(in_partition(0, OTHER_RACK),),
+        expected=({**in_partition(0, OTHER_RACK), "Hostname": "hgx-1"},),
     ),
     Case(
         "near miss: unused switch ports stay OFF, every link up, every port active",
@@ -188,7 +188,7 @@ SWITCH_FATAL = (
             Series(FATAL, switch_labels("hgx-1", 2), change(0, 12028)),
         ),
         fires_by="30m30s",
-        expected=(in_partition(0, OTHER_RACK),),
+        expected=({**in_partition(0, OTHER_RACK), "Hostname": "hgx-1"},),
         quiet_at=("29m45s",),
         still_firing_at=("45m",),
     ),
@@ -206,7 +206,7 @@ SWITCH_NON_FATAL = (
         "GPUNVSwitchNonFatalError",
         (up("hgx-1"), Series(NON_FATAL, switch_labels("hgx-1", 3), change(0, 11004))),
         fires_by="31m30s",
-        expected=({"partition": "node hgx-1"},),
+        expected=({"partition": "node hgx-1", "Hostname": "hgx-1"},),
         quiet_at=("29m45s",),
     ),
     Case(
@@ -227,7 +227,7 @@ LINK_ERRORS = (
             Series(FLIT, link_labels("tray-02", 1, 3), flat(0)),
         ),
         fires_by="35m",
-        expected=(in_partition(),),
+        expected=({**in_partition(), "Hostname": "tray-02"},),
         quiet_at=("29m45s",),
     ),
     Case(

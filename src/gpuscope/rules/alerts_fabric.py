@@ -149,8 +149,18 @@ def partition_records(q: Promql) -> Group:
 
 
 def _by_partition(q: Promql, expr: str) -> str:
-    keys = ", ".join(PARTITION_LABELS)
-    return f"count by ({q.cluster}, {keys}) ({expr})"
+    """One alert per partition, valued by how many of ``expr``'s series it has; where they all sit on one node,
+    the alert names that node (the host label), so the remediator can drain it: one GPU's link, an HGX
+    baseboard's switch. A fault across nodes (an NVL72 switch tray) names no node: draining compute trays does
+    not mend a switch, and the remediator leaves it to a person."""
+    h = q.config.host_label
+    keys = f"{q.cluster}, {', '.join(PARTITION_LABELS)}"
+    nodes = f"count by ({keys}) (group by ({keys}, {h}) ({expr}))"
+    return (
+        f"(\n(count by ({keys}, {h}) ({expr}) and on ({keys}) ({nodes} == 1))\n"
+        f"or on ({keys})\n"
+        f"count by ({keys}) ({expr})\n)"
+    )
 
 
 def _firing(alert: str) -> str:
