@@ -115,7 +115,9 @@ def partition_records(q: Promql) -> Group:
         f"and on ({switch_on}) count by ({switch_on}) ({status} == {PORT_ACTIVE})",
     )
     switch = f"{cl}, instance, {h}, nvswitch"
-    errors = alternatives(*(f"sum by ({link}) (increase({field(q, f)}[5m]))" for f in PER_LINK_ERRORS))
+    # Only links whose errors grow are recorded: a series per link of every GPU, mostly 0, would cost 18 (up to 36)
+    # series per GPU for nothing (the alert's threshold, nvlink_errors_per_5m, is 0 or more).
+    errors = alternatives(*(f"sum by ({link}) (increase({field(q, f)}[5m])) > 0" for f in PER_LINK_ERRORS))
     return Group(
         name="gpuscope-fabric.rules",
         rules=(
