@@ -26,8 +26,12 @@ def sim_command(
     ctx: typer.Context,
     *,
     nodes: Annotated[int, typer.Option("--nodes", min=1, help="Number of simulated nodes.")] = 1,
-    gpus_per_node: Annotated[int, typer.Option("--gpus-per-node", min=1, max=16, help="GPUs per node.")] = 8,
-    model: Annotated[str, typer.Option("--model", help="GPU model: h100, h200, b200, gb200, a100, l40s.")] = "h100",
+    gpus_per_node: Annotated[
+        int, typer.Option("--gpus-per-node", min=0, max=16, help="GPUs per node (0: the model's node: 8, 4 on NVL72).")
+    ] = 0,
+    model: Annotated[
+        str, typer.Option("--model", help="GPU model: h100, h200, b200, gb200, a100, l40s, gb300.")
+    ] = "h100",
     mig_nodes: Annotated[int, typer.Option("--mig-nodes", min=0, help="How many nodes (the first ones) run MIG.")] = 0,
     mig_layout: Annotated[str, typer.Option("--mig-layout", help="MIG layout of MIG nodes, e.g. 1g.10gb:7.")] = "",
     workload: Annotated[
@@ -62,6 +66,7 @@ def sim_command(
     setup_logging(flags.debug, "text")
     flags = clamped(flags, "sim")
     gpu_model = model_by_key(model)
+    gpus_per_node = gpus_per_node or gpu_model.gpus_per_node
     planned = plan_nodes(
         count=nodes,
         model=gpu_model,

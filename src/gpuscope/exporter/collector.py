@@ -91,6 +91,7 @@ class Collector:
         monotonic: Callable[[], float] = time.monotonic,
         workloads: WorkloadSource | None = None,
         devices: DeviceSelection | None = None,
+        switches: DeviceSelection | None = None,
         processes: ProcessSource | None = None,
         process_lists: ProcessLists | None = None,
     ) -> None:
@@ -99,6 +100,7 @@ class Collector:
         self.processes = processes
         self.process_lists = process_lists  # the processes from a second backend (NVML beside DCGM)
         self.devices = devices or DeviceSelection()
+        self.switches = switches or DeviceSelection()
         self._warned_missing = False
         # The DCGM backend reads any field dcgm_fields.h describes; for the others those fields are unsupported.
         self._header_fields = bool(getattr(backend, "reads_header_fields", False))
@@ -127,6 +129,8 @@ class Collector:
             error = ""
             if reading is not None and not self.devices.everything:
                 reading = self._select(reading)
+            if reading is not None and not self.switches.everything:
+                reading = self.switches.apply_switches(reading)
             if reading is not None and self.process_lists is not None and self.request.processes:
                 reading = self.process_lists.fill(reading)
         except BackendUnavailable as exc:

@@ -39,6 +39,7 @@ class ExporterSettings:
     clock_events_window_ms: int = 300000
     workloads: WorkloadSettings = field(default_factory=WorkloadSettings)
     devices: DeviceSelection = field(default_factory=DeviceSelection)
+    switches: DeviceSelection = field(default_factory=DeviceSelection)  # -s/--switch-devices
     processes: ProcessSettings = field(default_factory=ProcessSettings)
     # How DCGM's field watches sample the fields (--watch-max-keep-*, the config file's watch groups); None: the
     # DCGM backend's defaults. Only the dcgm backend keeps watches: the others read every field each collection.
@@ -102,6 +103,7 @@ def make_runtime(
         clock=clock,
         workloads=workloads,
         devices=settings.devices,
+        switches=settings.switches,
         processes=processes,
         process_lists=process_lists,
     )
@@ -115,6 +117,7 @@ def make_runtime(
         clock_events_window_ms=settings.clock_events_window_ms,
         workload_labels=settings.workloads.mode,
         old_namespace=settings.use_old_namespace,
+        gpu_link_base=0 if settings.dialect is Dialect.CLASSIC else 1,
     )
     return NodeRuntime(
         backend,
