@@ -352,6 +352,8 @@ def _nodes(spec: FleetSpec, cluster: Cluster, group: NodeGroup, ci: int, gi: int
             profiling="all",
             # Kubernetes nodes run the teams' pods (who holds what, and how well they use it: teams.py)
             workload=TEAMS_MIX if cluster.kind == "kubernetes" else "mixed",
+            # An NVL72 rack's trays share one NVLink domain (cluster UUID and clique): the group is the rack.
+            rack=f"{cluster.name}-{group.name}" if group.nvlink_domain == "rack" else "",
         )
         out.append(LocalNode(config, _address(ci, gi, i), port, cluster.name))
     return out
