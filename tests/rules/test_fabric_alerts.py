@@ -24,7 +24,7 @@ from tests.rules.fixtures import change
 from tests.support.prom import binary
 from tests.support.promtool import Case, Series, alert_test, write_rules
 
-_WHERE = f"partition {OTHER_RACK}/0 (cluster )"
+_WHERE = f"partition {OTHER_RACK}/0"
 CASES = (
     (
         Case(

@@ -180,7 +180,8 @@ def _listing(q: Promql, record: str, what: str, condition: str = "") -> str:
 
 
 def _partition(q: Promql) -> str:
-    return f"partition {{{{ $labels.partition }}}} (cluster {{{{ $labels.{q.cluster} }}}})"
+    # The cluster is an external label: Prometheus adds it to the alert when it sends it, after the templates.
+    return "partition {{ $labels.partition }}"
 
 
 _CONFIRM_PARTITION = 'partition="<partition>"'
