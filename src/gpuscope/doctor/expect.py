@@ -9,8 +9,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gpuscope.generate.budget import compute_budget
+from gpuscope.hardware.models import MODELS
 from gpuscope.rules import RulesConfig
+from gpuscope.spec.fleet import Cluster
 from gpuscope.spec.load import LoadedSpec
+
+
+@dataclass(frozen=True, slots=True)
+class FabricExpectation:
+    """The NVLink inventory the spec's hardware model promises for its GPUs (``modelName``) and their nodes."""
+
+    model_name: str
+    links_per_gpu: int
+    link_mbps: float  # per link and direction
+    switches_per_node: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +34,7 @@ class Expectation:
     predicted_head_series: int | None
     host_label: str | None  # the fleet's exporter host label: the one its generated rules select on
     note: str = ""  # why no cluster matched, when none did
+    fabric: tuple[FabricExpectation, ...] = ()  # per GPU model with NVLink, of the matched cluster
 
 
 def no_fleet() -> Expectation:
@@ -48,7 +61,23 @@ def from_fleet(loaded: LoadedSpec, path: str, cluster: str | None) -> Expectatio
         match.gpus,
         budget.head_series,
         spec.exporter.host_label,
+        fabric=fabric_inventory(match),
     )
+
+
+def fabric_inventory(cluster: Cluster) -> tuple[FabricExpectation, ...]:
+    """Links per GPU, their speed and NVSwitches per node of each NVLink model of ``cluster`` (hardware/models.py)."""
+    out: dict[str, FabricExpectation] = {}
+    for group in cluster.node_groups:
+        model = MODELS[group.gpu_model]
+        if model.nvlinks:
+            out[model.name] = FabricExpectation(
+                model_name=model.name,
+                links_per_gpu=model.nvlinks,
+                link_mbps=model.nvlink_mbps_per_link,
+                switches_per_node=model.nvswitches,
+            )
+    return tuple(out.values())
 
 
 def base_config(loaded: LoadedSpec | None, speedup: int) -> RulesConfig:
