@@ -58,13 +58,26 @@ def link_panels(q: Q, scope: str) -> tuple[Panel, ...]:
 
 def _partitions(q: Q) -> Row:
     scope = q.in_cluster
-    table = present(
-        f.partition_gpus(q, scope),
-        f.partition_nodes(q, scope),
-        f.partition_health(q, scope),
-        f.partition_down(q, scope),
-    )
+    counts = present(f.partition_gpus(q, scope), f.partition_nodes(q, scope), f.partition_down(q, scope))
+    health = present(f.partition_health(q, scope))
     panels = [
+        # a table maps values column by column only through units and steps: the health words get their own table
+        *((Panel("Partitions", "table", counts, description=_PARTITION, width=16, height=6),) if counts else ()),
+        *(
+            (
+                Panel(
+                    "Fabric health by partition",
+                    "table",
+                    health,
+                    description="The worst DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY of the partition's GPUs.",
+                    mappings=styles.FABRIC_HEALTH,
+                    width=8,
+                    height=6,
+                ),
+            )
+            if health
+            else ()
+        ),
         Panel(
             "Fabric alerts",
             "statushistory",
@@ -74,19 +87,6 @@ def _partitions(q: Q) -> Row:
             width=24,
         ),
     ]
-    if table:
-        panels.insert(
-            0,
-            Panel(
-                "Partitions",
-                "table",
-                table,
-                description=_PARTITION,
-                mappings=styles.FABRIC_HEALTH,
-                width=24,
-                height=6,
-            ),
-        )
     return Row("Partitions", tuple(panels))
 
 
