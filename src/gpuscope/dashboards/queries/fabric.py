@@ -117,8 +117,9 @@ def link_errors(q: Q, scope: str) -> Query | None:
 
 def fabric_alerts(q: Q, scope: str) -> Query:
     return Query(
-        f'max by (alertname, severity, partition) (ALERTS{{alertstate="firing",alertname=~"{ALERTS}",{scope}}})',
-        "{{alertname}} {{partition}} ({{severity}})",
+        # by alert only: the per-GPU alerts carry no partition; the tables below name the partitions
+        f'max by (alertname, severity) (ALERTS{{alertstate="firing",alertname=~"{ALERTS}",{scope}}})',
+        "{{alertname}} ({{severity}})",
         fault="nvlink-crc",  # GPUNVLinkErrors: a fault every exporter's NVLink counters show
         zero=q.evaluating(scope),
     )
