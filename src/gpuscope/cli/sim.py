@@ -123,23 +123,32 @@ def sim_inject_command(
     fault: Annotated[
         str,
         typer.Argument(
-            help="xid, fell-off-bus, profiling-lock, thermal, ecc-dbe, nvlink-crc, restart, slow, "
-            "hostengine-down, hostengine-restart, version-skew or zombie."
+            help="xid, fell-off-bus, profiling-lock, thermal, ecc-dbe, nvlink-crc, fabric-degraded, nvlink5-errors, "
+            "nvlink-down, nvswitch-fatal, partition-degraded, restart, slow, hostengine-down, hostengine-restart, "
+            "version-skew or zombie."
         ),
     ],
     url: Annotated[str, typer.Option("--url", help="The node's exporter, e.g. http://127.1.0.1:9400.")] = (
         "http://127.0.0.1:9400"
     ),
     gpu: Annotated[int | None, typer.Option("--gpu", min=0, help="GPU index (default: every GPU).")] = None,
-    code: Annotated[int, typer.Option("--code", min=1, max=999, help="XID number for the xid fault.")] = 13,
+    code: Annotated[
+        int | None,
+        typer.Option("--code", min=1, max=99999, help="XID number for xid (13); SXid for nvswitch-fatal (20034)."),
+    ] = None,
+    link: Annotated[
+        int | None, typer.Option("--link", min=0, help="NVLink index of the GPU (from 0), for nvlink-down.")
+    ] = None,
+    switch: Annotated[int | None, typer.Option("--switch", min=0, help="NVSwitch id, for nvswitch-fatal.")] = None,
     seconds: Annotated[float, typer.Option("--seconds", min=0, max=3600, help="Read delay for slow.")] = 30.0,
     off: Annotated[bool, typer.Option("--off", help="Switch the fault off instead of on.")] = False,
 ) -> None:
     """Inject (or with --off, clear) one fault on a running simulated node."""
-    from gpuscope.backends.sim.faults import FaultRequest, parse_fault_kind
+    from gpuscope.backends.sim.faults import parse_fault_request
     from gpuscope.simulator.client import send_fault
 
-    request = FaultRequest(parse_fault_kind(fault), gpu, not off, code, seconds)
+    body = {"fault": fault, "gpu": gpu, "enabled": not off, "code": code, "seconds": seconds}
+    request = parse_fault_request({**body, "link": link, "switch": switch})
     active = send_fault(_fault_url(url), request)
     typer.echo(json.dumps({"active": active}))
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gpuscope.fields.catalog import RENAMED_IN_4_9
+from gpuscope.fields.catalog import RENAMED_IN_4_9, RENAMED_IN_4_10
 from gpuscope.fields.collectors import CollectorSet
 from gpuscope.rules import Recording, RulesConfig, build_groups
 from gpuscope.spec.fleet import FleetSpec, seconds
 
-_CLASSIC_OF = {new: classic for classic, new in RENAMED_IN_4_9.items()}
+_CLASSIC_OF = {new: classic for classic, new in (*RENAMED_IN_4_9.items(), *RENAMED_IN_4_10.items())}
 
 
 @dataclass(frozen=True, slots=True)

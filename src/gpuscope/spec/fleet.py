@@ -336,7 +336,7 @@ class ExporterSpec(_Model):
     pod_label: LabelName = Field(
         "pod", description="the label holding a GPU holder's pod (exported_pod behind honorLabels: false)"
     )
-    dialect: Literal["classic", "4.9"] = "classic"
+    dialect: Literal["classic", "4.9", "4.10"] = "classic"
     # The image of this very release, as `make image` tags it: build and push it, or set exporter.image.
     image: Image = f"ghcr.io/gpuscope/gpuscope:{__version__}"
     memory_limit_mib: Count = Field(
