@@ -76,7 +76,7 @@ def prom(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Prometheus]:
 def bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
     loaded_spec = load_fleet(str(EXAMPLE))
     out = tmp_path_factory.mktemp("bundle")
-    write_bundle(generate_bundle(loaded_spec.spec, loaded_spec.collectors, loaded_spec.collectors_csv), out)
+    write_bundle(generate_bundle(loaded_spec.spec, loaded_spec.collectors, loaded_spec.collectors_csv), str(out))
     return out
 
 

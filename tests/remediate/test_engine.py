@@ -108,15 +108,15 @@ def test_nvlink_and_nvswitch_pages_drain_the_node_they_name_and_leave_a_partitio
     clock: FakeClock,
 ) -> None:
     engine = make(clock)
-    partition = {"partition": "7c0ffee0-0000-4000-8000-0000000000a1/7", "clique_id": "7"}
-    assert deliver(engine, event("n1", alertname="GPUNVLinkDown", **partition)) == [("n1", "drain", "would")]
-    assert deliver(engine, event("n2", alertname="GPUNVSwitchFatalError", **partition)) == [("n2", "drain", "would")]
+    rack = "7c0ffee0-0000-4000-8000-0000000000a1/7"
+    assert deliver(engine, event("n1", alertname="GPUNVLinkDown", partition=rack)) == [("n1", "drain", "would")]
+    assert deliver(engine, event("n2", alertname="GPUNVSwitchFatalError", partition=rack)) == [("n2", "drain", "would")]
     # A switch tray of a rack: the page names the partition and no node, and nothing is drained.
-    rack = AlertEvent(
-        status="firing", labels={"alertname": "GPUNVLinkDown", "cluster": "hpc", "severity": "page", **partition},
+    across = AlertEvent(
+        status="firing", labels={"alertname": "GPUNVLinkDown", "cluster": "hpc", "severity": "page", "partition": rack},
         annotations={}, starts_at="", ends_at="", fingerprint="rack",
     )  # fmt: skip
-    assert deliver(engine, rack) == [("", "none", "ignored")]
+    assert deliver(engine, across) == [("", "none", "ignored")]
     assert deliver(engine, event("n3", alertname="GPUNVLinkErrorsPerLink", severity="ticket")) == [
         ("n3", "none", "ignored")
     ]

@@ -18,9 +18,8 @@ from tests.rules.cases_fabric import (
     links,
     partition,
     switch_labels,
-    up,
 )
-from tests.rules.fixtures import change
+from tests.rules.fixtures import change, up
 from tests.support.prom import binary
 from tests.support.promtool import Case, Series, alert_test, write_rules
 
@@ -33,6 +32,7 @@ CASES = (
             (
                 up("hgx-1"),
                 *partition("hgx-1", 2, 0, OTHER_RACK),
+                # every link up but the last series: GPU 1's link 3
                 *links("hgx-1", 2, down=())[:-1],
                 *links("hgx-1", 2, down=(3,))[-1:],
             ),
