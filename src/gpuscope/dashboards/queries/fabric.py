@@ -52,11 +52,11 @@ def partition_health(q: Q, scope: str) -> Query | None:
 
 
 def partition_down(q: Q, scope: str) -> Query | None:
-    """Links and switch ports down per partition (the records GPUNVLinkDown counts)."""
-    expr = f"count by (partition) ({q.rec(LINK_DOWN, scope)} or {q.rec(PORT_DOWN, scope)})"
-    return q.needs(
-        (LINK_STATE, PORT_STATUS), expr, "links down", instant=True, fault="nvlink-down", zero=q.reporting(scope)
-    )
+    """Links and switch ports down per partition (the records GPUNVLinkDown counts), 0 for every other partition:
+    a row of the partition table, where one partition's count must not leave the others' cells blank."""
+    down = f"count by (partition) ({q.rec(LINK_DOWN, scope)} or {q.rec(PORT_DOWN, scope)})"
+    expr = f"{down}\nor on (partition)\n0 * count by (partition) ({_partitions(q, scope)})"
+    return q.needs((LINK_STATE, PORT_STATUS), expr, "links down", instant=True)
 
 
 def link_state_matrix(q: Q, scope: str) -> Query | None:
