@@ -247,7 +247,7 @@ def link_down(q: Promql) -> Alert:
                 f"{LINK_DOWN}{{{_CONFIRM_PARTITION}}}   # host, GPU and link",
                 f"{PORT_DOWN}{{{_CONFIRM_PARTITION}}}   # host, switch and port",
                 "$ nvidia-smi nvlink -s   # on the node: per-link state and speed",
-                "$ gpuscope doctor --prometheus <url>   # the fabric inventory check names missing links",
+                "$ gpuscope doctor --prometheus <url> --fleet fleet.yaml   # nvlink-inventory names missing links",
             ),
             actions=(
                 "Links of many GPUs down at once point at a switch (tray) or the fabric manager "
