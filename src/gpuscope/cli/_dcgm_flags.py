@@ -325,6 +325,10 @@ class ExporterFlags:
     pod_log_dir: str = _row("/var/log/pods", Flag(
         "--pod-log-dir", "The kubelet's pod log directory, naming live pods by UID (/var/log/pods; empty: none).",
         env="GPUSCOPE_POD_LOG_DIR", commands=BOTH, dcgm=False))  # fmt: skip
+    kernel_log: str = _row("", Flag(
+        "--kernel-log", "Count XID and NVSwitch SXid lines of the kernel log: /dev/kmsg or a growing text file "
+        "(journalctl -kf output, kern.log); empty: off.", env="GPUSCOPE_KERNEL_LOG", dcgm=False,
+        doc_default="off"))  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

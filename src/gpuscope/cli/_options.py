@@ -282,6 +282,7 @@ def exporter_settings(
         collectors=loaded,
         devices=selection,
         switches=switches,
+        kernel_log=flags.kernel_log,
         processes=ProcessSettings(
             enabled=flags.process_metrics,
             proc_root=flags.proc_root,

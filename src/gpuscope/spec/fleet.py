@@ -108,7 +108,8 @@ class NodeGroup(_Model):
     )
     nvlink_domain: Literal["node", "rack"] = Field(
         "node",
-        description="rack: the group's nodes are the compute trays of one NVL72 rack, one NVLink domain (gb200, gb300)",
+        description="rack: the group is one NVL72 rack, its nodes the rack's compute trays (gb200, gb300); without "
+        "it a gb200/gb300 group's nodes form racks of 18 trays each",
     )
 
     @model_validator(mode="after")

@@ -126,3 +126,12 @@ def test_a_link_that_does_not_exist_is_refused_with_the_range() -> None:
         node("h100").apply(FaultRequest(FaultKind.NVLINK_DOWN, gpu=0, link=18))
     with pytest.raises(UsageError, match="NVSwitch 4 does not exist"):
         node("h100").apply(FaultRequest(FaultKind.NVSWITCH_FATAL, switch=4))
+
+
+def test_a_simulated_fleet_of_trays_groups_them_in_racks() -> None:
+    from gpuscope.simulator.fleet import plan_nodes
+
+    nodes = plan_nodes(model=MODELS["gb200"], count=20, gpus_per_node=4)
+    racks = [n.config.rack for n in nodes]
+    assert len(set(racks[:18])) == 1 and racks[18] != racks[0]
+    assert {n.config.rack for n in plan_nodes(model=MODELS["h100"], count=3, gpus_per_node=8)} == {""}

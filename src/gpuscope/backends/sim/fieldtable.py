@@ -121,7 +121,8 @@ def _cluster_uuid(g: SimGpu, _a: Activity, _i: SimInstance | None) -> Value | No
     if not g.model.fabric:
         return None
     # One NVLink domain per rack (an NVL72's 18 trays) or per node (HGX): every GPU of it shares the UUID.
-    n = int(uniform(g.seed, int.from_bytes(hashlib.sha256(g.domain.encode()).digest()[:8], "big"), 71) * (1 << 48))
+    # From the domain alone (not the node's seed): the trays of one rack have seeds of their own.
+    n = int(uniform(0, int.from_bytes(hashlib.sha256(g.domain.encode()).digest()[:8], "big"), 71) * (1 << 48))
     return f"5a1e0c2d-{n >> 32 & 0xFFFF:04x}-4{n >> 20 & 0xFFF:03x}-8{n >> 8 & 0xFFF:03x}-{n & 0xFF:02x}f3b9c27d41"
 
 
