@@ -7,7 +7,8 @@ from pathlib import Path
 
 from gpuscope.fields.catalog import BY_ID, Entity, MigScope
 from gpuscope.fields.ids import FieldId
-from gpuscope.generate.budget import HEAD_WINDOW_HOURS, BudgetReport, compute_budget
+from gpuscope.generate.budget import HEAD_WINDOW_HOURS, compute_budget
+from gpuscope.generate.budget_report import BudgetReport
 from gpuscope.spec.load import load_fleet, parse_fleet
 from tests.support.specs import fleet
 

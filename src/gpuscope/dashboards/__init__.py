@@ -20,11 +20,12 @@ from gpuscope.dashboards.cluster import cluster_dashboard
 from gpuscope.dashboards.defaults import finalize
 from gpuscope.dashboards.efficiency import efficiency_dashboard
 from gpuscope.dashboards.fabric import fabric_dashboard
+from gpuscope.dashboards.facts import Options
 from gpuscope.dashboards.fleet import fleet_dashboard
 from gpuscope.dashboards.gpu import gpu_dashboard
 from gpuscope.dashboards.model import Dashboard
 from gpuscope.dashboards.node import node_dashboard
-from gpuscope.dashboards.options import Options, options_for
+from gpuscope.dashboards.options import options_for
 from gpuscope.dashboards.pipeline import pipeline_dashboard
 from gpuscope.dashboards.promql import Q
 from gpuscope.dashboards.workload import workload_dashboard

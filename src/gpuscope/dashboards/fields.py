@@ -18,8 +18,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import KW_ONLY, dataclass
 
 from gpuscope.dashboards import styles
+from gpuscope.dashboards.facts import Options
 from gpuscope.dashboards.model import Panel, Query, Steps, ValueText
-from gpuscope.dashboards.options import Options
 from gpuscope.dashboards.promql import Q
 from gpuscope.dashboards.units import shown_as_rate, shown_unit
 from gpuscope.fields.catalog import BY_NAME, Entity, Field, MigScope

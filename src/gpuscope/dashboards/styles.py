@@ -3,9 +3,9 @@ where the matching alert fires (``RulesConfig.thresholds``, the head-series budg
 
 from __future__ import annotations
 
+from gpuscope.dashboards.facts import Options
 from gpuscope.dashboards.model import Steps, ValueText
-from gpuscope.dashboards.options import Options
-from gpuscope.rules.timescale import to_seconds
+from gpuscope.durations import prometheus_seconds
 
 GREEN, ORANGE, RED = "green", "orange", "red"
 NEUTRAL = "text"  # Grafana's text colour: a state that is neither good nor bad
@@ -116,7 +116,7 @@ def job_age(o: Options) -> Steps:
     after = o.rules.thresholds.job_stale_after
     return Steps(
         GREEN,
-        ((above(to_seconds(after)), RED),),
+        ((above(prometheus_seconds(after)), RED),),
         source=f"red after {after} without a push (PushgatewayJobStale, thresholds.job_stale_after)",
     )
 

@@ -9,7 +9,7 @@ from gpuscope.doctor import dcgm, fabric, failures, floor, host, hygiene
 from gpuscope.doctor.model import CheckResult, Finding, Section, Status
 from gpuscope.doctor.observations import Observations
 from gpuscope.errors import QueryFailed
-from gpuscope.rules import RulesConfig
+from gpuscope.ruleconfig.config import RulesConfig
 
 
 @dataclass(frozen=True, slots=True)

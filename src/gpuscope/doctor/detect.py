@@ -16,8 +16,7 @@ from gpuscope.errors import AuditError
 from gpuscope.escaping import promql_string
 from gpuscope.fields.catalog import RENAMED_IN_4_9
 from gpuscope.prom import Vector
-from gpuscope.rules import RulesConfig
-from gpuscope.rules.config import EXPORTER_JOB
+from gpuscope.ruleconfig.config import EXPORTER_JOB, RulesConfig
 from gpuscope.rules.promql import regex_of
 
 TEMP = "DCGM_FI_DEV_GPU_TEMP"

@@ -1,18 +1,22 @@
 """What the fleet spec says the audited cluster should look like: targets, GPUs, budget, models, host label.
 
 The cluster is found by the audited Prometheus's ``cluster`` external label (gpuscope's generated configs set it),
-or is the spec's only cluster. The head-series prediction is ``gpuscope budget``'s, from the same spec.
+or is the spec's only cluster. The head-series prediction is ``gpuscope budget``'s (the bundle's ``budget.json``),
+handed in by the caller as a ``Predict``: the doctor reads what the compiler produces, and never imports it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from gpuscope.generate.budget import compute_budget
 from gpuscope.hardware.models import MODELS
-from gpuscope.rules import RulesConfig
+from gpuscope.ruleconfig.config import RulesConfig
 from gpuscope.spec.fleet import Cluster
 from gpuscope.spec.load import LoadedSpec
+
+# The head series the spec's cardinality budget predicts for each of its clusters, by cluster name.
+Predict = Callable[[LoadedSpec], Mapping[str, int]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +45,7 @@ def no_fleet() -> Expectation:
     return Expectation("no --fleet", None, None, None, None, None)
 
 
-def from_fleet(loaded: LoadedSpec, path: str, cluster: str | None) -> Expectation:
+def from_fleet(loaded: LoadedSpec, path: str, predicted: Mapping[str, int], cluster: str | None) -> Expectation:
     spec = loaded.spec
     names = [c.name for c in spec.clusters]
     if cluster in names:
@@ -53,13 +57,12 @@ def from_fleet(loaded: LoadedSpec, path: str, cluster: str | None) -> Expectatio
         note = f"{path} lists clusters {', '.join(names)}; {seen}, so no cluster's sizes apply"
         return Expectation(path, None, None, None, None, spec.exporter.host_label, note)
     match = next(c for c in spec.clusters if c.name == chosen)
-    budget = next(c for c in compute_budget(spec, loaded.collectors).clusters if c.cluster == chosen)
     return Expectation(
         f"{path} (cluster {chosen})",
         chosen,
         match.nodes,
         match.gpus,
-        budget.head_series,
+        predicted.get(chosen),
         spec.exporter.host_label,
         fabric=fabric_inventory(match),
     )

@@ -25,8 +25,11 @@ from types import MappingProxyType
 from gpuscope.fields import dcgm_header
 from gpuscope.fields.ids import FieldId
 from gpuscope.fields.model import Dialect, Entity, Field, MetricType, MigScope, ValueKind
-from gpuscope.fields.rows import ALL_FIELDS
+from gpuscope.fields.rows import DEVICE_FIELDS, LATER_FIELDS
+from gpuscope.fields.rows_dcgm4 import DCGM4_FIELDS
 from gpuscope.fields.rows_fabric import FABRIC_FIELDS
+
+ALL_FIELDS: tuple[Field, ...] = (*DEVICE_FIELDS, *DCGM4_FIELDS, *LATER_FIELDS)
 
 __all__ = [
     "ALL_FIELDS",

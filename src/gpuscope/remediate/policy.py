@@ -27,8 +27,9 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict, field_validator, model_validator
 
+from gpuscope.durations import prometheus_seconds
 from gpuscope.fields.xid import Bucket
-from gpuscope.spec.fleet import DnsName, Duration, LabelName, seconds
+from gpuscope.spec.fleet import DnsName, Duration, LabelName
 from gpuscope.spec.source import load_yaml_model, parse_yaml_model
 
 __all__ = [
@@ -146,7 +147,7 @@ class ReturnToService(_Model):
 
     @property
     def after_s(self) -> float | None:
-        return None if self.after is None else seconds(self.after)
+        return None if self.after is None else prometheus_seconds(self.after)
 
 
 class Flap(_Model):
@@ -157,7 +158,7 @@ class Flap(_Model):
 
     @property
     def window_s(self) -> float:
-        return seconds(self.window)
+        return prometheus_seconds(self.window)
 
 
 class KubernetesPolicy(_Model):

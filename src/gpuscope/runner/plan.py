@@ -26,6 +26,7 @@ from pathlib import Path
 
 from gpuscope.backends.sim.node import SimNodeConfig
 from gpuscope.backends.sim.teams import TEAMS_MIX
+from gpuscope.durations import prometheus_seconds
 from gpuscope.generate.prometheus import choose_store
 from gpuscope.hardware.models import MODELS, parse_mig_layout
 from gpuscope.simulator.fleet import FleetNode
@@ -40,7 +41,6 @@ from gpuscope.spec.fleet import (
     Remediation,
     VictoriaMetrics,
     Webhook,
-    seconds,
 )
 from gpuscope.spec.host_signals import HostSignalsSpec
 
@@ -90,7 +90,7 @@ class LocalPlan:
 
     @property
     def interval_s(self) -> float:
-        return seconds(self.spec.scrape_interval)
+        return prometheus_seconds(self.spec.scrape_interval)
 
     def urls(self) -> dict[str, str]:
         out = {f"prometheus-{r}@{c}": f"http://127.0.0.1:{p}" for (c, r), p in sorted(self.prometheus.items())}
