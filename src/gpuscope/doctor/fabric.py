@@ -16,7 +16,7 @@ from gpuscope.doctor.detect import TEMP
 from gpuscope.doctor.expect import FabricExpectation
 from gpuscope.doctor.model import Evidence, Finding, Status
 from gpuscope.doctor.observations import Observations, listed
-from gpuscope.rules.alerts_fabric import LINK_ACTIVE, LINK_STATE, field
+from gpuscope.rules.alerts_fabric import LINK_ACTIVE, LINK_STATE
 from gpuscope.rules.promql import Promql
 
 _FIX_FIELD = (
@@ -27,7 +27,7 @@ _FIX_FIELD = (
 
 def fabric_queries(q: Promql) -> dict[str, str]:
     h = q.config.host_label
-    state = field(q, LINK_STATE)
+    state = q.dcgm(LINK_STATE)
     switch = q.exporter("", 'nvswitch=~".+",nvlink=""')
     return {
         "fabric.links_up": f"count by ({h}, gpu) ({state} == {LINK_ACTIVE})",

@@ -19,11 +19,8 @@ the per-link alert here reads only the per-link counters and names the links.
 
 from __future__ import annotations
 
-from gpuscope.fields.dcgm_header import FIELDS
 from gpuscope.rules.model import MINUTE_INTERVAL, Alert, Group, Recording, Runbook
 from gpuscope.rules.promql import Promql, alternatives
-
-_HEADER_NAMES = frozenset(f[0] for f in FIELDS)
 
 # GPU-link state, DCGM_FI_DEV_NVLINK_GET_STATE (1508, NVML_FI_DEV_NVLINK_GET_STATE): 1 active, 0 inactive.
 LINK_STATE = "DCGM_FI_DEV_NVLINK_GET_STATE"
@@ -60,14 +57,6 @@ LINK_DOWN_ALERT = "GPUNVLinkDown"
 _LISTED = 8
 
 
-def field(q: Promql, name: str, extra: str = "") -> str:
-    """``NAME{exporter selector[,extra]}`` of a DCGM field the exporter serves under its own name (switch and link
-    fields, which no dialect renames); the name must be one of DCGM's (the vendored dcgm_fields.h)."""
-    if name not in _HEADER_NAMES:
-        raise KeyError(f"{name} is not a field of dcgm_fields.h")
-    return q.exporter(name, extra)
-
-
 def _partition_of(q: Promql, expr: str, on: str, partition: str) -> str:
     """``expr`` with the partition labels of ``partition`` (a record keyed by ``on``), or ``partition="node
     <host>"`` where there is none."""
@@ -88,13 +77,13 @@ def partition_records(q: Promql) -> Group:
     gpu_partition = (
         f"group without ({CLUSTER_UUID}) (label_join(\n"
         f'  label_replace(count_values by ({cl}, {h}, gpu, {u}, {CLUSTER_UUID}) ("clique_id", '
-        f"{field(q, CLIQUE)}),\n"
+        f"{q.dcgm(CLIQUE)}),\n"
         f'    "cluster_uuid", "$1", "{CLUSTER_UUID}", "(.*)"),\n'
         f'  "partition", "/", "cluster_uuid", "clique_id"))'
     )
     keys = ", ".join(PARTITION_LABELS)
     link = f"{cl}, instance, {h}, gpu, gpu_uuid, nvlink"
-    state = field(q, LINK_STATE)
+    state = q.dcgm(LINK_STATE)
     link_down = alternatives(
         f"group by ({link}) ({state} == {LINK_INACTIVE})",
         # A link whose series stopped for a minute while the same GPU's other links still report Up.
@@ -103,7 +92,7 @@ def partition_records(q: Promql) -> Group:
         f"and on ({gpu_on}) count by ({gpu_on}) ({state} == {LINK_ACTIVE})",
     )
     port = f"{cl}, instance, {h}, nvswitch, nvlink"
-    status = field(q, PORT_STATUS)
+    status = q.dcgm(PORT_STATUS)
     switch_on = f"{cl}, {h}, nvswitch"
     # An unused port is OFF for good: a port is down when it reports ERROR, or it was ACTIVE within the hour and
     # is no longer (OFF, SAFE, unknown, or its series stopped while the switch's other ports still report).
@@ -117,7 +106,7 @@ def partition_records(q: Promql) -> Group:
     switch = f"{cl}, instance, {h}, nvswitch"
     # Only links whose errors grow are recorded: a series per link of every GPU, mostly 0, would cost 18 (up to 36)
     # series per GPU for nothing (the alert's threshold, nvlink_errors_per_5m, is 0 or more).
-    errors = alternatives(*(f"sum by ({link}) (increase({field(q, f)}[5m])) > 0" for f in PER_LINK_ERRORS))
+    errors = alternatives(*(f"sum by ({link}) (increase({q.dcgm(f)}[5m])) > 0" for f in PER_LINK_ERRORS))
     return Group(
         name="gpuscope-fabric.rules",
         rules=(
@@ -132,15 +121,15 @@ def partition_records(q: Promql) -> Group:
             Recording(record=PORT_DOWN, expr=_partition_of(q, port_down, node_on, NODE_PARTITION)),
             Recording(
                 record=SWITCH_FATAL,
-                expr=_partition_of(q, f"max by ({switch}) ({field(q, SXID_FATAL)} > 0)", node_on, NODE_PARTITION),
+                expr=_partition_of(q, f"max by ({switch}) ({q.dcgm(SXID_FATAL)} > 0)", node_on, NODE_PARTITION),
             ),
             Recording(
                 record=SWITCH_NON_FATAL,
                 # The value is the last SXid, held until another: a new one is a change within the window.
                 expr=_partition_of(
                     q,
-                    f"max by ({switch}) ({field(q, SXID_NON_FATAL)} > 0 "
-                    f"and on ({switch}) changes({field(q, SXID_NON_FATAL)}[15m]) > 0)",
+                    f"max by ({switch}) ({q.dcgm(SXID_NON_FATAL)} > 0 "
+                    f"and on ({switch}) changes({q.dcgm(SXID_NON_FATAL)}[15m]) > 0)",
                     node_on,
                     NODE_PARTITION,
                 ),
