@@ -17,10 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gpuscope.errors import EnvironmentProblem, UsageError
-from gpuscope.exporter.workloads.kubewatch import ApiServer
 from gpuscope.httpd.listen import ListenAddressError, parse_listen
 from gpuscope.httpd.webconfig import WebConfig, load_web_config
 from gpuscope.inputs import read_text
+from gpuscope.kube.client import ApiServer
 from gpuscope.remediate.actuator import Actuator
 from gpuscope.remediate.audit import AuditLog, Metrics
 from gpuscope.remediate.engine import Engine
