@@ -25,14 +25,15 @@ from typing import NoReturn
 from gpuscope.errors import SpecError, UsageError
 from gpuscope.fields.catalog import (
     BY_ID,
-    HEADER_IDS,
     LEGACY_NAMES,
     REMOVED_FIELDS,
+    RENAMED_IN_4_10,
     Dialect,
     Field,
     MetricType,
     ValueKind,
     header_field,
+    header_tables,
     resolve,
     suggest,
 )
@@ -81,8 +82,17 @@ def load_collectors(
 ) -> CollectorSet:
     """Read and parse a collectors file; ``None`` means the built-in default list. ``where`` names the setting."""
     if path is None:
-        return parse_collectors(default_counters_text(), "<built-in default-counters.csv>", dialect)
+        text = default_counters_text()
+        if dialect is Dialect.DCGM_4_10:  # 4.10.0's shipped collectors name the PROF byte rates *_PER_SECOND
+            text = "\n".join(_renamed_4_10(line) for line in text.split("\n"))
+        return parse_collectors(text, "<built-in default-counters.csv>", dialect)
     return parse_collectors(read_collectors_text(path, where), path, dialect)
+
+
+def _renamed_4_10(line: str) -> str:
+    name, sep, rest = line.partition(",")
+    new = RENAMED_IN_4_10.get(name.strip())
+    return f"{new}{sep}{rest}" if new else line
 
 
 def read_collectors_text(path: str, where: str) -> str:
@@ -170,7 +180,9 @@ def _row(columns: list[str], source: str, line: int, dialect: Dialect) -> Metric
         )
     name, type_text, help_text = (col.strip(" ") for col in columns)
     resolved = resolve(name, dialect)
-    if resolved is None and name not in HEADER_IDS:  # the first column first: that is what a reader checks first
+    if (
+        resolved is None and name not in header_tables().ids
+    ):  # the first column first: that is what a reader checks first
         _unknown_field(source, line, name)
     try:
         metric_type = MetricType(type_text)
