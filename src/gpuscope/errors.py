@@ -46,6 +46,12 @@ class GpuscopeError(Exception):
         # One line whatever the message quotes: a key or value from a hostile file may hold line breaks.
         return one_line(text)
 
+    @property
+    def template(self) -> str:
+        """The message before it is worded, its parameters still ``{name}``: for re-raising it as another kind
+        (``AuditError(exc.template).naming(*exc.refs)``), so that the CLI still words it."""
+        return super().__str__()
+
     def naming(self, *refs: str) -> Self:
         """This error, its message naming the parameters ``refs`` as ``{name}``: ``raise
         EnvironmentProblem("cannot listen on :80 ({listen}): ...").naming("listen")``."""
@@ -93,12 +99,19 @@ class InvalidValue(UsageError):
         self.field = field
         self.value = value
         self.problem = problem
+        self.whole = field in refs  # the problem is the whole line
         super().__init__(problem)
-        self.refs = refs
+        self.refs = tuple(dict.fromkeys((field, *refs)))
+
+    @property
+    def template(self) -> str:
+        if self.whole:
+            return self.problem
+        return f"{{{self.field}}} {self.value}: {self.problem}" if self.value else f"{{{self.field}}}: {self.problem}"
 
     def worded(self, names: Mapping[str, str]) -> str:
         problem = super().worded(names)  # the value is not in it: a "{group_by}" given as a value stays as given
-        if self.field in self.refs:
+        if self.whole:
             return problem
         name = names.get(self.field, self.field)
         return one_line(f"{name} {self.value}: {problem}" if self.value else f"{name}: {problem}")

@@ -24,4 +24,26 @@ FLAG_NAMES: dict[str, str] = {
     "mig_layout": "--mig-layout",
     "base_address": "--base-address",
     "targets_file": "--targets-file",
+    # gpuscope remediate (remediate/run.py, ledger.py, audit.py, server.py)
+    "apply": "--apply",
+    "listen": "--listen",
+    "bearer_token_file": "--bearer-token-file",
+    "web_config_file": "--web-config-file",
+    "insecure_no_auth": "--insecure-no-auth",
+    "state_file": "--state-file",
+    "audit_log": "--audit-log",
+    "policy": "--policy",
+    # gpuscope doctor (doctor/)
+    "prometheus": "--prometheus",
+    "global_store": "--global",
+    "fleet": "--fleet",
+    # gpuscope generate (bundle.py), gpuscope exporter/sim (backends/)
+    "output": "-o/--output",
+    "backend": "--backend",
+    # the Prometheus access flags of doctor and console (prom/access.py)
+    "ca_file": "--ca-file",
+    "cert_file": "--cert-file",
+    "key_file": "--key-file",
+    "basic_auth_user": "--basic-auth-user",
+    "basic_auth_password_file": "--basic-auth-password-file",
 }
