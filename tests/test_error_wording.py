@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 
 import gpuscope
+from gpuscope.bundle import Bundle, write_bundle
 from gpuscope.cli import main
-from gpuscope.cli._flagnames import FLAG_NAMES
-from gpuscope.errors import AuditError, EnvironmentProblem, InvalidValue
+from gpuscope.cli._flagnames import FLAG_NAMES, flag_names
+from gpuscope.errors import AuditError, EnvironmentProblem, InvalidValue, UsageError
 from gpuscope.hardware.models import MODELS
 from gpuscope.report.collect import ReportRequest, validate
 from gpuscope.simulator.fleet import plan_nodes
@@ -27,7 +28,7 @@ from gpuscope.simulator.fleet import plan_nodes
 SRC = Path(gpuscope.__file__).parent
 
 # Raise sites still worded in flags, each with why it waits. Not a place for new ones: word a new error by the
-# parameter's name and add the flag to FLAG_NAMES.
+# parameter's name and add its flag to FLAG_NAMES.
 WAITING = {
     # The exporter's HTTP side is being moved to gpuscope.httpd (issue 53 item 1); these are words of its runtime
     # (a reload, the kubelet socket), logged by the exporter itself and never printed by the CLI's error line.
@@ -70,9 +71,14 @@ def test_no_library_error_is_worded_in_flags() -> None:
     assert not left, "library errors worded in flags (name the parameter, let the CLI word it):\n" + "\n".join(left)
 
 
-def test_every_name_a_library_error_uses_has_one_flag() -> None:
-    """Each name is one parameter wherever it is raised: two flags for one name would be a guess."""
-    assert len(set(FLAG_NAMES.values())) == len(FLAG_NAMES)
+def test_a_name_is_one_flag_in_every_command() -> None:
+    """A name is one parameter wherever it is raised, and no two names of one command share a flag."""
+    flags: dict[str, set[str]] = {}
+    for table in FLAG_NAMES.values():
+        assert len(set(table.values())) == len(table), table
+        for name, flag in table.items():
+            flags.setdefault(name, set()).add(flag)
+    assert {name: f for name, f in flags.items() if len(f) > 1} == {}
 
 
 @pytest.mark.parametrize(
@@ -107,7 +113,7 @@ def test_the_report_checks_word_parameters_for_the_console_and_flags_for_the_cli
 ) -> None:
     with pytest.raises(InvalidValue) as err:
         validate(request_)
-    assert (str(err.value), err.value.worded(FLAG_NAMES)) == (library, cli)
+    assert (str(err.value), err.value.worded(flag_names("report"))) == (library, cli)
     assert "--" not in str(err.value)
 
 
@@ -115,13 +121,13 @@ def test_the_simulated_fleet_words_its_parameters() -> None:
     with pytest.raises(InvalidValue) as err:
         plan_nodes(count=1, model=next(iter(MODELS.values())), gpus_per_node=8, mig_nodes=1)
     assert str(err.value) == "mig_nodes needs mig_layout, e.g. mig_layout 1g.10gb:7"
-    assert err.value.worded(FLAG_NAMES) == "--mig-nodes needs --mig-layout, e.g. --mig-layout 1g.10gb:7"
+    assert err.value.worded(flag_names("sim")) == "--mig-nodes needs --mig-layout, e.g. --mig-layout 1g.10gb:7"
 
 
 def test_a_value_is_shown_as_given_even_when_it_looks_like_a_parameter() -> None:
     """Only the message's own ``{name}`` are worded: a hostile value spelling one stays as the user typed it."""
     err = InvalidValue("group_by", repr("{group_by}\n"), "choose one of namespace, team")
-    assert err.worded(FLAG_NAMES) == "--group-by '{group_by}\\n': choose one of namespace, team"
+    assert err.worded(flag_names("report")) == "--group-by '{group_by}\\n': choose one of namespace, team"
     assert str(err) == "group_by '{group_by}\\n': choose one of namespace, team"
 
 
@@ -129,7 +135,8 @@ def test_an_error_re_raised_as_another_kind_is_still_worded_by_the_cli() -> None
     inner = EnvironmentProblem("cannot listen on :1 ({listen}): in use").naming("listen")
     outer = AuditError(inner.template).naming(*inner.refs)
     assert str(outer) == "cannot listen on :1 (listen): in use"
-    assert outer.worded(FLAG_NAMES) == inner.worded(FLAG_NAMES) == "cannot listen on :1 (--listen): in use"
+    remediate = flag_names("remediate")
+    assert outer.worded(remediate) == inner.worded(remediate) == "cannot listen on :1 (--listen): in use"
 
 
 def test_the_cli_prints_the_flag(capsys: pytest.CaptureFixture[str]) -> None:
@@ -138,3 +145,14 @@ def test_the_cli_prints_the_flag(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["report", "--prometheus", "http://127.0.0.1:9", "--from", "now-1h", "--group-by", "owner"])
     err = capsys.readouterr().err
     assert code == 2 and err.startswith("gpuscope: error: --group-by 'owner': choose one of"), err
+
+
+def test_a_bundle_write_names_the_flag_only_under_generate(tmp_path: Path) -> None:
+    """``gpuscope up`` writes its bundle with the same function as ``gpuscope generate``, but has no -o/--output:
+    its line names the parameter, generate's the flag."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    with pytest.raises(UsageError) as err:
+        write_bundle(Bundle(files={"x.yml": "a: 1\n"}), str(blocker / "out"))
+    assert "(-o/--output): " in err.value.worded(flag_names("generate"))
+    assert "(output): " in err.value.worded(flag_names("up")) and "--" not in str(err.value)

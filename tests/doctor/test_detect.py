@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gpuscope.cli._flagnames import FLAG_NAMES
+from gpuscope.cli._flagnames import flag_names
 from gpuscope.doctor.detect import Detected, detect, rules_config
 from gpuscope.doctor.queries import alert_queries
 from gpuscope.doctor.timing import Timing
@@ -68,8 +68,8 @@ def test_no_gpu_metrics_is_one_line_naming_the_flag() -> None:
         AuditError, match=r"^prometheus http://p:9090 has no GPU metrics: no DCGM_FI_DEV_GPU_TEMP"
     ) as err:
         run(results())
-    assert err.value.worded(FLAG_NAMES).startswith("--prometheus http://p:9090 has no GPU metrics")
-    assert "point --prometheus at the Prometheus" in err.value.worded(FLAG_NAMES)
+    assert err.value.worded(flag_names("doctor")).startswith("--prometheus http://p:9090 has no GPU metrics")
+    assert "point --prometheus at the Prometheus" in err.value.worded(flag_names("doctor"))
 
 
 def test_alert_backed_queries_are_the_alerts_as_loaded_at_that_speedup() -> None:
