@@ -54,6 +54,11 @@ FLAG_NAMES: Mapping[str, Mapping[str, str]] = MappingProxyType(
         "doctor": {"prometheus": "--prometheus", "global_store": "--global", "fleet": "--fleet", **_ACCESS},
         "generate": {"output": "-o/--output"},  # bundle.py
         "exporter": {"backend": "--backend"},  # backends/__init__.py
+        # the local stack's commands (runner/state.py)
+        "up": {"data_dir": "--data-dir"},
+        "status": {"data_dir": "--data-dir"},
+        "inject": {"data_dir": "--data-dir"},
+        "clear": {"data_dir": "--data-dir"},
     }
 )
 
