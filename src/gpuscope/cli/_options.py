@@ -259,7 +259,7 @@ def exporter_settings(
     ``collectors_text`` (CSV text, where it came from) replaces the ``collectors`` file: the ConfigMap of ``-m``.
     ``config`` (``with_config_file``) adds its inline ``metrics.fields`` and its watch groups.
     """
-    from gpuscope.exporter.devices import parse_devices
+    from gpuscope.exporter.devices import SWITCH_FLAG, parse_devices
     from gpuscope.exporter.processes.source import ProcessSettings
     from gpuscope.exporter.settings import ExporterSettings
     from gpuscope.fields.catalog import Dialect
@@ -270,6 +270,7 @@ def exporter_settings(
         collectors_text = (config.metrics_csv, f"{config.path} (metrics.fields)")
     dialect = Dialect(flags.dialect)
     selection = parse_devices(flags.devices)
+    switches = parse_devices(flags.switch_devices, SWITCH_FLAG)
     loaded = (
         load_collectors(flags.collectors, dialect)
         if collectors_text is None
@@ -281,6 +282,8 @@ def exporter_settings(
     return ExporterSettings(
         collectors=loaded,
         devices=selection,
+        switches=switches,
+        kernel_log=flags.kernel_log,
         processes=ProcessSettings(
             enabled=flags.process_metrics,
             proc_root=flags.proc_root,

@@ -134,7 +134,7 @@ class _Shown:
 
 
 def _shown(q: Q, field: Field) -> _Shown:
-    resolved = BY_NAME[q.p.name(field.name)]
+    resolved = q.p.field(field.name)
     return _Shown(
         unit=shown_unit(resolved),
         rate=shown_as_rate(resolved),

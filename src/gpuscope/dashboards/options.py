@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from gpuscope.dashboards.facts import Options
 from gpuscope.durations import prometheus_seconds
-from gpuscope.fields.catalog import RENAMED_IN_4_9
+from gpuscope.fields.catalog import RENAMED_IN_4_9, RENAMED_IN_4_10
 from gpuscope.fields.collectors import CollectorSet
 from gpuscope.ruleconfig.config import RulesConfig
 from gpuscope.rules import Recording, build_groups
 from gpuscope.spec.fleet import FleetSpec
 
-_CLASSIC_OF = {new: classic for classic, new in RENAMED_IN_4_9.items()}
+_CLASSIC_OF = {new: classic for classic, new in (*RENAMED_IN_4_9.items(), *RENAMED_IN_4_10.items())}
 
 
 def collected_fields(collectors: CollectorSet) -> frozenset[str]:

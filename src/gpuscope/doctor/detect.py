@@ -49,7 +49,7 @@ class PromInstance:
 @dataclass(frozen=True, slots=True)
 class Detected:
     exporter_jobs: tuple[str, ...]
-    dialect: Literal["classic", "4.9"]
+    dialect: Literal["classic", "4.9", "4.10"]  # detect() tells classic from 4.9 (a 4.10 stack reads as 4.9)
     gpu_labels: tuple[str, ...]
     host_label: Literal["Hostname", "hostname"]
     uuid_label: Literal["UUID", "uuid"]

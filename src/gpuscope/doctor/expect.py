@@ -10,11 +10,23 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from gpuscope.hardware.models import MODELS
 from gpuscope.ruleconfig.config import RulesConfig
+from gpuscope.spec.fleet import Cluster
 from gpuscope.spec.load import LoadedSpec
 
 # The head series the spec's cardinality budget predicts for each of its clusters, by cluster name.
 Predict = Callable[[LoadedSpec], Mapping[str, int]]
+
+
+@dataclass(frozen=True, slots=True)
+class FabricExpectation:
+    """The NVLink inventory the spec's hardware model promises for its GPUs (``modelName``) and their nodes."""
+
+    model_name: str
+    links_per_gpu: int
+    link_mbps: float  # per link and direction
+    switches_per_node: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +38,7 @@ class Expectation:
     predicted_head_series: int | None
     host_label: str | None  # the fleet's exporter host label: the one its generated rules select on
     note: str = ""  # why no cluster matched, when none did
+    fabric: tuple[FabricExpectation, ...] = ()  # per GPU model with NVLink, of the matched cluster
 
 
 def no_fleet() -> Expectation:
@@ -51,7 +64,23 @@ def from_fleet(loaded: LoadedSpec, path: str, predicted: Mapping[str, int], clus
         match.gpus,
         predicted.get(chosen),
         spec.exporter.host_label,
+        fabric=fabric_inventory(match),
     )
+
+
+def fabric_inventory(cluster: Cluster) -> tuple[FabricExpectation, ...]:
+    """Links per GPU, their speed and NVSwitches per node of each NVLink model of ``cluster`` (hardware/models.py)."""
+    out: dict[str, FabricExpectation] = {}
+    for group in cluster.node_groups:
+        model = MODELS[group.gpu_model]
+        if model.nvlinks:
+            out[model.name] = FabricExpectation(
+                model_name=model.name,
+                links_per_gpu=model.nvlinks,
+                link_mbps=model.nvlink_mbps_per_link,
+                switches_per_node=model.nvswitches,
+            )
+    return tuple(out.values())
 
 
 def base_config(loaded: LoadedSpec | None, speedup: int) -> RulesConfig:

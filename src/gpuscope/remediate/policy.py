@@ -131,6 +131,12 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     Rule(alert="GPURowRemapFailure"),
     # A ticket today, so it does not act (tickets never do); it takes the node out wherever it pages.
     Rule(alert="GPUFabricDegraded"),
+    # NVLink links down and fatal NVSwitch SXids (rules/alerts_fabric.py) page once per NVLink partition and name
+    # the node only where the fault sits on one node (one GPU's links, an HGX baseboard's switches): that node is
+    # drained. A fault across nodes (an NVL72 switch tray) names none, so nothing is drained: taking compute trays
+    # out mends no switch, and the budget would stop a rack-wide drain after a node or two anyway.
+    Rule(alert="GPUNVLinkDown"),
+    Rule(alert="GPUNVSwitchFatalError"),
 )
 
 

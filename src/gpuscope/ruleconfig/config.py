@@ -84,7 +84,7 @@ class RulesConfig(BaseModel):
     host_label: Literal["Hostname", "hostname"] = "Hostname"
     uuid_label: Literal["UUID", "uuid"] = "UUID"
     cluster_label: str = "cluster"
-    dialect: Literal["classic", "4.9"] = "classic"
+    dialect: Literal["classic", "4.9", "4.10"] = "classic"
     workload_labels: Literal["info", "labels", "off"] = "info"
     namespace_label: str = "namespace"
     pod_label: str = "pod"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from gpuscope.durations import prometheus_seconds
 from gpuscope.ruleconfig.config import RulesConfig, Thresholds
+from gpuscope.rules.alerts_fabric import fabric_group, fabric_minute_group, partition_records
 from gpuscope.rules.alerts_gpu import infra_group, infra_minute_group
 from gpuscope.rules.alerts_host import host_group, host_minute_group, host_recordings
 from gpuscope.rules.alerts_pipeline import pipeline_group, pipeline_minute_group
@@ -47,6 +48,9 @@ def build_groups(config: RulesConfig) -> tuple[Group, ...]:
         *attribution_groups(q),
         infra_group(q),
         infra_minute_group(q),
+        partition_records(q),
+        fabric_group(q),
+        fabric_minute_group(q),
         pipeline_group(q),
         pipeline_minute_group(q),
         prometheus_group(q),

@@ -352,9 +352,20 @@ def _nodes(spec: FleetSpec, cluster: Cluster, group: NodeGroup, ci: int, gi: int
             profiling="all",
             # Kubernetes nodes run the teams' pods (who holds what, and how well they use it: teams.py)
             workload=TEAMS_MIX if cluster.kind == "kubernetes" else "mixed",
+            # NVL72 trays: a group written as one rack (nvlink_domain: rack) is that rack; otherwise every rack_trays
+            # nodes of the group share one NVLink domain (cluster UUID and clique).
+            rack=_rack(cluster, group, i),
         )
         out.append(LocalNode(config, _address(ci, gi, i), port, cluster.name))
     return out
+
+
+def _rack(cluster: Cluster, group: NodeGroup, i: int) -> str:
+    """The NVLink domain of node ``i`` of ``group``: "" (its own) unless its model is a rack's compute tray."""
+    trays = MODELS[group.gpu_model].rack_trays
+    if group.nvlink_domain == "rack":
+        return f"{cluster.name}-{group.name}"
+    return f"{cluster.name}-{group.name}-rack{i // trays}" if trays else ""
 
 
 def _address(ci: int, gi: int, i: int) -> str:

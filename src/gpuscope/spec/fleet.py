@@ -109,6 +109,34 @@ class NodeGroup(_Model):
     pods_per_gpu: Count = Field(
         1, ge=1, le=64, description="most pods sharing one GPU or MIG instance (time-slicing, MPS): sizes the budget"
     )
+    nvlink_domain: Literal["node", "rack"] = Field(
+        "node",
+        description="rack: the group is one NVL72 rack, its nodes the rack's compute trays (gb200, gb300); without "
+        "it a gb200/gb300 group's nodes form racks of 18 trays each",
+    )
+
+    @model_validator(mode="after")
+    def _rack(self) -> NodeGroup:
+        if self.nvlink_domain == "node":
+            return self
+        model = MODELS[self.gpu_model]
+        if not model.rack_trays:
+            racks = ", ".join(k for k, m in MODELS.items() if m.rack_trays)
+            raise ValueError(f"nvlink_domain: rack needs a rack-scale model ({racks}), not {self.gpu_model}")
+        if self.nodes > model.rack_trays:
+            raise ValueError(
+                f"a {self.gpu_model} rack has {model.rack_trays} compute trays, not {self.nodes}: "
+                "write one node group per rack"
+            )
+        # A tray holds the model's GPUs: the default of 8 per node is an HGX baseboard's, not a tray's.
+        if "gpus_per_node" not in self.model_fields_set:
+            object.__setattr__(self, "gpus_per_node", model.gpus_per_node)
+        elif self.gpus_per_node != model.gpus_per_node:
+            raise ValueError(
+                f"a {self.gpu_model} compute tray has {model.gpus_per_node} GPUs: set gpus_per_node to "
+                f"{model.gpus_per_node} or leave it out"
+            )
+        return self
 
     @field_validator("gpu_model")
     @classmethod
@@ -312,7 +340,7 @@ class ExporterSpec(_Model):
     pod_label: LabelName = Field(
         "pod", description="the label holding a GPU holder's pod (exported_pod behind honorLabels: false)"
     )
-    dialect: Literal["classic", "4.9"] = "classic"
+    dialect: Literal["classic", "4.9", "4.10"] = "classic"
     # The image of this very release, as `make image` tags it: build and push it, or set exporter.image.
     image: Image = f"ghcr.io/gpuscope/gpuscope:{__version__}"
     memory_limit_mib: Count = Field(
