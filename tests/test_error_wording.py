@@ -52,8 +52,8 @@ def flag_worded_raises() -> list[tuple[str, int, str]]:
         if rel.startswith("cli/"):
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        constants = {
-            target.id: node.value.value
+        constants: dict[str, str] = {
+            target.id: str(node.value.value)
             for node in tree.body
             if isinstance(node, ast.Assign)
             and isinstance(node.value, ast.Constant)
@@ -65,7 +65,7 @@ def flag_worded_raises() -> list[tuple[str, int, str]]:
             if not isinstance(node, ast.Raise) or node.exc is None:
                 continue
             texts = [
-                sub.value if isinstance(sub, ast.Constant) else constants[sub.id]
+                str(sub.value) if isinstance(sub, ast.Constant) else constants[sub.id]
                 for sub in ast.walk(node.exc)
                 if (isinstance(sub, ast.Constant) and isinstance(sub.value, str))
                 or (isinstance(sub, ast.Name) and sub.id in constants)
