@@ -251,7 +251,7 @@ def lost_gpus(q: Promql) -> str:
 def cluster_group(q: Promql) -> Group:
     """Cluster aggregates, at the interval of the per-GPU averages they aggregate.
 
-    GPUs are counted once, by model (one per physical GPU: a MIG GPU has a temperature series per instance);
+    GPUs are counted once, by model (one per physical GPU: a MIG GPU has a unit share per instance);
     the total and the zero of the lost count are sums of that count, not two more passes over every GPU. Power
     sums distinct GPUs; activity and the profiling signals are means weighted by unit size; the memory ratio is
     the bytes used over the bytes there are.
