@@ -43,8 +43,8 @@ from common import (
     print_sections,
     wait_for,
 )
+from gpuscope.durations import prometheus_seconds
 from gpuscope.rules import RulesConfig, alerts
-from gpuscope.rules.timescale import to_seconds
 
 STACKS = 3
 FAST = 15  # gpuscope up --fast compresses every duration 15x
@@ -311,7 +311,7 @@ def section(results: list[dict[str, float]], info: dict[str, Any], fast: bool, c
                 f" ({len(results) - len(runs)} never notified)" if len(runs) < len(results) else ""
             )
             if bound[0].isdigit():
-                limit = to_seconds(bound) / speed
+                limit = prometheus_seconds(bound) / speed
                 bound_text = bound if speed == 1 else f"{bound}/15 = {fmt_duration(limit)}"
                 verdict = "no notification" if median is None else "within" if median <= limit else "OVER"
             else:

@@ -143,8 +143,9 @@ def churn_with_metadata(
 def measured_watch_requests(api: FakeKubeApi, seconds: float = 6.0) -> tuple[int, int, float]:
     """The requests of one pod watch over ``seconds`` of wall time with a 1 s watch timeout (the server ends each
     watch after it, as it does after 300 s by default): lists and watches, counted by the server."""
-    from gpuscope.exporter.workloads.kubewatch import ApiServer, Reflector
     from gpuscope.exporter.workloads.podmeta import pod_decoder
+    from gpuscope.kube.client import ApiServer
+    from gpuscope.kube.reflector import Reflector
 
     before = len(api.requests)
     server = ApiServer(api.host, api.port, str(api.sa_dir))

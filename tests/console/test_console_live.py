@@ -38,6 +38,7 @@ DASHBOARDS = (
     "local-l5-workload",
     "local-pipeline",
     "local-efficiency",
+    "local-fabric",
 )
 # L2's health-event tables list faults, of which there are none yet: each says "none" (0), not "No data".
 NONE_WHEN_HEALTHY = (

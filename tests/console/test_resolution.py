@@ -6,7 +6,6 @@ import pytest
 
 from gpuscope.console.frames import build_table, series_name, sort_rows, transform
 from gpuscope.console.timerange import (
-    format_duration,
     interval_values,
     intervals,
     parse_range,
@@ -25,6 +24,7 @@ from gpuscope.console.variables import (
     query_result_lines,
     sort_options,
 )
+from gpuscope.durations import grafana_text
 from gpuscope.errors import UsageError
 from gpuscope.prom import Sample
 
@@ -67,7 +67,7 @@ def test_interval_is_range_over_width_never_below_the_scrape_interval() -> None:
     # a panel's own min interval replaces the scrape interval as the lower limit
     assert intervals(one_hour, data_points=1000, scrape_ms=1_000, min_interval_ms=30_000).interval_ms == 30_000
     week = parse_range("now-7d", "now", NOW)
-    assert format_duration(intervals(week, data_points=1000).interval_ms) == "10m"
+    assert grafana_text(intervals(week, data_points=1000).interval_ms) == "10m"
 
 
 def test_rate_interval_is_max_of_interval_plus_scrape_and_four_scrapes() -> None:

@@ -13,8 +13,8 @@ import httpx
 import pytest
 
 from gpuscope.console.server import ConsoleSettings
+from gpuscope.ruleconfig.config import RulesConfig
 from gpuscope.rules import alerts, runbooks
-from gpuscope.rules.config import RulesConfig
 from gpuscope.rules.render import runbook_url
 from gpuscope.runner.plan import builtin_spec_text
 from gpuscope.spec.load import parse_fleet

@@ -168,7 +168,7 @@ def test_every_panel_query_returns_data_from_a_live_fleet(tmp_path: Path) -> Non
         # no fault yet: every failure signal says "none" (0), where an empty answer would read as "broken"
         # (but the spec's unserved target is down from the start: its table and the fleet's alerts are not zero)
         gated = [t for t in targets if t.zero and t.fault != "exporter-down" and not t.where.startswith("l1-fleet")]
-        assert {t.where.split(" / ")[0] for t in gated} == {"l2-cluster", "l3-node", "l4-gpu", "pipeline"}
+        assert {t.where.split(" / ")[0] for t in gated} == {"l2-cluster", "l3-node", "l4-gpu", "pipeline", "fabric"}
         none, wrong = zeros(fleet.store, gated, values)
         assert not wrong, report({where: str(answer) for where, answer in wrong.items()})
         tables = (

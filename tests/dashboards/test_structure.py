@@ -37,7 +37,7 @@ CONFIGS = {
     "speedup": RulesConfig(speedup=15, thresholds=Thresholds(nvlink_errors_per_5m=3)),
     "attribution": RulesConfig(pod_group_labels=("team",), virtual_gpus=True, dra=True),
 }
-KEYS = ("l1-fleet", "l2-cluster", "l3-node", "l4-gpu", "l5-workload", "pipeline", "efficiency")
+KEYS = ("l1-fleet", "l2-cluster", "l3-node", "l4-gpu", "l5-workload", "pipeline", "efficiency", "fabric")
 
 
 def variants() -> list[tuple[str, RulesConfig, list[str] | None, bool]]:

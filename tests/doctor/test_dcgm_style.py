@@ -12,6 +12,7 @@ import pytest
 import yaml
 
 from gpuscope.doctor import Access, Endpoints, Report, audit
+from gpuscope.generate.budget import predicted
 from gpuscope.runner.plan import FAST_SPEEDUP
 from tests.support.doctor import until
 from tests.support.net import wait_for
@@ -53,7 +54,7 @@ def audited(stack: UpStack, fleet: Path) -> Report:
         replica_b=stack.url("prometheus-b@gpu-c"),
         global_store=stack.url("global"),
     )
-    return audit(e, Access(timeout_s=20), fleet=str(fleet), speedup=FAST_SPEEDUP)
+    return audit(e, Access(timeout_s=20), fleet=str(fleet), speedup=FAST_SPEEDUP, predict=predicted)
 
 
 def summary(report: Report, check: str) -> str:

@@ -107,6 +107,8 @@ def test_unreachable_and_silent_servers() -> None:
         (("--prometheus", "prometheus:9090"), "is not an http:// or https:// URL"),
         (("--prometheus", "http://p:9090", "--timeout", "0"), "--timeout"),
         (("--prometheus", "http://p:9090", "--window", "5x"), "invalid --window '5x'"),
+        # Each unit once, largest first, as Prometheus parses it: 1m1m was read as 2 minutes before.
+        (("--prometheus", "http://p:9090", "--window", "1m1m"), "invalid --window '1m1m'"),
         (("--prometheus", "http://p:9090", "--fleet", "/nonexistent/fleet.yaml"), "cannot read --fleet"),
         (("--prometheus", "http://p:9090", "--basic-auth-user", "u"), "needs --basic-auth-password-file"),
         (("--prometheus", "http://p:9090", "--header", "X-Scope-OrgID"), "invalid --header"),

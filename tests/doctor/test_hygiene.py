@@ -33,6 +33,7 @@ from gpuscope.exporter.workloads.model import WorkloadLabels
 from gpuscope.exporter.workloads.source import WorkloadSettings
 from gpuscope.fields.catalog import Dialect
 from gpuscope.fields.collectors import default_counters_text, load_collectors
+from gpuscope.generate.budget import predicted
 from gpuscope.hardware.models import model_by_key
 from gpuscope.rules import RulesConfig, render_rule_files
 from gpuscope.simulator.fleet import FleetNode, build_listeners, plan_nodes
@@ -278,7 +279,10 @@ def proms(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[
 def audit_variant(proms: dict[str, tuple[Prometheus, str]], name: str, **options: Any) -> Report:
     prom, am = proms[name]
     return audit(
-        Endpoints(prom.url, alertmanager=am if name != "no-alertmanager" else None), Access(timeout_s=20), **options
+        Endpoints(prom.url, alertmanager=am if name != "no-alertmanager" else None),
+        Access(timeout_s=20),
+        predict=predicted,
+        **options,
     )
 
 

@@ -21,6 +21,7 @@ import yaml
 
 from gpuscope.doctor import Access, Endpoints, Report, Status, audit
 from gpuscope.doctor.checks import CHECKS
+from gpuscope.generate.budget import predicted
 from gpuscope.runner.plan import FAST_SPEEDUP
 from tests.support.doctor import assert_cannot_audit, doctor_cli, until
 from tests.support.net import wait_for
@@ -84,7 +85,9 @@ def flags(stack: UpStack, fleet: Path = FLEET) -> list[str]:
 
 
 def audited(stack: UpStack, fleet: Path = FLEET, replica_b: bool = True) -> Report:
-    return audit(endpoints(stack, replica_b), Access(timeout_s=120), fleet=str(fleet), speedup=FAST_SPEEDUP)
+    return audit(
+        endpoints(stack, replica_b), Access(timeout_s=120), fleet=str(fleet), speedup=FAST_SPEEDUP, predict=predicted
+    )
 
 
 def expect(stack: UpStack, expected: dict[str, str], what: str) -> Report:

@@ -51,7 +51,7 @@ DCGM_EXPORTER_FLAGS: list[tuple[str, str | None, str, str | None, bool]] = [
     ("--devices", "-d", "DCGM_EXPORTER_DEVICES_STR", "g:0,1", False),
     ("--no-hostname", "-n", "DCGM_EXPORTER_NO_HOSTNAME", None, False),
     ("--health-require-gpus", None, "DCGM_EXPORTER_HEALTH_REQUIRE_GPUS", None, False),
-    ("--switch-devices", "-s", "DCGM_EXPORTER_OTHER_DEVICES_STR", "g", True),
+    ("--switch-devices", "-s", "DCGM_EXPORTER_OTHER_DEVICES_STR", "g", False),
     ("--fake-gpus", None, "DCGM_EXPORTER_USE_FAKE_GPUS", None, False),
     ("--web-config-file", None, "DCGM_EXPORTER_WEB_CONFIG_FILE", "<web>", False),
     ("--xid-count-window-size", "-x", "DCGM_EXPORTER_XID_COUNT_WINDOW_SIZE", "60000", False),
@@ -438,6 +438,4 @@ def test_kubernetes_only_flags_without_k_say_so_once_each(
     assert said == [
         "--kubernetes-virtual-gpus has no effect without -k/--kubernetes (env DCGM_EXPORTER_KUBERNETES)",
         "--kubernetes-enable-dra has no effect without -k/--kubernetes (env DCGM_EXPORTER_KUBERNETES)",
-        "-s/--switch-devices is accepted and has no effect: gpuscope serves GPU and GPU-instance entities only, "
-        "not NvSwitches",
     ]

@@ -2,7 +2,7 @@
 
 The process runs on the fake NVML (``tests/fakenvml/module.py`` puts it in ``sys.modules`` as ``pynvml``), serves,
 collects and answers scrapes, then exits on SIGTERM; ``GPUSCOPE_MODULES_FILE`` makes it write its ``sys.modules`` at
-exit (docs/exporter.md, import weight). With default flags none of the kubelet client (gRPC), the API server watch,
+exit (docs/exporter.md, import weight). With default flags none of the kubelet client (gRPC), the API server client,
 process metrics, TLS and basic auth, DCGM, the simulator or the other commands' modules is there, and aiohttp is
 never there (the exporter serves on its own HTTP server); with the flags that need them, they are (the same check,
 seen failing the other way).
@@ -27,7 +27,7 @@ REPO = Path(__file__).resolve().parents[2]
 # By feature: the modules that feature alone needs. A package name stands for everything under it.
 FEATURES = {
     "kubelet client (-k)": ("grpc", "google.protobuf", "gpuscope.exporter.workloads.kubelet"),
-    "API server watch (pod labels, DRA)": ("gpuscope.exporter.workloads.kubewatch",),
+    "API server client (pod labels, DRA)": ("gpuscope.kube.client",),
     "process metrics": (
         "gpuscope.exporter.processes.procfs",
         "gpuscope.exporter.processes.cgroup",

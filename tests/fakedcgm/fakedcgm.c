@@ -24,6 +24,10 @@
  *   hang FUNCTION MS                       the next call blocks MS milliseconds (fake_release() ends it early)
  *   module-profiling STATUS                what dcgmModuleGetStatuses says of the profiling module (5: paused,
  *                                          profiling watches fail with DCGM_ST_PAUSED)
+ *   switch ID                              an NVSwitch entity (DCGM_FE_SWITCH, its physical id)
+ *   link gpu|switch PARENT INDEX STATE     a link of a GPU or a port of a switch, in dcgmNvLinkLinkState_t STATE
+ *                                          (1 disabled, 2 down, 3 up); its entity (DCGM_FE_LINK) has the
+ *                                          dcgm_link_t id group | INDEX << 8 | PARENT << 24: "value link RAW ..."
  *   incident gpu ID SYSTEM HEALTH CODE MSG...  a health incident; clear-incidents
  *   unbind ID                              GPU ID leaves (with its MIG entities); "gpu ..." again binds one
  *   reset                                  forget everything
@@ -68,6 +72,8 @@
 #define FE_GPU DCGM_FE_GPU
 #define FE_GPU_I DCGM_FE_GPU_I
 #define FE_GPU_CI DCGM_FE_GPU_CI
+#define FE_SWITCH DCGM_FE_SWITCH
+#define FE_LINK DCGM_FE_LINK
 #define INT64_BLANK ((int64_t)DCGM_INT64_BLANK)
 #define FP64_BLANK DCGM_FP64_BLANK
 
@@ -81,6 +87,8 @@
 #define MAX_RULES 32
 #define MAX_INCIDENTS 64
 #define MAX_FUNCS 32
+#define MAX_SWITCHES DCGM_MAX_NUM_SWITCHES
+#define MAX_LINKS 2048
 
 typedef struct { int used, id, prof; char uuid[80], busid[32], name[96]; } Gpu; /* prof: 0 none, 1 ok, 2 busy */
 typedef struct { int used, kind, eid, parent, nvml_id, slices; char profile[32], uuid[80]; } Mig;
@@ -91,6 +99,7 @@ typedef struct { int used; int group, fgroup; } Watch;
 typedef struct { char fn[48]; int code, count, hang_ms; } Rule;
 typedef struct { int kind, eid; unsigned int system, health, code; char msg[128]; } Incident;
 typedef struct { char fn[48]; unsigned int calls; } Counter;
+typedef struct { int used, group, parent, index, state; } Link;
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static volatile int released;
@@ -109,9 +118,12 @@ static Rule rules[MAX_RULES];
 static Incident incidents[MAX_INCIDENTS];
 static int n_incidents;
 static Counter counters[MAX_FUNCS];
+static int switches[MAX_SWITCHES], n_switches;
+static Link links[MAX_LINKS];
 
 static void reset_locked(void) {
     memset(gpus, 0, sizeof gpus); memset(migs, 0, sizeof migs); memset(values, 0, sizeof values);
+    memset(links, 0, sizeof links); n_switches = 0;
     memset(groups, 0, sizeof groups); memset(fgroups, 0, sizeof fgroups); memset(watches, 0, sizeof watches);
     memset(rules, 0, sizeof rules); memset(counters, 0, sizeof counters); memset(listen_addr, 0, sizeof listen_addr);
     n_incidents = 0; engine_up = 1; generation = 1; refuse_major = 0; module_profiling = 3; initialized = 0;
@@ -130,6 +142,8 @@ static int kind_of(const char *s) {
     if (!strcmp(s, "gi")) return FE_GPU_I;
     if (!strcmp(s, "ci")) return FE_GPU_CI;
     if (!strcmp(s, "none")) return FE_NONE;
+    if (!strcmp(s, "switch")) return FE_SWITCH;
+    if (!strcmp(s, "link")) return FE_LINK;
     return -1;
 }
 
@@ -225,11 +239,11 @@ static int apply_locked(const char *input) {
         char *eid = strtok_r(NULL, " ", &save), *field = strtok_r(NULL, " ", &save);
         if (kind < 0 || !eid || !field) return -1;
         if (!strcmp(cmd, "clear")) {
-            Value *v = find_value(kind, atoi(eid), atoi(field), 0);
+            Value *v = find_value(kind, (int)strtoul(eid, NULL, 0), atoi(field), 0);
             if (v) v->used = 0;
             return 0;
         }
-        Value *v = find_value(kind, atoi(eid), atoi(field), 1);
+        Value *v = find_value(kind, (int)strtoul(eid, NULL, 0), atoi(field), 1);
         if (!v) return -1;
         if (!strcmp(cmd, "status")) { char *code = strtok_r(NULL, " ", &save); if (!code) return -1; v->status = atoi(code); return 0; }
         char *type = strtok_r(NULL, " ", &save);
@@ -298,6 +312,27 @@ static int apply_locked(const char *input) {
         return 0;
     }
     if (!strcmp(cmd, "clear-incidents")) { n_incidents = 0; return 0; }
+    if (!strcmp(cmd, "switch")) {
+        char *id = strtok_r(NULL, " ", &save);
+        if (!id || n_switches >= MAX_SWITCHES) return -1;
+        switches[n_switches++] = atoi(id);
+        return 0;
+    }
+    if (!strcmp(cmd, "link")) {
+        int group = kind_of(strtok_r(NULL, " ", &save));
+        char *parent = strtok_r(NULL, " ", &save), *index = strtok_r(NULL, " ", &save), *state = strtok_r(NULL, " ", &save);
+        if ((group != FE_GPU && group != FE_SWITCH) || !parent || !index || !state) return -1;
+        Link *slot = NULL;
+        for (int i = 0; i < MAX_LINKS; i++) {
+            Link *l = &links[i];
+            if (l->used && l->group == group && l->parent == atoi(parent) && l->index == atoi(index)) { slot = l; break; }
+            if (!l->used && !slot) slot = l;
+        }
+        if (!slot) return -1;
+        slot->used = 1; slot->group = group; slot->parent = atoi(parent); slot->index = atoi(index);
+        slot->state = atoi(state);
+        return 0;
+    }
     return -1;
 }
 
@@ -447,6 +482,46 @@ dcgmReturn_t dcgmGetAllSupportedDevices(dcgmHandle_t h, unsigned int ids[DCGM_MA
     LEAVE(ST_OK);
 }
 
+dcgmReturn_t dcgmGetEntityGroupEntities(dcgmHandle_t h, dcgm_field_entity_group_t group, dcgm_field_eid_t *entities,
+                                        int *numEntities, unsigned int flags) {
+    ENTER("dcgmGetEntityGroupEntities");
+    NEED_HANDLE(h);
+    (void)flags;
+    if (!entities || !numEntities || group != FE_SWITCH) LEAVE(ST_BADPARAM);
+    if (*numEntities < n_switches) { *numEntities = n_switches; LEAVE(DCGM_ST_INSUFFICIENT_SIZE); }
+    for (int i = 0; i < n_switches; i++) entities[i] = (dcgm_field_eid_t)switches[i];
+    *numEntities = n_switches;
+    LEAVE(ST_OK);
+}
+
+dcgmReturn_t dcgmGetNvLinkLinkStatus(dcgmHandle_t h, dcgmNvLinkStatus_v5 *out) {
+    ENTER("dcgmGetNvLinkLinkStatus");
+    NEED_HANDLE(h);
+    if (!out || out->version != dcgmNvLinkStatus_version5) LEAVE(ST_VER_MISMATCH);
+    out->numGpus = 0;
+    for (int i = 0; i < MAX_GPUS && out->numGpus < DCGM_MAX_NUM_DEVICES; i++) {
+        if (!gpus[i].used) continue;
+        dcgmNvLinkGpuLinkStatus_v4 *g = &out->gpus[out->numGpus++];
+        memset(g, 0, sizeof *g);
+        g->entityId = (dcgm_field_eid_t)gpus[i].id;
+        for (int k = 0; k < MAX_LINKS; k++)
+            if (links[k].used && links[k].group == FE_GPU && links[k].parent == gpus[i].id &&
+                links[k].index < DCGM_NVLINK_MAX_LINKS_PER_GPU)
+                g->linkState[links[k].index] = (dcgmNvLinkLinkState_t)links[k].state;
+    }
+    out->numNvSwitches = 0;
+    for (int i = 0; i < n_switches; i++) {
+        dcgmNvLinkNvSwitchLinkStatus_t *sw = &out->nvSwitches[out->numNvSwitches++];
+        memset(sw, 0, sizeof *sw);
+        sw->entityId = (dcgm_field_eid_t)switches[i];
+        for (int k = 0; k < MAX_LINKS; k++)
+            if (links[k].used && links[k].group == FE_SWITCH && links[k].parent == switches[i] &&
+                links[k].index < DCGM_NVLINK_MAX_LINKS_PER_NVSWITCH)
+                sw->linkState[links[k].index] = (dcgmNvLinkLinkState_t)links[k].state;
+    }
+    LEAVE(ST_OK);
+}
+
 dcgmReturn_t dcgmGetGpuInstanceHierarchy(dcgmHandle_t h, dcgmMigHierarchy_v2 *out) {
     ENTER("dcgmGetGpuInstanceHierarchy");
     NEED_HANDLE(h);
@@ -471,8 +546,19 @@ dcgmReturn_t dcgmGetGpuInstanceHierarchy(dcgmHandle_t h, dcgmMigHierarchy_v2 *ou
     LEAVE(ST_OK);
 }
 
+static Link *find_link(unsigned int raw) {
+    /* dcgm_link_t: the parent's entity group in bits 0-7, the port index in 8-23, the parent's id in 24-31 */
+    int group = (int)(raw & 0xFF), index = (int)((raw >> 8) & 0xFFFF), parent = (int)(raw >> 24);
+    for (int i = 0; i < MAX_LINKS; i++)
+        if (links[i].used && links[i].group == group && links[i].parent == parent && links[i].index == index)
+            return &links[i];
+    return NULL;
+}
+
 static int entity_exists(int kind, int eid) {
     if (kind == FE_NONE) return eid == 0;
+    if (kind == FE_SWITCH) { for (int i = 0; i < n_switches; i++) if (switches[i] == eid) return 1; return 0; }
+    if (kind == FE_LINK) return find_link((unsigned int)eid) != NULL;
     if (kind == FE_GPU) return find_gpu(eid) != NULL;
     return find_mig(kind, eid) != NULL;
 }

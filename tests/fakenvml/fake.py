@@ -96,6 +96,8 @@ class Device:
             if scope == ALL_LINKS:
                 return "ull", sum(counters)
             return ("ull", counters[scope]) if scope < self.links else int(real.NVML_ERROR_INVALID_ARGUMENT)
+        if fid == 165:
+            return self._link_state(scope)
         for name, lanes in _LANES.items():
             if fid in lanes:
                 lane = lanes.index(fid)
@@ -111,6 +113,12 @@ class Device:
         if kind == "error":
             return int(value)
         return kind, value
+
+    def _link_state(self, link: int) -> tuple[str, int] | int:
+        """NVML_FI_DEV_NVLINK_GET_STATE of one link (scopeId): 1 active, 0 inactive (``nvlink.down`` lists those)."""
+        if link >= self.links:
+            return int(real.NVML_ERROR_INVALID_ARGUMENT)
+        return "u", int(link not in self.desc.get("nvlink", {}).get("down", []))
 
     def gpm_metrics(self) -> dict[int, float]:
         gpm = self.desc.get("gpm", {})

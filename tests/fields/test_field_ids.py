@@ -23,6 +23,7 @@ from gpuscope.fields.ids import (
     VIOLATION_FIELDS,
     FieldId,
 )
+from gpuscope.fields.rows_fabric import GPU_LINK_FIELDS
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "gpuscope"
 
@@ -80,8 +81,10 @@ def test_every_key_of_a_per_field_table_is_a_catalog_field(table: str) -> None:
 
 def test_per_link_tables_are_the_nvlink_entity_fields() -> None:
     link_fields = {f.field_id for f in ALL_FIELDS if f.entity is Entity.NVLINK}
-    assert set(sim_fields.LINK_GETTERS) == link_fields
-    assert link_fields == fieldmap.LINK_FIELDS
+    # The simulator also serves the GPU-link fields of the fabric rows (link state, per-direction throughput);
+    # the NVML backend reads the link state, not the per-direction throughput (docs/exporter.md).
+    assert set(sim_fields.LINK_GETTERS) == link_fields | GPU_LINK_FIELDS
+    assert link_fields | {FieldId.DCGM_FI_DEV_NVLINK_GET_STATE} == fieldmap.LINK_FIELDS
 
 
 def test_lane_groups_are_in_lane_order() -> None:

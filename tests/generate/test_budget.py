@@ -7,8 +7,9 @@ from pathlib import Path
 
 from gpuscope.fields.catalog import BY_ID, Entity, MigScope
 from gpuscope.fields.ids import FieldId
-from gpuscope.generate.budget import HEAD_WINDOW_HOURS, BudgetReport, compute_budget
-from gpuscope.spec.load import parse_fleet
+from gpuscope.generate.budget import HEAD_WINDOW_HOURS, compute_budget
+from gpuscope.generate.budget_report import BudgetReport
+from gpuscope.spec.load import load_fleet, parse_fleet
 from tests.support.specs import fleet
 
 SELF_PER_NODE = 8 + 1 + 1 + 6  # exporter-wide self-metrics, dcgm_info, snapshot age, process metrics
@@ -106,3 +107,42 @@ def test_verdicts_head_memory_and_remote_write(tmp_path: Path) -> None:
     full = budget_of(clusters, tmp_path, "retention: {cold_tier: full}")
     assert full.clusters[0].remote_write_samples_per_second == full.clusters[0].samples_per_second
     assert budget_of(clusters, tmp_path).clusters[0].verdict == "ok"
+
+
+REPO = Path(__file__).resolve().parents[2]
+FABRIC_CSV = REPO / "docs" / "examples" / "nvl72-counters.csv"
+
+
+def test_switch_and_link_series_are_counted(tmp_path: Path) -> None:
+    """An HGX H100 node with the fabric fields listed: every GPU link, every NVSwitch and every switch port is a
+    series of its own, counted from the model's figures (18 links per GPU, 4 switches, a port per GPU link)."""
+    (tmp_path / "fabric.csv").write_text(FABRIC_CSV.read_text())
+    group = "  - name: a\n    node_groups: [{name: g, gpu_model: h100, nodes: 3}]\n"
+    fabric = budget_of(group, tmp_path, "exporter: {collectors: fabric.csv}")
+    default = budget_of(group, tmp_path)
+    gpus, links, switches = 8, 18, 4
+    link_fields = 6  # state, four error totals, throughput
+    gpu_fabric_fields = 3  # clique, health summary, health mask (the cluster UUID is a label)
+    switch_fields, port_fields = 3, 1  # fatal and non-fatal SXid, temperature; port status
+    unsupported = 1  # per GPU: the switch-port status, which a GPU link does not have (field_unsupported)
+    added = (
+        gpus * (gpu_fabric_fields + links * link_fields + unsupported)
+        + switches * switch_fields
+        + gpus * links * port_fields
+    )
+    (f,), (d,) = fabric.node_groups, default.node_groups
+    assert f.exporter_series_per_node - d.exporter_series_per_node == added
+    assert fabric.clusters[0].exporter_series - default.clusters[0].exporter_series == 3 * added
+
+
+def test_an_nvl72_rack_spec_counts_72_gpus_of_18_links(tmp_path: Path) -> None:
+    loaded = load_fleet(str(REPO / "docs" / "examples" / "nvl72-rack.yaml"))
+    report = compute_budget(loaded.spec, loaded.collectors)
+    (group,) = report.node_groups
+    assert (group.nodes, group.gpus) == (18, 72)
+    tray = budget_of(
+        "  - name: a\n    node_groups: [{name: g, gpu_model: gb200, gpus_per_node: 4, nodes: 1}]\n", tmp_path
+    )
+    # A tray has no NVSwitch of its own: what the example list adds is its 4 GPUs' fabric fields and 18 links each.
+    # (and one unsupported marker per GPU for the switch-port status, which a GPU link does not have)
+    assert group.exporter_series_per_node - tray.node_groups[0].exporter_series_per_node == 4 * (3 + 18 * 6 + 1)

@@ -90,6 +90,25 @@ CASES = [
         "fleet.yaml:17:28: victoriametrics.cluster: replication_factor 2 needs at least 2 vmstorage nodes "
         "(vmstorage is 1)",
     ),
+    (
+        fleet(ONE.replace("nodes: 2}", "nodes: 2, nvlink_domain: rack}")),
+        "fleet.yaml:7:9: clusters[0].node_groups[0]: nvlink_domain: rack needs a rack-scale model (gb200, gb300), "
+        "not h100",
+    ),
+    (
+        fleet(ONE.replace("gpu_model: h100, nodes: 2}", "gpu_model: gb200, nodes: 19, nvlink_domain: rack}")),
+        "fleet.yaml:7:9: clusters[0].node_groups[0]: a gb200 rack has 18 compute trays, not 19: write one node group "
+        "per rack",
+    ),
+    (
+        fleet(
+            ONE.replace(
+                "gpu_model: h100, nodes: 2}", "gpu_model: gb200, gpus_per_node: 8, nodes: 18, nvlink_domain: rack}"
+            )
+        ),
+        "fleet.yaml:7:9: clusters[0].node_groups[0]: a gb200 compute tray has 4 GPUs: set gpus_per_node to 4 or leave "
+        "it out",
+    ),
 ]
 
 
@@ -121,3 +140,15 @@ def test_generate_refuses_a_scrape_interval_the_rules_cannot_fit_in_one_line(tmp
         "(the rules widen their windows to fit any interval up to 1m)\n"
     )
     assert not (tmp_path / "bundle").exists()
+
+
+def test_a_rack_group_is_the_trays_of_one_nvlink_domain(tmp_path: Path) -> None:
+    loaded = parse_fleet(
+        fleet(ONE.replace("gpu_model: h100, nodes: 2}", "gpu_model: gb200, nodes: 18, nvlink_domain: rack}")),
+        "fleet.yaml",
+        tmp_path,
+    )
+    (group,) = loaded.spec.clusters[0].node_groups
+    assert (group.gpus_per_node, group.nodes, group.nvlink_domain) == (4, 18, "rack")  # a tray's 4 GPUs
+    # The built-in fleet and every spec without the key keep their nodes as they were: each its own domain.
+    assert parse_fleet(fleet(ONE), "fleet.yaml", tmp_path).spec.clusters[0].node_groups[0].nvlink_domain == "node"

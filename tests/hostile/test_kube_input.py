@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from gpuscope.exporter.workloads.kubewatch import MAX_PAGE_BYTES
+from gpuscope.kube.reflector import MAX_PAGE_BYTES
 from gpuscope.simulator.kubelet import KubeletServer, kubelet_server, pod
 from tests.support.exporter_process import GPUSCOPE, ExporterProcess, clean_env, exporter_process
 from tests.support.kubeapi import FakeKubeApi, fake_kube_api, raw

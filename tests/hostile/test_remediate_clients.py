@@ -3,8 +3,8 @@ fed notifications on its webhook, as Alertmanager feeds it:
 
 - the API server (``remediate/kubernetes.py``): a node read dripping a byte at a time held the remediator's one
   worker for ever (its timeout was per read), and a nesting bomb raised ``RecursionError`` where only ``ValueError``
-  was caught. Both now go through ``kubewatch.fetch`` (one deadline for the whole answer, a cap, no redirect): each
-  is one failed decision saying why, and the next notification is acted on;
+  was caught. Both now go through ``gpuscope.kube.client.fetch`` (one deadline for the whole answer, a cap, no
+  redirect): each is one failed decision saying why, and the next notification is acted on;
 - Alertmanager (the budget page, ``remediate/pager.py``): posted with httpx's per-read timeout, so a dripping
   Alertmanager held the worker too. Now the post goes through ``gpuscope.prom`` (a total deadline, a capped answer):
   the page is a failed decision after its 5 s.

@@ -1,18 +1,11 @@
-"""Retry pacing: the pusher's backoff and the CLI's bounded retries (pure, with a fake clock)."""
+"""Retry pacing: the CLI's bounded retries (pure, with a fake clock); the pusher's schedule is
+gpuscope.backoff's, tested in tests/test_backoff.py."""
 
 from __future__ import annotations
 
 from gpuscope.jobs.gateway import GatewayError
 from gpuscope.jobs.oneshot import send
-from gpuscope.jobs.pusher import PushPolicy, next_delay
 from tests.support.clock import FakeClock
-
-
-def test_backoff_doubles_from_the_interval_up_to_the_cap() -> None:
-    policy = PushPolicy(interval_s=15, max_backoff_s=120)
-    assert [next_delay(policy, n) for n in range(6)] == [15, 15, 30, 60, 120, 120]
-    assert next_delay(policy, 1000) == 120  # no overflow after days of failures
-    assert next_delay(policy, 3, jitter=0.1) == 66.0
 
 
 def test_send_retries_within_its_budget_then_reports_the_last_error() -> None:

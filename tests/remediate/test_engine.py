@@ -104,6 +104,25 @@ def test_what_never_acts(clock: FakeClock) -> None:
     assert deliver(engine, event("n7", alertname="GPUXidCritical", xid="48")) == [("n7", "drain", "would")]
 
 
+def test_nvlink_and_nvswitch_pages_drain_the_node_they_name_and_leave_a_partition_to_a_person(
+    clock: FakeClock,
+) -> None:
+    engine = make(clock)
+    rack = "7c0ffee0-0000-4000-8000-0000000000a1/7"
+    assert deliver(engine, event("n1", alertname="GPUNVLinkDown", partition=rack)) == [("n1", "drain", "would")]
+    assert deliver(engine, event("n2", alertname="GPUNVSwitchFatalError", partition=rack)) == [("n2", "drain", "would")]
+    # A switch tray of a rack: the page names the partition and no node, and nothing is drained.
+    across = AlertEvent(
+        status="firing", labels={"alertname": "GPUNVLinkDown", "cluster": "hpc", "severity": "page", "partition": rack},
+        annotations={}, starts_at="", ends_at="", fingerprint="rack",
+    )  # fmt: skip
+    assert deliver(engine, across) == [("", "none", "ignored")]
+    assert deliver(engine, event("n3", alertname="GPUNVLinkErrorsPerLink", severity="ticket")) == [
+        ("n3", "none", "ignored")
+    ]
+    assert engine.budgets()["hpc"] == (2, 2)
+
+
 def test_the_budget_caps_a_correlated_failure_and_pages_once(clock: FakeClock) -> None:
     engine = make(clock)
     half = [event(f"n{i}") for i in range(5)]

@@ -18,12 +18,12 @@ from typing import Any
 import httpx
 import pytest
 
+from gpuscope.durations import prometheus_seconds
 from gpuscope.remediate.kubernetes import ANNOTATION
 from gpuscope.remediate.pager import ALERT as BUDGET_ALERT
 from gpuscope.remediate.policy import CONDITION_TYPE, TAINT_KEY
+from gpuscope.ruleconfig.config import RulesConfig
 from gpuscope.rules import alerts
-from gpuscope.rules.config import RulesConfig
-from gpuscope.rules.timescale import to_seconds
 from tests.support.kubeapi import FakeKubeApi, fake_kube_api
 from tests.support.net import free_port, wait_for
 from tests.support.remediate import (
@@ -52,7 +52,7 @@ CLUSTERS = """
     node_groups: [{name: h100, gpu_model: h100, nodes: 6}]
 """
 # How long GPUFellOffBus may take from failure to firing; the remediator's share is the 5 s on top.
-BOUND_S = to_seconds(next(a.bound for a in alerts(RulesConfig()) if a.name == "GPUFellOffBus"))
+BOUND_S = prometheus_seconds(next(a.bound for a in alerts(RulesConfig()) if a.name == "GPUFellOffBus"))
 
 
 @dataclass

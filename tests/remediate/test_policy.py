@@ -20,6 +20,8 @@ def test_the_defaults() -> None:
         "GPUDoubleBitEccErrors",
         "GPURowRemapFailure",
         "GPUFabricDegraded",
+        "GPUNVLinkDown",
+        "GPUNVSwitchFatalError",
     ]
     assert policy.rules == DEFAULT_RULES
     assert Bucket.RESTART_APP not in policy.rules[1].xid_buckets and Bucket.RESET_GPU in policy.rules[1].xid_buckets

@@ -18,11 +18,12 @@ from pathlib import Path
 import pytest
 
 from gpuscope.backends.sim.faults import FaultRequest, parse_fault_kind
+from gpuscope.durations import prometheus_seconds
 from gpuscope.exporter.server import Listener
 from gpuscope.remediate.ledger import Ledger
+from gpuscope.ruleconfig.config import RulesConfig
 from gpuscope.rules import alerts
-from gpuscope.rules.config import RulesConfig
-from gpuscope.rules.timescale import scale, to_seconds
+from gpuscope.rules.timescale import scale
 from gpuscope.simulator.control import apply_fault
 from tests.support.exporters import serving
 from tests.support.fleets import sim_fleet
@@ -50,7 +51,7 @@ CLUSTER = "gpu-s"
 SPEEDUP = 15
 _FELL = next(a for a in alerts(RulesConfig()) if a.name == "GPUFellOffBus")
 # The alert's bound at the test's speed (1 s scrapes, rule time compressed 15x); the remediator's share is 5 s more.
-BOUND_S = to_seconds(scale(_FELL.bound, SPEEDUP))
+BOUND_S = prometheus_seconds(scale(_FELL.bound, SPEEDUP))
 REASON = f"[gpuscope] GPUFellOffBus: {_FELL.summary}"
 
 

@@ -13,12 +13,13 @@ from typing import Any
 import httpx
 
 from gpuscope.cli import main
+from gpuscope.durations import prometheus_seconds
 from gpuscope.rules import RulesConfig
 from gpuscope.rules.efficiency_chargeback import chargeback_groups
 from gpuscope.rules.model import Recording
 from gpuscope.rules.promql import Promql
 from gpuscope.rules.recording import recording_groups
-from gpuscope.rules.timescale import EVALUATION_INTERVAL_S, to_seconds
+from gpuscope.rules.timescale import EVALUATION_INTERVAL_S
 from tests.support.prom import Prometheus, backfill, run_prometheus
 
 
@@ -69,7 +70,7 @@ def recording_rules(config: RulesConfig) -> dict[str, Rule]:
     q = Promql(config)
     out: dict[str, Rule] = {}
     for group in (*recording_groups(q), *chargeback_groups(q)):
-        every = int(to_seconds(group.interval) or EVALUATION_INTERVAL_S)
+        every = int(prometheus_seconds(group.interval) if group.interval else EVALUATION_INTERVAL_S)
         for rule in group.rules:
             if isinstance(rule, Recording) and rule.record not in out:
                 out[rule.record] = Rule(rule.record, rule.expr, every)

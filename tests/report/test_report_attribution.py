@@ -18,7 +18,7 @@ import pytest
 from gpuscope.cli import main
 from gpuscope.report.attribution import Dialect
 from gpuscope.report.collect import Report, ReportRequest, collect
-from gpuscope.rules.config import RulesConfig
+from gpuscope.ruleconfig.config import RulesConfig
 from tests.report.store import report, stored
 from tests.support.prom import Prometheus
 

@@ -24,7 +24,8 @@ from typing import Any
 import httpx
 import pytest
 
-from gpuscope.dashboards.options import Options, recorded_names
+from gpuscope.dashboards.facts import Options
+from gpuscope.dashboards.options import recorded_names
 from gpuscope.dashboards.promql import Q
 from gpuscope.dashboards.queries import efficiency
 from gpuscope.rules import RulesConfig

@@ -25,7 +25,7 @@ from gpuscope.cli import main
 from gpuscope.report.attribution import Dialect
 from gpuscope.report.collect import Report, ReportRequest, collect
 from gpuscope.report.html import time_unit
-from gpuscope.rules.config import RulesConfig
+from gpuscope.ruleconfig.config import RulesConfig
 from tests.report.store import report, stored
 from tests.support.prom import Prometheus
 

@@ -4,6 +4,7 @@ bench/alert_firing.py times."""
 from __future__ import annotations
 
 from tests.rules import (
+    cases_fabric,
     cases_gpu,
     cases_host,
     cases_pipeline,
@@ -18,6 +19,7 @@ from tests.support.promtool import Case, ExprCase
 AREAS: dict[str, tuple[Case | ExprCase, ...]] = {
     "gpu": cases_gpu.CASES,
     "xid": cases_xid.CASES,
+    "fabric": cases_fabric.CASES,
     "pipeline": cases_pipeline.CASES,
     "prometheus": cases_prometheus.CASES,
     "workload": cases_workload.CASES,

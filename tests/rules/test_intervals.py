@@ -13,9 +13,10 @@ import re
 
 import pytest
 
+from gpuscope.durations import prometheus_seconds
 from gpuscope.rules import RulesConfig, build_groups
 from gpuscope.rules.model import Alert, Recording
-from gpuscope.rules.timescale import EVALUATION_INTERVAL_S, to_seconds
+from gpuscope.rules.timescale import EVALUATION_INTERVAL_S
 from tests.rules.variants import VARIANTS
 
 
@@ -23,13 +24,13 @@ from tests.rules.variants import VARIANTS
 def test_for_plus_the_group_interval_fits_every_bound(variant: str) -> None:
     checked = 0
     for group in build_groups(VARIANTS[variant]):
-        interval = to_seconds(group.interval) if group.interval else EVALUATION_INTERVAL_S
+        interval = prometheus_seconds(group.interval) if group.interval else EVALUATION_INTERVAL_S
         for rule in group.rules:
             if not isinstance(rule, Alert) or not rule.bound[0].isdigit():
                 continue
             checked += 1
-            worst = to_seconds(rule.for_) + interval
-            assert worst <= to_seconds(rule.bound), f"{rule.name} in {group.name}: for + interval {worst:g}s"
+            worst = prometheus_seconds(rule.for_) + interval
+            assert worst <= prometheus_seconds(rule.bound), f"{rule.name} in {group.name}: for + interval {worst:g}s"
             if rule.severity == "page":
                 assert interval == EVALUATION_INTERVAL_S, f"{rule.name} pages but {group.name} runs every {interval}s"
     assert checked >= 15
@@ -44,11 +45,11 @@ def test_no_alert_resolves_on_one_missed_scrape(variant: str, speedup: int) -> N
     config = VARIANTS[variant].model_copy(update={"speedup": speedup})
     checked = 0
     for group in build_groups(config):
-        interval = to_seconds(group.interval) if group.interval else EVALUATION_INTERVAL_S / speedup
+        interval = prometheus_seconds(group.interval) if group.interval else EVALUATION_INTERVAL_S / speedup
         for rule in group.rules:
             if isinstance(rule, Alert):
                 checked += 1
-                held = to_seconds(rule.keep_firing_for)
+                held = prometheus_seconds(rule.keep_firing_for)
                 what = f"{rule.name} in {group.name}: held {held:g}s, evaluated every {interval:g}s"
                 assert held >= 2 * interval, what
     assert checked >= 50

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from gpuscope.durations import prometheus_seconds
 from gpuscope.rules import RulesConfig, build_groups
 from gpuscope.rules.model import Alert, Group, Recording
-from gpuscope.rules.timescale import EVALUATION_INTERVAL_S, fit_scrape_interval, to_seconds
+from gpuscope.rules.timescale import EVALUATION_INTERVAL_S, fit_scrape_interval
 from gpuscope.spec.load import parse_fleet
 from tests.rules.fixtures import gpu_labels, identity, self_labels
 from tests.rules.variants import VARIANTS
@@ -33,17 +34,21 @@ INTERVALS = ("15s", "30s", "1m")
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_every_window_spans_two_scrapes_and_four_for_rates(variant: str, scrape: str) -> None:
     config = VARIANTS[variant].model_copy(update={"scrape_interval": scrape})
-    every = to_seconds(scrape)
+    every = prometheus_seconds(scrape)
     ranges = rates = 0
     for group in build_groups(config):
         for rule in group.rules:
             name = getattr(rule, "record", None) or getattr(rule, "name", "?")
             for window in RANGE.findall(rule.expr):
                 ranges += 1
-                assert to_seconds(window) >= 2 * every, f"{name} in {group.name}: [{window}] at {scrape} scrapes"
+                assert prometheus_seconds(window) >= 2 * every, (
+                    f"{name} in {group.name}: [{window}] at {scrape} scrapes"
+                )
             for window in RATE_RANGE.findall(rule.expr):
                 rates += 1
-                assert to_seconds(window) >= 4 * every, f"{name} in {group.name}: rate-family [{window}] at {scrape}"
+                assert prometheus_seconds(window) >= 4 * every, (
+                    f"{name} in {group.name}: rate-family [{window}] at {scrape}"
+                )
     assert ranges > 100 and rates > 50
 
 
@@ -54,10 +59,12 @@ def test_a_missed_scrape_resolves_no_alert_at_any_interval(variant: str, scrape:
     must outlast two scrapes, as it outlasts two evaluations of the alert's group."""
     config = VARIANTS[variant].model_copy(update={"scrape_interval": scrape})
     for group in build_groups(config):
-        interval = max(to_seconds(group.interval) or EVALUATION_INTERVAL_S, to_seconds(scrape))
+        interval = max(
+            prometheus_seconds(group.interval) if group.interval else EVALUATION_INTERVAL_S, prometheus_seconds(scrape)
+        )
         for rule in group.rules:
             if isinstance(rule, Alert):
-                held = to_seconds(rule.keep_firing_for)
+                held = prometheus_seconds(rule.keep_firing_for)
                 assert held >= 2 * interval, f"{rule.name}: held {held:g}s at {scrape} scrapes"
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gpuscope.prom.api import duration_s
+from gpuscope.durations import prometheus_seconds
 from gpuscope.rules import alerts
 from gpuscope.runner.lingering import after_clear, branches, lookback
 from gpuscope.runner.plan import FAST_SPEEDUP, builtin_spec_text, plan_stack
@@ -62,6 +62,6 @@ def test_gpu_fell_off_bus_is_held_by_its_xid_offset_and_fast_compresses_it() -> 
         assert len(branches(rule.expr)) > len(holds)  # the level branches (a lost GPU) end with the fault
         held[fast] = max(holds, key=lambda lb: lb.seconds)
         # the offset of the `unless` side, not its range: the branch stops matching once the XID is that old
-        assert held[fast].seconds == duration_s(held[fast].term.split("offset")[1])
+        assert held[fast].seconds == prometheus_seconds(held[fast].term.split("offset")[1].strip())
         assert rule.keep_firing_for  # and the alert fires on for that long after
     assert held[True].seconds == pytest.approx(held[False].seconds / FAST_SPEEDUP)

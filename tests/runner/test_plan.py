@@ -13,7 +13,7 @@ from gpuscope.generate.compose import generate_bundle
 from gpuscope.runner.children import build_children
 from gpuscope.runner.plan import LocalPlan, PortPlanner, _above_ephemeral, builtin_spec_text, plan_stack
 from gpuscope.runner.view import render
-from gpuscope.spec.load import LoadedSpec, parse_fleet
+from gpuscope.spec.load import LoadedSpec, load_fleet, parse_fleet
 from tests.support.specs import ONE, fleet
 
 
@@ -41,6 +41,16 @@ def test_builtin_fleet_is_two_clusters_with_a_mig_node() -> None:
     assert gateways == [f"127.0.0.1:{plan.pushgateway[c.name]}" for c in plan.spec.clusters]
     assert len(set(gateways)) == len(plan.spec.clusters)
     assert len({n.target for n in plan.nodes}) == 6  # one address per node, so targets stay distinct
+
+
+def test_the_example_nvl72_rack_runs_as_18_trays_of_one_nvlink_domain() -> None:
+    """docs/examples/nvl72-rack.yaml: the trays of a rack share one NVLink domain (the simulator gives them one
+    cluster UUID and clique); the built-in fleet's nodes stay each their own domain (test above)."""
+    example = Path(__file__).resolve().parents[2] / "docs" / "examples" / "nvl72-rack.yaml"
+    plan = plan_stack(load_fleet(str(example)).spec, fast=False)
+    assert [(n.config.model.key, n.config.gpus) for n in plan.nodes] == [("gb200", 4)] * 18
+    assert {n.config.rack for n in plan.nodes} == {"nvl72-rack-a"}
+    assert {n.config.rack for n in plan_stack(_load(builtin_spec_text()).spec, fast=False).nodes} == {""}
 
 
 def test_production_receivers_and_endpoints_are_replaced() -> None:

@@ -11,8 +11,8 @@ import pytest
 import yaml
 from rich.console import Console
 
+from gpuscope.durations import prometheus_seconds
 from gpuscope.rules import render_rule_files
-from gpuscope.rules.timescale import to_seconds
 from gpuscope.runner.plan import LocalPlan, builtin_spec_text, plan_stack
 from gpuscope.runner.stack import Stack
 from gpuscope.runner.status import (
@@ -160,7 +160,7 @@ def test_the_tour_says_when_the_story_alert_fires_as_the_rules_have_it(tmp_path:
     story = story_alert(plan)
     assert story is not None
     for_ = _rule_file_for(plan, story.alert)
-    assert story.for_ == for_ and story.fires_after_seconds > to_seconds(for_)
+    assert story.for_ == for_ and story.fires_after_seconds > prometheus_seconds(for_)
     # what Stack.report hands the view and `gpuscope status --json`
     report = Stack(plan, _load(builtin_spec_text()), tmp_path).report()
     assert report["story_alert"] == story.to_json()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
+from enum import IntEnum, StrEnum
 from types import MappingProxyType
 from typing import Protocol
 
@@ -83,10 +83,31 @@ class InstanceReading:
     reading: EntityReading
 
 
+class LinkState(IntEnum):
+    """DCGM's ``dcgmNvLinkLinkState_t`` (dcgm_structs.h), which ``dcgmGetNvLinkLinkStatus`` answers per link."""
+
+    NOT_SUPPORTED = 0
+    DISABLED = 1
+    DOWN = 2
+    UP = 3
+
+
 @dataclass(frozen=True, slots=True)
 class LinkReading:
+    """One NVLink of a GPU or one port of an NVSwitch: ``link`` is DCGM's (and NVML's) 0-based index."""
+
     link: int
     reading: EntityReading
+    state: LinkState = LinkState.UP
+
+
+@dataclass(frozen=True, slots=True)
+class SwitchReading:
+    """One NVSwitch chip (``DCGM_FE_SWITCH``, id = its physical id) and its ports."""
+
+    switch_id: int
+    reading: EntityReading
+    ports: tuple[LinkReading, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +186,7 @@ class NodeReading:
     gpus: tuple[GpuReading, ...]
     system: Mapping[int, Value] = field(default_factory=lambda: MappingProxyType({}))
     dcgm: DcgmInfo | None = None  # set by backends that read through a DCGM host engine
+    switches: tuple[SwitchReading, ...] = ()  # read when the request has NVSwitch or NVLink-entity fields
 
 
 @dataclass(frozen=True, slots=True)

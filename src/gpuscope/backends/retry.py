@@ -1,7 +1,8 @@
-"""When a backend that could not reach its GPUs may try again: exponential backoff, one warning per new reason.
+"""When a backend that could not reach its GPUs may try again: one warning per new reason, the wait between tries
+``gpuscope.backoff``'s schedule.
 
 A driver that is not loaded yet or a host engine that is restarting must not be hammered on every collection,
-and must not fill the log with the same line; both the NVML and the DCGM backend share this schedule.
+and must not fill the log with the same line; both the NVML and the DCGM backend share this gate.
 """
 
 from __future__ import annotations
@@ -10,20 +11,20 @@ import logging
 from collections.abc import Callable
 
 from gpuscope.backends.base import BackendUnavailable
+from gpuscope.backoff import Backoff
 
 
-class Backoff:
-    """The next time a backend may try to (re)connect, doubling from ``initial_s`` up to ``max_s`` per failure."""
+class RetryGate:
+    """The next time a backend may try to (re)connect: the wait doubles from ``initial_s`` up to ``max_s`` per
+    failure (``Backoff``), and the library is not touched until it has passed."""
 
     def __init__(
         self, *, what: str, log: logging.Logger, initial_s: float, max_s: float, monotonic: Callable[[], float]
     ) -> None:
         self._what = what
         self._log = log
-        self._initial = initial_s
-        self._max = max_s
+        self._backoff = Backoff(initial_s, max_s)
         self._monotonic = monotonic
-        self._delay = initial_s
         self._next_attempt = float("-inf")
         self.reason = ""
 
@@ -34,9 +35,8 @@ class Backoff:
 
     def failed(self, reason: str) -> BackendUnavailable:
         """Schedule the next attempt and return the exception that says why the backend cannot be used."""
-        delay = self._delay
+        delay = self._backoff.next()
         self._next_attempt = self._monotonic() + delay
-        self._delay = min(delay * 2, self._max)
         level = logging.WARNING if reason != self.reason else logging.DEBUG
         self._log.log(level, "%s unavailable: %s; retrying in %gs", self._what, reason, delay)
         self.reason = reason
@@ -44,5 +44,5 @@ class Backoff:
 
     def succeeded(self) -> None:
         """Connected: the next failure starts the schedule from the beginning."""
-        self._delay = self._initial
+        self._backoff.reset()
         self.reason = ""

@@ -195,8 +195,9 @@ class ExporterFlags:
         "--health-require-gpus", "/health answers 503 while no GPU is visible (a liveness probe then restarts the "
         "exporter).", env="DCGM_EXPORTER_HEALTH_REQUIRE_GPUS"))  # fmt: skip
     switch_devices: str = _row("f", Flag(
-        "--switch-devices", "NvSwitch selector (accepted).", short="-s", env="DCGM_EXPORTER_OTHER_DEVICES_STR",
-        inert="gpuscope serves GPU and GPU-instance entities only, not NvSwitches"))  # fmt: skip
+        "--switch-devices", "NVSwitches and ports to serve: f (all), g or g:0,2 (switches, no port), g:0+i:0-7 "
+        "(switches and those ports).", short="-s", env="DCGM_EXPORTER_OTHER_DEVICES_STR",
+        doc=": `f`, `g`, `g:0-3`, `g:0+i:0-7` (switch ids, then port indices), as dcgm-exporter"))  # fmt: skip
     fake_gpus: bool = _row(False, Flag(
         "--fake-gpus", "Serve simulated GPUs (same as --backend sim).", env="DCGM_EXPORTER_USE_FAKE_GPUS",
         doc=": the simulator (`--backend sim`)"))  # fmt: skip
@@ -298,8 +299,9 @@ class ExporterFlags:
         "--backend", "auto (dcgm if a host engine answers, else nvml if a driver is present, else sim), sim, nvml "
         "or dcgm.", env="GPUSCOPE_BACKEND", dcgm=False, doc_name="`auto\\|sim\\|nvml\\|dcgm`"))  # fmt: skip
     dialect: str = _row("classic", Flag(
-        "--dialect", "Metric names: classic (dcgm-exporter <= 4.8) or 4.9 (renamed names, base units).",
-        env="GPUSCOPE_DIALECT", commands=BOTH, dcgm=False, choices=("classic", "4.9")))  # fmt: skip
+        "--dialect", "Metric names: classic (dcgm-exporter <= 4.8), 4.9 (renamed names, base units) or 4.10 (4.9's "
+        "and the *_BYTES_PER_SECOND PROF rates).",
+        env="GPUSCOPE_DIALECT", commands=BOTH, dcgm=False, choices=("classic", "4.9", "4.10")))  # fmt: skip
     host_label: str = _row("Hostname", Flag(
         "--host-label", "Name of the host label: Hostname (dcgm-exporter <= 4.8.2) or hostname (>= 4.8.3).",
         env="GPUSCOPE_HOST_LABEL", commands=BOTH, dcgm=False, choices=("Hostname", "hostname")))  # fmt: skip
@@ -323,6 +325,10 @@ class ExporterFlags:
     pod_log_dir: str = _row("/var/log/pods", Flag(
         "--pod-log-dir", "The kubelet's pod log directory, naming live pods by UID (/var/log/pods; empty: none).",
         env="GPUSCOPE_POD_LOG_DIR", commands=BOTH, dcgm=False))  # fmt: skip
+    kernel_log: str = _row("", Flag(
+        "--kernel-log", "Count XID and NVSwitch SXid lines of the kernel log: /dev/kmsg or a growing text file "
+        "(journalctl -kf output, kern.log); empty: off.", env="GPUSCOPE_KERNEL_LOG", dcgm=False,
+        doc_default="off"))  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

@@ -66,7 +66,8 @@ def with_config_file(flags: ExporterFlags, is_set: Callable[[str], bool]) -> tup
         return flags, None
     from dataclasses import replace
 
-    from gpuscope.exporter.configfile import describe, go_duration_text, load
+    from gpuscope.durations import go_text
+    from gpuscope.exporter.configfile import describe, load
 
     config = load(flags.config_file)
     changes: dict[str, object] = {}
@@ -79,7 +80,7 @@ def with_config_file(flags: ExporterFlags, is_set: Callable[[str], bool]) -> tup
     retention = config.retention
     if retention.max_keep_age_s is not None and not is_set("watch_max_keep_age"):
         # as whole nanoseconds: a float's repr (1e-05s, 3.6e+20s) is no Go duration, and its error would name the flag
-        changes["watch_max_keep_age"] = go_duration_text(retention.max_keep_age_s)
+        changes["watch_max_keep_age"] = go_text(retention.max_keep_age_s)
     if retention.max_keep_samples is not None and not is_set("watch_max_keep_samples"):
         changes["watch_max_keep_samples"] = retention.max_keep_samples
     for name, key in _FROM_FILE:
@@ -151,12 +152,12 @@ def attribution(flags: ExporterFlags, is_set: Callable[[str], bool], entry: str 
 
 
 def _duration_flag(value: str, name: str, *, allow_zero: bool) -> float:
+    from gpuscope.durations import go_seconds
     from gpuscope.errors import UsageError
-    from gpuscope.exporter.configfile import go_duration_s
 
     f = row(name).flag
     try:
-        seconds = go_duration_s(value)
+        seconds = go_seconds(value)
     except ValueError as exc:
         raise UsageError(f"{f.display} (env {f.env}): {exc}") from None
     if seconds < 0 or (seconds == 0 and not allow_zero):
@@ -210,11 +211,11 @@ def rediscover_s(flags: ExporterFlags) -> float | None:
     An unparsable or non-positive poll interval keeps dcgm-exporter's 1 s, with a warning, as its parseDuration."""
     if not flags.enable_gpu_bind_unbind_watch:
         return None
-    from gpuscope.exporter.configfile import go_duration_s
+    from gpuscope.durations import go_seconds
 
     f, value = row("gpu_bind_unbind_poll_interval").flag, flags.gpu_bind_unbind_poll_interval
     try:
-        seconds = go_duration_s(value)
+        seconds = go_seconds(value)
     except ValueError as exc:
         log.warning("%s %r: %s; using 1s", f.display, value, exc)
         return 1.0
@@ -228,19 +229,19 @@ def http_limits(flags: ExporterFlags) -> HttpLimits:
     """``--web-read-timeout``/``--web-write-timeout`` as the connection deadlines. As dcgm-exporter, a value that
     does not parse keeps the default with a warning; 0 or less (Go's "no timeout") keeps it too: a connection
     without a deadline is one a slow client can hold for ever."""
-    from gpuscope.exporter.configfile import go_duration_s
+    from gpuscope.durations import go_seconds
     from gpuscope.exporter.httpguard import HttpLimits
 
     def seconds(name: str) -> float:
         f, value, default = row(name).flag, getattr(flags, name), row(name).default
         try:
-            parsed = go_duration_s(value)
+            parsed = go_seconds(value)
         except ValueError as exc:
             log.warning("%s %r: %s; using the default %s", f.display, value, exc, default)
-            return go_duration_s(default)
+            return go_seconds(default)
         if parsed <= 0:
             log.warning("%s %r: a connection needs a deadline; using the default %s", f.display, value, default)
-            return go_duration_s(default)
+            return go_seconds(default)
         return parsed
 
     return HttpLimits(request_timeout_s=seconds("web_read_timeout"), write_timeout_s=seconds("web_write_timeout"))
@@ -258,7 +259,7 @@ def exporter_settings(
     ``collectors_text`` (CSV text, where it came from) replaces the ``collectors`` file: the ConfigMap of ``-m``.
     ``config`` (``with_config_file``) adds its inline ``metrics.fields`` and its watch groups.
     """
-    from gpuscope.exporter.devices import parse_devices
+    from gpuscope.exporter.devices import SWITCH_FLAG, parse_devices
     from gpuscope.exporter.processes.source import ProcessSettings
     from gpuscope.exporter.settings import ExporterSettings
     from gpuscope.fields.catalog import Dialect
@@ -269,6 +270,7 @@ def exporter_settings(
         collectors_text = (config.metrics_csv, f"{config.path} (metrics.fields)")
     dialect = Dialect(flags.dialect)
     selection = parse_devices(flags.devices)
+    switches = parse_devices(flags.switch_devices, SWITCH_FLAG)
     loaded = (
         load_collectors(flags.collectors, dialect)
         if collectors_text is None
@@ -280,6 +282,8 @@ def exporter_settings(
     return ExporterSettings(
         collectors=loaded,
         devices=selection,
+        switches=switches,
+        kernel_log=flags.kernel_log,
         processes=ProcessSettings(
             enabled=flags.process_metrics,
             proc_root=flags.proc_root,

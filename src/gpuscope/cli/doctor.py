@@ -27,15 +27,17 @@ def _headers(values: list[str]) -> tuple[tuple[str, str], ...]:
 
 
 def _window(value: str | None) -> float | None:
-    import re
-
-    from gpuscope.spec.fleet import seconds
+    from gpuscope.durations import prometheus_seconds
 
     if value is None:
         return None
-    if not re.fullmatch(r"([0-9]+(ms|s|m|h|d|w|y))+", value) or seconds(value) <= 0:
+    try:
+        seconds = prometheus_seconds(value)
+    except ValueError:
+        seconds = 0.0
+    if seconds <= 0:
         raise AuditError(f"invalid --window {value!r}: give a Prometheus duration such as 1h or 30m")
-    return seconds(value)
+    return seconds
 
 
 @app.command("doctor")
@@ -96,7 +98,9 @@ def doctor_command(
         timeout_s=timeout,
     )
     endpoints = Endpoints(prometheus, alertmanager, replica_b, global_store)
-    report = audit(endpoints, access, fleet=fleet, window_s=_window(window), speedup=speedup)
+    from gpuscope.generate.budget import predicted
+
+    report = audit(endpoints, access, fleet=fleet, window_s=_window(window), speedup=speedup, predict=predicted)
     if as_json:
         typer.echo(to_json(report))
     else:

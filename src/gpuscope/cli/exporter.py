@@ -56,9 +56,14 @@ def exporter_command(
     *,
     flags: ExporterFlags,
     sim_model: Annotated[
-        str, typer.Option("--sim-model", help="Simulated GPU model: h100, h200, a100, l40s, b200, gb200.")
+        str, typer.Option("--sim-model", help="Simulated GPU model: h100, h200, a100, l40s, b200, gb200, gb300.")
     ] = "h100",
-    sim_gpus: Annotated[int, typer.Option("--sim-gpus", min=1, max=16, help="Simulated GPUs.")] = 8,
+    sim_gpus: Annotated[
+        int,
+        typer.Option(
+            "--sim-gpus", min=0, max=16, help="Simulated GPUs (0: the model's node, 8 on HGX, 4 on an NVL72 tray)."
+        ),
+    ] = 0,
     sim_mig_layout: Annotated[
         str, typer.Option("--sim-mig-layout", help="Put every simulated GPU in MIG mode, e.g. 1g.10gb:7.")
     ] = "",
@@ -86,7 +91,7 @@ class SimOptions:
     """The command's own ``--sim-*`` options (the simulated node of ``--backend sim``)."""
 
     sim_model: str = "h100"
-    sim_gpus: int = 8
+    sim_gpus: int = 0  # 0: as many as the model's node has
     sim_mig_layout: str = ""
     sim_workload: str = "mixed"
     sim_seed: int = 0
@@ -144,7 +149,7 @@ def serve_exporter(
         sim_config = SimNodeConfig(
             hostname=hostname,
             model=model,
-            gpus=sim.sim_gpus,
+            gpus=sim.sim_gpus or model.gpus_per_node,
             mig_layout=mig_layout,
             workload=sim.sim_workload,
             seed=sim.sim_seed,

@@ -7,7 +7,6 @@ missing metric. Bad input (a job id or label that cannot be reported) is an erro
 
 from __future__ import annotations
 
-import re
 import time
 from typing import TYPE_CHECKING, Annotated
 
@@ -211,15 +210,12 @@ def _gauges(pairs: list[str]) -> dict[str, float]:
     return out
 
 
-_DURATION = re.compile(r"^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s?)?$")
-
-
 def _seconds(value: str, flag: str) -> float:
-    """``90``, ``90s``, ``10m``, ``1h30m``, ``2d`` -> seconds."""
+    """``90``, ``90s``, ``10m``, ``1h30m``, ``2d`` -> seconds; a bad one names ``flag``."""
+    from gpuscope.durations import dhms_seconds
     from gpuscope.jobs.labels import InvalidJobInput
 
-    match = _DURATION.match(value.strip())
-    if not value.strip() or not match:
-        raise InvalidJobInput(f"invalid duration {value!r} for {flag}: write e.g. 90s, 30m, 1h or 2d")
-    days, hours, minutes, seconds = (int(g or 0) for g in match.groups())
-    return float(days * 86400 + hours * 3600 + minutes * 60 + seconds)
+    try:
+        return dhms_seconds(value)
+    except ValueError:
+        raise InvalidJobInput(f"invalid duration {value!r} for {flag}: write e.g. 90s, 30m, 1h or 2d") from None

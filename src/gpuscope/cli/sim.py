@@ -26,8 +26,12 @@ def sim_command(
     ctx: typer.Context,
     *,
     nodes: Annotated[int, typer.Option("--nodes", min=1, help="Number of simulated nodes.")] = 1,
-    gpus_per_node: Annotated[int, typer.Option("--gpus-per-node", min=1, max=16, help="GPUs per node.")] = 8,
-    model: Annotated[str, typer.Option("--model", help="GPU model: h100, h200, b200, gb200, a100, l40s.")] = "h100",
+    gpus_per_node: Annotated[
+        int, typer.Option("--gpus-per-node", min=0, max=16, help="GPUs per node (0: the model's node: 8, 4 on NVL72).")
+    ] = 0,
+    model: Annotated[
+        str, typer.Option("--model", help="GPU model: h100, h200, b200, gb200, a100, l40s, gb300.")
+    ] = "h100",
     mig_nodes: Annotated[int, typer.Option("--mig-nodes", min=0, help="How many nodes (the first ones) run MIG.")] = 0,
     mig_layout: Annotated[str, typer.Option("--mig-layout", help="MIG layout of MIG nodes, e.g. 1g.10gb:7.")] = "",
     workload: Annotated[
@@ -62,6 +66,7 @@ def sim_command(
     setup_logging(flags.debug, "text")
     flags = clamped(flags, "sim")
     gpu_model = model_by_key(model)
+    gpus_per_node = gpus_per_node or gpu_model.gpus_per_node
     planned = plan_nodes(
         count=nodes,
         model=gpu_model,
@@ -118,23 +123,32 @@ def sim_inject_command(
     fault: Annotated[
         str,
         typer.Argument(
-            help="xid, fell-off-bus, profiling-lock, thermal, ecc-dbe, nvlink-crc, restart, slow, "
-            "hostengine-down, hostengine-restart, version-skew or zombie."
+            help="xid, fell-off-bus, profiling-lock, thermal, ecc-dbe, nvlink-crc, fabric-degraded, nvlink5-errors, "
+            "nvlink-down, nvswitch-fatal, partition-degraded, restart, slow, hostengine-down, hostengine-restart, "
+            "version-skew or zombie."
         ),
     ],
     url: Annotated[str, typer.Option("--url", help="The node's exporter, e.g. http://127.1.0.1:9400.")] = (
         "http://127.0.0.1:9400"
     ),
     gpu: Annotated[int | None, typer.Option("--gpu", min=0, help="GPU index (default: every GPU).")] = None,
-    code: Annotated[int, typer.Option("--code", min=1, max=999, help="XID number for the xid fault.")] = 13,
+    code: Annotated[
+        int | None,
+        typer.Option("--code", min=1, max=99999, help="XID number for xid (13); SXid for nvswitch-fatal (20034)."),
+    ] = None,
+    link: Annotated[
+        int | None, typer.Option("--link", min=0, help="NVLink index of the GPU (from 0), for nvlink-down.")
+    ] = None,
+    switch: Annotated[int | None, typer.Option("--switch", min=0, help="NVSwitch id, for nvswitch-fatal.")] = None,
     seconds: Annotated[float, typer.Option("--seconds", min=0, max=3600, help="Read delay for slow.")] = 30.0,
     off: Annotated[bool, typer.Option("--off", help="Switch the fault off instead of on.")] = False,
 ) -> None:
     """Inject (or with --off, clear) one fault on a running simulated node."""
-    from gpuscope.backends.sim.faults import FaultRequest, parse_fault_kind
+    from gpuscope.backends.sim.faults import parse_fault_request
     from gpuscope.simulator.client import send_fault
 
-    request = FaultRequest(parse_fault_kind(fault), gpu, not off, code, seconds)
+    body = {"fault": fault, "gpu": gpu, "enabled": not off, "code": code, "seconds": seconds}
+    request = parse_fault_request({**body, "link": link, "switch": switch})
     active = send_fault(_fault_url(url), request)
     typer.echo(json.dumps({"active": active}))
 

@@ -102,16 +102,23 @@ def inject_command(
         str,
         typer.Argument(
             help="A simulator fault (xid, fell-off-bus, profiling-lock, thermal, ecc-dbe, "
-            "nvlink-crc, fabric-degraded, nvlink5-errors, restart, slow, hostengine-down, hostengine-restart, "
-            "version-skew, zombie) or exporter-down, "
-            "prometheus-down, global-down."
+            "nvlink-crc, fabric-degraded, nvlink5-errors, nvlink-down, nvswitch-fatal, partition-degraded, restart, "
+            "slow, hostengine-down, hostengine-restart, version-skew, zombie) or exporter-down, "
+            "prometheus-down, global-down. partition-degraded with --cluster and no --node: every node (tray) of it."
         ),
     ],
     cluster: Annotated[str | None, typer.Option("--cluster", help="Cluster name.")] = None,
     node: Annotated[str | None, typer.Option("--node", help="Node index within the cluster, or hostname.")] = None,
     gpu: Annotated[int | None, typer.Option("--gpu", min=0, help="GPU index (default: every GPU).")] = None,
     replica: Annotated[str, typer.Option("--replica", help="a or b, for prometheus-down.")] = "a",
-    code: Annotated[int, typer.Option("--code", min=1, max=999, help="XID number for xid.")] = 13,
+    code: Annotated[
+        int | None,
+        typer.Option("--code", min=1, max=99999, help="XID number for xid (13); SXid for nvswitch-fatal (20034)."),
+    ] = None,
+    link: Annotated[
+        int | None, typer.Option("--link", min=0, help="NVLink index of the GPU (from 0), for nvlink-down.")
+    ] = None,
+    switch: Annotated[int | None, typer.Option("--switch", min=0, help="NVSwitch id, for nvswitch-fatal.")] = None,
     seconds: Annotated[float, typer.Option("--seconds", min=0, max=3600, help="Read delay for slow.")] = 30.0,
     off: Annotated[bool, typer.Option("--off", help="Switch the fault off.")] = False,
     data_dir: DataDir = DEFAULT_DATA_DIR,
@@ -126,6 +133,8 @@ def inject_command(
         "code": code,
         "seconds": seconds,
         "enabled": not off,
+        "link": link,
+        "switch": switch,
     }
     typer.echo(_call("POST", f"{_control(data_dir)}/faults", json=payload)["message"])
 

@@ -14,21 +14,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from gpuscope.durations import GRAFANA_UNITS_MS, grafana_ms, grafana_relative_ms, grafana_text
 from gpuscope.errors import UsageError
 
-UNIT_MS = {
-    "ms": 1,
-    "s": 1000,
-    "m": 60_000,
-    "h": 3_600_000,
-    "d": 86_400_000,
-    "w": 604_800_000,
-    "M": 2_592_000_000,  # Grafana's relative month: 30 days
-    "y": 31_536_000_000,
-}
-# ASCII digits and few of them: a browser's request can carry anything, and int() refuses "²" and 4,300+ digits.
-_RELATIVE = re.compile(r"^now(?:-([0-9]{1,12})(ms|s|m|h|d|w|M|y))?$")
-_DURATION = re.compile(r"^([0-9]{1,12}(?:\.[0-9]{1,9})?)(ms|s|m|h|d|w|M|y)$")
 _EPOCH_MS = re.compile(r"^[0-9]{1,15}$")  # up to the year 33658: more is no time a Prometheus has
 # Prometheus refuses more points per series than this; Grafana raises the step to stay under it.
 MAX_POINTS = 11_000
@@ -93,11 +81,12 @@ def parse_time(text: str, now_ms: int) -> int:
     text = text.strip()
     if _EPOCH_MS.match(text):
         return int(text)
-    match = _RELATIVE.match(text)
-    if match is None:
-        raise UsageError(f"time {text!r:.80}: expected now, now-<number><s|m|h|d|w|M|y> or epoch milliseconds")
-    amount, unit = match.groups()
-    return now_ms - (int(amount) * UNIT_MS[unit] if amount else 0)
+    try:
+        return now_ms - grafana_relative_ms(text)
+    except ValueError:
+        raise UsageError(
+            f"time {text!r:.80}: expected now, now-<number><s|m|h|d|w|M|y> or epoch milliseconds"
+        ) from None
 
 
 def opening_from(default_from: str, since_ms: int | None, now_ms: int) -> str:
@@ -121,28 +110,18 @@ def parse_range(from_text: str, to_text: str, now_ms: int) -> TimeRange:
 
 
 def parse_duration_ms(text: str) -> int:
-    """``15s``, ``1m``, ``500ms`` -> milliseconds."""
-    match = _DURATION.match(text.strip())
-    if match is None:
-        raise UsageError(f"duration {text!r:.80}: expected a number and a unit (ms, s, m, h, d, w, M, y), e.g. 15s")
-    return round(float(match.group(1)) * UNIT_MS[match.group(2)])
+    """``15s``, ``1m``, ``500ms`` -> milliseconds (a Grafana interval); a bad one is a ``UsageError``."""
+    try:
+        return grafana_ms(text)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def round_interval(ms: float) -> int:
     for bound, value in _ROUND:
         if ms < bound:
             return value
-    return UNIT_MS["y"]
-
-
-def format_duration(ms: int) -> str:
-    """Milliseconds as Grafana writes an interval: the largest unit that divides it (``1m``, ``90s``, ``500ms``)."""
-    if ms <= 0:
-        return "0s"
-    for unit in ("y", "w", "d", "h", "m", "s"):
-        if ms % UNIT_MS[unit] == 0:
-            return f"{ms // UNIT_MS[unit]}{unit}"
-    return f"{ms}ms"
+    return GRAFANA_UNITS_MS["y"]
 
 
 def intervals(
@@ -165,9 +144,9 @@ def intervals(
 def interval_values(iv: Intervals) -> dict[str, str]:
     """The built-in variables' text, by name (without the ``$``)."""
     return {
-        "__interval": format_duration(iv.interval_ms),
+        "__interval": grafana_text(iv.interval_ms),
         "__interval_ms": str(iv.interval_ms),
-        "__rate_interval": format_duration(iv.rate_interval_ms),
+        "__rate_interval": grafana_text(iv.rate_interval_ms),
         "__rate_interval_ms": str(iv.rate_interval_ms),
         "__range": f"{iv.range_s}s",
         "__range_s": str(iv.range_s),

@@ -7,6 +7,7 @@ bytes.
     L1 Fleet ──> L2 Cluster ──> L3 Node ──> L4 GPU
                     └────────> L5 Workload ──┘          Pipeline (the five hops, one page)
     L1, L5 ──> Efficiency (GPUs held vs used, per namespace and team)
+    L2, L3 ──> Fabric (NVLink partitions, every link and NVSwitch port, what is down)
 """
 
 from __future__ import annotations
@@ -18,11 +19,13 @@ from gpuscope.dashboards import linter, provisioning, sdk
 from gpuscope.dashboards.cluster import cluster_dashboard
 from gpuscope.dashboards.defaults import finalize
 from gpuscope.dashboards.efficiency import efficiency_dashboard
+from gpuscope.dashboards.fabric import fabric_dashboard
+from gpuscope.dashboards.facts import Options
 from gpuscope.dashboards.fleet import fleet_dashboard
 from gpuscope.dashboards.gpu import gpu_dashboard
 from gpuscope.dashboards.model import Dashboard
 from gpuscope.dashboards.node import node_dashboard
-from gpuscope.dashboards.options import Options, options_for
+from gpuscope.dashboards.options import options_for
 from gpuscope.dashboards.pipeline import pipeline_dashboard
 from gpuscope.dashboards.promql import Q
 from gpuscope.dashboards.workload import workload_dashboard
@@ -49,6 +52,7 @@ def dashboards(options: Options) -> tuple[Dashboard, ...]:
         workload_dashboard(q),
         pipeline_dashboard(q),
         efficiency_dashboard(q),
+        fabric_dashboard(q),
     )
 
 

@@ -217,5 +217,5 @@ def cluster_dashboard(q: Q) -> Dashboard:
             *filter(None, (allocation_row(q),)),  # kube-state-metrics, when scraped (dashboards/host.py)
             _events(q),
         ),
-        drills_to=("l3-node", "l5-workload"),
+        drills_to=("l3-node", "l5-workload", "fabric"),
     )

@@ -18,8 +18,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import KW_ONLY, dataclass
 
 from gpuscope.dashboards import styles
+from gpuscope.dashboards.facts import Options
 from gpuscope.dashboards.model import Panel, Query, Steps, ValueText
-from gpuscope.dashboards.options import Options
 from gpuscope.dashboards.promql import Q
 from gpuscope.dashboards.units import shown_as_rate, shown_unit
 from gpuscope.fields.catalog import BY_NAME, Entity, Field, MigScope
@@ -134,7 +134,7 @@ class _Shown:
 
 
 def _shown(q: Q, field: Field) -> _Shown:
-    resolved = BY_NAME[q.p.name(field.name)]
+    resolved = q.p.field(field.name)
     return _Shown(
         unit=shown_unit(resolved),
         rate=shown_as_rate(resolved),

@@ -3,9 +3,10 @@ instance), ECC / retired pages / row remapping, XID history, the alerts on it an
 
 from __future__ import annotations
 
-from gpuscope.dashboards import fields, variables
+from gpuscope.dashboards import fields, styles, variables
 from gpuscope.dashboards.model import Dashboard, Panel, Row, Transform, present
 from gpuscope.dashboards.promql import Q
+from gpuscope.dashboards.queries import fabric
 from gpuscope.dashboards.queries import gpu as g
 from gpuscope.dashboards.shared_gpus import l4_panel
 
@@ -69,6 +70,18 @@ def _extras(q: Q, row: str) -> tuple[Panel, ...]:
         )
     if row == fields.XID:
         return (Panel("XID events", "timeseries", present(g.xid_events(q)), unit="short"),)
+    if row == fields.INTERCONNECT and (links := present(fabric.gpu_links(q))):
+        return (
+            Panel(
+                "NVLink link state",
+                "statushistory",
+                links,
+                mappings=styles.LINK_STATE,
+                description="Each link of the GPU: up or down; a gap where its series stopped (dcgm-exporter serves "
+                "only links that are up).",
+                width=24,
+            ),
+        )
     return ()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from gpuscope.dashboards import styles, variables
 from gpuscope.dashboards.cluster import to_gpu
+from gpuscope.dashboards.fabric import link_panels
 from gpuscope.dashboards.host import host_row
 from gpuscope.dashboards.model import Dashboard, Panel, Query, Row, Steps, Transform, present
 from gpuscope.dashboards.promql import PRESENCE, Q
@@ -211,6 +212,12 @@ def _interconnect(q: Q) -> Row:
     )
 
 
+def _fabric(q: Q) -> Row | None:
+    """The node's NVLink links and NVSwitch ports, where the collectors CSV has them (dashboards/fabric.py)."""
+    links = link_panels(q, q.on_node)
+    return Row("NVLink fabric", links) if links else None
+
+
 def _xid(q: Q) -> Row:
     return Row("XID", (_series(q, "Last XID per GPU", (n.last_xid(q),), "none", width=24, height=6),))
 
@@ -228,7 +235,8 @@ def node_dashboard(q: Q) -> Dashboard:
             _clocks(q),
             _memory_activity(q),
             _interconnect(q),
+            *filter(None, (_fabric(q),)),
             _xid(q),
         ),
-        drills_to=("l4-gpu",),
+        drills_to=("l4-gpu", "fabric"),
     )

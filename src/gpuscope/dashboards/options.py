@@ -1,33 +1,19 @@
-"""What the dashboards are generated from: the fleet's rules config plus the facts of its spec.
-
-The same ``RulesConfig`` as the rules (selectors, host/UUID/cluster label names, workload-label mode, dialect,
-thresholds, budget), the fields the collectors CSV really exports (a panel for an uncollected field would be
-empty forever), the scrape timing, whether Prometheus remote-writes, and the GPUs each cluster should have.
+"""The dashboards' ``Options`` from a fleet spec: its rules config, the fields its collectors CSV exports, every
+record its rules define (built here, so only this module of the dashboards loads the rule builders), the scrape
+timing, the store and the GPUs each cluster should have. The record itself is ``facts.Options``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from gpuscope.fields.catalog import RENAMED_IN_4_9
+from gpuscope.dashboards.facts import Options
+from gpuscope.durations import prometheus_seconds
+from gpuscope.fields.catalog import RENAMED_IN_4_9, RENAMED_IN_4_10
 from gpuscope.fields.collectors import CollectorSet
-from gpuscope.rules import Recording, RulesConfig, build_groups
-from gpuscope.spec.fleet import FleetSpec, seconds
+from gpuscope.ruleconfig.config import RulesConfig
+from gpuscope.rules import Recording, build_groups
+from gpuscope.spec.fleet import FleetSpec
 
-_CLASSIC_OF = {new: classic for classic, new in RENAMED_IN_4_9.items()}
-
-
-@dataclass(frozen=True, slots=True)
-class Options:
-    fleet: str
-    rules: RulesConfig
-    fields: frozenset[str]  # classic catalog names the collectors CSV exports (metrics and label fields)
-    scrape_timeout_s: float = 10.0
-    remote_write: bool = False
-    store: str = "federation"  # the long-term store of the chosen topology (the Pipeline page's last row)
-    expected_gpus: tuple[tuple[str, int], ...] = ()  # (cluster, GPUs in the spec)
-    recorded: frozenset[str] = frozenset()  # every recording rule the rules define
-    process_metrics: bool = False  # exporter.process_metrics: the shared-GPU panels
+_CLASSIC_OF = {new: classic for classic, new in (*RENAMED_IN_4_9.items(), *RENAMED_IN_4_10.items())}
 
 
 def collected_fields(collectors: CollectorSet) -> frozenset[str]:
@@ -56,7 +42,7 @@ def options_for(spec: FleetSpec, collectors: CollectorSet, store: str) -> Option
         fleet=spec.name,
         rules=config,
         fields=collected_fields(collectors),
-        scrape_timeout_s=seconds(spec.scrape_timeout),
+        scrape_timeout_s=prometheus_seconds(spec.scrape_timeout),
         remote_write=store in ("mimir", "victoriametrics"),
         store=store,
         expected_gpus=tuple((c.name, c.gpus) for c in spec.clusters),

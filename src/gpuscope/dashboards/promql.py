@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from gpuscope.dashboards.facts import Options
 from gpuscope.dashboards.model import Query
-from gpuscope.dashboards.options import Options
-from gpuscope.rules import RulesConfig
+from gpuscope.ruleconfig.config import RulesConfig
 from gpuscope.rules.promql import Promql
 from gpuscope.rules.timescale import scale
 

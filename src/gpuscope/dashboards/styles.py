@@ -3,9 +3,9 @@ where the matching alert fires (``RulesConfig.thresholds``, the head-series budg
 
 from __future__ import annotations
 
+from gpuscope.dashboards.facts import Options
 from gpuscope.dashboards.model import Steps, ValueText
-from gpuscope.dashboards.options import Options
-from gpuscope.rules.timescale import to_seconds
+from gpuscope.durations import prometheus_seconds
 
 GREEN, ORANGE, RED = "green", "orange", "red"
 NEUTRAL = "text"  # Grafana's text colour: a state that is neither good nor bad
@@ -116,7 +116,7 @@ def job_age(o: Options) -> Steps:
     after = o.rules.thresholds.job_stale_after
     return Steps(
         GREEN,
-        ((above(to_seconds(after)), RED),),
+        ((above(prometheus_seconds(after)), RED),),
         source=f"red after {after} without a push (PushgatewayJobStale, thresholds.job_stale_after)",
     )
 
@@ -153,4 +153,22 @@ HEALTH = (
     ValueText("0", "pass", GREEN),
     ValueText("10", "warn", ORANGE),
     ValueText("20", "fail", RED),
+)
+
+# The NVLink fabric (dashboards/fabric.py): DCGM_FI_DEV_NVLINK_GET_STATE (NVML's link state), the NVSwitch port
+# status DCGM_FI_DEV_NVSWITCH_LINK_STATUS (dcgm_fields.h: UNKNOWN -1, OFF 0, SAFE 1, ACTIVE 2, ERROR 3) and the
+# fabric health summary DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY (NVML: 0 not supported, 1 healthy, 2 unhealthy, 3 limited).
+LINK_STATE = (ValueText("1", "up", GREEN), ValueText("0", "down", RED))
+PORT_STATUS = (
+    ValueText("-1", "unknown", ORANGE),
+    ValueText("0", "off", NEUTRAL),
+    ValueText("1", "safe", ORANGE),
+    ValueText("2", "active", GREEN),
+    ValueText("3", "error", RED),
+)
+FABRIC_HEALTH = (
+    ValueText("0", "n/a", NEUTRAL),
+    ValueText("1", "healthy", GREEN),
+    ValueText("2", "unhealthy", RED),
+    ValueText("3", "limited capacity", ORANGE),
 )

@@ -11,7 +11,8 @@ from gpuscope.dashboards.model import Panel, Query, Row
 from gpuscope.dashboards.model import one_query_timeseries as _ts
 from gpuscope.dashboards.promql import Q
 from gpuscope.dashboards.queries import workload as wq
-from gpuscope.rules.workload_attribution import DRA_CLAIM, group_record
+from gpuscope.ruleconfig.groups import group_record
+from gpuscope.rules.workload_attribution import DRA_CLAIM
 
 
 def attribution_row(q: Q) -> Row | None:

@@ -13,7 +13,7 @@ from functools import partial
 from pathlib import Path
 
 from gpuscope.doctor.checks import CHECKS, evaluate
-from gpuscope.doctor.expect import Expectation, base_config, from_fleet, no_fleet
+from gpuscope.doctor.expect import Expectation, Predict, base_config, from_fleet, no_fleet
 from gpuscope.doctor.fetch import Endpoints, observe
 from gpuscope.doctor.model import CheckResult, Report, Section, Status
 from gpuscope.doctor.timing import Timing, default_window
@@ -22,7 +22,7 @@ from gpuscope.inputs import MissingFile, read_text
 from gpuscope.prom import Access
 from gpuscope.spec.load import LoadedSpec, parse_fleet
 
-__all__ = ["CHECKS", "Access", "CheckResult", "Endpoints", "Report", "Section", "Status", "audit"]
+__all__ = ["CHECKS", "Access", "CheckResult", "Endpoints", "Predict", "Report", "Section", "Status", "audit"]
 
 
 def _fleet(path: str | None) -> LoadedSpec | None:
@@ -47,14 +47,20 @@ def audit(
     fleet: str | None = None,
     window_s: float | None = None,
     speedup: int | None = None,
+    predict: Predict | None = None,
     clock: Callable[[], float] = time.time,
 ) -> Report:
-    """Audit the deployment behind ``endpoints``; raises ``AuditError`` when it cannot be audited at all."""
+    """Audit the deployment behind ``endpoints``; raises ``AuditError`` when it cannot be audited at all.
+
+    ``predict`` gives the head series the fleet's budget predicts (``gpuscope.generate.budget.predicted``, what the
+    bundle's ``budget.json`` holds); without it the audit has no prediction to hold the head series to."""
     loaded = _fleet(fleet)
     speed = speedup or (loaded.spec.speedup if loaded else 1)
     timing = Timing(clock(), window_s or default_window(speed), speed)
     expectation: Callable[[str | None], Expectation] = (
-        partial(from_fleet, loaded, fleet) if loaded and fleet else lambda _cluster: no_fleet()
+        partial(from_fleet, loaded, fleet, predict(loaded) if predict else {})
+        if loaded and fleet
+        else lambda _cluster: no_fleet()
     )
     observed = observe(
         endpoints,

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Container
 from dataclasses import dataclass
 
-from gpuscope.doctor import dcgm, failures, floor, host, hygiene
+from gpuscope.doctor import dcgm, fabric, failures, floor, host, hygiene
 from gpuscope.doctor.model import CheckResult, Finding, Section, Status
 from gpuscope.doctor.observations import Observations
 from gpuscope.errors import QueryFailed
-from gpuscope.rules import RulesConfig
+from gpuscope.ruleconfig.config import RulesConfig
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +45,7 @@ CHECKS: tuple[Check, ...] = (
     Check("scrape-duration", M, "Scrape duration vs timeout", failures.scrape_duration),
     Check("scrape-limits", M, "Sample/label limits", failures.scrape_limits, "PrometheusScrapeSampleLimitHit"),
     Check("host-targets", M, "node-exporter, kube-state-metrics, cAdvisor up", host.companion_targets),
+    Check("nvlink-inventory", M, "NVLink links and NVSwitches as the spec's models", fabric.fabric_inventory),
     Check("workload-labels", H, "Pod/job labels on GPU series", hygiene.workload_labels, "PrometheusSeriesChurnHigh"),
     Check("label-collisions", H, "exported_* label collisions", hygiene.label_collisions),
     Check("label-count", H, "Labels per series (Mimir limit 30)", hygiene.label_count, "PrometheusLabelLimitHit"),

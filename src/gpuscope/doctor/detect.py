@@ -16,8 +16,7 @@ from gpuscope.errors import AuditError
 from gpuscope.escaping import promql_string
 from gpuscope.fields.catalog import RENAMED_IN_4_9
 from gpuscope.prom import Vector
-from gpuscope.rules import RulesConfig
-from gpuscope.rules.config import EXPORTER_JOB
+from gpuscope.ruleconfig.config import EXPORTER_JOB, RulesConfig
 from gpuscope.rules.promql import regex_of
 
 TEMP = "DCGM_FI_DEV_GPU_TEMP"
@@ -50,7 +49,7 @@ class PromInstance:
 @dataclass(frozen=True, slots=True)
 class Detected:
     exporter_jobs: tuple[str, ...]
-    dialect: Literal["classic", "4.9"]
+    dialect: Literal["classic", "4.9", "4.10"]  # detect() tells classic from 4.9 (a 4.10 stack reads as 4.9)
     gpu_labels: tuple[str, ...]
     host_label: Literal["Hostname", "hostname"]
     uuid_label: Literal["UUID", "uuid"]

@@ -36,7 +36,7 @@ from gpuscope.doctor.timing import Timing, duration
 from gpuscope.errors import ApiUnusable, AuditError, EndpointDown, QueryFailed, UsageError
 from gpuscope.prom import Access, Client, Deadline, Endpoint, Limits, Vector, http_client
 from gpuscope.prom.api import SHAPE_ERRORS
-from gpuscope.rules import RulesConfig
+from gpuscope.ruleconfig.config import RulesConfig
 from gpuscope.rules.promql import Promql
 
 WORKERS = 8

@@ -6,7 +6,7 @@ from gpuscope.doctor.detect import HOST_LABELS
 from gpuscope.doctor.model import Evidence, Finding, Status
 from gpuscope.doctor.observations import Observations, number
 from gpuscope.errors import QueryFailed
-from gpuscope.generate.prometheus import LABEL_LIMIT
+from gpuscope.spec.fleet import LABEL_LIMIT
 
 
 def workload_labels(o: Observations) -> Finding:

@@ -11,10 +11,9 @@ the retention window or from the future are ignored, i.e. lost).
 
 from __future__ import annotations
 
-import re
-
 from gpuscope.doctor.model import Evidence, Finding, Status
 from gpuscope.doctor.observations import Observations, Peer, number, vector
+from gpuscope.durations import go_seconds
 
 STORE_RATE_S = 120.0  # the rate window for the store's counters, in production time (several self-scrapes)
 
@@ -39,12 +38,11 @@ def store_queries(cluster_label: str, cluster: str | None, replica_label: str | 
 
 
 def _seconds(duration: str) -> float | None:
-    """A Go duration as the flag prints it (``15s``, ``1m0s``, ``500ms``, ``0s``)."""
-    units = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 0.001}
-    parts = re.findall(r"([0-9.]+)(ms|h|m|s)", duration)
-    if not parts or "".join(n + u for n, u in parts) != duration:
+    """A Go duration as the flag prints it (``15s``, ``1m0s``, ``500ms``, ``0s``); None for anything else."""
+    try:
+        return go_seconds(duration)
+    except ValueError:
         return None
-    return sum(float(n) * units[u] for n, u in parts)
 
 
 def victoriametrics(o: Observations, store: Peer, arrived: Finding) -> Finding:

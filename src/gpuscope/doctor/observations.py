@@ -7,7 +7,6 @@ are pure functions of an ``Observations`` and can be read without knowing the HT
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,12 +15,12 @@ from gpuscope.doctor.detect import TEMP, Detected
 from gpuscope.doctor.expect import Expectation
 from gpuscope.doctor.model import Evidence
 from gpuscope.doctor.timing import Timing
+from gpuscope.durations import prometheus_seconds
 from gpuscope.errors import QueryFailed, SpecError
 from gpuscope.inputs import load
 from gpuscope.prom import Rule, Target, Vector
-from gpuscope.rules import RulesConfig
+from gpuscope.ruleconfig.config import RulesConfig
 from gpuscope.rules.promql import Promql
-from gpuscope.spec.fleet import seconds
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,5 +167,13 @@ def parse_config(text: str) -> LoadedConfig:
     return LoadedConfig(
         external_labels={str(k): str(v) for k, v in external.items()},
         remote_write=queues,
-        scrape_interval_s=seconds(interval) if re.fullmatch(r"([0-9]+(ms|s|m|h|d|w|y))+", interval) else 0.0,
+        scrape_interval_s=_interval_s(interval),
     )
+
+
+def _interval_s(text: str) -> float:
+    """The server's ``global.scrape_interval`` in seconds; 0 (unknown) for one that is no Prometheus duration."""
+    try:
+        return prometheus_seconds(text)
+    except ValueError:
+        return 0.0

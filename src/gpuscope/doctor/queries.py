@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gpuscope.doctor.detect import HOST_LABELS, TEMP, Detected
+from gpuscope.doctor.fabric import fabric_queries
 from gpuscope.doctor.host import host_queries
 from gpuscope.doctor.timing import GROWTH_HORIZON_S, HOUR_S, Timing, duration
 from gpuscope.escaping import promql_string_content
@@ -167,6 +168,7 @@ def audit_queries(q: Promql, d: Detected, t: Timing) -> dict[str, str]:
         **hygiene_queries(q, d, t),
         **alert_queries(q),
         **host_queries(q),  # node-exporter, kube-state-metrics, cAdvisor (doctor/host.py)
+        **fabric_queries(q),  # the NVLink inventory (doctor/fabric.py)
     }
 
 

@@ -33,7 +33,8 @@ from gpuscope.fields.clock_events import CLOCK_EVENT_REASONS
 from gpuscope.fields.collectors import CollectorSet
 from gpuscope.fields.ids import FieldId
 
-if TYPE_CHECKING:  # built only with --process-metrics (exporter/settings.py)
+if TYPE_CHECKING:  # built only with --process-metrics / --kernel-log (exporter/settings.py)
+    from gpuscope.exporter.kernellog import KernelLogReader, KernelLogView
     from gpuscope.exporter.processes.attribute import ProcessView
     from gpuscope.exporter.processes.nvml_lists import ProcessLists
     from gpuscope.exporter.processes.source import ProcessSource
@@ -91,6 +92,8 @@ class Collector:
         monotonic: Callable[[], float] = time.monotonic,
         workloads: WorkloadSource | None = None,
         devices: DeviceSelection | None = None,
+        switches: DeviceSelection | None = None,
+        kernel_log: KernelLogReader | None = None,
         processes: ProcessSource | None = None,
         process_lists: ProcessLists | None = None,
     ) -> None:
@@ -99,6 +102,9 @@ class Collector:
         self.processes = processes
         self.process_lists = process_lists  # the processes from a second backend (NVML beside DCGM)
         self.devices = devices or DeviceSelection()
+        self.switches = switches or DeviceSelection()
+        self.kernel_log = kernel_log
+        self._kernel_log_error = ""
         self._warned_missing = False
         # The DCGM backend reads any field dcgm_fields.h describes; for the others those fields are unsupported.
         self._header_fields = bool(getattr(backend, "reads_header_fields", False))
@@ -127,6 +133,8 @@ class Collector:
             error = ""
             if reading is not None and not self.devices.everything:
                 reading = self._select(reading)
+            if reading is not None and not self.switches.everything:
+                reading = self.switches.apply_switches(reading)
             if reading is not None and self.process_lists is not None and self.request.processes:
                 reading = self.process_lists.fill(reading)
         except BackendUnavailable as exc:
@@ -142,12 +150,29 @@ class Collector:
             except Exception:  # a bug in attribution must not cost the GPU metrics: keep the last attribution
                 log.exception("workload attribution failed")
         procs = self._read_processes(reading, workloads) if reading is not None else None
+        kernel = self._read_kernel_log()
         duration = self._monotonic() - start
         with self._lock:
             self.snapshot = self._next(reading, error, duration, workloads)
             if procs is not None:
                 self.snapshot = replace(self.snapshot, processes=procs)
+            if kernel is not None:
+                self.snapshot = replace(self.snapshot, kernel_log=kernel)
             return self.snapshot
+
+    def _read_kernel_log(self) -> KernelLogView | None:
+        """New kernel log lines, on the collection thread (the reader never blocks)."""
+        if self.kernel_log is None:
+            return None
+        try:
+            view = self.kernel_log.poll()
+        except Exception:  # a bug in the reader must not cost the GPU metrics
+            log.exception("reading the kernel log failed")
+            return self.snapshot.kernel_log
+        if self.kernel_log.error and self.kernel_log.error != self._kernel_log_error:
+            log.warning("--kernel-log: %s (retrying every collection)", self.kernel_log.error)
+        self._kernel_log_error = self.kernel_log.error
+        return view
 
     def _read_processes(
         self, reading: NodeReading, workloads: tuple[Attribution, WorkloadStatus] | None

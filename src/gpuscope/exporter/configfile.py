@@ -64,6 +64,7 @@ from dataclasses import dataclass, field
 
 import yaml
 
+from gpuscope.durations import go_seconds
 from gpuscope.errors import SpecError, UsageError
 from gpuscope.inputs import compose
 from gpuscope.inputs.files import read_text
@@ -73,8 +74,6 @@ __all__ = [
     "Retention",
     "WatchGroup",
     "describe",
-    "go_duration_s",
-    "go_duration_text",
     "load",
     "match_groups",
     "parse",
@@ -82,36 +81,6 @@ __all__ = [
 
 _MAX_INT32 = 2**31 - 1
 _MAX_INT64 = 2**63 - 1
-# Go's time.Duration is int64 nanoseconds: ParseDuration refuses more (2562047h47m16.854775807s) as invalid.
-MAX_GO_DURATION_S = _MAX_INT64 / 1e9
-_UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
-_PART = re.compile(r"([0-9]*(?:\.[0-9]*)?)(ns|us|µs|μs|ms|s|m|h)")
-
-
-def go_duration_s(text: str) -> float:
-    """Seconds of a Go duration (``time.ParseDuration``: ``1h30m``, ``300ms``, ``0``); ``ValueError`` otherwise."""
-    raw = text.strip()
-    sign = -1.0 if raw.startswith("-") else 1.0
-    body = raw.lstrip("+-") if raw[:1] in "+-" else raw
-    if body == "0":
-        return 0.0
-    if not body or len(body) > 64:
-        raise ValueError(f"invalid duration {text!r:.40}")
-    total, at = 0.0, 0
-    while at < len(body):
-        m = _PART.match(body, at)
-        if m is None or m.group(1) in ("", "."):
-            raise ValueError(f"invalid duration {text!r:.40} (write e.g. 30s, 500ms or 1m30s)")
-        total += float(m.group(1)) * _UNITS[m.group(2)]
-        at = m.end()
-    if not total <= MAX_GO_DURATION_S:  # also inf, from a number too long for a float
-        raise ValueError(f"invalid duration {text!r:.40} (more than Go's largest, 2562047h47m16s)")
-    return sign * total
-
-
-def go_duration_text(seconds: float) -> str:
-    """``seconds`` as a Go duration that ``go_duration_s`` reads back (whole nanoseconds, as Go keeps them)."""
-    return f"{round(seconds * 1e9)}ns"
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,7 +207,7 @@ class _Doc:
 
     def duration(self, node: yaml.Node, path: str) -> float:
         try:
-            return go_duration_s(self.text(node, path))
+            return go_seconds(self.text(node, path))
         except ValueError as exc:
             raise self.error(node, f"{path}: {exc}") from None
 

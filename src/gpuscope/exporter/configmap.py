@@ -2,11 +2,12 @@
 
 As dcgm-exporter, through the API server with the pod's service account: ``KUBERNETES_SERVICE_HOST`` and
 ``KUBERNETES_SERVICE_PORT`` from the environment, the token and CA bundle from the service-account directory
-(``GPUSCOPE_SERVICEACCOUNT_DIR`` overrides ``/var/run/secrets/kubernetes.io/serviceaccount``, for running outside
-a pod). The pod's role needs ``get`` on that ConfigMap. One GET through the watches' client (``kubewatch.fetch``):
-the whole read within one deadline (a server dripping a byte a second cannot hold start-up or a reload), at most
-``MAX_BYTES``, and no redirect followed, so the bearer token goes to the API server and nowhere else. An answer that
-is no ConfigMap (a nesting bomb included) is one line: exit 2 at start, a failed reload (the old list kept) on SIGHUP.
+(``GPUSCOPE_SERVICEACCOUNT_DIR`` overrides ``/var/run/secrets/kubernetes.io/serviceaccount``, for running outside a
+pod). The pod's role needs ``get`` on that ConfigMap. One GET through the API server client
+(``gpuscope.kube.client.fetch``): the whole read within one deadline (a server dripping a byte a second cannot hold
+start-up or a reload), at most ``MAX_BYTES``, and no redirect followed, so the bearer token goes to the API server
+and nowhere else. An answer that is no ConfigMap (a nesting bomb included) is one line: exit 2 at start, a failed
+reload (the old list kept) on SIGHUP.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from gpuscope.errors import EnvironmentProblem, UsageError
 __all__ = ["ConfigMapRef", "parse_configmap_ref", "read_configmap_csv"]
 
 FLAG = "-m/--configmap-data (env DCGM_EXPORTER_CONFIGMAP_DATA)"
-SERVICEACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount"
 DATA_KEY = "metrics"
 MAX_BYTES = 4 * 1024 * 1024  # a ConfigMap holds at most 1 MiB; anything far larger is not one
 _DNS_LABEL = set("abcdefghijklmnopqrstuvwxyz0123456789-.")
@@ -57,7 +57,7 @@ def read_configmap_csv(ref: ConfigMapRef, env: Mapping[str, str] | None = None, 
     # Only with -m: the API server client (http.client, ssl) is weight an exporter never needs otherwise.
     import urllib.parse
 
-    from gpuscope.exporter.workloads.kubewatch import ApiServer, WatchError, fetch
+    from gpuscope.kube.client import SERVICEACCOUNT_DIR, ApiServer, WatchError, fetch
 
     env = os.environ if env is None else env
     host, port = env.get("KUBERNETES_SERVICE_HOST", ""), env.get("KUBERNETES_SERVICE_PORT", "")

@@ -7,6 +7,12 @@ is still served with ``i``, since it describes the instances' hardware.
 
 Combined (dcgm-exporter 4.8.3, PR #711, ``parseDeviceOptions``): ``g[:ids]+i[:ids]`` serves the selected GPUs
 and the selected GPU instances; ``f`` combines with nothing, and each letter appears once.
+
+``-s/--switch-devices`` takes the same syntax for NVSwitches (dcgm-exporter parses both with ``parseDeviceOptions``
+and reads them in internal/pkg/deviceinfo ``IsSwitchWatched``/``IsLinkWatched``): ``g`` ids are switch ids and
+``i`` ids are port (link) indices. ``f``: every switch and port; ``g[:ids]``: those switches and none of their
+ports (an empty link range watches no link); ``g[:ids]+i[:ids]``: those switches and those ports of them; ``i``
+alone watches no switch, hence nothing. GPU NVLinks follow ``-d``, not ``-s``.
 """
 
 from __future__ import annotations
@@ -18,9 +24,10 @@ from enum import StrEnum
 from gpuscope.backends.base import NodeReading
 from gpuscope.errors import UsageError
 
-__all__ = ["DeviceSelection", "Selector", "parse_devices"]
+__all__ = ["SWITCH_FLAG", "DeviceSelection", "Selector", "parse_devices"]
 
 _FLAG = "-d/--devices (env DCGM_EXPORTER_DEVICES_STR)"
+SWITCH_FLAG = "-s/--switch-devices (env DCGM_EXPORTER_OTHER_DEVICES_STR)"
 _FIX = "write f, g, g:0,1, i, i:0,2-4 or g:0+i:1"
 
 
@@ -61,6 +68,20 @@ class DeviceSelection:
                 if kept:
                     gpus.append(replace(gpu, instances=kept))
         return replace(reading, gpus=tuple(gpus))
+
+    def apply_switches(self, reading: NodeReading) -> NodeReading:
+        """The reading's NVSwitches and ports restricted as ``-s`` selects them (pure)."""
+        if self.kind is Selector.FLEX or not reading.switches:
+            return reading
+        if self.kind is Selector.INSTANCES:
+            return replace(reading, switches=())
+        ports = self.instance_ids if self.kind is Selector.BOTH else frozenset()
+        kept = tuple(
+            replace(s, ports=tuple(p for p in s.ports if _has(ports, p.link)))
+            for s in reading.switches
+            if _has(self.ids, s.switch_id)
+        )
+        return replace(reading, switches=kept)
 
     def missing(self, reading: NodeReading) -> list[int]:
         """Ids the selector names that this node does not have (a warning, not an error: GPUs come and go)."""

@@ -14,11 +14,12 @@ In ``--workload-labels labels`` mode the snapshot's attribution adds ``container
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 from gpuscope import __version__, exposition
-from gpuscope.backends.base import GpuReading, NodeReading, Value
+from gpuscope.backends.base import GpuReading, LinkReading, LinkState, NodeReading, SwitchReading, Value
 from gpuscope.exporter.snapshot import GpuDerived, Snapshot
 from gpuscope.exporter.workloads.labels import NO_ATTRIBUTES, Pairs, attribute_variants, sections
 from gpuscope.exporter.workloads.model import Attribution, WorkloadLabels
@@ -26,6 +27,7 @@ from gpuscope.exposition import escape, label_suffix
 from gpuscope.fields.catalog import DERIVED, Entity, MetricType, MigScope, ValueKind
 from gpuscope.fields.collectors import CollectorSet, Metric
 from gpuscope.fields.ids import FieldId
+from gpuscope.fields.rows_fabric import LINK_STATE_FIELDS
 from gpuscope.fields.xid import xid_message
 
 _P2P_STATUS = (
@@ -52,6 +54,9 @@ class RenderConfig:
     clock_events_window_ms: int = 300000
     workload_labels: WorkloadLabels = WorkloadLabels.INFO
     old_namespace: bool = False  # -o: pod_name/pod_namespace/container_name
+    # The nvlink label of GPU link 0: 0 as DCGM and NVML number links (dcgm-exporter <= 4.8.0), 1 as dcgm-exporter
+    # >= 4.8.1 labels them (deviceinfo renumbers a GPU's links from 1). Switch ports keep DCGM's index either way.
+    gpu_link_base: int = 0
 
 
 def format_value(value: Value, kind: ValueKind) -> str:
@@ -125,6 +130,7 @@ class _GpuView:
     instance_entities: tuple[_Entity, ...]
     links: tuple[_Entity, ...]
     derived: GpuDerived
+    link_readings: tuple[LinkReading, ...] = ()
 
 
 def render_dcgm(snapshot: Snapshot, config: RenderConfig, split: Split | None = None) -> str:
@@ -135,10 +141,56 @@ def render_dcgm(snapshot: Snapshot, config: RenderConfig, split: Split | None = 
     if snapshot.reading is None:
         return ""
     views = _views(snapshot.reading, snapshot.derived, config, snapshot.attribution, split or {})
+    switches = _switch_views(snapshot.reading.switches, config)
     out: list[str] = []
     for metric in _families(config.collectors):
-        out.append(exposition.family(metric.name, metric.type.value, metric.help, _series(metric, views, config)))
+        series = _series(metric, views, config)
+        if metric.field.entity is not Entity.GPU and switches:
+            series = itertools.chain(series, _switch_series(metric, switches))
+        out.append(exposition.family(metric.name, metric.type.value, metric.help, series))
     return "".join(out)
+
+
+@dataclass(frozen=True, slots=True)
+class _SwitchView:
+    """An NVSwitch's series targets: the switch itself and its ports (label text, values, link state)."""
+
+    labels: str
+    values: Mapping[int, Value]
+    ports: tuple[tuple[str, LinkReading], ...]
+
+
+def _switch_views(switches: tuple[SwitchReading, ...], config: RenderConfig) -> list[_SwitchView]:
+    """dcgm-exporter's switch and switch-port label sets (rendermetrics ``switchMetricsFormat``/``linkMetricsFormat``):
+    ``nvswitch="nvswitch<id>"`` with the switch's own id (the per-switch fix of NVIDIA/dcgm-exporter#729: before it,
+    every switch was labelled by its parent id, ``nvswitch0``), then the host label; a port adds ``nvlink`` first."""
+    host = f',{config.host_label}="{escape(config.hostname)}"' if config.hostname is not None else ""
+    views = []
+    for switch in sorted(switches, key=lambda s: s.switch_id):
+        name = f'nvswitch="nvswitch{switch.switch_id}"'
+        ports = tuple((f'nvlink="{p.link}",{name}{host}', p) for p in sorted(switch.ports, key=lambda p: p.link))
+        views.append(_SwitchView(name + host, switch.reading.values, ports))
+    return views
+
+
+def _switch_series(metric: Metric, switches: list[_SwitchView]) -> Iterator[str]:
+    fid, kind = metric.field.field_id, metric.field.value
+    for switch in switches:
+        if metric.field.entity is Entity.NVSWITCH:
+            value = switch.values.get(fid)
+            if value is not None:
+                yield exposition.sample(metric.name, switch.labels, format_value(value, kind))
+            continue
+        for labels, port in switch.ports:
+            value = port.reading.values.get(fid)
+            if value is not None and _link_served(port, fid):
+                yield exposition.sample(metric.name, labels, format_value(value, kind))
+
+
+def _link_served(link: LinkReading, fid: int) -> bool:
+    """dcgm-exporter watches links in state Up only (devicemonitoring ``monitorAll*NvLinks``); gpuscope serves the
+    link-state fields of the others too, so a link that went down shows as down instead of vanishing."""
+    return link.state is LinkState.UP or (fid in LINK_STATE_FIELDS and link.state is not LinkState.NOT_SUPPORTED)
 
 
 def _families(collectors: CollectorSet) -> tuple[Metric, ...]:
@@ -187,7 +239,7 @@ def _views(
         )
         links = tuple(
             _entity(
-                f'nvlink="{link.link}",gpu="{ident.index}",gpu_uuid="{escape(ident.uuid)}"'
+                f'nvlink="{link.link + config.gpu_link_base}",gpu="{ident.index}",gpu_uuid="{escape(ident.uuid)}"'
                 f',pci_bus_id="{escape(ident.pci_bus_id)}",device="nvidia{ident.index}"'
                 f',model_name="{escape(model)}"{host}',
                 fields,
@@ -197,7 +249,9 @@ def _views(
             for link in gpu.links
         )
         views.append(
-            _GpuView(gpu, physical, instances or (physical,), instances, links, derived.get(ident.uuid, empty))
+            _GpuView(
+                gpu, physical, instances or (physical,), instances, links, derived.get(ident.uuid, empty), gpu.links
+            )
         )
     return views
 
@@ -228,8 +282,12 @@ def _series(metric: Metric, views: list[_GpuView], config: RenderConfig) -> Iter
     getter = _getter(fid)
     plain = NO_ATTRIBUTES
     for view in views:
+        if field.entity is Entity.NVSWITCH:
+            continue  # a switch's own field: rendered per switch (_switch_series)
         if field.entity is Entity.NVLINK:
-            targets: tuple[_Entity, ...] = view.links
+            targets: tuple[_Entity, ...] = tuple(
+                e for e, r in zip(view.links, view.link_readings, strict=True) if _link_served(r, fid)
+            )
         elif not view.gpu.mig_enabled or field.mig is MigScope.PARENT:
             targets = view.entities
         elif field.mig is MigScope.INSTANCE:

@@ -81,6 +81,10 @@ def render_self(snapshot: Snapshot, config: RenderConfig, interval_s: float, dia
         *_gpu_families(s, config),
         *_workload_families(s),
     ]
+    if s.kernel_log is not None:
+        from gpuscope.exporter.kernellog import render  # loaded with --kernel-log only
+
+        parts.append(render(s.kernel_log))
     return "".join(parts)
 
 

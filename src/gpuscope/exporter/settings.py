@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from gpuscope.backends.base import Backend, WatchPlan
 from gpuscope.exporter.collector import Collector
@@ -22,6 +23,9 @@ from gpuscope.exporter.runtime import NodeRuntime
 from gpuscope.exporter.workloads.source import WorkloadSettings, WorkloadSource
 from gpuscope.fields.catalog import Dialect
 from gpuscope.fields.collectors import CollectorSet
+
+if TYPE_CHECKING:
+    from gpuscope.exporter.kernellog import KernelLogReader
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +43,8 @@ class ExporterSettings:
     clock_events_window_ms: int = 300000
     workloads: WorkloadSettings = field(default_factory=WorkloadSettings)
     devices: DeviceSelection = field(default_factory=DeviceSelection)
+    switches: DeviceSelection = field(default_factory=DeviceSelection)  # -s/--switch-devices
+    kernel_log: str = ""  # --kernel-log: /dev/kmsg or a kernel log text file ("": off)
     processes: ProcessSettings = field(default_factory=ProcessSettings)
     # How DCGM's field watches sample the fields (--watch-max-keep-*, the config file's watch groups); None: the
     # DCGM backend's defaults. Only the dcgm backend keeps watches: the others read every field each collection.
@@ -102,6 +108,8 @@ def make_runtime(
         clock=clock,
         workloads=workloads,
         devices=settings.devices,
+        switches=settings.switches,
+        kernel_log=_kernel_log(settings.kernel_log),
         processes=processes,
         process_lists=process_lists,
     )
@@ -115,6 +123,7 @@ def make_runtime(
         clock_events_window_ms=settings.clock_events_window_ms,
         workload_labels=settings.workloads.mode,
         old_namespace=settings.use_old_namespace,
+        gpu_link_base=0 if settings.dialect is Dialect.CLASSIC else 1,
     )
     return NodeRuntime(
         backend,
@@ -125,3 +134,11 @@ def make_runtime(
         own_process_metrics=own_process_metrics,
         require_gpus=settings.require_gpus,
     )
+
+
+def _kernel_log(path: str) -> KernelLogReader | None:
+    if not path:
+        return None
+    from gpuscope.exporter.kernellog import KernelLogReader  # loaded with --kernel-log only
+
+    return KernelLogReader(path)

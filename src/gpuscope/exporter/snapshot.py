@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 from gpuscope.backends.base import NodeReading
 from gpuscope.exporter.workloads.model import Attribution, WorkloadStatus
 
-if TYPE_CHECKING:  # set only with --process-metrics, whose modules load only then
+if TYPE_CHECKING:  # set only with --process-metrics / --kernel-log, whose modules load only then
+    from gpuscope.exporter.kernellog import KernelLogView
     from gpuscope.exporter.processes.attribute import ProcessView
 
 
@@ -54,6 +55,7 @@ class Snapshot:
     attribution: Attribution = field(default_factory=Attribution)
     workload_status: WorkloadStatus | None = None  # None: attribution is off
     processes: ProcessView | None = None  # None: --process-metrics is off
+    kernel_log: KernelLogView | None = None  # None: --kernel-log is off
 
     def age(self, now: float) -> float | None:
         """Seconds since the served reading was taken; ``None`` before the first one."""

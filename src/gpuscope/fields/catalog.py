@@ -25,7 +25,11 @@ from types import MappingProxyType
 from gpuscope.fields import dcgm_header
 from gpuscope.fields.ids import FieldId
 from gpuscope.fields.model import Dialect, Entity, Field, MetricType, MigScope, ValueKind
-from gpuscope.fields.rows import ALL_FIELDS
+from gpuscope.fields.rows import DEVICE_FIELDS, LATER_FIELDS
+from gpuscope.fields.rows_dcgm4 import DCGM4_FIELDS
+from gpuscope.fields.rows_fabric import FABRIC_FIELDS
+
+ALL_FIELDS: tuple[Field, ...] = (*DEVICE_FIELDS, *DCGM4_FIELDS, *LATER_FIELDS)
 
 __all__ = [
     "ALL_FIELDS",
@@ -33,11 +37,13 @@ __all__ = [
     "BY_NAME",
     "DCGM_SOURCES",
     "DERIVED",
+    "FABRIC_FIELDS",
     "HEADER_BY_ID",
     "HEADER_IDS",
     "LEGACY_NAMES",
     "REMOVED_FIELDS",
     "RENAMED_IN_4_9",
+    "RENAMED_IN_4_10",
     "Dialect",
     "Entity",
     "Field",
@@ -82,6 +88,19 @@ RENAMED_IN_4_9: Mapping[str, str] = MappingProxyType(
         "DCGM_FI_PROF_DRAM_ACTIVE": "DCGM_FI_PROF_DRAM_UTIL_RATIO",
     }
 )
+
+# classic name -> 4.10.0 name: the PROF byte rates dcgm-exporter 4.10.0's shipped collectors rename (release notes
+# of 4.10.0; the unit is still bytes per second). Unlike 4.9's renames, a custom CSV that lists the old name is
+# still served under that name: only the built-in collectors use the new ones (``load_collectors``).
+RENAMED_IN_4_10: Mapping[str, str] = MappingProxyType(
+    {
+        "DCGM_FI_PROF_PCIE_TX_BYTES": "DCGM_FI_PROF_PCIE_TX_BYTES_PER_SECOND",
+        "DCGM_FI_PROF_PCIE_RX_BYTES": "DCGM_FI_PROF_PCIE_RX_BYTES_PER_SECOND",
+        "DCGM_FI_PROF_NVLINK_TX_BYTES": "DCGM_FI_PROF_NVLINK_TX_BYTES_PER_SECOND",
+        "DCGM_FI_PROF_NVLINK_RX_BYTES": "DCGM_FI_PROF_NVLINK_RX_BYTES_PER_SECOND",
+    }
+)
+_CLASSIC_OF_4_10 = {new: classic for classic, new in RENAMED_IN_4_10.items()}
 
 # DCGM 1.x names (dcgm-exporter's 1.x-compatibility-metrics.csv); emitted verbatim when written.
 LEGACY_NAMES: Mapping[str, str] = MappingProxyType(
@@ -150,7 +169,7 @@ def _index(fields: Iterable[Field]) -> Mapping[str, Field]:
     return MappingProxyType(by_name)
 
 
-BY_NAME: Mapping[str, Field] = _index(ALL_FIELDS)
+BY_NAME: Mapping[str, Field] = _index((*ALL_FIELDS, *FABRIC_FIELDS))
 
 
 def _field_by_id(fields: Iterable[Field]) -> Mapping[int, Field]:
@@ -161,7 +180,7 @@ def _field_by_id(fields: Iterable[Field]) -> Mapping[int, Field]:
     return MappingProxyType(by_id)
 
 
-BY_ID: Mapping[int, Field] = _field_by_id(ALL_FIELDS)
+BY_ID: Mapping[int, Field] = _field_by_id((*ALL_FIELDS, *FABRIC_FIELDS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,18 +194,21 @@ class ResolvedName:
 def resolve(name: str, dialect: Dialect = Dialect.CLASSIC) -> ResolvedName | None:
     """Resolve a CSV column-1 name; ``None`` if the catalog does not know it.
 
-    Classic emits names as written (dcgm-exporter <= 4.8). 4.9 rewrites the 23 renamed classic names to their
-    4.9 names and units. DCGM 1.x lowercase names are always emitted as written.
+    Classic emits names as written (dcgm-exporter <= 4.8). 4.9 and 4.10 rewrite the 23 renamed classic names to
+    their 4.9 names and units; 4.10 also knows its four ``*_BYTES_PER_SECOND`` names (``RENAMED_IN_4_10``), and
+    serves the old ones as written. DCGM 1.x lowercase names are always emitted as written.
     """
     if name in LEGACY_NAMES:
         return ResolvedName(BY_NAME[LEGACY_NAMES[name]], name)
+    if dialect is Dialect.DCGM_4_10 and name in _CLASSIC_OF_4_10:
+        return ResolvedName(BY_NAME[_CLASSIC_OF_4_10[name]], name)
     field = BY_NAME.get(name)
     if field is None:
         # A name only dcgm_fields.h knows (a current name or a deprecated alias): the catalog row of its id.
         header_id = HEADER_IDS.get(name)
         field = BY_ID.get(header_id) if header_id is not None else None
         return None if field is None else ResolvedName(field, name)
-    if dialect is Dialect.DCGM_4_9 and name in RENAMED_IN_4_9:
+    if dialect is not Dialect.CLASSIC and name in RENAMED_IN_4_9:
         renamed = BY_NAME[RENAMED_IN_4_9[name]]
         return ResolvedName(renamed, renamed.name)
     return ResolvedName(field, name)

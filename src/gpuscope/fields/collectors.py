@@ -28,6 +28,7 @@ from gpuscope.fields.catalog import (
     HEADER_IDS,
     LEGACY_NAMES,
     REMOVED_FIELDS,
+    RENAMED_IN_4_10,
     Dialect,
     Field,
     MetricType,
@@ -81,8 +82,17 @@ def load_collectors(
 ) -> CollectorSet:
     """Read and parse a collectors file; ``None`` means the built-in default list. ``where`` names the setting."""
     if path is None:
-        return parse_collectors(default_counters_text(), "<built-in default-counters.csv>", dialect)
+        text = default_counters_text()
+        if dialect is Dialect.DCGM_4_10:  # 4.10.0's shipped collectors name the PROF byte rates *_PER_SECOND
+            text = "\n".join(_renamed_4_10(line) for line in text.split("\n"))
+        return parse_collectors(text, "<built-in default-counters.csv>", dialect)
     return parse_collectors(read_collectors_text(path, where), path, dialect)
+
+
+def _renamed_4_10(line: str) -> str:
+    name, sep, rest = line.partition(",")
+    new = RENAMED_IN_4_10.get(name.strip())
+    return f"{new}{sep}{rest}" if new else line
 
 
 def read_collectors_text(path: str, where: str) -> str:

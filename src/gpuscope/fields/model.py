@@ -28,7 +28,8 @@ class Entity(StrEnum):
     """Which entity a series describes, which decides its label set."""
 
     GPU = "gpu"
-    NVLINK = "nvlink"
+    NVLINK = "nvlink"  # DCGM_FE_LINK: a GPU's NVLink or an NVSwitch port
+    NVSWITCH = "nvswitch"  # DCGM_FE_SWITCH
 
 
 class MigScope(Enum):
@@ -50,7 +51,8 @@ class Level(StrEnum):
 
     DEVICE = "device"  # one value per physical GPU (UUID), repeated per MIG instance
     GPU_INSTANCE = "gpu instance"  # one value per GPU instance (UUID + GPU_I_ID), or per GPU without MIG
-    LINK = "link"  # one value per NVLink of a GPU
+    LINK = "link"  # one value per NVLink of a GPU (or port of an NVSwitch)
+    SWITCH = "switch"  # one value per NVSwitch chip
 
 
 class Aggregation(StrEnum):
@@ -65,10 +67,12 @@ class Aggregation(StrEnum):
 
 
 class Dialect(StrEnum):
-    """Metric naming: dcgm-exporter <= 4.8 names as written in the CSV, or 4.9.0 renamed names and units."""
+    """Metric naming: dcgm-exporter <= 4.8 names as written in the CSV, 4.9.0 renamed names and units, or 4.10.0's
+    (4.9's, and its shipped collectors name the PROF PCIe/NVLink byte rates ``*_BYTES_PER_SECOND``)."""
 
     CLASSIC = "classic"
     DCGM_4_9 = "4.9"
+    DCGM_4_10 = "4.10"  # 4.9's names plus the four PROF byte-rate fields as *_BYTES_PER_SECOND
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +100,8 @@ class Field:
         """The entity one value belongs to (``MigScope`` says it for GPU fields; NVLink fields are per link)."""
         if self.entity is Entity.NVLINK:
             return Level.LINK
+        if self.entity is Entity.NVSWITCH:
+            return Level.SWITCH
         return Level.GPU_INSTANCE if self.mig is MigScope.INSTANCE else Level.DEVICE
 
     @property

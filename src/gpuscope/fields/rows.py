@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from gpuscope.fields.ids import FieldId
 from gpuscope.fields.model import Entity, Field, MetricType, MigScope, ValueKind
-from gpuscope.fields.rows_dcgm4 import DCGM4_FIELDS
 
 
 def _row(
@@ -406,9 +405,9 @@ _EXPORTER_FIELDS: tuple[Field, ...] = (
     _exporter_owned("DCGM_EXP_P2P_STATUS", MetricType.GAUGE, "", "P2P NVLink status to each peer GPU (0 = OK)."),
 )
 
-ALL_FIELDS: tuple[Field, ...] = (
-    *_DEVICE_FIELDS,
-    *DCGM4_FIELDS,
+# In catalog order, the DCGM 4.x rows (``rows_dcgm4.py``) between the two: ``catalog.ALL_FIELDS`` joins the three.
+DEVICE_FIELDS: tuple[Field, ...] = _DEVICE_FIELDS
+LATER_FIELDS: tuple[Field, ...] = (
     *_NVLINK_LANE_FIELDS,
     *_NVLINK_ENTITY_FIELDS,
     *_PROF_FIELDS,

@@ -11,73 +11,28 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from functools import cache
 
 from gpuscope.backends.sim.node import SimNode, SimNodeConfig
+from gpuscope.durations import prometheus_seconds
 from gpuscope.exporter.settings import ExporterSettings, make_runtime
 from gpuscope.fields.catalog import Dialect
 from gpuscope.fields.collectors import CollectorSet
 from gpuscope.generate.budget_processes import SPLIT_FIELDS, process_series
+from gpuscope.generate.budget_report import BudgetReport, ClusterBudget, NodeGroupBudget
 from gpuscope.generate.host_scrape import host_series
 from gpuscope.hardware.models import MODELS, parse_mig_layout
 from gpuscope.rules import build_groups
 from gpuscope.rules.model import Recording
-from gpuscope.spec.fleet import Cluster, FleetSpec, NodeGroup, seconds
+from gpuscope.spec.fleet import Cluster, FleetSpec, NodeGroup
+from gpuscope.spec.load import LoadedSpec
 
 SCRAPE_SERIES_PER_TARGET = 5  # up, scrape_duration_seconds, scrape_samples_scraped, _post_metric_relabeling, _added
 PROMETHEUS_SELF_SERIES = 1000  # a Prometheus scraping itself and its HA peer exposes roughly this many
 HEAD_WINDOW_HOURS = 2.0  # a replaced series stays in the head until the next 2 h compaction
 MIMIR_SERIES_PER_TENANT = 150_000  # Mimir's default max_global_series_per_user
 MIMIR_SAMPLES_PER_TENANT = 10_000  # Mimir's default ingestion_rate
-
-
-@dataclass(frozen=True, slots=True)
-class NodeGroupBudget:
-    cluster: str
-    node_group: str
-    nodes: int
-    gpus: int
-    exporter_series_per_node: float
-    exporter_series: int
-    workload_series: int
-
-
-@dataclass(frozen=True, slots=True)
-class ClusterBudget:
-    cluster: str
-    nodes: int
-    gpus: int
-    exporter_series: int
-    workload_series: int
-    node_exporter_series: int
-    scrape_series: int
-    recording_series: int
-    prometheus_series: int
-    head_series: int
-    samples_per_second: float
-    head_memory_bytes: int
-    remote_write_samples_per_second: float
-    remote_write_bytes_per_second: float
-    sample_limit_per_exporter: int
-    verdict: str
-    kube_state_metrics_series: int = 0  # generate/host_scrape.py host_series
-    cadvisor_series: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class BudgetReport:
-    node_groups: tuple[NodeGroupBudget, ...]
-    clusters: tuple[ClusterBudget, ...]
-    budget_head_series: int
-    bytes_per_head_series: int
-    remote_write_bytes_per_sample: float
-    long_term_samples_per_second: float
-    long_term_series: int
-    mimir_verdicts: tuple[tuple[str, str], ...]
-
-    def to_json(self) -> dict[str, object]:
-        return asdict(self)
 
 
 def _exporter_series(group: NodeGroup, mig: bool, collectors: CollectorSet, spec: FleetSpec) -> int:
@@ -157,6 +112,10 @@ def _recording_counts(spec: FleetSpec) -> _RecordingCounts:
             cold += rule.cold
             if group.file == "fleet":
                 continue
+            if rule.record.startswith(("nvlink:", "nvswitch:")):
+                # What is down or failing in the fabric (rules/alerts_fabric.py): series only while a link, port or
+                # switch is at fault, none on a healthy fabric.
+                continue
             if rule.record.startswith(("gpu:", "workload:")):
                 per_gpu += 1
                 kind = "gpu"
@@ -180,6 +139,12 @@ def _recording_counts(spec: FleetSpec) -> _RecordingCounts:
 
 def _recording_series(counts: _RecordingCounts, cluster: Cluster, gpu_entities: int) -> int:
     return counts.per_gpu * gpu_entities + counts.per_node * cluster.nodes + counts.other * 4
+
+
+def predicted(loaded: LoadedSpec) -> dict[str, int]:
+    """Each cluster's predicted head series, as the bundle's ``budget.json`` has them: what ``gpuscope doctor
+    --fleet`` holds a live cluster to (``doctor.Predict``)."""
+    return {c.cluster: c.head_series for c in compute_budget(loaded.spec, loaded.collectors).clusters}
 
 
 def compute_budget(spec: FleetSpec, collectors: CollectorSet) -> BudgetReport:
@@ -241,11 +206,11 @@ def _cluster_budget(
     head = (
         exporter_total + workload_total + node_exporter + ksm + cadvisor + scrape + recording + PROMETHEUS_SELF_SERIES
     )
-    samples = head / seconds(spec.scrape_interval)
+    samples = head / prometheus_seconds(spec.scrape_interval)
     cold = spec.retention.cold_tier == "rollups"
     models = len({g.gpu_model for g in cluster.node_groups})
     rollup_series = counts.cold_per_gpu * entities + counts.cold_per_node * cluster.nodes + counts.cold_other * models
-    rw_samples = rollup_series / seconds(spec.retention.rollup_resolution) if cold else samples
+    rw_samples = rollup_series / prometheus_seconds(spec.retention.rollup_resolution) if cold else samples
     ratio = head / spec.budget.head_series
     budget = ClusterBudget(
         cluster=cluster.name,
@@ -278,7 +243,9 @@ def _mimir_verdicts(spec: FleetSpec, clusters: list[ClusterBudget]) -> tuple[tup
         series = sum(
             by_name[c].head_series
             if spec.retention.cold_tier == "full"
-            else math.ceil(by_name[c].remote_write_samples_per_second * seconds(spec.retention.rollup_resolution))
+            else math.ceil(
+                by_name[c].remote_write_samples_per_second * prometheus_seconds(spec.retention.rollup_resolution)
+            )
             for c in members
         )
         rate = sum(by_name[c].remote_write_samples_per_second for c in members)

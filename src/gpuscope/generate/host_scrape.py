@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpuscope.durations import prometheus_seconds
 from gpuscope.spec.fleet import Cluster, FleetSpec, NodeGroup
 
 NODE_EXPORTER_JOB = "node-exporter"
@@ -91,7 +92,7 @@ def host_scrape_jobs(spec: FleetSpec, cluster: Cluster) -> list[dict[str, Any]]:
     if _kubernetes(spec, cluster):
         jobs += _kubernetes_jobs(spec, cluster)
     if hs.scrape_interval:
-        timeout = min(hs.scrape_interval, spec.scrape_timeout, key=_seconds)
+        timeout = min(hs.scrape_interval, spec.scrape_timeout, key=prometheus_seconds)
         jobs = [{**j, "scrape_interval": hs.scrape_interval, "scrape_timeout": timeout} for j in jobs]
     return jobs
 
@@ -139,12 +140,6 @@ def host_series(spec: FleetSpec, cluster: Cluster) -> tuple[int, int, int]:
     cadvisor = b.cadvisor_series_per_pod * b.pods_per_node * cluster.nodes
     targets = (1 if hs.kube_state_metrics else 0) + (cluster.nodes if hs.cadvisor else 0)
     return (ksm if hs.kube_state_metrics else 0), (cadvisor if hs.cadvisor else 0), targets
-
-
-def _seconds(duration: str) -> float:
-    from gpuscope.spec.fleet import seconds
-
-    return seconds(duration)
 
 
 # --- Prometheus Operator -------------------------------------------------------------------------------------

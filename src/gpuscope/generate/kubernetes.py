@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpuscope.generate.budget import ClusterBudget
+from gpuscope.durations import prometheus_seconds
+from gpuscope.generate.budget_report import ClusterBudget
 from gpuscope.generate.kubernetes_processes import host_pid, process_env, process_mounts
 from gpuscope.generate.kubernetes_rbac import ROLE_FILES, attribution_env, reads_api_server
-from gpuscope.generate.prometheus import LABEL_LIMIT
 from gpuscope.remediate.policy import TAINT_KEY
-from gpuscope.rules.config import EXPORTER_JOB
-from gpuscope.spec.fleet import Cluster, FleetSpec
+from gpuscope.ruleconfig.config import EXPORTER_JOB
+from gpuscope.spec.fleet import LABEL_LIMIT, Cluster, FleetSpec
 
 APP = "gpuscope-exporter"
 SELECTOR = {"app.kubernetes.io/name": APP}
@@ -78,9 +78,7 @@ def _capabilities(spec: FleetSpec) -> dict[str, Any]:
 
 
 def _interval_ms(spec: FleetSpec) -> float:
-    from gpuscope.spec.fleet import seconds
-
-    return seconds(spec.scrape_interval) * 1000
+    return prometheus_seconds(spec.scrape_interval) * 1000
 
 
 def daemonset(spec: FleetSpec, cluster: Cluster) -> dict[str, Any]:

@@ -13,14 +13,13 @@ import math
 from typing import Any
 
 from gpuscope.generate import victoriametrics as vm
-from gpuscope.generate.budget import ClusterBudget
+from gpuscope.generate.budget_report import ClusterBudget
 from gpuscope.generate.host_scrape import host_scrape_jobs
+from gpuscope.ruleconfig.config import EXPORTER_JOB
 from gpuscope.rules import COLD_TIER_REGEX
-from gpuscope.rules.config import EXPORTER_JOB
-from gpuscope.spec.fleet import Cluster, FleetSpec
+from gpuscope.spec.fleet import LABEL_LIMIT, Cluster, FleetSpec
 
 RULE_PATHS = ("rules/gpuscope-recording.yaml", "rules/gpuscope-alerts.yaml")
-LABEL_LIMIT = 30  # Mimir's max_label_names_per_series: a series over it would be rejected downstream anyway
 
 
 def choose_store(spec: FleetSpec) -> tuple[str, str]:

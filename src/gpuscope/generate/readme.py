@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpuscope.generate.budget import BudgetReport
+from gpuscope.generate.budget_report import BudgetReport
 from gpuscope.generate.storage import (
     MIMIR_MIN_VERSION,
     THANOS_GRPC_PORT,

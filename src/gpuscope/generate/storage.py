@@ -21,11 +21,12 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from gpuscope.generate.budget import BudgetReport
+from gpuscope.durations import prometheus_seconds
+from gpuscope.generate.budget_report import BudgetReport
 from gpuscope.generate.prometheus import federation_config
+from gpuscope.ruleconfig.config import EXPORTER_JOB
 from gpuscope.rules import COLD_TIER_REGEX
-from gpuscope.rules.config import EXPORTER_JOB
-from gpuscope.spec.fleet import FleetSpec, seconds
+from gpuscope.spec.fleet import FleetSpec
 
 FEDERATE_MATCH = [
     f'{{__name__=~"{COLD_TIER_REGEX}"}}',
@@ -89,7 +90,7 @@ def federation_files(spec: FleetSpec, fleet_rules: str) -> dict[str, Any]:
 
 
 def _retention(duration: str) -> str:
-    return f"{math.ceil(seconds(duration) / 86400)}d"
+    return f"{math.ceil(prometheus_seconds(duration) / 86400)}d"
 
 
 def thanos_files(spec: FleetSpec) -> dict[str, Any]:
@@ -98,7 +99,7 @@ def thanos_files(spec: FleetSpec) -> dict[str, Any]:
     ]
     r = spec.retention
     # Thanos needs local retention of at least three 2 h blocks.
-    local = r.hot if seconds(r.hot) >= 6 * 3600 else "6h"
+    local = r.hot if prometheus_seconds(r.hot) >= 6 * 3600 else "6h"
     return {
         "global/thanos/objstore.yml": {
             "type": "S3",
@@ -180,7 +181,9 @@ def mimir_files(spec: FleetSpec, budget: BudgetReport) -> dict[str, Any]:
     for name, clusters, max_series in tenants:
         rollups = spec.retention.cold_tier == "rollups"
         series = sum(
-            math.ceil(by_cluster[c].remote_write_samples_per_second * seconds(spec.retention.rollup_resolution))
+            math.ceil(
+                by_cluster[c].remote_write_samples_per_second * prometheus_seconds(spec.retention.rollup_resolution)
+            )
             if rollups
             else by_cluster[c].head_series
             for c in clusters

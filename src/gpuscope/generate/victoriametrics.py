@@ -23,7 +23,8 @@ import math
 from typing import Any
 
 from gpuscope.bundle import to_yaml
-from gpuscope.spec.fleet import VMINSERT_PORT, VMSELECT_PORT, FleetSpec, VmCluster, seconds
+from gpuscope.durations import prometheus_seconds
+from gpuscope.spec.fleet import VMINSERT_PORT, VMSELECT_PORT, FleetSpec, VmCluster
 
 REPLICA_LABEL = "replica"
 SELF_JOB = "victoria-metrics"  # -selfScrapeJob's default: the job of the store's own metrics
@@ -37,13 +38,13 @@ VMALERT_PORT = 8880
 
 def go_duration(duration: str) -> str:
     """A Prometheus duration as the Go duration VictoriaMetrics' flags parse (Go has no ``d``/``w``/``y``)."""
-    ms = round(seconds(duration) * 1000)
+    ms = round(prometheus_seconds(duration) * 1000)
     return f"{ms // 1000}s" if ms % 1000 == 0 else f"{ms}ms"
 
 
 def retention_period(duration: str) -> str:
     """``-retentionPeriod`` in whole days (it accepts h, d, w, y; a bare number would mean months)."""
-    return f"{max(1, math.ceil(seconds(duration) / 86400))}d"
+    return f"{max(1, math.ceil(prometheus_seconds(duration) / 86400))}d"
 
 
 def _port(address: str) -> int:

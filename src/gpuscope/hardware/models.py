@@ -1,7 +1,15 @@
-"""GPU models: the published figures (memory, power, clocks, links, MIG profiles) of each SKU gpuscope knows.
+"""GPU models: the published figures (memory, power, clocks, links, MIG profiles) of each SKU gpuscope knows, and
+the node each one ships in (an HGX baseboard with its NVSwitch chips, or an NVL72 compute tray).
 
 Domain data, not simulator code: the simulator imitates these models, the fleet spec validates node groups and
 MIG layouts against them, and the budget sizes a node from them.
+
+Fabric figures (docs/exporter.md "NVSwitches and NVLinks"; ../shared/reference/fabric.md section 1): NVLink 4 on
+Hopper and NVLink 5 on Blackwell, 18 links per GPU on both (a count, never assumed: DCGM sizes its per-GPU link
+arrays at 36, ``MAX_LINKS_PER_GPU``). An HGX H100/H200 baseboard carries 4 NVSwitch chips and an HGX B200 2 (NVIDIA
+Fabric Manager guide section titles; the chip counts are unverified there). A GB200/GB300 NVL72 compute tray holds 4
+GPUs and no NVSwitch: the rack's switch chips sit in its 9 switch trays, run by NVOS, so a compute tray sees them
+only through its GPUs' fabric state; the 18 trays of a rack share one NVLink domain (a cluster UUID and clique id).
 """
 
 from __future__ import annotations
@@ -44,6 +52,10 @@ class GpuModel:
     encoders: bool = False
     nvlink5: bool = False  # Blackwell: NVLink5 error counters and bit-error rates
     fabric: bool = False  # NVLink fabric behind NVSwitches with a fabric state (manager, cluster, clique, health)
+    nvlink_gen: int = 0  # NVLink generation (4 Hopper, 5 Blackwell); 0: none
+    gpus_per_node: int = 8  # GPUs of the node it ships in (an HGX baseboard: 8, an NVL72 compute tray: 4)
+    nvswitches: int = 0  # NVSwitch chips on that node's baseboard (0: none, or in separate switch trays)
+    rack_trays: int = 0  # compute trays sharing one NVLink domain (18 in an NVL72 rack); 0: the node is its domain
 
     def mig_profile(self, name: str) -> MigProfile:
         for profile in self.mig_profiles:
@@ -80,6 +92,9 @@ MODELS: Mapping[str, GpuModel] = MappingProxyType(
                 MigProfile("4g.40gb", 4, 40192),
                 MigProfile("7g.80gb", 7, 80896),
             ),
+            fabric=True,
+            nvlink_gen=4,
+            nvswitches=4,
         ),
         "h200": GpuModel(
             key="h200",
@@ -106,6 +121,9 @@ MODELS: Mapping[str, GpuModel] = MappingProxyType(
                 MigProfile("4g.71gb", 4, 70912),
                 MigProfile("7g.141gb", 7, 142336),
             ),
+            fabric=True,
+            nvlink_gen=4,
+            nvswitches=4,
         ),
         "b200": GpuModel(
             key="b200",
@@ -134,6 +152,8 @@ MODELS: Mapping[str, GpuModel] = MappingProxyType(
             ),
             nvlink5=True,
             fabric=True,
+            nvlink_gen=5,
+            nvswitches=2,
         ),
         "gb200": GpuModel(
             key="gb200",
@@ -162,6 +182,9 @@ MODELS: Mapping[str, GpuModel] = MappingProxyType(
             ),
             nvlink5=True,
             fabric=True,
+            nvlink_gen=5,
+            gpus_per_node=4,
+            rack_trays=18,
         ),
         "a100": GpuModel(
             key="a100",
@@ -187,6 +210,7 @@ MODELS: Mapping[str, GpuModel] = MappingProxyType(
                 MigProfile("4g.40gb", 4, 40192),
                 MigProfile("7g.80gb", 7, 80384),
             ),
+            nvlink_gen=3,
         ),
         "l40s": GpuModel(
             key="l40s",
@@ -207,12 +231,37 @@ MODELS: Mapping[str, GpuModel] = MappingProxyType(
             shutdown_temp=93,
             encoders=True,
         ),
+        # Blackwell Ultra: 288 GB HBM3e per GPU, same NVLink 5 switch system as GB200 (fabric.md: unverified);
+        # no MIG profile is listed here until NVIDIA's table for it is read.
+        "gb300": GpuModel(
+            key="gb300",
+            name="NVIDIA GB300",
+            memory_mib=284208,
+            reserved_mib=740,
+            tdp_w=1400.0,
+            idle_w=170.0,
+            sm_clock_idle=120,
+            sm_clock_max=2062,
+            mem_clock=3996,
+            nvlinks=18,
+            nvlink_mbps_per_link=50000.0,
+            pcie_gen=6,
+            gpm=True,
+            hbm=True,
+            slowdown_temp=87,
+            shutdown_temp=92,
+            nvlink5=True,
+            fabric=True,
+            nvlink_gen=5,
+            gpus_per_node=4,
+            rack_trays=18,
+        ),
     }
 )
 
 
 def model_by_key(key: str) -> GpuModel:
-    """Look up a model by its short key (h100, h200, b200, gb200, a100, l40s)."""
+    """Look up a model by its short key (h100, h200, b200, gb200, gb300, a100, l40s)."""
     try:
         return MODELS[key.lower()]
     except KeyError:

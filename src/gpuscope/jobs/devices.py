@@ -182,11 +182,11 @@ def read_device_table(nvml: Any = None) -> DeviceTable:
     """Every GPU NVML sees, with its MIG instances; raises ``NvmlUnavailable`` with the reason when it cannot.
 
     ``nvml`` is the ``pynvml`` module or a stand-in with its API; ``None`` imports it through the NVML backend's
-    loader (the one place gpuscope imports pynvml), only now, never when ``gpuscope.jobs`` is imported.
+    loader (``backends/nvml/library.py``, the one place gpuscope imports pynvml), only now, never when
+    ``gpuscope.jobs`` is imported.
     """
-    from gpuscope.backends.nvml.backend import load_pynvml
     from gpuscope.backends.nvml.errors import error_code, init_failure_reason
-    from gpuscope.backends.nvml.session import shutdown
+    from gpuscope.backends.nvml.library import load_pynvml, shutdown
 
     if nvml is None:
         try:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from gpuscope.backoff import Backoff
 from gpuscope.jobs.devices import Request, Resolution
 from gpuscope.jobs.gateway import Gateway, GatewayError
 from gpuscope.jobs.metrics import Finish, JobIdentity, Progress, finish_families, progress_families, render
@@ -36,7 +37,7 @@ def send(
 ) -> Outcome:
     """Call ``call(timeout)`` until it succeeds or ``budget_s`` is spent, backing off 0.25 s, 0.5 s, 1 s, ..."""
     deadline = monotonic() + budget_s
-    pause, attempts = 0.25, 0
+    backoff, attempts = Backoff(0.25, 4.0), 0
     while True:
         attempts += 1
         try:
@@ -44,10 +45,10 @@ def send(
             return Outcome(True, attempts)
         except GatewayError as exc:
             error = str(exc)
+        pause = backoff.next()
         if monotonic() + pause >= deadline:
             return Outcome(False, attempts, error)
         sleep(pause)
-        pause = min(pause * 2, 4.0)
 
 
 def start_job(

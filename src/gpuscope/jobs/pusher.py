@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from gpuscope.backoff import Backoff
 from gpuscope.jobs.labels import InvalidJobInput
 
 log = logging.getLogger("gpuscope.jobs")
@@ -49,14 +50,6 @@ class PushStats:
     last_error: str
 
 
-def next_delay(policy: PushPolicy, failures: int, jitter: float = 0.0) -> float:
-    """Seconds to the next push: the interval, or after ``failures`` failures in a row a doubling backoff."""
-    if failures == 0:
-        return policy.interval_s
-    base = min(policy.max_backoff_s, policy.interval_s * 2.0 ** min(failures - 1, 30))
-    return max(0.0, base * (1 + jitter))
-
-
 class Pusher:
     """Runs ``tick`` periodically and ``final`` once at ``stop``, on a daemon thread."""
 
@@ -76,7 +69,9 @@ class Pusher:
         self._wake = threading.Event()
         self._done = threading.Event()
         self._deadline = 0.0
-        self._rng = random.Random()
+        rng = random.Random()
+        # After a failure the next push waits the interval, then twice that, up to max_backoff_s, +-10 %.
+        self._backoff = Backoff(policy.interval_s, policy.max_backoff_s, jitter=0.1, random=lambda: rng.uniform(-1, 1))
         self._lock = threading.Lock()
         self._ok = self._failed = 0
         self._failures_in_row = 0
@@ -116,7 +111,7 @@ class Pusher:
         delay = 0.0
         while not self._wake.wait(delay):
             self._attempt(self._tick, self._policy.timeout_s)
-            delay = next_delay(self._policy, self._failures_in_row, self._rng.uniform(-0.1, 0.1))
+            delay = self._backoff.next() if self._failures_in_row else self._policy.interval_s
         remaining = self._deadline - self._monotonic()
         self._flushed = self._attempt(self._final, min(self._policy.timeout_s, max(remaining, 0.25)))
         self._done.set()
@@ -132,6 +127,7 @@ class Pusher:
         if self._failures_in_row:
             log.info("job metrics (%s): Pushgateway push succeeded again after %d failures", self._name, self._failed)
         self._failures_in_row = 0
+        self._backoff.reset()
         return True
 
     def _failed_once(self, exc: Exception) -> None:

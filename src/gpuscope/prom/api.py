@@ -12,13 +12,13 @@ the same way and hand the answer to ``decode``, which sorts every failure into t
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 from urllib.parse import quote, urlencode, urlsplit
 
+from gpuscope.durations import prometheus_seconds
 from gpuscope.errors import ApiUnusable, EndpointDown, QueryFailed, UsageError
 from gpuscope.prom.model import Matrix, Rule, RuntimeInfo, Sample, Series, Target, TsdbStatus, Vector
 
@@ -269,7 +269,7 @@ def parse_targets(data: Any) -> tuple[Target, ...]:
                 instance=str(labels.get("instance", "")),
                 health=str(t.get("health", "unknown")),
                 last_error=str(t.get("lastError", "")),
-                scrape_timeout_s=duration_s(str(timeout)),
+                scrape_timeout_s=_timeout_s(str(timeout)),
             )
         )
     return tuple(sorted(out, key=lambda t: (t.job, t.instance)))
@@ -289,12 +289,13 @@ def parse_rules(data: Any) -> tuple[Rule, ...]:
     )
 
 
-_UNITS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0, "w": 604800.0, "y": 31536000.0}
-
-
-def duration_s(text: str) -> float:
-    """A Prometheus duration as the API writes it (``10s``, ``1m30s``, ``500ms``), in seconds."""
-    return sum(int(n) * _UNITS[u] for n, u in re.findall(r"([0-9]+)(ms|s|m|h|d|w|y)", text))
+def _timeout_s(text: str) -> float:
+    """A target's scrape timeout as the API writes it (``10s``, ``1m30s``, ``500ms``), in seconds; 0 for one that
+    is no Prometheus duration (a target is still a target: only the timeout check of the doctor goes without)."""
+    try:
+        return prometheus_seconds(text)
+    except ValueError:
+        return 0.0
 
 
 class _WrongType(ValueError):

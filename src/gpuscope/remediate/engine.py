@@ -34,6 +34,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, Protocol
 
+from gpuscope.durations import prometheus_seconds
 from gpuscope.fields.xid import xid_info
 from gpuscope.remediate.actuator import Actuator, ActuatorError, Hold, action_of
 from gpuscope.remediate.decision import Decision
@@ -41,7 +42,6 @@ from gpuscope.remediate.ledger import MAX_NAME_CHARS, Held, Ledger, LedgerFile, 
 from gpuscope.remediate.pager import PagerError
 from gpuscope.remediate.payload import AlertEvent, Delivery
 from gpuscope.remediate.policy import ClusterPolicy, Policy, Rule
-from gpuscope.spec.fleet import seconds
 
 log = logging.getLogger(__name__)
 
@@ -278,7 +278,7 @@ class Engine:
         return self._page_call(cluster.name, lambda p: p.fire(cluster.name, summary, description, self._page_end()))
 
     def _page_end(self) -> float:
-        return self.clock() + seconds(self.policy.page_for)
+        return self.clock() + prometheus_seconds(self.policy.page_for)
 
     def _page_call(self, cluster: str, call: Callable[[Pager], str], result: str = "done") -> Decision:
         decision = Decision(
@@ -345,7 +345,11 @@ class Engine:
             if cluster is None or self.ledger.in_use(name) < self.limit(cluster):
                 del self.ledger.paged[name]
                 out.append(self._page_call(name, _resolver(name), result="resolved"))
-            elif self.apply and self.pager is not None and self.clock() - since >= seconds(self.policy.page_for) / 2:
+            elif (
+                self.apply
+                and self.pager is not None
+                and self.clock() - since >= prometheus_seconds(self.policy.page_for) / 2
+            ):
                 self.ledger.paged[name] = self.clock()  # renewed quietly: the same alert, no new notification
                 try:
                     self.pager.fire(name, "The remediation budget is still exhausted.", "", self._page_end())

@@ -1,6 +1,6 @@
 """Kubernetes nodes through the API server: a node condition, a taint, optionally a cordon, and an Event.
 
-Taking a node out of service (with the pod's service account, through ``exporter.workloads.kubewatch``'s
+Taking a node out of service (with the pod's service account, through ``gpuscope.kube.client``'s
 ``ApiServer`` and ``fetch``, the one API server client gpuscope has: each request whole within its deadline, so a
 dripping API server cannot hold the remediator's worker, its answer capped, no redirect followed):
 
@@ -37,7 +37,7 @@ from datetime import UTC, datetime
 from http import HTTPStatus
 from typing import Any
 
-from gpuscope.exporter.workloads.kubewatch import ApiServer, WatchError, fetch, json_object
+from gpuscope.kube.client import ApiServer, WatchError, fetch, json_object, pages
 from gpuscope.remediate.actuator import ActuatorError, Hold, NodeState
 from gpuscope.remediate.policy import CONDITION_TYPE, TAINT_KEY
 
@@ -248,21 +248,21 @@ class KubernetesActuator:
     def _nodes(self) -> list[tuple[str, bool]]:
         """(name, marked by gpuscope) of every node, read page by page: only that much of each node is kept."""
         out: list[tuple[str, bool]] = []
-        token = ""
-        for _ in range(MAX_PAGES):
-            query = {"limit": str(PAGE_LIMIT), **({"continue": token} if token else {})}
-            page = self.api.request("GET", "/api/v1/nodes?" + urllib.parse.urlencode(query), max_bytes=MAX_PAGE_BYTES)
-            items = page.get("items")
-            for item in items if isinstance(items, list) else []:
-                if isinstance(item, dict):
-                    name = _part(item, "metadata").get("name")
-                    if isinstance(name, str) and name:
-                        out.append((name, _mark(item) is not None))
-            more = _part(page, "metadata").get("continue")
-            token = more if isinstance(more, str) else ""
-            if not token:
-                return out
-        raise ActuatorError(f"GET /api/v1/nodes: more than {MAX_PAGES} pages of {PAGE_LIMIT} nodes")
+
+        def page(query: Mapping[str, str]) -> Mapping[str, Any]:
+            return self.api.request("GET", "/api/v1/nodes?" + urllib.parse.urlencode(query), max_bytes=MAX_PAGE_BYTES)
+
+        try:
+            for answer in pages(page, limit=PAGE_LIMIT, max_pages=MAX_PAGES, what="nodes"):
+                items = answer.get("items")
+                for item in items if isinstance(items, list) else []:
+                    if isinstance(item, dict):
+                        name = _part(item, "metadata").get("name")
+                        if isinstance(name, str) and name:
+                            out.append((name, _mark(item) is not None))
+        except WatchError as exc:  # more pages than any cluster has
+            raise ActuatorError(f"GET /api/v1/nodes: {exc}") from None
+        return out
 
     def owned(self) -> list[str]:
         return sorted(name for name, marked in self._nodes() if marked)

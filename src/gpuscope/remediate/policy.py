@@ -27,8 +27,9 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict, field_validator, model_validator
 
+from gpuscope.durations import prometheus_seconds
 from gpuscope.fields.xid import Bucket
-from gpuscope.spec.fleet import DnsName, Duration, LabelName, seconds
+from gpuscope.spec.fleet import DnsName, Duration, LabelName
 from gpuscope.spec.source import load_yaml_model, parse_yaml_model
 
 __all__ = [
@@ -130,6 +131,12 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     Rule(alert="GPURowRemapFailure"),
     # A ticket today, so it does not act (tickets never do); it takes the node out wherever it pages.
     Rule(alert="GPUFabricDegraded"),
+    # NVLink links down and fatal NVSwitch SXids (rules/alerts_fabric.py) page once per NVLink partition and name
+    # the node only where the fault sits on one node (one GPU's links, an HGX baseboard's switches): that node is
+    # drained. A fault across nodes (an NVL72 switch tray) names none, so nothing is drained: taking compute trays
+    # out mends no switch, and the budget would stop a rack-wide drain after a node or two anyway.
+    Rule(alert="GPUNVLinkDown"),
+    Rule(alert="GPUNVSwitchFatalError"),
 )
 
 
@@ -140,7 +147,7 @@ class ReturnToService(_Model):
 
     @property
     def after_s(self) -> float | None:
-        return None if self.after is None else seconds(self.after)
+        return None if self.after is None else prometheus_seconds(self.after)
 
 
 class Flap(_Model):
@@ -151,7 +158,7 @@ class Flap(_Model):
 
     @property
     def window_s(self) -> float:
-        return seconds(self.window)
+        return prometheus_seconds(self.window)
 
 
 class KubernetesPolicy(_Model):

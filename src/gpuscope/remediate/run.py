@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 
 from gpuscope.errors import EnvironmentProblem, UsageError
 from gpuscope.exporter.webconfig import WebConfig, load_web_config
-from gpuscope.exporter.workloads.kubewatch import ApiServer
 from gpuscope.inputs import read_text
+from gpuscope.kube.client import ApiServer
 from gpuscope.remediate.actuator import Actuator
 from gpuscope.remediate.audit import AuditLog, Metrics
 from gpuscope.remediate.engine import Engine

@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from gpuscope.ruleconfig.config import RulesConfig
 from gpuscope.rules.accounting import PRESENCE
-from gpuscope.rules.config import RulesConfig
 from gpuscope.rules.promql import Promql
 
 Dialect = Literal["info", "labels", "old-labels", "exported", "none"]

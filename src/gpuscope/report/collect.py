@@ -41,7 +41,7 @@ from gpuscope.report.queries import (
     sample_times,
     scrape_probe,
 )
-from gpuscope.rules.config import RulesConfig
+from gpuscope.ruleconfig.config import RulesConfig
 
 log = logging.getLogger(__name__)
 

@@ -23,8 +23,8 @@ from typing import Literal
 
 from gpuscope.escaping import promql_string
 from gpuscope.fields.labels import JOB_LABEL
+from gpuscope.ruleconfig.config import RulesConfig
 from gpuscope.rules.accounting import PRESENCE, held, holders, unit_match, unit_share
-from gpuscope.rules.config import RulesConfig
 from gpuscope.rules.efficiency_chargeback import (
     ACTIVE_1H,
     GPU_ACTIVITY_1H,

@@ -7,20 +7,22 @@ the recorded series meant for the long-term store's cold tier (the compiler keep
 
 from __future__ import annotations
 
+from gpuscope.durations import prometheus_seconds
+from gpuscope.ruleconfig.config import RulesConfig, Thresholds
+from gpuscope.rules.alerts_fabric import fabric_group, fabric_minute_group, partition_records
 from gpuscope.rules.alerts_gpu import infra_group, infra_minute_group
 from gpuscope.rules.alerts_host import host_group, host_minute_group, host_recordings
 from gpuscope.rules.alerts_pipeline import pipeline_group, pipeline_minute_group
 from gpuscope.rules.alerts_processes import processes_group
 from gpuscope.rules.alerts_prometheus import prometheus_group
 from gpuscope.rules.alerts_workload import workload_group
-from gpuscope.rules.config import RulesConfig, Thresholds
 from gpuscope.rules.efficiency_chargeback import chargeback_groups
 from gpuscope.rules.model import Alert, Group, Recording
 from gpuscope.rules.promql import Promql
 from gpuscope.rules.recording import COLD_TIER_REGEX, recording_groups
 from gpuscope.rules.render import RULE_FILES, render_files, render_runbook
-from gpuscope.rules.timescale import compress, fit_scrape_interval, held_through_missed_scrapes, to_seconds
-from gpuscope.rules.workload_attribution import GROUP_RECORDS, attribution_groups, group_record, join_labels
+from gpuscope.rules.timescale import compress, fit_scrape_interval, held_through_missed_scrapes
+from gpuscope.rules.workload_attribution import attribution_groups
 
 __all__ = [
     "COLD_TIER_REGEX",
@@ -33,30 +35,9 @@ __all__ = [
     "alerts",
     "build_groups",
     "cold_tier_records",
-    "group_label_problem",
     "render_rule_files",
     "runbooks",
 ]
-
-
-def group_label_problem(label: str, config: RulesConfig) -> str | None:
-    """Why ``label`` cannot be one of ``pod_group_labels`` under ``config``, or None.
-
-    Its records (``<label>:gpu_activity:avg5m``, ...) would break the rule files if the label is one the join uses
-    (promtool: "must not occur in ON and GROUP clause at once"), or duplicate a record another rule writes
-    (``namespace:gpu_activity:avg5m`` already exists: two rules writing one series with different labels).
-    """
-    if label in join_labels(config):
-        return (
-            f"{label!r} is a label the attribution rules already join and group on "
-            f"({', '.join(join_labels(config))}): name a pod label of your own, e.g. team"
-        )
-    base = build_groups(config.model_copy(update={"pod_group_labels": (), "dra": True, "virtual_gpus": True}))
-    taken = {r.record for g in base for r in g.rules if isinstance(r, Recording)}
-    clash = [group_record(label, what) for what in GROUP_RECORDS if group_record(label, what) in taken]
-    if clash:
-        return f"{label!r} would record {clash[0]}, which another rule already records: name another pod label"
-    return None
 
 
 def build_groups(config: RulesConfig) -> tuple[Group, ...]:
@@ -67,6 +48,9 @@ def build_groups(config: RulesConfig) -> tuple[Group, ...]:
         *attribution_groups(q),
         infra_group(q),
         infra_minute_group(q),
+        partition_records(q),
+        fabric_group(q),
+        fabric_minute_group(q),
         pipeline_group(q),
         pipeline_minute_group(q),
         prometheus_group(q),
@@ -80,7 +64,7 @@ def build_groups(config: RulesConfig) -> tuple[Group, ...]:
     # doctor would report it missing. The rules are written in real time for 15 s scrapes: they are fitted to the
     # scrape interval in rule time (``gpuscope up --fast`` scrapes every second at speedup 15: 15 s, as written),
     # then compressed by the speedup.
-    scrape_s = to_seconds(config.scrape_interval)
+    scrape_s = prometheus_seconds(config.scrape_interval)
     fitted = (fit_scrape_interval(held_through_missed_scrapes(g, scrape_s), scrape_s) for g in groups if g.rules)
     return compress(tuple(fitted), config.speedup)
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from gpuscope.durations import prometheus_seconds
 from gpuscope.rules.model import MINUTE_INTERVAL, Alert, Group, Runbook
 from gpuscope.rules.promql import Promql
-from gpuscope.rules.timescale import to_seconds
 
 
 def allocated_but_idle(q: Promql) -> Alert:
@@ -56,7 +56,7 @@ def job_stale(q: Promql) -> Alert:
     sel = c.job_metrics_selector
     key = "job, job_id, instance"
     pushed = f"push_time_seconds{{{sel}}}"
-    stale_s = q.secs(to_seconds(c.thresholds.job_stale_after))
+    stale_s = q.secs(prometheus_seconds(c.thresholds.job_stale_after))
     return Alert(
         name="PushgatewayJobStale",
         expr=f"(time() - max by ({key}) ({pushed}) > {stale_s})\n"

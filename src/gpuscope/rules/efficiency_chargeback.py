@@ -15,11 +15,11 @@ namespaces x teams x models, whichever attribution labels the exporters write. `
 
 from __future__ import annotations
 
+from gpuscope.durations import prometheus_seconds
 from gpuscope.rules.accounting import TEAM_LABEL, unit_match, unit_share
 from gpuscope.rules.model import MINUTE_INTERVAL, Group, Recording
 from gpuscope.rules.promql import Promql, alternatives
 from gpuscope.rules.recording import HELD, HELD_ACTIVE, HELD_POWER, UNIT_ACTIVE, UNIT_SHARE
-from gpuscope.rules.timescale import to_seconds
 
 HELD_5M = "chargeback:gpus_held:count_rollup5m"
 ACTIVE_5M = "chargeback:gpus_active:sum_rollup5m"
@@ -93,7 +93,7 @@ def period_mean(record: str, period: str, every: str) -> str:
     windows stop a millisecond short, because Prometheus 2 range selectors and subqueries include both ends. So
     the sum of a period's means is the sum of what they average, at every grouping: the hour is exactly the mean
     of its twelve five-minute rollups."""
-    period_ms, every_ms = round(to_seconds(period) * 1000), round(to_seconds(every) * 1000)
+    period_ms, every_ms = round(prometheus_seconds(period) * 1000), round(prometheus_seconds(every) * 1000)
     # ``and`` the record itself: a series that ended at the interval's evaluation (its staleness marker) holds
     # nothing in that interval, though its last sample may still lie inside the window.
     last = f"(last_over_time({record}[{every_ms - 1}ms]) and {record})"

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gpuscope.escaping import promql_alternation
-from gpuscope.fields.catalog import BY_NAME, RENAMED_IN_4_9
-from gpuscope.fields.model import Aggregation, Level
-from gpuscope.rules.config import RulesConfig
+from gpuscope.fields.catalog import BY_NAME, RENAMED_IN_4_9, RENAMED_IN_4_10
+from gpuscope.fields.model import Aggregation, Field, Level
+from gpuscope.ruleconfig.config import RulesConfig
 
 # The fields the exporter's per-pod split of shared GPUs writes per pod (exporter/processes/exposition.py).
 SPLIT_FIELDS = frozenset({"DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_FB_USED"})
@@ -32,7 +32,14 @@ class Promql:
             raise KeyError(f"{classic} is not in the field catalog")
         if self.config.dialect == "4.9":
             return RENAMED_IN_4_9.get(classic, classic)
+        if self.config.dialect == "4.10":  # the built-in collectors' names (a custom CSV may keep the old ones)
+            return RENAMED_IN_4_10.get(classic, RENAMED_IN_4_9.get(classic, classic))
         return classic
+
+    def field(self, classic: str) -> Field:
+        """The catalog row of the series ``name(classic)`` emits (4.10's *_PER_SECOND names are the classic rows
+        under another name, same unit)."""
+        return BY_NAME.get(self.name(classic)) or BY_NAME[classic]
 
     def dcgm(self, classic: str, extra: str = "") -> str:
         """``NAME{exporter selector[,extra]}``; the device's own series of a field the per-pod split adds to."""
@@ -52,7 +59,7 @@ class Promql:
 
     def base(self, classic: str, expr: str) -> str:
         """Scale ``expr`` (a value of field ``classic``) to base units, e.g. percent to ratio."""
-        factor = _TO_BASE.get(BY_NAME[self.name(classic)].unit)
+        factor = _TO_BASE.get(self.field(classic).unit)
         return f"({expr}) * {factor:g}" if factor else expr
 
     def exporter(self, metric: str, extra: str = "") -> str:
@@ -92,7 +99,7 @@ class Promql:
 
     def keys_of(self, classic: str) -> str:
         """The labels of one value of field ``classic``: per device, or per GPU instance (the catalog's level)."""
-        level = BY_NAME[self.name(classic)].level
+        level = self.field(classic).level
         return self.device_keys if level is Level.DEVICE else self.unit_keys
 
     def per_entity(self, classic: str, expr: str) -> str:
@@ -105,7 +112,7 @@ class Promql:
         add up (an old pod's 8 minutes and a new pod's 2 are the 10). Copies within one pod (MIG instances, HA
         replicas scraping the same pod) still count once."""
         keys = self.keys_of(classic)
-        if BY_NAME[self.name(classic)].aggregation is Aggregation.RATE:
+        if self.field(classic).aggregation is Aggregation.RATE:
             return f"sum by ({keys}) (max by ({keys}, instance) ({expr}))"
         return f"max by ({keys}) ({expr})"
 

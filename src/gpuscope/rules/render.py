@@ -11,7 +11,7 @@ from typing import Any
 
 import yaml
 
-from gpuscope.rules.config import RulesConfig
+from gpuscope.ruleconfig.config import RulesConfig
 from gpuscope.rules.model import Alert, Group, Recording
 
 RULE_FILES = {

@@ -13,25 +13,21 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from gpuscope.durations import prometheus_seconds, prometheus_text
 from gpuscope.rules.model import Alert, Group, Recording
 
 # The rules are written for 15 s scrapes and evaluations (a group with no interval of its own runs at this one).
 EVALUATION_INTERVAL_S = 15
-_UNITS = {"ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400}
 _DURATION = r"(?:[0-9]+(?:ms|s|m|h|d))+"
 _RANGE = re.compile(rf"\[({_DURATION})(:{_DURATION})?\]")
 _OFFSET = re.compile(rf"offset ({_DURATION})")
-
-
-def to_seconds(duration: str) -> float:
-    return sum(int(n) * _UNITS[u] for n, u in re.findall(r"([0-9]+)(ms|s|m|h|d)", duration))
 
 
 def scale(duration: str, speed: int) -> str:
     """``5m`` at speed 15 -> ``20s``; never below one second."""
     if speed == 1 or not duration or duration == "0s":
         return duration
-    seconds = max(1.0, to_seconds(duration) / speed)
+    seconds = max(1.0, prometheus_seconds(duration) / speed)
     if "ms" in duration:  # a window a millisecond short of a period stays short of it (``period_mean``)
         return f"{int(seconds * 1000)}ms"
     return f"{round(seconds)}s" if seconds >= 1 else f"{round(seconds * 1000)}ms"
@@ -58,27 +54,19 @@ def held_through_missed_scrapes(group: Group, scrape_s: float = EVALUATION_INTER
     never resolve an alert; a fault that clears resolves that much later. A pending alert's ``for`` still restarts
     after a gap: that delays a page, it repeats none.
     """
-    every = max(to_seconds(group.interval) or EVALUATION_INTERVAL_S, scrape_s)
-    hold, two_scrapes = duration(max(60, 2 * every)), 2 * scrape_s
+    every = max((prometheus_seconds(group.interval) if group.interval else 0) or EVALUATION_INTERVAL_S, scrape_s)
+    hold, two_scrapes = prometheus_text(max(60, 2 * every)), 2 * scrape_s
 
     def held(rule: Recording | Alert) -> Recording | Alert:
         if not isinstance(rule, Alert):
             return rule
         if not rule.keep_firing_for:
             return replace(rule, keep_firing_for=hold)
-        if to_seconds(rule.keep_firing_for) < two_scrapes:
-            return replace(rule, keep_firing_for=duration(two_scrapes))
+        if prometheus_seconds(rule.keep_firing_for) < two_scrapes:
+            return replace(rule, keep_firing_for=prometheus_text(two_scrapes))
         return rule
 
     return replace(group, rules=tuple(held(rule) for rule in group.rules))
-
-
-def duration(seconds: float) -> str:
-    """A Prometheus duration for ``seconds``, in whole minutes where it is one (``2m``, ``90s``, ``1500ms``)."""
-    ms = round(seconds * 1000)
-    if ms % 60_000 == 0:
-        return f"{ms // 60_000}m"
-    return f"{ms // 1000}s" if ms % 1000 == 0 else f"{ms}ms"
 
 
 # Functions that estimate a per-second rate or a slope from a window's samples: two samples are the least they
@@ -123,8 +111,8 @@ def _widened(expr: str, scrape_s: float) -> str:
         if found.group(2):
             continue
         least = (MIN_SCRAPES_RATE if call in RATE_FAMILY else MIN_SCRAPES) * scrape_s
-        if to_seconds(found.group(1)) < least:
-            parts += [expr[last : found.start()], f"[{duration(least)}]"]
+        if prometheus_seconds(found.group(1)) < least:
+            parts += [expr[last : found.start()], f"[{prometheus_text(least)}]"]
             last = found.end()
     return "".join(parts) + expr[last:]
 

@@ -11,24 +11,12 @@ the groups (teams, claims), never by pods.
 
 from __future__ import annotations
 
-from gpuscope.rules.config import RulesConfig
+from gpuscope.ruleconfig.groups import GROUP_RECORDS, group_record
 from gpuscope.rules.model import Group, Recording
 from gpuscope.rules.promql import Promql
 from gpuscope.rules.recording import HELD, HELD_ACTIVE
 
 DRA_CLAIM = ("dra_claim_namespace", "dra_claim_name")
-GROUP_RECORDS = ("gpu_activity:avg5m", "gpus_allocated:count")  # what each pod-label group records
-
-
-def join_labels(config: RulesConfig) -> tuple[str, ...]:
-    """The labels a group's records join the holders' records on, and group by: a pod group label may not be one
-    of them (PromQL refuses a label in both ``on`` and ``group_left``; ``by (cluster, cluster)`` is a duplicate)."""
-    return (config.cluster_label, config.uuid_label, "GPU_I_ID", config.namespace_label, config.pod_label)
-
-
-def group_record(label: str, what: str) -> str:
-    """The recorded series of one pod-label group, e.g. ``team:gpu_activity:avg5m``."""
-    return f"{label}:{what}"
 
 
 def _labelled(q: Promql, record: str, labels: str, present: str) -> str:

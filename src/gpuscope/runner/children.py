@@ -11,10 +11,10 @@ from pathlib import Path
 
 import yaml
 
+from gpuscope.durations import prometheus_seconds
 from gpuscope.runner.binaries import find_binary
 from gpuscope.runner.plan import LocalPlan
 from gpuscope.runner.process import ManagedProcess
-from gpuscope.spec.fleet import seconds
 
 
 def _prometheus(name: str, config: Path, data: Path, port: int, logs: Path, *extra: str) -> ManagedProcess:
@@ -63,7 +63,7 @@ def _victoriametrics(
     plan: LocalPlan, vmalert_port: int, data_dir: Path, bundle: Path, logs: Path
 ) -> dict[str, ManagedProcess]:
     vm_dir = bundle / "global" / "victoriametrics"
-    interval = seconds(plan.spec.scrape_interval)
+    interval = prometheus_seconds(plan.spec.scrape_interval)
     server = with_flags(
         read_args(vm_dir / "single-node.args"),
         {

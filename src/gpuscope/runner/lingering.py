@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gpuscope.prom.api import duration_s
+from gpuscope.durations import prometheus_seconds
 
 _DURATION = r"[0-9]+(?:ms|[smhdwy])(?:[0-9]+(?:ms|[smhdwy]))*"
 # a range (``[10m]``, a subquery's ``[1h:1m]``) with its offset, or an instant selector's offset
@@ -132,13 +132,13 @@ def lookback(expr: str) -> Lookback | None:
 
     found: list[Lookback] = []
     for m in _LOOKBACK.finditer(expr):
-        rng, off = duration_s(m.group(1)), duration_s(m.group(2) or "")
+        rng, off = prometheus_seconds(m.group(1)), prometheus_seconds(m.group(2) or "0")
         if inside(m.start()):
             if off:
                 found.append(Lookback(off, m.group(0)))
         else:
             found.append(Lookback(rng + off, m.group(0)))
-    found += [Lookback(duration_s(m.group(1)), m.group(0)) for m in _OFFSET.finditer(expr)]
+    found += [Lookback(prometheus_seconds(m.group(1)), m.group(0)) for m in _OFFSET.finditer(expr)]
     return max(found, key=lambda lb: lb.seconds, default=None)
 
 

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from gpuscope.backends.sim.node import SimNodeConfig
 from gpuscope.backends.sim.teams import TEAMS_MIX
+from gpuscope.durations import prometheus_seconds
 from gpuscope.generate.prometheus import choose_store
 from gpuscope.hardware.models import MODELS, parse_mig_layout
 from gpuscope.simulator.fleet import FleetNode
@@ -40,7 +41,6 @@ from gpuscope.spec.fleet import (
     Remediation,
     VictoriaMetrics,
     Webhook,
-    seconds,
 )
 from gpuscope.spec.host_signals import HostSignalsSpec
 
@@ -90,7 +90,7 @@ class LocalPlan:
 
     @property
     def interval_s(self) -> float:
-        return seconds(self.spec.scrape_interval)
+        return prometheus_seconds(self.spec.scrape_interval)
 
     def urls(self) -> dict[str, str]:
         out = {f"prometheus-{r}@{c}": f"http://127.0.0.1:{p}" for (c, r), p in sorted(self.prometheus.items())}
@@ -352,9 +352,20 @@ def _nodes(spec: FleetSpec, cluster: Cluster, group: NodeGroup, ci: int, gi: int
             profiling="all",
             # Kubernetes nodes run the teams' pods (who holds what, and how well they use it: teams.py)
             workload=TEAMS_MIX if cluster.kind == "kubernetes" else "mixed",
+            # NVL72 trays: a group written as one rack (nvlink_domain: rack) is that rack; otherwise every rack_trays
+            # nodes of the group share one NVLink domain (cluster UUID and clique).
+            rack=_rack(cluster, group, i),
         )
         out.append(LocalNode(config, _address(ci, gi, i), port, cluster.name))
     return out
+
+
+def _rack(cluster: Cluster, group: NodeGroup, i: int) -> str:
+    """The NVLink domain of node ``i`` of ``group``: "" (its own) unless its model is a rack's compute tray."""
+    trays = MODELS[group.gpu_model].rack_trays
+    if group.nvlink_domain == "rack":
+        return f"{cluster.name}-{group.name}"
+    return f"{cluster.name}-{group.name}-rack{i // trays}" if trays else ""
 
 
 def _address(ci: int, gi: int, i: int) -> str:

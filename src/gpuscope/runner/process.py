@@ -23,6 +23,8 @@ from pathlib import Path
 
 import httpx
 
+from gpuscope.backoff import Backoff
+
 log = logging.getLogger(__name__)
 
 _PR_SET_PDEATHSIG = 1
@@ -82,15 +84,14 @@ def _wait_until_exec_past(proc: subprocess.Popen[bytes], wrapper: str, timeout: 
     exe = Path(f"/proc/{proc.pid}/exe")
     wrapper_path = os.path.realpath(wrapper)
     deadline = time.monotonic() + timeout
-    delay = 0.0005
+    pause = Backoff(0.0005, 0.02)
     while time.monotonic() < deadline and proc.poll() is None:
         try:
             if os.readlink(exe) != wrapper_path:
                 return
         except OSError:
             return
-        time.sleep(delay)
-        delay = min(delay * 2, 0.02)
+        time.sleep(pause.next())
 
 
 @dataclass
@@ -108,7 +109,7 @@ class ManagedProcess:
     stopped_on_purpose: bool = False
     last_exit: int | None = None
     _next_restart: float = 0.0
-    _backoff: float = 1.0
+    _backoff: Backoff = field(default_factory=lambda: Backoff(1.0, _MAX_BACKOFF_S), repr=False)
 
     @property
     def pid(self) -> int | None:
@@ -180,11 +181,11 @@ class ManagedProcess:
             return None
         if self._next_restart == 0.0:
             self.last_exit = self.proc.returncode
-            self._next_restart = now + self._backoff
-            return f"{self.name} exited with code {self.last_exit}; restarting in {self._backoff:.0f}s"
+            delay = self._backoff.next()
+            self._next_restart = now + delay
+            return f"{self.name} exited with code {self.last_exit}; restarting in {delay:.0f}s"
         if now < self._next_restart:
             return None
-        self._backoff = min(self._backoff * 2, _MAX_BACKOFF_S)
         self._next_restart = 0.0
         self.restarts += 1
         self.start()
@@ -193,7 +194,7 @@ class ManagedProcess:
     def settle(self) -> None:
         """After a stable stretch, the next crash starts again with a short backoff."""
         if self.running():
-            self._backoff = 1.0
+            self._backoff.reset()
 
 
 def stop_all(children: Sequence[ManagedProcess], timeout: float = 15.0) -> None:

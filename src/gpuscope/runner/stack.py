@@ -23,7 +23,7 @@ from typing import Any
 
 from aiohttp import web
 
-from gpuscope.backends.sim.faults import FaultRequest, parse_fault_kind
+from gpuscope.backends.sim.faults import FaultKind, parse_fault_request
 from gpuscope.bundle import write_bundle
 from gpuscope.errors import EnvironmentProblem, UsageError
 from gpuscope.exporter.httpguard import HttpLimits
@@ -58,9 +58,11 @@ class InjectRequest:
     node: str | None = None
     gpu: int | None = None
     replica: str = "a"
-    code: int = 13
+    code: int | None = None  # an XID for xid (13 if unset), an SXid for nvswitch-fatal
     seconds: float = 30.0
     enabled: bool = True
+    link: int | None = None  # nvlink-down
+    switch: int | None = None  # nvswitch-fatal
 
 
 async def _first_of(*events: asyncio.Event, timeout_s: float) -> None:
@@ -290,13 +292,34 @@ class Stack:
             return await self._component(f"prometheus-{req.replica}@{req.cluster}", up=not req.enabled)
         if req.fault == "global-down":
             return await self._component("global", up=not req.enabled)
-        index = self._node_index(req.cluster, req.node)
-        fault = FaultRequest(parse_fault_kind(req.fault), req.gpu, req.enabled, req.code, req.seconds)
-        apply_fault(self.listeners[index].runtime, fault)
-        state = "injected" if req.enabled else "cleared"
-        return f"{req.fault} {state} on {self.plan.nodes[index].config.hostname}" + (
-            f" GPU {req.gpu}" if req.gpu is not None else ""
+        fault = parse_fault_request(
+            {
+                "fault": req.fault,
+                "gpu": req.gpu,
+                "enabled": req.enabled,
+                "code": req.code,
+                "seconds": req.seconds,
+                "link": req.link,
+                "switch": req.switch,
+            }
         )
+        state = "injected" if req.enabled else "cleared"
+        if fault.fault is FaultKind.PARTITION_DEGRADED and req.node is None and req.cluster is not None:
+            # Rack scope: an NVL72 rack is a cluster of trays sharing one NVLink domain; the fault hits them all.
+            members = [i for i, n in enumerate(self.plan.nodes) if n.cluster == req.cluster]
+            if not members:
+                self._node_index(req.cluster, "0")  # says which clusters there are
+            for i in members:
+                apply_fault(self.listeners[i].runtime, fault)
+            return f"{req.fault} {state} on every node of {req.cluster} ({len(members)})"
+        index = self._node_index(req.cluster, req.node)
+        apply_fault(self.listeners[index].runtime, fault)
+        where = "".join(
+            f" {name} {value}"
+            for name, value in (("GPU", req.gpu), ("link", req.link), ("NVSwitch", req.switch))
+            if value is not None
+        )
+        return f"{req.fault} {state} on {self.plan.nodes[index].config.hostname}{where}"
 
     async def _node_site(self, index: int, *, up: bool) -> str:
         host = self.plan.nodes[index].config.hostname

@@ -29,11 +29,11 @@ from gpuscope.doctor.model import Status
 from gpuscope.doctor.observations import LoadedConfig, Observations, exporter_targets, scalar
 from gpuscope.doctor.queries import floor_queries
 from gpuscope.doctor.timing import Timing, default_window
+from gpuscope.durations import prometheus_seconds
 from gpuscope.errors import ApiError, QueryFailed
 from gpuscope.prom import AsyncClient, Endpoint, Limits, Rule, Sample, Target, Vector, aio
 from gpuscope.rules import Alert, build_groups
 from gpuscope.rules.promql import Promql
-from gpuscope.rules.timescale import to_seconds
 from gpuscope.runner.plan import LocalPlan
 
 # The doctor's floor checks that one replica's own answers decide (the HA pair and the global path need two
@@ -154,9 +154,9 @@ def story_alert(plan: LocalPlan) -> StoryAlert | None:
     for group in build_groups(plan.spec.rules_config()):
         for rule in group.rules:
             if isinstance(rule, Alert) and rule.name == STORY_ALERT:
-                interval_s = to_seconds(group.interval or plan.spec.evaluation_interval)
+                interval_s = prometheus_seconds(group.interval or plan.spec.evaluation_interval)
                 return StoryAlert(
-                    alert=rule.name, for_=rule.for_, fires_after_seconds=to_seconds(rule.for_) + 2 * interval_s
+                    alert=rule.name, for_=rule.for_, fires_after_seconds=prometheus_seconds(rule.for_) + 2 * interval_s
                 )
     return None
 

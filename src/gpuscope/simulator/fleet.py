@@ -80,6 +80,8 @@ def plan_nodes(
             workload=workload,
             seed=seed,
             profiling=profiling,
+            # An NVL72 model's nodes are trays: every rack_trays of them share one NVLink domain (a rack).
+            rack=f"{hostname_prefix}-rack-{index // model.rack_trays:03d}" if model.rack_trays else "",
         )
         nodes.append(FleetNode(config, str(base + i), port))
     return nodes

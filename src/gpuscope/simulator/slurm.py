@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from gpuscope.jobs import JobReporter
+from gpuscope.jobs.reporter import JobReporter
 
 log = logging.getLogger(__name__)
 

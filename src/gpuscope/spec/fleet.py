@@ -2,7 +2,7 @@
 
 Clusters and their node groups (GPU model, GPUs per node, MIG layout), scrape and retention policy, the
 long-term-store topology, alert receivers per owner, exporter settings and the series budget. Every default
-lives here but the alert thresholds', which ``rules/config.py`` owns (the rules are usable without a spec);
+lives here but the alert thresholds', which ``ruleconfig/config.py`` owns (the rules are usable without a spec);
 generators read a validated ``FleetSpec`` and nothing else.
 """
 
@@ -23,20 +23,21 @@ from pydantic import (
 )
 
 from gpuscope import __version__
+from gpuscope.durations import PROMETHEUS, prometheus_seconds, prometheus_text
 from gpuscope.errors import UsageError
 from gpuscope.escaping import header_value, re2_pattern, template_free
 from gpuscope.hardware.models import MODELS, parse_mig_layout
-from gpuscope.rules import RulesConfig, group_label_problem
-from gpuscope.rules.config import Thresholds, scrape_interval_problem
-from gpuscope.rules.timescale import duration
+from gpuscope.ruleconfig.config import RulesConfig, Thresholds, scrape_interval_problem
+from gpuscope.ruleconfig.groups import group_label_problem
 from gpuscope.spec.host_signals import HostSignalsSpec
 
-# Prometheus's own duration grammar: each unit at most once, largest first.
-_DURATION_RE = re.compile(r"^(?=[0-9])([0-9]+y)?([0-9]+w)?([0-9]+d)?([0-9]+h)?([0-9]+m)?([0-9]+s)?([0-9]+ms)?$")
 # The bounds of every number: beyond them a spec is a typo or an attack, and generating from it would take minutes
 # and gigabytes (one scrape target per node) or give files Prometheus refuses.
 MAX_NODES_PER_GROUP = 50_000
 MAX_FLEET_NODES = 200_000
+# Every generated scrape job's label_limit (labelLimit in a ServiceMonitor): Mimir's max_label_names_per_series, a
+# series over it would be rejected downstream anyway. The doctor holds a live deployment's GPU series to it.
+LABEL_LIMIT = 30
 MAX_DURATION_S = 100 * 365 * 86400  # Prometheus durations overflow at about 292 years; a century is plenty
 _NAME_RE = re.compile(r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$")
 _ADDRESS_RE = re.compile(r"^[A-Za-z0-9.\-\[\]:]+:[0-9]{1,5}$")
@@ -52,16 +53,18 @@ def _check(pattern: re.Pattern[str], what: str) -> AfterValidator:
 
 
 def _positive_duration(value: str) -> str:
-    if not 0 < _seconds(value) <= MAX_DURATION_S:
+    if not PROMETHEUS.fullmatch(value):  # Prometheus's own grammar: each unit at most once, largest first
+        raise ValueError(f"{value!r} is not a Prometheus duration like 15s, 5m, 6h or 15d")
+    try:
+        seconds = prometheus_seconds(value)
+    except ValueError:  # past what a Prometheus duration holds
+        seconds = float("inf")
+    if not 0 < seconds <= MAX_DURATION_S:
         raise ValueError(f"{value!r} is not between 1ms and 100y")
     return value
 
 
-Duration = Annotated[
-    str,
-    _check(_DURATION_RE, "a Prometheus duration like 15s, 5m, 6h or 15d"),
-    AfterValidator(_positive_duration),
-]
+Duration = Annotated[str, AfterValidator(_positive_duration)]
 # Whole numbers only: YAML's true/false and 2.5 are refused (pydantic's lax mode would read true as 1).
 Count = Annotated[int, Strict()]
 Number = Annotated[float, Field(allow_inf_nan=False), Strict()]
@@ -106,6 +109,34 @@ class NodeGroup(_Model):
     pods_per_gpu: Count = Field(
         1, ge=1, le=64, description="most pods sharing one GPU or MIG instance (time-slicing, MPS): sizes the budget"
     )
+    nvlink_domain: Literal["node", "rack"] = Field(
+        "node",
+        description="rack: the group is one NVL72 rack, its nodes the rack's compute trays (gb200, gb300); without "
+        "it a gb200/gb300 group's nodes form racks of 18 trays each",
+    )
+
+    @model_validator(mode="after")
+    def _rack(self) -> NodeGroup:
+        if self.nvlink_domain == "node":
+            return self
+        model = MODELS[self.gpu_model]
+        if not model.rack_trays:
+            racks = ", ".join(k for k, m in MODELS.items() if m.rack_trays)
+            raise ValueError(f"nvlink_domain: rack needs a rack-scale model ({racks}), not {self.gpu_model}")
+        if self.nodes > model.rack_trays:
+            raise ValueError(
+                f"a {self.gpu_model} rack has {model.rack_trays} compute trays, not {self.nodes}: "
+                "write one node group per rack"
+            )
+        # A tray holds the model's GPUs: the default of 8 per node is an HGX baseboard's, not a tray's.
+        if "gpus_per_node" not in self.model_fields_set:
+            object.__setattr__(self, "gpus_per_node", model.gpus_per_node)
+        elif self.gpus_per_node != model.gpus_per_node:
+            raise ValueError(
+                f"a {self.gpu_model} compute tray has {model.gpus_per_node} GPUs: set gpus_per_node to "
+                f"{model.gpus_per_node} or leave it out"
+            )
+        return self
 
     @field_validator("gpu_model")
     @classmethod
@@ -309,7 +340,7 @@ class ExporterSpec(_Model):
     pod_label: LabelName = Field(
         "pod", description="the label holding a GPU holder's pod (exported_pod behind honorLabels: false)"
     )
-    dialect: Literal["classic", "4.9"] = "classic"
+    dialect: Literal["classic", "4.9", "4.10"] = "classic"
     # The image of this very release, as `make image` tags it: build and push it, or set exporter.image.
     image: Image = f"ghcr.io/gpuscope/gpuscope:{__version__}"
     memory_limit_mib: Count = Field(
@@ -376,7 +407,7 @@ class ExporterSpec(_Model):
         if self.pod_labels and self.workload_labels == "labels" and not self.pod_label_allowlist:
             raise ValueError(
                 "pod_labels in labels mode puts every pod label on every GPU series (a pod with many labels passes the "
-                "scrape's labelLimit, 30): list the labels you need in pod_label_allowlist"
+                f"scrape's labelLimit, {LABEL_LIMIT}): list the labels you need in pod_label_allowlist"
             )
         if self.pod_uid and "pod_uid" in self.drop_labels:
             if "drop_labels" in self.model_fields_set:
@@ -512,7 +543,7 @@ class FleetSpec(_Model):
     @classmethod
     def _timeout(cls, timeout: str, info: ValidationInfo) -> str:
         interval = info.data.get("scrape_interval")
-        if interval and _seconds(timeout) > _seconds(interval):
+        if interval and prometheus_seconds(timeout) > prometheus_seconds(interval):
             raise ValueError(f"{timeout} is longer than scrape_interval ({interval})")
         return timeout
 
@@ -562,18 +593,8 @@ class FleetSpec(_Model):
             thresholds=self.thresholds,
             host=self.host_signals.rules(kubernetes=any(c.kind == "kubernetes" for c in self.clusters)),
             speedup=self.speedup,
-            scrape_interval=duration(seconds(self.scrape_interval) * self.speedup),  # in rule time
+            scrape_interval=prometheus_text(prometheus_seconds(self.scrape_interval) * self.speedup),  # in rule time
             pod_group_labels=self.exporter.pod_group_labels,
             virtual_gpus=self.exporter.virtual_gpus,
             dra=self.exporter.dra,
         )
-
-
-def _seconds(duration: str) -> float:
-    units = {"ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800, "y": 31536000}
-    return sum(int(n) * units[u] for n, u in re.findall(r"([0-9]+)(ms|s|m|h|d|w|y)", duration))
-
-
-def seconds(duration: str) -> float:
-    """A Prometheus duration in seconds."""
-    return _seconds(duration)

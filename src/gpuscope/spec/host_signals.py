@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
-from gpuscope.rules.host_config import HostSignals, HostThresholds, host_regex
+from gpuscope.ruleconfig.host import HostSignals, HostThresholds, host_regex
 
 _PATH_RE = re.compile(r"^/[A-Za-z0-9._~/-]*$")
 _DURATION_RE = re.compile(r"^[0-9]+(ms|s|m|h)$")

@@ -29,6 +29,9 @@ STRUCTS: dict[type[ctypes.Structure], str] = {
     S.ModuleGetStatusesV1: "dcgmModuleGetStatuses_v1",
     S.FieldMeta: "dcgm_field_meta_t",
     S.FieldOutputFormat: "dcgm_field_output_format_t",
+    S.NvLinkGpuLinkStatusV4: "dcgmNvLinkGpuLinkStatus_v4",
+    S.NvLinkNvSwitchLinkStatus: "dcgmNvLinkNvSwitchLinkStatus_t",
+    S.NvLinkStatusV5: "dcgmNvLinkStatus_v5",
 }
 VERSIONS = {
     "CONNECT_V2_PARAMS_VERSION": "dcgmConnectV2Params_version2",
@@ -38,6 +41,7 @@ VERSIONS = {
     "HEALTH_RESPONSE_VERSION": "dcgmHealthResponse_version5",
     "PROF_METRIC_GROUPS_VERSION": "dcgmProfGetMetricGroups_version3",
     "MODULE_STATUSES_VERSION": "dcgmModuleGetStatuses_version1",
+    "NVLINK_STATUS_VERSION": "dcgmNvLinkStatus_version5",
 }
 
 

@@ -33,12 +33,17 @@ def test_blackwell_models_have_18_nvlink5_links_and_a_healthy_fabric(model: str)
     assert len({g.device.values[F.DCGM_FI_DEV_FABRIC_CLUSTER_UUID] for g in reading.gpus}) == 1
 
 
-def test_hopper_has_no_nvlink5_counters_or_fabric_state() -> None:
+def test_hopper_has_fabric_state_but_no_nvlink5_counters() -> None:
+    # NVML documents fabric info for "Hopper + NVSwitch systems" (an HGX H100 registers with the fabric manager);
+    # the NVLink5 counters are Blackwell's, and an A100 has neither.
     clock = FakeClock()
     gpu = collect_twice(node("h100", clock=clock), clock).gpus[0]
-    for fid in (F.DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY, *NVLINK5_ERROR_FIELDS):
+    assert gpu.device.values[F.DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY] == 1
+    for fid in NVLINK5_ERROR_FIELDS:
         assert fid not in gpu.device.values
         assert gpu.device.errors[fid] is ReadError.NOT_SUPPORTED
+    ampere = collect_twice(node("a100", clock=clock), clock).gpus[0]
+    assert ampere.device.errors[F.DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY] is ReadError.NOT_SUPPORTED
 
 
 def test_degraded_fabric_shows_in_the_health_summary_of_that_gpu_only() -> None:
@@ -70,7 +75,7 @@ def test_nvlink5_error_burst_grows_the_error_counters_and_the_ber() -> None:
     assert all(hit[fid] >= before[fid] for fid in NVLINK5_ERROR_FIELDS)  # counters never go back
 
 
-@pytest.mark.parametrize("kind", [FaultKind.FABRIC_DEGRADED, FaultKind.NVLINK5_ERRORS])
-def test_blackwell_faults_are_refused_on_older_gpus(kind: FaultKind) -> None:
-    with pytest.raises(UsageError, match="use a b200 or gb200"):
-        node("h100").apply(FaultRequest(kind, gpu=0))
+@pytest.mark.parametrize(("kind", "model"), [(FaultKind.FABRIC_DEGRADED, "a100"), (FaultKind.NVLINK5_ERRORS, "h100")])
+def test_fabric_faults_are_refused_on_gpus_without_them(kind: FaultKind, model: str) -> None:
+    with pytest.raises(UsageError, match=r"use an h100, h200, b200, gb200 or gb300|use a b200, gb200 or gb300"):
+        node(model).apply(FaultRequest(kind, gpu=0))

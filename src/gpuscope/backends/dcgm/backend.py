@@ -22,7 +22,7 @@ from gpuscope.backends.dcgm.deadline import CallTimedOut, Deadline
 from gpuscope.backends.dcgm.library import DcgmError, Library, LibraryMissing, library_path, load
 from gpuscope.backends.dcgm.session import Session
 from gpuscope.backends.dcgm.watches import Timing
-from gpuscope.backends.retry import Backoff
+from gpuscope.backends.retry import RetryGate
 
 log = logging.getLogger("gpuscope.backends.dcgm")
 
@@ -53,7 +53,9 @@ class DcgmBackend:
         self._lock = threading.Lock()
         self._calls: Calls | None = None
         self._session: Session | None = None
-        self._backoff = Backoff(what="DCGM", log=log, initial_s=retry_initial_s, max_s=retry_max_s, monotonic=monotonic)
+        self._backoff = RetryGate(
+            what="DCGM", log=log, initial_s=retry_initial_s, max_s=retry_max_s, monotonic=monotonic
+        )
 
     def collect(self, request: ReadRequest) -> NodeReading:
         with self._lock:

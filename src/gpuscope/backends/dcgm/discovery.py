@@ -20,6 +20,7 @@ from gpuscope.fields.ids import FieldId
 _DRIVER_VERSION = FieldId.DCGM_FI_DRIVER_VERSION
 _NVML_VERSION = FieldId.DCGM_FI_NVML_VERSION
 _IDENTITY_FIELDS = (S.FI_DEV_NAME, S.FI_DEV_UUID, S.FI_DEV_PCI_BUSID)
+_LINK_NOT_SUPPORTED = 0  # DcgmNvLinkLinkStateNotSupported
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,9 +41,25 @@ class Gpu:
 
 
 @dataclass(frozen=True, slots=True)
+class Link:
+    """A GPU's NVLink or an NVSwitch's port, as ``dcgmGetNvLinkLinkStatus`` lists it (state not NotSupported)."""
+
+    parent_group: int  # S.EntityGroup.GPU or SWITCH
+    parent_id: int
+    index: int
+    state: int  # dcgmNvLinkLinkState_t
+
+    @property
+    def entity_id(self) -> int:
+        return S.link_id(self.parent_group, self.parent_id, self.index)
+
+
+@dataclass(frozen=True, slots=True)
 class Inventory:
     gpus: tuple[Gpu, ...]
     system: dict[int, Value]
+    switches: tuple[int, ...] = ()  # NVSwitch entity ids
+    links: tuple[Link, ...] = ()  # read only when a request has NVLink-entity or switch fields
 
     def gpu_of_instance(self) -> dict[int, int]:
         return {inst.entity_id: gpu.gpu_id for gpu in self.gpus for inst in gpu.instances}
@@ -99,6 +116,24 @@ def discover(calls: Calls) -> Inventory:
     system_fields = (_DRIVER_VERSION, _NVML_VERSION)
     system = _strings(calls, [(S.EntityGroup.NONE, 0)], system_fields)
     return Inventory(gpus=tuple(gpus), system={fid: system[(0, fid)] for fid in system_fields if (0, fid) in system})
+
+
+def discover_fabric(calls: Calls) -> tuple[tuple[int, ...], tuple[Link, ...]]:
+    """The NVSwitches and every GPU link and switch port DCGM reports a state for (NotSupported ones left out)."""
+    lib, handle = calls.lib, calls.handle
+    switches = tuple(calls.run("dcgmGetEntityGroupEntities", lambda: lib.switches(handle)))
+    status = calls.run("dcgmGetNvLinkLinkStatus", lambda: lib.nvlink_status(handle))
+    links: list[Link] = []
+    for group, entries, count, width in (
+        (S.EntityGroup.GPU, status.gpus, status.numGpus, S.NVLINK_MAX_LINKS_PER_GPU),
+        (S.EntityGroup.SWITCH, status.nvSwitches, status.numNvSwitches, S.NVLINK_MAX_LINKS_PER_NVSWITCH),
+    ):
+        for entry in entries[: max(0, min(int(count), len(entries)))]:
+            for index in range(width):
+                state = int(entry.linkState[index])
+                if state != _LINK_NOT_SUPPORTED:
+                    links.append(Link(int(group), int(entry.entityId), index, state))
+    return switches, tuple(links)
 
 
 def _profile(name: str, slices: int) -> str:

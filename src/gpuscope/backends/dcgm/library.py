@@ -35,6 +35,8 @@ _SIGNATURES: dict[str, tuple[object, ...]] = {
     "dcgmHostengineVersionInfo": (_H, _c.POINTER(S.VersionInfo)),
     "dcgmGetAllSupportedDevices": (_H, _c.POINTER(_c.c_uint), _c.POINTER(_c.c_int)),
     "dcgmGetGpuInstanceHierarchy": (_H, _c.POINTER(S.MigHierarchyV2)),
+    "dcgmGetEntityGroupEntities": (_H, _c.c_int, _c.POINTER(_c.c_uint), _c.POINTER(_c.c_int), _c.c_uint),
+    "dcgmGetNvLinkLinkStatus": (_H, _c.POINTER(S.NvLinkStatusV5)),
     "dcgmGroupCreate": (_H, _c.c_int, _c.c_char_p, _c.POINTER(_H)),
     "dcgmGroupAddEntity": (_H, _H, _c.c_int, _c.c_uint),
     "dcgmGroupDestroy": (_H, _H),
@@ -186,6 +188,18 @@ class Library:
         self._call("dcgmGetGpuInstanceHierarchy", handle, ctypes.byref(hierarchy))
         count = max(0, min(int(hierarchy.count), S.MAX_HIERARCHY_INFO))
         return [hierarchy.entityList[i] for i in range(count)]
+
+    def switches(self, handle: int) -> list[int]:
+        """The NVSwitch entity ids (physical ids) the host engine knows."""
+        ids = (ctypes.c_uint * S.MAX_NUM_SWITCHES)()
+        count = ctypes.c_int(S.MAX_NUM_SWITCHES)
+        self._call("dcgmGetEntityGroupEntities", handle, int(S.EntityGroup.SWITCH), ids, ctypes.byref(count), 0)
+        return [int(ids[i]) for i in range(max(0, min(count.value, S.MAX_NUM_SWITCHES)))]
+
+    def nvlink_status(self, handle: int) -> S.NvLinkStatusV5:
+        status = S.NvLinkStatusV5(version=S.NVLINK_STATUS_VERSION)
+        self._call("dcgmGetNvLinkLinkStatus", handle, ctypes.byref(status))
+        return status
 
     # --- fields -------------------------------------------------------------------------------------------
 

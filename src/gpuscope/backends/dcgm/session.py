@@ -12,7 +12,7 @@ import functools
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from gpuscope.backends.base import (
@@ -21,10 +21,13 @@ from gpuscope.backends.base import (
     GpuReading,
     HealthCheck,
     InstanceReading,
+    LinkReading,
+    LinkState,
     NodeReading,
     ProfilingState,
     ReadError,
     ReadRequest,
+    SwitchReading,
     Value,
     XidEvent,
 )
@@ -32,7 +35,7 @@ from gpuscope.backends.dcgm import health
 from gpuscope.backends.dcgm import structs as S
 from gpuscope.backends.dcgm.connection import Calls, Target
 from gpuscope.backends.dcgm.deadline import CallTimedOut
-from gpuscope.backends.dcgm.discovery import Gpu, Inventory, discover
+from gpuscope.backends.dcgm.discovery import Gpu, Inventory, Link, discover, discover_fabric
 from gpuscope.backends.dcgm.library import DcgmError
 from gpuscope.backends.dcgm.values import FieldPlan, chunks, decode, plan_fields, with_views
 from gpuscope.backends.dcgm.watches import Timing, Watches, retry_profiling, setup
@@ -106,6 +109,8 @@ class Session:
 
     def _ensure_watches(self, request: ReadRequest, now: float) -> Watches:
         plan = plan_fields(request.field_ids, FieldId.DCGM_FI_DEV_XID_ERRORS)
+        if plan.link or plan.switch:
+            self._refresh_fabric()
         if (
             self._watches is not None
             and self._watches.plan == plan
@@ -116,6 +121,20 @@ class Session:
             self._drop_watches()
         self._watches = setup(self.calls, self.inventory, plan, self.timing, health=request.health, now=now)
         return self._watches
+
+    def _refresh_fabric(self) -> None:
+        """The switches and link states, every collection (a link that went down is the signal); new or gone
+        links get their watches afresh. A failed listing keeps the known fabric."""
+        try:
+            switches, links = discover_fabric(self.calls)
+        except (CallTimedOut, DcgmError) as exc:
+            log.warning("listing NVSwitches and NVLink states failed (keeping the known ones): %s", exc)
+            return
+        known = self.inventory
+        same = switches == known.switches and [lk.entity_id for lk in links] == [lk.entity_id for lk in known.links]
+        if not same:
+            self._drop_watches()
+        self.inventory = replace(known, switches=switches, links=links)
 
     def _drop_watches(self) -> None:
         watches, calls, lib = self._watches, self.calls, self.calls.lib
@@ -160,7 +179,52 @@ class Session:
         readings = tuple(
             self._gpu_reading(gpu, request, plan, watches, device, instance, found) for gpu in self.inventory.gpus
         )
-        return NodeReading(gpus=readings, system=MappingProxyType(dict(self.inventory.system)), dcgm=self.info)
+        readings, switches = self._fabric(readings, plan, watches)
+        return NodeReading(
+            gpus=readings, system=MappingProxyType(dict(self.inventory.system)), dcgm=self.info, switches=switches
+        )
+
+    def _fabric(
+        self, gpus: tuple[GpuReading, ...], plan: FieldPlan, watches: Watches
+    ) -> tuple[tuple[GpuReading, ...], tuple[SwitchReading, ...]]:
+        """GPU links (onto their GPU's reading) and the switches with their ports, read by their entity ids."""
+        inv = self.inventory
+        if not (plan.link or plan.switch):
+            return gpus, ()
+        # No NVLink (or no NVSwitch) here: those fields are reported as the GPUs' unsupported ones.
+        missing = (*(plan.link if not inv.links else ()), *(plan.switch if not inv.switches else ()))
+        gpus = tuple(_without(g, missing) for g in gpus)
+        if not (inv.links or inv.switches):
+            return gpus, ()
+        link_ids = tuple(fid for fid in plan.link if fid not in watches.dropped)
+        switch_ids = tuple(fid for fid in plan.switch if fid not in watches.dropped)
+        links = self._read_grid([(S.EntityGroup.LINK, lk.entity_id) for lk in inv.links], link_ids).grid
+        own = self._read_grid([(S.EntityGroup.SWITCH, sid) for sid in inv.switches], switch_ids).grid
+        wanted = frozenset((*link_ids, *switch_ids))
+        dropped = dict.fromkeys(
+            (fid for fid in watches.dropped if fid in (*plan.link, *plan.switch)), ReadError.NOT_SUPPORTED
+        )
+
+        def reading(link: Link) -> LinkReading:
+            entity = _entity(links.get(link.entity_id, {}), wanted, set(), dict(dropped))
+            return LinkReading(link.index, entity, LinkState(link.state) if link.state in _STATES else LinkState.DOWN)
+
+        by_parent: dict[tuple[int, int], list[LinkReading]] = {}
+        for link in inv.links:
+            by_parent.setdefault((link.parent_group, link.parent_id), []).append(reading(link))
+        out = tuple(
+            replace(g, links=tuple(by_parent.get((S.EntityGroup.GPU, g.identity.index), ()))) if not g.lost else g
+            for g in gpus
+        )
+        switches = tuple(
+            SwitchReading(
+                sid,
+                _entity(own.get(sid, {}), wanted, set(), dict(dropped)),
+                tuple(by_parent.get((S.EntityGroup.SWITCH, sid), ())),
+            )
+            for sid in inv.switches
+        )
+        return out, switches
 
     def _read_grid(self, entities: Sequence[tuple[int, int]], fields: tuple[int, ...]) -> _Read:
         if not entities or not fields:
@@ -272,6 +336,16 @@ class Session:
         flowing = any(fid in r.values for r in readings for fid in plan.prof)
         prof.state = ProfilingState.AVAILABLE if flowing else ProfilingState.WARMING_UP
         return prof.state, ""
+
+
+_STATES = frozenset(int(s) for s in LinkState)
+
+
+def _without(gpu: GpuReading, fields: tuple[int, ...]) -> GpuReading:
+    if gpu.lost or not fields:
+        return gpu
+    errors = {**gpu.device.errors, **dict.fromkeys(fields, ReadError.NOT_SUPPORTED)}
+    return replace(gpu, device=EntityReading(values=gpu.device.values, errors=MappingProxyType(errors)))
 
 
 def _unsupported(reading: EntityReading, fields: tuple[int, ...]) -> EntityReading:

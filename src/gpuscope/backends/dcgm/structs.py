@@ -221,6 +221,41 @@ class MigHierarchyV2(ctypes.Structure):
     ]
 
 
+MAX_NUM_SWITCHES = 12  # DCGM_MAX_NUM_SWITCHES
+NVLINK_MAX_LINKS_PER_GPU = 36  # DCGM_NVLINK_MAX_LINKS_PER_GPU
+NVLINK_MAX_LINKS_PER_NVSWITCH = 256  # DCGM_NVLINK_MAX_LINKS_PER_NVSWITCH
+
+
+class NvLinkGpuLinkStatusV4(ctypes.Structure):
+    """``dcgmNvLinkGpuLinkStatus_v4``: a GPU's link states (``dcgmNvLinkLinkState_t``, an int each)."""
+
+    _fields_ = [("entityId", ctypes.c_uint), ("linkState", ctypes.c_int * NVLINK_MAX_LINKS_PER_GPU)]
+
+
+class NvLinkNvSwitchLinkStatus(ctypes.Structure):
+    """``dcgmNvLinkNvSwitchLinkStatus_t``: an NVSwitch's port states."""
+
+    _fields_ = [("entityId", ctypes.c_uint), ("linkState", ctypes.c_int * NVLINK_MAX_LINKS_PER_NVSWITCH)]
+
+
+class NvLinkStatusV5(ctypes.Structure):
+    """``dcgmNvLinkStatus_v5``: what ``dcgmGetNvLinkLinkStatus`` fills."""
+
+    _fields_ = [
+        ("version", ctypes.c_uint),
+        ("numGpus", ctypes.c_uint),
+        ("gpus", NvLinkGpuLinkStatusV4 * MAX_NUM_DEVICES),
+        ("numNvSwitches", ctypes.c_uint),
+        ("nvSwitches", NvLinkNvSwitchLinkStatus * MAX_NUM_SWITCHES),
+    ]
+
+
+def link_id(parent_group: int, parent_id: int, index: int) -> int:
+    """A link entity's id, DCGM's ``dcgm_link_t``: the parent's entity group in bits 0-7, the port index in 8-23,
+    the parent's id in 24-31 (dcgm_structs.h; go-dcgm's ``LinkGetLatestValues`` packs it the same way)."""
+    return (parent_group & 0xFF) | (index & 0xFFFF) << 8 | (parent_id & 0xFF) << 24
+
+
 class DiagErrorDetail(ctypes.Structure):
     _fields_ = [("msg", ctypes.c_char * 1024), ("code", ctypes.c_uint)]
 
@@ -302,3 +337,4 @@ MIG_HIERARCHY_VERSION = make_version(MigHierarchyV2, 2)
 HEALTH_RESPONSE_VERSION = make_version(HealthResponseV5, 5)
 PROF_METRIC_GROUPS_VERSION = make_version(ProfGetMetricGroupsV3, 3)
 MODULE_STATUSES_VERSION = make_version(ModuleGetStatusesV1, 1)
+NVLINK_STATUS_VERSION = make_version(NvLinkStatusV5, 5)

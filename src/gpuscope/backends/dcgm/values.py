@@ -118,7 +118,9 @@ class FieldPlan:
     device: tuple[int, ...]  # read on GPU entities (not profiling)
     instance: tuple[int, ...]  # read on GPU-instance entities (not profiling)
     prof: tuple[int, ...]  # the profiling module's fields, per GPU or per GPU instance
-    unserved: tuple[int, ...]  # requested, but not served by this backend (per-link entity fields)
+    unserved: tuple[int, ...]  # requested, but not served by this backend
+    link: tuple[int, ...] = ()  # read on NVLink entities (GPU links and switch ports, ``dcgm_link_t`` ids)
+    switch: tuple[int, ...] = ()  # read on NVSwitch entities
     # base-unit views (``catalog.DCGM_SOURCES``) computed from the DCGM field they come from: (view, source, factor)
     views: tuple[tuple[int, int, float], ...] = ()
 
@@ -129,6 +131,8 @@ def plan_fields(requested: Iterable[int], xid_field: int) -> FieldPlan:
     instance: set[int] = set()
     prof: set[int] = set()
     unserved: set[int] = set()
+    link: set[int] = set()
+    switch: set[int] = set()
     views: set[tuple[int, int, float]] = set()
     for fid in requested:
         field = BY_ID.get(fid)
@@ -142,7 +146,11 @@ def plan_fields(requested: Iterable[int], xid_field: int) -> FieldPlan:
             continue
         if field is None and fid in HEADER_BY_ID:
             _plan_header_field(fid, device, instance, prof, unserved)
-        elif field is None or fid <= 0 or field.entity is Entity.NVLINK:
+        elif field is not None and fid > 0 and field.entity is Entity.NVLINK:
+            link.add(fid)
+        elif field is not None and fid > 0 and field.entity is Entity.NVSWITCH:
+            switch.add(fid)
+        elif field is None or fid <= 0:
             unserved.add(fid)
         elif field.prof:
             prof.add(fid)
@@ -156,6 +164,8 @@ def plan_fields(requested: Iterable[int], xid_field: int) -> FieldPlan:
         prof=tuple(sorted(prof)),
         unserved=tuple(sorted(unserved)),
         views=tuple(sorted(views)),
+        link=tuple(sorted(link)),
+        switch=tuple(sorted(switch)),
     )
 
 

@@ -179,6 +179,17 @@ def setup(calls: Calls, inventory: Inventory, plan: FieldPlan, timing: Timing, *
     if instances and plan.instance:
         group = _group(calls, watches, "gpuscope-instances", instances)
         _watch(calls, group, _watched_groups(calls, watches, timing, "gpuscope-instance", plan.instance))
+    switches = [(S.EntityGroup.SWITCH, sid) for sid in inventory.switches]
+    links = [(S.EntityGroup.LINK, link.entity_id) for link in inventory.links]
+    if switches and plan.switch:
+        group = _group(calls, watches, "gpuscope-switches", switches)
+        _watch(calls, group, _watched_groups(calls, watches, timing, "gpuscope-switch", plan.switch))
+    if links and plan.link:
+        # A DCGM group holds at most DCGM_GROUP_MAX_ENTITIES_V2 entities: an HGX node's 144 GPU links and 144
+        # switch ports need several groups.
+        for n in range(0, len(links), S.GROUP_MAX_ENTITIES_V2):
+            group = _group(calls, watches, f"gpuscope-links-{n}", links[n : n + S.GROUP_MAX_ENTITIES_V2])
+            _watch(calls, group, _watched_groups(calls, watches, timing, f"gpuscope-link-{n}", plan.link))
     if health and watches.gpu_group:
         lib, handle, group = calls.lib, calls.handle, watches.gpu_group
         try:

@@ -1,6 +1,6 @@
 """The NVML backend: real NVIDIA GPUs through NVIDIA's ``nvidia-ml-py`` bindings (module ``pynvml``).
 
-The only part of gpuscope that talks to NVML; ``pynvml`` is imported lazily (``backend.load_pynvml``), and every
+The only part of gpuscope that talks to NVML; ``pynvml`` is imported lazily (``library.load_pynvml``), and every
 module here receives it as a parameter, so tests run the real code against a stand-in module. Layout, data first:
 
 - ``constants``  NVML numbers (field ids, GPM metric ids, return codes) from ``nvml.h``

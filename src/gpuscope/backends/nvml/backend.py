@@ -19,20 +19,14 @@ from gpuscope.backends.base import NodeReading, ReadRequest
 from gpuscope.backends.nvml.device import Context
 from gpuscope.backends.nvml.errors import NvmlGone, error_code, init_failure_reason
 from gpuscope.backends.nvml.events import EventWatcher
-from gpuscope.backends.nvml.session import Session, Timing, describe_gpus, shutdown
-from gpuscope.backends.retry import Backoff
+from gpuscope.backends.nvml.library import load_pynvml, shutdown
+from gpuscope.backends.nvml.session import Session, Timing, describe_gpus
+from gpuscope.backends.retry import RetryGate
 from gpuscope.fields.ids import FieldId
 
 log = logging.getLogger("gpuscope.backends.nvml")
 
 _CLOSE_WAIT_S = 2.0
-
-
-def load_pynvml() -> Any:
-    """NVIDIA's bindings, imported here and only here. Importing them never touches the driver."""
-    import pynvml
-
-    return pynvml
 
 
 class NvmlBackend:
@@ -60,7 +54,9 @@ class NvmlBackend:
         self._watch_events = watch_events
         self._lock = threading.Lock()
         self._session: Session | None = None
-        self._backoff = Backoff(what="NVML", log=log, initial_s=retry_initial_s, max_s=retry_max_s, monotonic=monotonic)
+        self._backoff = RetryGate(
+            what="NVML", log=log, initial_s=retry_initial_s, max_s=retry_max_s, monotonic=monotonic
+        )
 
     def collect(self, request: ReadRequest) -> NodeReading:
         with self._lock:

@@ -21,6 +21,7 @@ from gpuscope.backends.base import (
     GpuReading,
     InstanceReading,
     LinkReading,
+    LinkState,
     ProfilingState,
     ReadError,
 )
@@ -34,6 +35,7 @@ from gpuscope.backends.nvml.mig import MigInstance, enumerate_instances, mig_ena
 from gpuscope.backends.nvml.plan import DEVICE, Plan, plan_gpu, plan_instance, wants_profiling
 from gpuscope.backends.nvml.processes import ProcessReader
 from gpuscope.backends.nvml.readers import READERS, Fallbacks
+from gpuscope.fields.ids import FieldId
 
 log = logging.getLogger("gpuscope.backends.nvml")
 
@@ -152,7 +154,9 @@ class GpuReader:
             self._read_gpu_gpm(device_plan),
         )
         by_link = readings(device_plan, raw)
-        links = tuple(LinkReading(link, reading) for link, reading in by_link.items() if link != DEVICE)
+        links = tuple(
+            LinkReading(link, reading, _link_state(reading)) for link, reading in by_link.items() if link != DEVICE
+        )
         per_instance = [self._read_instance(inst, instance_plan) for inst in self.instances]
         instances = tuple(reading for reading, _ in per_instance)
         state, detail = self._profiling(field_ids, raw.gpm, [gpm for _, gpm in per_instance if gpm is not None])
@@ -317,3 +321,10 @@ class GpuReader:
 def _describe(plan: Plan, key: CallKey, scope: tuple[Hashable, ...]) -> str:
     where = f" of GPU instance {scope[1]}" if scope else ""
     return f"{plan.users(call=key)}{where}"
+
+
+def _link_state(reading: EntityReading) -> LinkState:
+    """A link's state from NVML's per-link state field when it was read (1 active, 0 inactive); up otherwise, as
+    every link NVML counts was before gpuscope read states."""
+    state = reading.values.get(FieldId.DCGM_FI_DEV_NVLINK_GET_STATE)
+    return LinkState.DOWN if state == 0 else LinkState.UP

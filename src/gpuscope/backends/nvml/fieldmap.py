@@ -32,6 +32,7 @@ from gpuscope.fields.ids import (
     VIOLATION_FIELDS,
     FieldId,
 )
+from gpuscope.fields.rows_fabric import FABRIC_FIELDS
 
 MIB = 1048576
 MAX_PLAUSIBLE_TEMP_C = 200  # DCGM drops temperatures above this (sensor glitches)
@@ -347,7 +348,14 @@ _LINK_GPM_TX: dict[int, bool] = {  # field -> whether it is the transmit directi
     FieldId.DCGM_FI_PROF_NVLINK_TX_BYTES_PER_LINK: True,
     FieldId.DCGM_FI_PROF_NVLINK_RX_BYTES_PER_LINK: False,
 }
-LINK_FIELDS = frozenset({*_LINK_ERRORS, FieldId.DCGM_FI_DEV_NVLINK_THROUGHPUT_PER_LINK, *_LINK_GPM_TX})
+LINK_FIELDS = frozenset(
+    {
+        *_LINK_ERRORS,
+        FieldId.DCGM_FI_DEV_NVLINK_THROUGHPUT_PER_LINK,
+        *_LINK_GPM_TX,
+        FieldId.DCGM_FI_DEV_NVLINK_GET_STATE,
+    }
+)
 
 
 def link_source(field_id: int, link: int) -> Source | None:
@@ -358,6 +366,8 @@ def link_source(field_id: int, link: int) -> Source | None:
         return _fv(lane_ids[link]) if link < len(lane_ids) else _call("nvlink_error_counter", link, counter)
     if field_id == FieldId.DCGM_FI_DEV_NVLINK_THROUGHPUT_PER_LINK:
         return NvlinkRate(link, bytes_per_s=False)
+    if field_id == FieldId.DCGM_FI_DEV_NVLINK_GET_STATE:  # what DCGM reads for its field 1508
+        return Batched(C.FI_NVLINK_GET_STATE, as_int, scope=link)
     if field_id in _LINK_GPM_TX:
         metric = C.gpm_nvlink_metric(link, tx=_LINK_GPM_TX[field_id])
         return None if metric is None else _rate(metric)
@@ -397,4 +407,11 @@ NOT_READ_YET = frozenset(
         FieldId.DCGM_FI_DEV_NVLINK_COUNT_SYMBOL_BER_FLOAT,
         FieldId.DCGM_FI_DEV_NVLINK_COUNT_EFFECTIVE_BER_FLOAT,
     }
+)
+
+# Fields NVML has no call for: an NVSwitch and its ports are DCGM entities (NSCQ/NVSDM behind the host engine;
+# NVML has no NVSwitch device API). And the per-direction per-link throughput (DCGM 1530/1531), which NVML's
+# per-link TX/RX data counters (138/139, scopeId = link) could serve: not read yet.
+NO_NVML_SOURCE = frozenset(
+    {f.field_id for f in FABRIC_FIELDS if f.field_id not in LINK_FIELDS and f.field_id not in DEVICE_SOURCES}
 )

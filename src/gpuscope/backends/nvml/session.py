@@ -8,11 +8,9 @@ answering, and every ``mig_check_s``.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Any
 
 from gpuscope.backends.base import EntityReading, GpuIdentity, GpuReading, NodeReading, ReadRequest, Value
 from gpuscope.backends.nvml import constants as C
@@ -205,9 +203,3 @@ def describe_gpus(readers: dict[int, GpuReader]) -> str:
         models[reader.identity.model_name] = models.get(reader.identity.model_name, 0) + 1
     kinds = ", ".join(f"{model} x{n}" for model, n in sorted(models.items()))
     return f"{len(readers)} GPU{'s' if len(readers) != 1 else ''}: {kinds}"
-
-
-def shutdown(nvml: Any) -> None:
-    """``nvmlShutdown``, ignoring failure (the driver may be the reason we are shutting down)."""
-    with contextlib.suppress(nvml.NVMLError):
-        nvml.nvmlShutdown()

@@ -6,6 +6,7 @@ A getter answers one field for a GPU (or one of its MIG instances) from the stat
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
@@ -21,6 +22,11 @@ from gpuscope.fields.ids import (
     NVOFA_FIELDS,
     VIOLATION_FIELDS,
     FieldId,
+)
+from gpuscope.fields.rows_dcgm4 import (
+    FABRIC_HEALTH_HEALTHY,
+    FABRIC_HEALTH_LIMITED_CAPACITY,
+    FABRIC_HEALTH_UNHEALTHY,
 )
 
 if TYPE_CHECKING:
@@ -79,8 +85,28 @@ _HOPPER_ONLY: Callable[[SimGpu], bool] = lambda g: g.model.gpm  # noqa: E731
 
 
 def _fabric(healthy: Value, degraded: Value) -> Getter:
-    """A fabric-state value: only GPUs behind an NVLink fabric have one; ``fabric-degraded`` switches it."""
-    return lambda g, _a, _i: (degraded if g.fabric_degraded else healthy) if g.model.fabric else None
+    """A fabric-state value: only GPUs behind an NVLink fabric have one; a degraded fabric (``fabric-degraded``,
+    a link down) switches it."""
+    return lambda g, _a, _i: (degraded if g.fabric_limited else healthy) if g.model.fabric else None
+
+
+# NVML fabric health mask groups (2 bits each: 1 true, 2 false): degraded bandwidth at bit 0, route unhealthy at 4.
+_MASK_DEGRADED_BW_TRUE, _MASK_DEGRADED_BW_FALSE, _MASK_ROUTE_UNHEALTHY_TRUE = 1, 2, 1 << 4
+
+
+def _health_mask(g: SimGpu, _a: Activity, _i: SimInstance | None) -> Value | None:
+    if not g.model.fabric:
+        return None
+    mask = _MASK_DEGRADED_BW_TRUE if g.fabric_limited else _MASK_DEGRADED_BW_FALSE
+    return mask | (_MASK_ROUTE_UNHEALTHY_TRUE if g.partition_lost else 0)
+
+
+def _health_summary(g: SimGpu, _a: Activity, _i: SimInstance | None) -> Value | None:
+    if not g.model.fabric:
+        return None
+    if g.partition_lost:
+        return FABRIC_HEALTH_UNHEALTHY
+    return FABRIC_HEALTH_LIMITED_CAPACITY if g.fabric_limited else FABRIC_HEALTH_HEALTHY
 
 
 def _nvlink5(n: int) -> Getter:
@@ -94,8 +120,9 @@ def _ber(healthy: float, burst: float) -> Getter:
 def _cluster_uuid(g: SimGpu, _a: Activity, _i: SimInstance | None) -> Value | None:
     if not g.model.fabric:
         return None
-    # One NVLink domain per simulated node: every GPU of a node shares the seed.
-    n = int(uniform(g.seed, 0, 71) * (1 << 48))
+    # One NVLink domain per rack (an NVL72's 18 trays) or per node (HGX): every GPU of it shares the UUID.
+    # From the domain alone (not the node's seed): the trays of one rack have seeds of their own.
+    n = int(uniform(0, int.from_bytes(hashlib.sha256(g.domain.encode()).digest()[:8], "big"), 71) * (1 << 48))
     return f"5a1e0c2d-{n >> 32 & 0xFFFF:04x}-4{n >> 20 & 0xFFF:03x}-8{n >> 8 & 0xFFF:03x}-{n & 0xFF:02x}f3b9c27d41"
 
 
@@ -106,8 +133,8 @@ _FABRIC_GETTERS: Mapping[int, Getter] = {
     FieldId.DCGM_FI_DEV_FABRIC_MANAGER_ERROR_CODE: _fabric(0, 0),
     FieldId.DCGM_FI_DEV_FABRIC_CLUSTER_UUID: _cluster_uuid,
     FieldId.DCGM_FI_DEV_FABRIC_CLIQUE_ID: _fabric(1, 1),
-    FieldId.DCGM_FI_DEV_FABRIC_HEALTH_MASK: _fabric(2, 1),
-    FieldId.DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY: _fabric(1, 3),
+    FieldId.DCGM_FI_DEV_FABRIC_HEALTH_MASK: _health_mask,
+    FieldId.DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY: _health_summary,
     **{fid: _nvlink5(n) for n, fid in enumerate(NVLINK5_ERROR_FIELDS)},
     FieldId.DCGM_FI_DEV_NVLINK_COUNT_SYMBOL_BER_FLOAT: _ber(2.5e-15, 4.0e-9),
     FieldId.DCGM_FI_DEV_NVLINK_COUNT_EFFECTIVE_BER_FLOAT: _ber(0.0, 3.0e-12),
@@ -221,8 +248,11 @@ LINK_GETTERS: Mapping[int, Callable[[SimGpu, int], Value]] = MappingProxyType(
         FieldId.DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_PER_LINK_TOTAL: lambda g, link: g.counters.link_errors[link][1],
         FieldId.DCGM_FI_DEV_NVLINK_REPLAY_ERROR_PER_LINK_TOTAL: lambda g, link: g.counters.link_errors[link][2],
         FieldId.DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_PER_LINK_TOTAL: lambda g, link: g.counters.link_errors[link][3],
-        FieldId.DCGM_FI_DEV_NVLINK_THROUGHPUT_PER_LINK: lambda g, _link: int(2 * g.nvlink_kib_per_s() / 1000),
-        FieldId.DCGM_FI_PROF_NVLINK_TX_BYTES_PER_LINK: lambda g, _link: int(g.nvlink_kib_per_s() * 1024),
-        FieldId.DCGM_FI_PROF_NVLINK_RX_BYTES_PER_LINK: lambda g, _link: int(g.nvlink_kib_per_s() * 1024 * 0.97),
+        FieldId.DCGM_FI_DEV_NVLINK_THROUGHPUT_PER_LINK: lambda g, link: int(2 * g.link_kib_per_s(link) / 1000),
+        FieldId.DCGM_FI_DEV_NVLINK_TX_THROUGHPUT_PER_LINK: lambda g, link: int(g.link_kib_per_s(link) / 1000),
+        FieldId.DCGM_FI_DEV_NVLINK_RX_THROUGHPUT_PER_LINK: lambda g, link: int(g.link_kib_per_s(link) * 0.97 / 1000),
+        FieldId.DCGM_FI_PROF_NVLINK_TX_BYTES_PER_LINK: lambda g, link: int(g.link_kib_per_s(link) * 1024),
+        FieldId.DCGM_FI_PROF_NVLINK_RX_BYTES_PER_LINK: lambda g, link: int(g.link_kib_per_s(link) * 1024 * 0.97),
+        FieldId.DCGM_FI_DEV_NVLINK_GET_STATE: lambda g, link: int(not g.link_down(link)),
     }
 )

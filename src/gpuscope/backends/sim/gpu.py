@@ -23,6 +23,7 @@ from gpuscope.backends.base import (
     InstanceIdentity,
     InstanceReading,
     LinkReading,
+    LinkState,
     ReadError,
     Value,
 )
@@ -126,6 +127,10 @@ class SimGpu:
         self.nvlink_crc: bool = False
         self.fabric_degraded: bool = False
         self.nvlink5_errors: bool = False
+        self.partition_lost: bool = False  # the fabric manager could not route this GPU's partition
+        self.down_links: set[int] = set()  # NVLinks taken down by nvlink-down
+        self.cut_links: set[int] = set()  # NVLinks facing a failed NVSwitch (nvswitch-fatal), set by the node
+        self.domain: str = ""  # the NVLink domain (rack) the GPU belongs to; set by the node
         self.profiling_locked: bool = False
         self.lost: bool = False
         self.counters: _Counters = boot_counters(model, seed, key)
@@ -243,7 +248,18 @@ class SimGpu:
         ids = [fid for fid in field_ids if BY_ID[fid].entity is Entity.NVLINK]
         if not ids:
             return ()
-        return tuple(LinkReading(link, _read_link(self, link, ids)) for link in range(self.model.nvlinks))
+        return tuple(
+            LinkReading(link, _read_link(self, link, ids), LinkState.DOWN if self.link_down(link) else LinkState.UP)
+            for link in range(self.model.nvlinks)
+        )
+
+    @property
+    def fabric_limited(self) -> bool:
+        """The fabric runs with less bandwidth than it should: a link is down or a degradation was injected."""
+        return self.fabric_degraded or bool(self.down_links or self.cut_links)
+
+    def link_down(self, link: int) -> bool:
+        return link in self.down_links or link in self.cut_links
 
     def health(self) -> tuple[HealthCheck, ...]:
         bad = {
@@ -276,6 +292,10 @@ class SimGpu:
     def nvlink_kib_per_s(self) -> float:
         """NVLink traffic per link per direction in KiB/s (what NVML's throughput counters measure)."""
         return self._now.act.nvlink * self.model.nvlink_mbps_per_link * 1000.0
+
+    def link_kib_per_s(self, link: int) -> float:
+        """One link's traffic per direction in KiB/s: none on a link that is down."""
+        return 0.0 if self.link_down(link) else self.nvlink_kib_per_s()
 
     def pcie_bytes_per_s(self, act: Activity, tx: bool) -> int:
         return int((act.pcie_tx if tx else act.pcie_rx) * _PCIE_BYTES_PER_S[self.model.pcie_gen])

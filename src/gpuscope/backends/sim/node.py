@@ -21,9 +21,10 @@ from gpuscope.backends.base import (
     NodeReading,
     ProfilingState,
     ReadRequest,
+    SwitchReading,
     XidEvent,
 )
-from gpuscope.backends.sim import teams
+from gpuscope.backends.sim import fabric, teams
 from gpuscope.backends.sim.faults import FaultKind, FaultRequest
 from gpuscope.backends.sim.gpu import SimGpu
 from gpuscope.backends.sim.processes import SimProcess, population, readings, sync
@@ -44,7 +45,12 @@ SIM_DCGM_SKEWED_VERSION = "4.8.1"
 SIM_HOSTENGINE = "the simulated host engine at localhost:5555"
 _HGX_BUSES = (0x18, 0x2A, 0x3A, 0x5D, 0x9A, 0xAB, 0xBA, 0xDB)
 _GI_BASE = {7: 0, 4: 1, 3: 1, 2: 3, 1: 7}  # first GPU-instance id NVML hands out per slice count
-_XID_ON_FAULT = {FaultKind.ECC_DBE: 48, FaultKind.NVLINK_CRC: 74, FaultKind.FELL_OFF_BUS: GPU_FELL_OFF_BUS}
+_NVLINK_XID = 74  # "NVLINK Error" (dcgm-exporter's xid_errors.go); the GPU logs it when a link fails
+_XID_ON_FAULT = {
+    FaultKind.ECC_DBE: 48,
+    FaultKind.NVLINK_CRC: _NVLINK_XID,
+    FaultKind.FELL_OFF_BUS: GPU_FELL_OFF_BUS,
+}
 WORKLOAD_MIXES = ("mixed", "idle", "training", "inference", "bursty", teams.TEAMS_MIX)
 PROFILING_MODES = ("all", "gpm", "none")
 
@@ -61,6 +67,7 @@ class SimNodeConfig:
     seed: int = 0
     profiling: str = "all"  # all: every model (as DCGM); gpm: Hopper+ only (as NVML); none
     process_dir: str = ""  # where the simulated /proc and pod log directory are kept ("": not written)
+    rack: str = ""  # the NVLink domain its GPUs share with other nodes (an NVL72 rack's trays); "": its own
 
 
 def _digest(*parts: object) -> bytes:
@@ -121,6 +128,10 @@ class SimNode:
         self.started = clock()  # the teams mix's growing team arrives a while after this
         self.grown = False
         self.gpus = [self._make_gpu(i) for i in range(config.gpus)]
+        for gpu in self.gpus:
+            gpu.domain = config.rack or config.hostname
+        self.switches = fabric.build_switches(config.model, config.gpus)
+        self._fabric_t: float | None = None
 
     def _make_gpu(self, index: int) -> SimGpu:
         c = self.config
@@ -198,6 +209,7 @@ class SimNode:
             now = self._clock()
             self._grow(now)
             gpus = tuple(self._read_gpu(gpu, request, now) for gpu in self.gpus)
+            switches = self._read_switches(request, now)
             if request.processes:
                 gpus = self._with_processes(gpus, now)
             engine = SIM_DCGM_SKEWED_VERSION if self._version_skew else SIM_DCGM_VERSION
@@ -208,7 +220,27 @@ class SimNode:
                 {FieldId.DCGM_FI_DRIVER_VERSION: DRIVER_VERSION, FieldId.DCGM_FI_NVML_VERSION: NVML_VERSION}
             ),
             dcgm=info,
+            switches=switches,
         )
+
+    def _read_switches(self, request: ReadRequest, now: float) -> tuple[SwitchReading, ...]:
+        """The NVSwitches and their ports (lock held), when the request has a switch or NVLink-entity field."""
+        if not self.switches or not any(
+            fid in BY_ID and BY_ID[fid].entity is not Entity.GPU for fid in request.field_ids
+        ):
+            return ()
+        dt = 0.0 if self._fabric_t is None else min(max(now - self._fabric_t, 0.0), 3600.0)
+        self._fabric_t = now
+        down = {(g.index, link) for g in self.gpus for link in g.down_links}  # a failed switch's ports: its own
+        bus_ids = [g.pci_bus_id for g in self.gpus]
+        temp = 35 + round(sum(g.temps()[0] for g in self.gpus) / max(len(self.gpus), 1) / 4)
+        out = []
+        for switch in self.switches:
+            up = [fabric.port_up(switch, port, down) and not self.gpus[port.gpu].lost for port in switch.ports]
+            rates = [self.gpus[port.gpu].link_kib_per_s(port.link) for port in switch.ports]
+            fabric.advance(switch, dt, rates, up)
+            out.append(fabric.read_switch(switch, request.field_ids, up, bus_ids, temp))
+        return tuple(out)
 
     def _with_processes(self, gpus: tuple[GpuReading, ...], now: float) -> tuple[GpuReading, ...]:
         c = self.config
@@ -295,6 +327,9 @@ class SimNode:
             if request.fault is FaultKind.VERSION_SKEW:
                 self._version_skew = request.enabled
                 return
+            if request.fault is FaultKind.NVSWITCH_FATAL:
+                self._switch_fatal(request)
+                return
             if request.fault is FaultKind.RESTART:
                 if request.enabled:
                     for gpu in self.gpus:
@@ -309,17 +344,22 @@ class SimNode:
         kind = request.fault
         if kind is FaultKind.XID:
             if on:
-                self._event(gpu, request.code)
+                self._event(gpu, request.xid)
+            return
+        if kind is FaultKind.NVLINK_DOWN:
+            self._link_down(gpu, request)
             return
         if kind is FaultKind.ZOMBIE:
             (self.zombies.add if on else self.zombies.discard)(gpu.index)
             return
         if kind is FaultKind.NVLINK_CRC and not gpu.model.nvlinks:
             raise UsageError(f"GPU {gpu.index} ({gpu.model.key}) has no NVLink to inject CRC errors into")
-        if kind is FaultKind.FABRIC_DEGRADED and not gpu.model.fabric:
-            raise UsageError(f"GPU {gpu.index} ({gpu.model.key}) has no NVLink fabric state; use a b200 or gb200")
+        if kind in (FaultKind.FABRIC_DEGRADED, FaultKind.PARTITION_DEGRADED) and not gpu.model.fabric:
+            raise UsageError(
+                f"GPU {gpu.index} ({gpu.model.key}) has no NVLink fabric state; use an h100, h200, b200, gb200 or gb300"
+            )
         if kind is FaultKind.NVLINK5_ERRORS and not gpu.model.nvlink5:
-            raise UsageError(f"GPU {gpu.index} ({gpu.model.key}) has no NVLink5 counters; use a b200 or gb200")
+            raise UsageError(f"GPU {gpu.index} ({gpu.model.key}) has no NVLink5 counters; use a b200, gb200 or gb300")
         attr = {
             FaultKind.FELL_OFF_BUS: "lost",
             FaultKind.PROFILING_LOCK: "profiling_locked",
@@ -328,11 +368,51 @@ class SimNode:
             FaultKind.NVLINK_CRC: "nvlink_crc",
             FaultKind.FABRIC_DEGRADED: "fabric_degraded",
             FaultKind.NVLINK5_ERRORS: "nvlink5_errors",
+            FaultKind.PARTITION_DEGRADED: "partition_lost",
         }[kind]
         was_on = getattr(gpu, attr)
         setattr(gpu, attr, on)
         if on and not was_on and kind in _XID_ON_FAULT:
             self._event(gpu, _XID_ON_FAULT[kind])
+
+    def _link_down(self, gpu: SimGpu, request: FaultRequest) -> None:
+        """One NVLink down (and the switch port facing it): XID 74, the NVLink error, when it goes."""
+        link = request.link if request.link is not None else 0
+        if not 0 <= link < gpu.model.nvlinks:
+            have = f"links 0-{gpu.model.nvlinks - 1}" if gpu.model.nvlinks else "no NVLink"
+            raise UsageError(f"GPU {gpu.index} ({gpu.model.key}) has no NVLink {link} ({have})")
+        if request.enabled and link not in gpu.down_links:
+            gpu.down_links.add(link)
+            self._event(gpu, _NVLINK_XID)
+        elif not request.enabled:
+            gpu.down_links.discard(link)
+
+    def _switch_fatal(self, request: FaultRequest) -> None:
+        """A fatal SXid on one switch: its ports go down, and with them the GPU links facing it (each such GPU
+        logs XID 74 once); the switch asks for a reset (``DCGM_FI_DEV_NVSWITCH_RESET_REQUIRED``)."""
+        sid = request.switch if request.switch is not None else 0
+        if not self.switches:
+            raise UsageError(
+                f"{self.config.hostname} ({self.config.model.key}) has no NVSwitch of its own"
+                + (
+                    "; an NVL72 tray's switches sit in the rack's switch trays: use partition-degraded"
+                    if self.config.model.rack_trays
+                    else ""
+                )
+            )
+        if not 0 <= sid < len(self.switches):
+            raise UsageError(f"NVSwitch {sid} does not exist on {self.config.hostname} (0-{len(self.switches) - 1})")
+        switch = self.switches[sid]
+        if request.enabled and not switch.failed:
+            switch.fatal_sxid = request.sxid
+            for port in switch.ports:
+                self.gpus[port.gpu].cut_links.add(port.link)
+            for index in sorted({port.gpu for port in switch.ports}):
+                self._event(self.gpus[index], _NVLINK_XID)
+        elif not request.enabled and switch.failed:
+            switch.fatal_sxid = 0
+            for port in switch.ports:
+                self.gpus[port.gpu].cut_links.discard(port.link)
 
     def _event(self, gpu: SimGpu, code: int) -> None:
         self._pending.setdefault(gpu.index, []).append(XidEvent(self._clock(), code))
@@ -353,7 +433,11 @@ class SimNode:
             self.zombies.clear()
             for gpu in self.gpus:
                 gpu.thermal = gpu.ecc_dbe = gpu.nvlink_crc = gpu.profiling_locked = gpu.lost = False
-                gpu.fabric_degraded = gpu.nvlink5_errors = False
+                gpu.fabric_degraded = gpu.nvlink5_errors = gpu.partition_lost = False
+                gpu.down_links.clear()
+                gpu.cut_links.clear()
+            for switch in self.switches:
+                switch.fatal_sxid = switch.non_fatal_sxid = 0
 
     def _end_slow(self) -> None:
         """Wake a read sleeping in a ``slow`` fault (it may have an hour to go); later reads wait afresh."""
@@ -381,8 +465,16 @@ class SimNode:
                     (FaultKind.NVLINK_CRC, gpu.nvlink_crc),
                     (FaultKind.FABRIC_DEGRADED, gpu.fabric_degraded),
                     (FaultKind.NVLINK5_ERRORS, gpu.nvlink5_errors),
+                    (FaultKind.PARTITION_DEGRADED, gpu.partition_lost),
                     (FaultKind.ZOMBIE, gpu.index in self.zombies),
                 ):
                     if on:
                         active.append({"fault": kind.value, "gpu": gpu.index})
+                for link in sorted(gpu.down_links):
+                    active.append({"fault": FaultKind.NVLINK_DOWN.value, "gpu": gpu.index, "link": link})
+            for switch in self.switches:
+                if switch.failed:
+                    active.append(
+                        {"fault": FaultKind.NVSWITCH_FATAL.value, "switch": switch.switch_id, "code": switch.fatal_sxid}
+                    )
             return active

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from gpuscope.exporter.workloads.model import DeviceRef, DraDevice, Workload
 
 if TYPE_CHECKING:  # the watch itself is loaded only when DRA is on (workloads/source.py)
-    from gpuscope.exporter.workloads.kubewatch import Decoder
+    from gpuscope.kube.reflector import Decoder
 
 NVIDIA_DRIVER = "gpu.nvidia.com"
 # Newest first: the API group's versions a reflector tries until one is served.

@@ -109,7 +109,7 @@ class DraDevice:
 
 @dataclass(frozen=True, slots=True)
 class ApiStatus:
-    """How one API server watch fares (``kubewatch.Reflector``), for the self-metrics."""
+    """How one API server watch fares (``gpuscope.kube.reflector.Reflector``), for the self-metrics."""
 
     resource: str  # "pods" or "resourceslices"
     up: bool = False

@@ -32,7 +32,7 @@ from gpuscope.exporter.workloads.model import Assignment, Attribution, Pairs, Wo
 from gpuscope.exposition import valid_text
 
 if TYPE_CHECKING:  # the watch itself is loaded only when pod labels or UIDs are on (workloads/source.py)
-    from gpuscope.exporter.workloads.kubewatch import Budget, Decoder
+    from gpuscope.kube.reflector import Budget, Decoder
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +51,7 @@ RESERVED = frozenset(
 )  # fmt: skip
 
 
-# The pod cache's memory budget (``kubewatch.Budget``): counts alone (2,048 pods, 64 labels of up to 1,024
+# The pod cache's memory budget (``gpuscope.kube.reflector.Budget``): counts alone (2,048 pods, 64 labels of up to 1,024
 # characters) let a hostile or careless API server fill the DaemonSet's 128 MiB; 32 MiB holds 2,048 pods of 64
 # ordinary labels (63-character values) several times over. Past it, a pod is kept without its labels.
 POD_CACHE_BYTES = 32 * 1024 * 1024
@@ -176,7 +176,7 @@ def _matches(key: str, allowlist: Sequence[Matcher]) -> bool:
 
 def pod_decoder(*, labels: bool, allowlist: Sequence[Matcher] = ()) -> Decoder[PodMeta]:
     """What the pod watch keeps of each pod object (keyed by UID)."""
-    from gpuscope.exporter.workloads.kubewatch import object_key  # only a pod watch decodes pods
+    from gpuscope.kube.reflector import object_key  # only a pod watch decodes pods
 
     decided: dict[str, bool] = {}
 
@@ -218,7 +218,7 @@ def without_labels(pod: PodMeta) -> PodMeta:
 
 def pod_budget(max_bytes: int = POD_CACHE_BYTES) -> Budget[PodMeta]:
     """The pod cache's byte budget; past it, pods are kept without their labels."""
-    from gpuscope.exporter.workloads.kubewatch import Budget  # only a pod watch weighs pods
+    from gpuscope.kube.reflector import Budget  # only a pod watch weighs pods
 
     return Budget(max_bytes=max_bytes, weigh=pod_bytes, shrink=without_labels, shrunk="kept without their labels")
 

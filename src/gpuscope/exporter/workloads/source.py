@@ -5,9 +5,9 @@ matches its reading and a scrape never waits on the kubelet. Problems are logged
 end), not every interval, and show in the self-metrics.
 
 Pod labels and UIDs (and, for DRA, the node's ResourceSlices) come from the API server through watches that run
-on their own threads (``kubewatch``); a collection only reads their last copy. When the API server cannot be
-reached, attribution degrades to what the kubelet gives (pods without labels or UID; DRA devices unmatched) and
-``gpuscope_exporter_kubernetes_api_up`` says so.
+on their own threads (``gpuscope.kube.reflector``); a collection only reads their last copy. When the API server
+cannot be reached, attribution degrades to what the kubelet gives (pods without labels or UID; DRA devices
+unmatched) and ``gpuscope_exporter_kubernetes_api_up`` says so.
 """
 
 from __future__ import annotations
@@ -44,7 +44,8 @@ from gpuscope.exporter.workloads.podmeta import (
 # are on: an exporter without them never loads either (tests/exporter/test_import_weight.py).
 if TYPE_CHECKING:
     from gpuscope.exporter.workloads.kubelet import KubeletClient
-    from gpuscope.exporter.workloads.kubewatch import ApiServer, Reflector
+    from gpuscope.kube.client import ApiServer
+    from gpuscope.kube.reflector import Reflector
 
 log = logging.getLogger(__name__)
 
@@ -112,7 +113,7 @@ class WorkloadSource:
         self.pod_watch: Reflector[PodMeta] | None = None
         self.slice_watch: Reflector[SliceDevices] | None = None
         if settings.pod_metadata or (settings.kubernetes and settings.dra):
-            from gpuscope.exporter.workloads.kubewatch import ApiServer
+            from gpuscope.kube.client import ApiServer
 
             self._make_watches(api or ApiServer.from_env())
         self._started = False
@@ -136,7 +137,7 @@ class WorkloadSource:
             )
             return
         from gpuscope.exporter.workloads.dra import RESOURCESLICE_PATHS, slice_decoder
-        from gpuscope.exporter.workloads.kubewatch import Reflector
+        from gpuscope.kube.reflector import Reflector
 
         selector = f"spec.nodeName={node}"
         if self.settings.pod_metadata:

@@ -12,10 +12,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
+from gpuscope.durations import prometheus_seconds
 from gpuscope.escaping import template_free
 from gpuscope.fields.xid import CRITICAL_XIDS
-from gpuscope.rules.host_config import HostSignals
-from gpuscope.rules.timescale import to_seconds
+from gpuscope.ruleconfig.host import HostSignals
 
 DEFAULT_MODELS = (
     "NVIDIA H100 80GB HBM3",
@@ -58,7 +58,7 @@ _SPAN = r"^(?:[0-9]+(?:ms|s|m|h|d))+$"
 
 def scrape_interval_problem(interval: str) -> str | None:
     """Why the rules cannot run at scrape interval ``interval``, or None."""
-    if to_seconds(interval) > MAX_SCRAPE_INTERVAL_S:
+    if prometheus_seconds(interval) > MAX_SCRAPE_INTERVAL_S:
         return (
             f"{interval} is longer than the rules support; use 1m or less (the rules widen their windows to fit "
             "any interval up to 1m)"
@@ -84,7 +84,7 @@ class RulesConfig(BaseModel):
     host_label: Literal["Hostname", "hostname"] = "Hostname"
     uuid_label: Literal["UUID", "uuid"] = "UUID"
     cluster_label: str = "cluster"
-    dialect: Literal["classic", "4.9"] = "classic"
+    dialect: Literal["classic", "4.9", "4.10"] = "classic"
     workload_labels: Literal["info", "labels", "off"] = "info"
     namespace_label: str = "namespace"
     pod_label: str = "pod"
@@ -116,7 +116,7 @@ class RulesConfig(BaseModel):
         # Compressed time (demos, tests) is the caller's to size; real time is held to what the rules support.
         real = info.data.get("speedup") == 1
         problem = scrape_interval_problem(value) if real else None
-        if to_seconds(value) <= 0:
+        if prometheus_seconds(value) <= 0:
             problem = "give a scrape interval above 0"
         if problem:
             raise ValueError(problem)

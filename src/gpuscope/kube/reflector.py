@@ -10,9 +10,8 @@ minute, not a hundred in twenty seconds. So a node costs the API server a reques
 collection, and the collection thread only reads the last copy (an atomic reference swap, so it never waits on the
 network).
 
-Every request has a total deadline (``fetch``'s watchdog shuts the socket down when it passes, so a server dripping
-a byte a second cannot hold a list, and a watch ends by its ``timeoutSeconds`` plus a grace), follows no redirect
-(``http.client`` never does: the bearer token goes to the API server only) and reads a capped body. Memory is
+Every request goes through ``gpuscope.kube.client`` (a total deadline, no redirect, a capped body; a watch ends by
+its ``timeoutSeconds`` plus a grace, its own watchdog ending one that keeps talking past that). Memory is
 bounded: a list is read in pages of ``PAGE_LIMIT`` objects (``limit``/``continue``), each page answer at most
 ``MAX_PAGE_BYTES`` (a server that ignores ``limit`` and sends more is refused, and the log says so), an event line
 is at most ``MAX_EVENT_BYTES``, and at most ``max_objects`` objects are kept (``decode`` keeps only what attribution
@@ -20,59 +19,44 @@ needs of each), weighing at most a ``Budget``'s bytes together when one is given
 labels of 700 characters hold 175 MiB. Past the budget an object is kept in its ``shrink`` form (a pod without its
 labels: attribution still finds it) when that fits, else not kept; either is counted (``full``) and logged. An
 object ``decode`` cannot read (``containerStatuses: 5``) is skipped with a warning, never the list; an answer
-nested past the parser's depth is one ``bad_response`` line, not a traceback. The service account token is re-read
-for each request (projected tokens rotate), non-blocking and regular-file only.
+nested past the parser's depth is one ``bad_response`` line, not a traceback. What each collection keeps of an
+object (pods, ResourceSlices) is its user's decoder (``gpuscope.exporter.workloads``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import http.client
-import json
 import logging
-import os
 import random
 import socket
-import ssl
 import threading
 import time
 import urllib.parse
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType, TracebackType
+from types import MappingProxyType
 from typing import Any, Generic, TypeVar
 
-from gpuscope.inputs.files import read_head
+from gpuscope.backoff import Backoff
+from gpuscope.kube.client import ERROR_ANSWER_BYTES, ApiServer, Watchdog, WatchError, fetch, json_object, pages
 
 log = logging.getLogger(__name__)
 
-SERVICEACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount"
 MAX_EVENT_BYTES = 4 * 1024 * 1024  # one watch event: a pod object is a few KiB, a large one tens
 # One page of a list: PAGE_LIMIT pods of a few KiB (tens for a large one). Parsed JSON takes several times its
 # bytes, so the cap keeps a list's peak far below the DaemonSet's 128 MiB memory limit whatever the node runs.
 PAGE_LIMIT = 100
 MAX_PAGE_BYTES = 8 * 1024 * 1024
-MAX_LIST_BYTES = MAX_PAGE_BYTES  # the name older callers know
 MAX_PAGES = 64  # PAGE_LIMIT x MAX_PAGES objects is far past max_objects: a server that never ends a list is refused
 LIST_DEADLINE_S = 30.0  # one page, request and whole answer
 WATCH_TIMEOUT_S = 300  # the server ends each watch after this; the reflector resumes from the last version
 BACKOFF_S = (1.0, 60.0)
 JITTER = 0.2  # each wait is up to 20 % longer, so a DaemonSet's nodes do not retry in step
 
-# Reasons a request failed, as the self-metrics label them (a fixed set: bounded cardinality).
-REASONS = ("unreachable", "unauthorized", "forbidden", "expired", "timeout", "server_error", "bad_response", "full")
-
 T = TypeVar("T")
 # An object of the collection -> (key, what to keep), or None to skip it.
 Decoder = Callable[[Mapping[str, Any]], tuple[str, T] | None]
-
-
-class WatchError(Exception):
-    """One failed request; ``reason`` is one of ``REASONS``."""
-
-    def __init__(self, reason: str, message: str) -> None:
-        super().__init__(message)
-        self.reason = reason
 
 
 class _Gone(Exception):
@@ -81,127 +65,6 @@ class _Gone(Exception):
 
 class _NotServed(WatchError):
     """HTTP 404 on the collection: this API version is not served; the next one is tried."""
-
-
-@dataclass(frozen=True, slots=True)
-class ApiServer:
-    """Where the API server is and how to authenticate to it (in-cluster: the pod's service account)."""
-
-    host: str
-    port: int
-    sa_dir: str = SERVICEACCOUNT_DIR
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> ApiServer | None:
-        """``KUBERNETES_SERVICE_HOST``/``_PORT``; ``GPUSCOPE_SERVICEACCOUNT_DIR`` overrides the token directory."""
-        env = os.environ if env is None else env
-        host, port = env.get("KUBERNETES_SERVICE_HOST", ""), env.get("KUBERNETES_SERVICE_PORT", "")
-        if not host or not port.isdigit():
-            return None
-        return cls(host, int(port), env.get("GPUSCOPE_SERVICEACCOUNT_DIR") or SERVICEACCOUNT_DIR)
-
-    def connect(self, timeout_s: float) -> tuple[http.client.HTTPSConnection, str]:
-        """A connection and the bearer token; raises ``WatchError`` when the service account cannot be read."""
-        try:
-            # Both read non-blocking, regular files only: a FIFO in the mounted directory never holds a request.
-            token = read_head(os.path.join(self.sa_dir, "token"), 64 * 1024).decode("utf-8", "replace").strip()
-            ca = read_head(os.path.join(self.sa_dir, "ca.crt"), 1024 * 1024).decode("ascii", "replace")
-            if "-----BEGIN CERTIFICATE-----" not in ca:
-                raise ssl.SSLError(f"{os.path.join(self.sa_dir, 'ca.crt')} holds no PEM certificate")
-            context = ssl.create_default_context(cadata=ca)
-        except (OSError, ssl.SSLError) as exc:
-            raise WatchError("unauthorized", f"cannot read the service account in {self.sa_dir}: {exc}") from None
-        return http.client.HTTPSConnection(self.host, self.port, timeout=timeout_s, context=context), token
-
-
-class Backoff:
-    """Capped exponential waits with jitter: ``initial_s`` doubling to ``max_s``, each up to ``JITTER`` longer.
-
-    ``jitter`` gives a number in [0, 1) per wait (``random.random``; a constant makes the schedule exact)."""
-
-    def __init__(self, initial_s: float, max_s: float, jitter: Callable[[], float] = random.random) -> None:
-        self.initial_s = initial_s
-        self.max_s = max_s
-        self._jitter = jitter
-        self._next = initial_s
-
-    def next(self) -> float:
-        """The wait before the next attempt; the one after it is twice as long (up to the cap)."""
-        base = self._next
-        self._next = min(base * 2, self.max_s)
-        return base * (1 + JITTER * self._jitter())
-
-    def reset(self) -> None:
-        self._next = self.initial_s
-
-
-class _Watchdog:
-    """Ends a request at its deadline whatever the server does: shuts the connection's socket down, so a blocked
-    read returns at once (a per-read timeout never fires on a server that sends a byte a second)."""
-
-    def __init__(self, conn: http.client.HTTPConnection, seconds: float) -> None:
-        self.conn = conn
-        self.fired = False
-        self._timer = threading.Timer(seconds, self._fire)
-        self._timer.daemon = True
-
-    def _fire(self) -> None:
-        self.fired = True
-        sock = self.conn.sock
-        if sock is not None:
-            with contextlib.suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)
-
-    def __enter__(self) -> _Watchdog:
-        self._timer.start()
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
-        self._timer.cancel()
-
-
-def fetch(
-    server: ApiServer,
-    url: str,
-    *,
-    deadline_s: float,
-    max_bytes: int,
-    on_connect: Callable[[http.client.HTTPSConnection], None] | None = None,
-    method: str = "GET",
-    body: bytes | None = None,
-    content_type: str = "application/json",
-) -> tuple[int, bytes]:
-    """One request to the API server (a GET, or ``method`` with ``body``): (HTTP status, answer), the whole of it
-    within ``deadline_s``. Every client of the API server goes through here (the reflectors' lists, ``-m``, the
-    remediator's patches and Events).
-
-    No redirect is followed (a 3xx is returned as it is: the token never goes to another host). ``WatchError``:
-    ``timeout`` past the deadline, ``unreachable``, ``bad_response`` for an answer over ``max_bytes`` (an error's
-    answer is read up to 64 KiB: its message is all a caller uses)."""
-    conn, token = server.connect(deadline_s)
-    if on_connect is not None:
-        on_connect(conn)
-    where = f"{server.host}:{server.port}"
-    headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
-    if body is not None:
-        headers["Content-Type"] = content_type
-    try:
-        with _Watchdog(conn, deadline_s) as watchdog:
-            try:
-                conn.request(method, url, body=body, headers=headers)
-                response = conn.getresponse()
-                answer = response.read((max_bytes if 200 <= response.status < 300 else 64 * 1024) + 1)
-            except (OSError, http.client.HTTPException) as exc:
-                if watchdog.fired or isinstance(exc, TimeoutError):
-                    raise WatchError("timeout", f"no whole answer from {where} within {deadline_s:g}s") from None
-                raise WatchError("unreachable", f"{where}: {exc}") from None
-            if watchdog.fired:  # the shutdown may end a body early without an error: never use a cut answer
-                raise WatchError("timeout", f"no whole answer from {where} within {deadline_s:g}s")
-    finally:
-        conn.close()
-    if len(answer) > max_bytes:
-        raise WatchError("bad_response", f"an answer over {max_bytes} bytes from {where}; not read")
-    return response.status, answer
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,7 +119,7 @@ class Reflector(Generic[T]):
         self.watch_timeout_s = watch_timeout_s
         self.read_grace_s = read_grace_s
         self.backoff_s = backoff_s
-        self.backoff = Backoff(backoff_s[0], backoff_s[1], jitter)
+        self.backoff = Backoff(backoff_s[0], backoff_s[1], jitter=JITTER, random=jitter)
         self.what = what
         self._items: Mapping[str, T] = MappingProxyType({})
         self._stop = threading.Event()
@@ -367,12 +230,12 @@ class Reflector(Generic[T]):
             response = conn.getresponse()
         except TimeoutError:
             conn.close()
-            raise WatchError("timeout", f"no answer from {self.server.host}:{self.server.port}") from None
+            raise WatchError("timeout", f"no answer from {self.server.where}") from None
         except (OSError, http.client.HTTPException) as exc:
             conn.close()
-            raise WatchError("unreachable", f"{self.server.host}:{self.server.port}: {exc}") from None
+            raise WatchError("unreachable", f"{self.server.where}: {exc}") from None
         if response.status != 200:
-            response.read(64 * 1024)
+            response.read(ERROR_ANSWER_BYTES)
             conn.close()
             if response.status == 404:
                 missing, self.path = self.path, self.paths[(self.paths.index(self.path) + 1) % len(self.paths)]
@@ -380,9 +243,8 @@ class Reflector(Generic[T]):
             raise _status_error(response.status, self.what)
         return conn, response
 
-    def _page(self, token: str) -> dict[str, Any]:
+    def _page(self, params: Mapping[str, str]) -> dict[str, Any]:
         """One page of the list (``limit``/``continue``), read whole within its deadline."""
-        params = {"limit": str(PAGE_LIMIT), **({"continue": token} if token else {})}
 
         def connected(conn: http.client.HTTPSConnection) -> None:
             with self._lock:
@@ -403,10 +265,8 @@ class Reflector(Generic[T]):
         items: dict[str, T] = {}
         dropped = shrunk = weight = 0
         malformed: list[str] = []
-        token: str = ""
         version: object = None
-        for _ in range(MAX_PAGES):
-            document = self._page(token)
+        for document in pages(self._page, limit=PAGE_LIMIT, max_pages=MAX_PAGES, what=self.what):
             for obj in _list_items(document):
                 kept = self._decode(obj, malformed)
                 if kept is None:
@@ -418,14 +278,7 @@ class Reflector(Generic[T]):
                 items[kept[0]], weight, smaller = fitted
                 shrunk += smaller
             metadata = document.get("metadata")
-            metadata = metadata if isinstance(metadata, dict) else {}
-            version = metadata.get("resourceVersion")
-            more = metadata.get("continue")
-            token = more if isinstance(more, str) else ""
-            if not token:
-                break
-        else:
-            raise WatchError("bad_response", f"a list of more than {MAX_PAGES} pages of {PAGE_LIMIT} {self.what}")
+            version = metadata.get("resourceVersion") if isinstance(metadata, dict) else None
         if not isinstance(version, str) or not version:
             raise WatchError("bad_response", "list answer without metadata.resourceVersion")
         self._items = MappingProxyType(items)
@@ -517,7 +370,7 @@ class Reflector(Generic[T]):
         limit_s = self.watch_timeout_s + self.read_grace_s
         conn, response = self._request(url, timeout_s=limit_s)
         self._ok()
-        watchdog = _Watchdog(conn, limit_s).__enter__()
+        watchdog = Watchdog(conn, limit_s).__enter__()
         try:
             while not self._stop.is_set():
                 try:
@@ -617,20 +470,6 @@ def _list_items(document: Mapping[str, Any]) -> list[Any]:
     if not isinstance(items, list):
         raise WatchError("bad_response", f"a list answer whose items is a {type(items).__name__}, not a list")
     return items
-
-
-def json_object(raw: bytes) -> dict[str, Any]:
-    """An API server's answer as a JSON object; anything else (not JSON, nested past the parser's depth, not an
-    object) is one ``bad_response`` line."""
-    try:
-        value = json.loads(raw)
-    except RecursionError:  # a nesting bomb: one line, no traceback, on every retry
-        raise WatchError("bad_response", "the API server's answer nests deeper than any Kubernetes object") from None
-    except ValueError:
-        raise WatchError("bad_response", "the API server's answer is not JSON") from None
-    if not isinstance(value, dict):
-        raise WatchError("bad_response", "the API server's answer is not a JSON object")
-    return value
 
 
 def _status_error(status: int, what: str) -> Exception:

@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from gpuscope.exporter.workloads.kubewatch import ApiServer, Backoff, Reflector
 from gpuscope.exporter.workloads.podmeta import PodMeta, compile_allowlist, pod_decoder
+from gpuscope.kube.client import ApiServer
+from gpuscope.kube.reflector import Reflector
 from tests.support.kubeapi import FakeKubeApi, fake_kube_api
 from tests.support.net import free_port, wait_for
 
@@ -145,12 +146,3 @@ def test_the_copy_is_bounded(api: FakeKubeApi) -> None:
         wait_for(lambda: "p4" in by_name(watch), what="a pod kept once there is room")
     finally:
         watch.stop()
-
-
-def test_backoff_doubles_to_its_cap_with_bounded_jitter_and_resets() -> None:
-    exact = Backoff(1.0, 60.0, jitter=lambda: 0.0)
-    assert [exact.next() for _ in range(8)] == [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 60.0, 60.0]
-    exact.reset()
-    assert exact.next() == 1.0
-    most = Backoff(1.0, 60.0, jitter=lambda: 0.999)  # the longest a wait can be: 20 % over its step
-    assert [round(most.next(), 2) for _ in range(3)] == [1.2, 2.4, 4.8]
