@@ -3,8 +3,8 @@
 Every alert gpuscope generates carries ``owner`` (infra | platform | workload) and ``severity`` (page | ticket).
 Each owner gets a ``<owner>-page`` and a ``<owner>-ticket`` receiver; pages reach every configured integration,
 tickets only the one the spec names. Secrets are only ever file paths. Inhibitions: an exporter that is down
-silences that instance's GPU alerts, a lost GPU silences its other alerts, and a page silences the matching
-ticket.
+silences that instance's GPU alerts, a lost GPU silences its other alerts, a page silences the matching
+ticket, and a node's NVLink page (a link down, a fatal SXid) silences that node's per-GPU echoes of the same fault.
 """
 
 from __future__ import annotations
@@ -12,11 +12,19 @@ from __future__ import annotations
 from typing import Any
 
 from gpuscope.escaping import go_template_text
+from gpuscope.fields.xid import CATALOG_BUCKETS, Bucket
 from gpuscope.generate.remediation import alertmanager_routes
+from gpuscope.rules.alerts_fabric import LINK_DOWN_ALERT, SWITCH_FATAL_ALERT
 from gpuscope.rules.timescale import scale
 from gpuscope.spec.fleet import FleetSpec, Receiver
 
 OWNERS = ("infra", "platform", "workload")
+# The fabric pages (rules/alerts_fabric.py) that name a node when every link or switch at fault is on it.
+FABRIC_PAGES = (LINK_DOWN_ALERT, SWITCH_FATAL_ALERT)
+# The XIDs the NVLink fault behind those pages makes each of the node's GPUs log (the catalogue's NVLink buckets).
+NVLINK_XIDS = tuple(
+    sorted(c for c, b in CATALOG_BUCKETS.items() if b in (Bucket.WORKFLOW_NVLINK_ERR, Bucket.WORKFLOW_NVLINK5_ERR))
+)
 SEVERITIES = ("page", "ticket")
 
 
@@ -80,6 +88,7 @@ def alertmanager_config(spec: FleetSpec) -> dict[str, Any]:
     routes[:0] = remediate
     receivers += remediate_receivers
     gpu_alert = 'alertname=~"GPU.+"'
+    host = spec.rules_config().host_label
     return {
         "global": {"resolve_timeout": "5m"},
         "route": {
@@ -108,6 +117,20 @@ def alertmanager_config(spec: FleetSpec) -> dict[str, Any]:
                 "target_matchers": ['severity="ticket"'],
                 "equal": ["alertname", "cluster", "instance"],
             },
+            # One link down paged three ways: GPUNVLinkDown, the GPU's XID 74 (GPUXidCritical, a second page) and
+            # its fabric health (GPUFabricDegraded). While the fabric page names the node, its GPUs' echoes wait.
+            # A fault across nodes (a switch tray) names none: its per-GPU alerts group into one notification each.
+            *(
+                {
+                    "source_matchers": [f'alertname=~"{"|".join(FABRIC_PAGES)}"'],
+                    "target_matchers": target,
+                    "equal": ["cluster", host],
+                }
+                for target in (
+                    ['alertname="GPUXidCritical"', f'xid=~"{"|".join(map(str, NVLINK_XIDS))}"'],
+                    ['alertname="GPUFabricDegraded"'],
+                )
+            ),
         ],
         "receivers": receivers,
     }
