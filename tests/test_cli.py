@@ -38,7 +38,7 @@ def test_bad_csv_names_file_line_and_suggestion(tmp_path: Path) -> None:
 def test_bad_flags_are_one_line_errors() -> None:
     assert_one_line_error(gpuscope("exporter", "-c", "fast"), "--collect-interval")
     assert_one_line_error(gpuscope("exporter", "--nope"), "No such option: --nope")
-    assert_one_line_error(gpuscope("exporter", "-a", "9400"), "invalid address '9400'")
+    assert_one_line_error(gpuscope("exporter", "-a", "9400"), "-a/--address '9400': expected host:port")
     assert_one_line_error(gpuscope("exporter", "--backend", "cuda"), "unknown backend 'cuda'")
     assert_one_line_error(gpuscope("exporter", "--dialect", "5.0"), "--dialect")
     assert_one_line_error(gpuscope("exporter", "--backend", "sim", "--sim-model", "b300"), "unknown GPU model")

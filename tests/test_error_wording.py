@@ -30,15 +30,15 @@ SRC = Path(gpuscope.__file__).parent
 # Raise sites still worded in flags, each with why it waits. Not a place for new ones: word a new error by the
 # parameter's name and add its flag to FLAG_NAMES.
 WAITING = {
-    # The exporter's HTTP side is being moved to gpuscope.httpd (issue 53 item 1); these are words of its runtime
+    # The HTTP side moved to gpuscope.httpd (issue 53 item 1); these are words of the exporter's runtime
     # (a reload, the kubelet socket), logged by the exporter itself and never printed by the CLI's error line.
     ("exporter/app.py", "--web-config-file"),
-    ("exporter/webconfig.py", "--web-config-file"),
+    ("httpd/webconfig.py", "--web-config-file"),
     ("exporter/workloads/kubelet.py", "--pod-resources-kubelet-socket"),
     # dcgm-exporter's -m and --web-systemd-socket, named with their env vars: -m is read again at a reload, where
-    # the exporter's own log says the error, not the CLI; the systemd sockets move to gpuscope.httpd.
+    # the exporter's own log says the error, not the CLI; the systemd sockets are gpuscope.httpd's.
     ("exporter/configmap.py", "--configmap-data"),
-    ("exporter/systemd.py", "--web-systemd-socket"),
+    ("httpd/systemd.py", "--web-systemd-socket"),
     # A 401's reason travels as data into the doctor's findings (a peer's error), which the CLI does not word.
     ("prom/api.py", "--basic-auth-user"),
 }

@@ -10,9 +10,9 @@ import pytest
 from gpuscope.backends.sim import SimNode, SimNodeConfig
 from gpuscope.exporter.server import Listener
 from gpuscope.exporter.settings import ExporterSettings, make_runtime
-from gpuscope.exporter.webconfig import load_web_config
 from gpuscope.fields.collectors import load_collectors
 from gpuscope.hardware.models import model_by_key
+from gpuscope.httpd.webconfig import load_web_config
 from tests.support.certs import CertAuthority, bcrypt_hash
 from tests.support.exporters import serving
 from tests.support.net import free_port, wait_for

@@ -14,11 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gpuscope.backends.sim import SimNode, SimNodeConfig
-from gpuscope.exporter.httpguard import HttpLimits
 from gpuscope.exporter.server import Listener
 from gpuscope.exporter.settings import ExporterSettings, make_runtime
 from gpuscope.fields.collectors import load_collectors
 from gpuscope.hardware.models import model_by_key
+from gpuscope.httpd.guard import HttpLimits
 from tests.support.exporters import serving
 from tests.support.net import free_port, wait_for
 

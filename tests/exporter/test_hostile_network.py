@@ -22,13 +22,13 @@ import pytest
 
 from gpuscope.backends.sim import SimNode, SimNodeConfig
 from gpuscope.errors import SpecError
-from gpuscope.exporter.httpguard import HttpLimits
-from gpuscope.exporter.requestlog import MALFORMED
 from gpuscope.exporter.server import Listener, accepts_gzip
 from gpuscope.exporter.settings import ExporterSettings, make_runtime
-from gpuscope.exporter.webconfig import load_web_config
 from gpuscope.fields.collectors import load_collectors
 from gpuscope.hardware.models import model_by_key
+from gpuscope.httpd.guard import HttpLimits
+from gpuscope.httpd.requestlog import MALFORMED
+from gpuscope.httpd.webconfig import load_web_config
 from tests.support.certs import CertAuthority
 from tests.support.exporter_process import http_self_metrics
 from tests.support.exporters import serving
@@ -233,7 +233,7 @@ def test_a_header_value_with_cr_lf_is_refused_at_start_up(tmp_path: Path) -> Non
 def test_the_malformed_request_log_is_rate_limited_and_says_what_it_left_out() -> None:
     from aiohttp.http_exceptions import BadHttpMessage
 
-    from gpuscope.exporter.requestlog import MalformedRequests
+    from gpuscope.httpd.requestlog import MalformedRequests
 
     now = [0.0]
     quiet = MalformedRequests(burst=3, per_s=1.0, monotonic=lambda: now[0])
@@ -260,7 +260,7 @@ def test_the_aiohttp_site_evicts_idle_connections_at_the_cap_too() -> None:
     # it waits for the next request.
     from aiohttp import web
 
-    from gpuscope.exporter.aioserver import GuardedSite
+    from gpuscope.httpd.aiobridge import GuardedSite
 
     async def ok(_request: web.Request) -> web.Response:
         return web.Response(text="ok")

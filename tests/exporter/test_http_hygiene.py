@@ -10,11 +10,11 @@ import httpx
 import pytest
 
 from gpuscope.backends.sim import SimNode, SimNodeConfig
-from gpuscope.exporter.httpguard import HttpLimits
 from gpuscope.exporter.server import Listener
 from gpuscope.exporter.settings import ExporterSettings, make_runtime
 from gpuscope.fields.collectors import load_collectors
 from gpuscope.hardware.models import model_by_key
+from gpuscope.httpd.guard import HttpLimits
 from tests.support.exporters import serving
 from tests.support.net import free_port, wait_for
 from tests.support.rawhttp import closed_by_peer, keepalive_get

@@ -35,15 +35,15 @@ FEATURES = {
         "gpuscope.exporter.processes.exposition",
     ),
     "TLS and basic auth (--web-config-file)": (
-        "gpuscope.exporter.tls",
-        "gpuscope.exporter.webconfig",
-        "gpuscope.exporter.auth",
+        "gpuscope.httpd.tls",
+        "gpuscope.httpd.webconfig",
+        "gpuscope.httpd.auth",
         "bcrypt",
     ),
 }
 # Never on an NVML exporter's start path, whatever its flags.
 NEVER = (
-    "aiohttp",  # the exporter serves on its own HTTP server (exporter/httpserver.py), TLS and basic auth included
+    "aiohttp",  # the exporter serves on its own HTTP server (httpd/server.py), TLS and basic auth included
     "multidict",
     "yarl",
     "gpuscope.backends.dcgm",
@@ -66,7 +66,7 @@ NEVER = (
     "typer._adapters",
 )
 # What every such exporter must show, so an empty or foreign dump cannot pass.
-ALWAYS = ("pynvml", "gpuscope.exporter.httpserver", "gpuscope.backends.nvml.session", "gpuscope.exporter.app")
+ALWAYS = ("pynvml", "gpuscope.httpd.server", "gpuscope.backends.nvml.session", "gpuscope.exporter.app")
 
 
 def _loaded(modules: set[str], name: str) -> bool:

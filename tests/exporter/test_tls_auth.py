@@ -11,12 +11,12 @@ import httpx
 import pytest
 
 from gpuscope.backends.sim import SimNode, SimNodeConfig
-from gpuscope.exporter.auth import MAX_PENDING, PER_CLIENT, BasicAuth, Verdict
 from gpuscope.exporter.server import Listener
 from gpuscope.exporter.settings import ExporterSettings, make_runtime
-from gpuscope.exporter.webconfig import WebConfig, load_web_config
 from gpuscope.fields.collectors import load_collectors
 from gpuscope.hardware.models import model_by_key
+from gpuscope.httpd.auth import MAX_PENDING, PER_CLIENT, BasicAuth, Verdict
+from gpuscope.httpd.webconfig import WebConfig, load_web_config
 from tests.support.certs import CertAuthority, Issued, bcrypt_hash
 from tests.support.exporters import serving
 from tests.support.net import free_port, wait_for

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from gpuscope.errors import SpecError, UsageError
-from gpuscope.exporter.tls import ClientAuth
-from gpuscope.exporter.webconfig import load_web_config
+from gpuscope.httpd.tls import ClientAuth
+from gpuscope.httpd.webconfig import load_web_config
 from tests.support.certs import CertAuthority, bcrypt_hash
 
 TLS = "tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n"

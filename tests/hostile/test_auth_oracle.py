@@ -15,7 +15,7 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from gpuscope.exporter.auth import MAX_PENDING, PER_CLIENT, BasicAuth, Verdict
+from gpuscope.httpd.auth import MAX_PENDING, PER_CLIENT, BasicAuth, Verdict
 from tests.support.certs import bcrypt_hash
 from tests.support.exporter_process import GPUSCOPE, ExporterProcess, exporter_process
 from tests.support.net import free_port

@@ -22,8 +22,8 @@ from gpuscope.console.timerange import parse_duration_ms, parse_range
 from gpuscope.errors import UsageError
 from gpuscope.exporter.configmap import parse_configmap_ref
 from gpuscope.exporter.devices import parse_devices
-from gpuscope.exporter.webconfig import load_web_config
 from gpuscope.fields.collectors import parse_collectors
+from gpuscope.httpd.webconfig import load_web_config
 from gpuscope.spec.load import parse_fleet
 from tests.support.specs import ONE, fleet
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from gpuscope.exporter.httpguard import HttpLimits
+from gpuscope.httpd.guard import HttpLimits
 from tests.support.exporter_process import GPUSCOPE, ExporterProcess, exporter_process, http_self_metrics
 from tests.support.net import free_port, wait_for
 from tests.support.rawhttp import closed_by_peer, keepalive_get, turned_away

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from gpuscope.errors import SpecError, UsageError
-from gpuscope.exporter.webconfig import load_web_config
 from gpuscope.fields.collectors import load_collectors
+from gpuscope.httpd.webconfig import load_web_config
 from gpuscope.inputs import MAX_NODES, compose, read_text
 from gpuscope.spec.load import load_fleet, parse_fleet
 from tests.support.cli import assert_one_line_error, gpuscope

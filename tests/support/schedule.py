@@ -64,6 +64,7 @@ LONG_MODULES = (
     "tests/generate/test_host_signals.py",
     "tests/jobs/test_prometheus.py",
     "tests/test_cli.py",
+    "tests/httpd/test_listen.py",
 )
 
 

@@ -5,10 +5,14 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from typing import TYPE_CHECKING
 
 import typer
 
 from gpuscope.errors import UsageError
+
+if TYPE_CHECKING:
+    from gpuscope.httpd.listen import ListenAddress
 
 app = typer.Typer(
     name="gpuscope",
@@ -66,3 +70,13 @@ def choice(value: str, allowed: tuple[str, ...], flag: str) -> str:
     if value not in allowed:
         raise UsageError(f"invalid value {value!r} for {flag}: choose one of {', '.join(allowed)}")
     return value
+
+
+def listen_address(text: str, flag: str) -> ListenAddress:
+    """``-a``/``--listen`` of any command, read one way (``gpuscope.httpd.listen``), naming the flag on error."""
+    from gpuscope.httpd.listen import ListenAddressError, parse_listen
+
+    try:
+        return parse_listen(text)
+    except ListenAddressError as exc:
+        raise UsageError(exc.worded({"listen": flag})) from None

@@ -107,7 +107,8 @@ class ExporterFlags:
         env="DCGM_EXPORTER_CONFIG_FILE", doc_default="none", doc=": versions 1 and 2, read at start "
         "([the configuration file](#the-configuration-file))"))  # fmt: skip
     address: str = _row(":9400", Flag(
-        "--address", "Listen address, HOST:PORT.", short="-a", env="DCGM_EXPORTER_LISTEN"))  # fmt: skip
+        "--address", "Listen address: HOST:PORT, :PORT (every interface) or [IPv6]:PORT.", short="-a",
+        env="DCGM_EXPORTER_LISTEN"))  # fmt: skip
     web_read_timeout: str = _row("10s", Flag(
         "--web-read-timeout", "Longest a client may take to send a request (Go duration).",
         env="DCGM_EXPORTER_WEB_READ_TIMEOUT", doc_name="(duration)",

@@ -21,11 +21,11 @@ if TYPE_CHECKING:
 
     from gpuscope.backends.base import WatchPlan
     from gpuscope.exporter.configfile import ConfigFile
-    from gpuscope.exporter.httpguard import HttpLimits
     from gpuscope.exporter.settings import ExporterSettings
-    from gpuscope.exporter.webconfig import WebConfig
     from gpuscope.exporter.workloads.source import WorkloadSettings
     from gpuscope.fields.collectors import CollectorSet
+    from gpuscope.httpd.guard import HttpLimits
+    from gpuscope.httpd.webconfig import WebConfig
 
 __all__ = [
     "DCGM_EXPORTER_ENTRY",
@@ -176,12 +176,10 @@ def watch_plan(
 
     from gpuscope.backends.base import FieldWatch, WatchPlan
     from gpuscope.errors import UsageError
-    from gpuscope.exporter.configfile import Retention, match_groups
 
-    base = Retention(
-        _duration_flag(flags.watch_max_keep_age, "watch_max_keep_age", allow_zero=True), flags.watch_max_keep_samples
-    )
-    if base.max_keep_age_s == 0 and base.max_keep_samples == 0:
+    age = _duration_flag(flags.watch_max_keep_age, "watch_max_keep_age", allow_zero=True)
+    samples = flags.watch_max_keep_samples
+    if age == 0 and samples == 0:
         if config is not None and config.retention_line:  # the file gave one of them: name its line, not a flag
             raise UsageError(
                 f"{config.path}:{config.retention_line}: the watch retention would keep no samples (maxKeepAge 0 and "
@@ -191,9 +189,13 @@ def watch_plan(
         raise UsageError(
             "--watch-max-keep-age and --watch-max-keep-samples cannot both be 0 (DCGM would keep nothing): set one"
         )
-    default = FieldWatch(interval_s, base.max_keep_age_s or 0.0, base.max_keep_samples or 0)
+    default = FieldWatch(interval_s, age or 0.0, samples or 0)
     if config is None or not config.watch_groups:
         return WatchPlan(default)
+    # Only a config file's watch groups load the file's module (an exporter without one does not carry it).
+    from gpuscope.exporter.configfile import Retention, match_groups
+
+    base = Retention(age, samples)
     rows = (*collectors.metrics, *collectors.labels, *collectors.header_only)
     names = sorted({(n, m.field.field_id) for m in rows for n in (m.name, m.field.name)})
     owners = match_groups(config.watch_groups, names, config.path)
@@ -230,7 +232,7 @@ def http_limits(flags: ExporterFlags) -> HttpLimits:
     does not parse keeps the default with a warning; 0 or less (Go's "no timeout") keeps it too: a connection
     without a deadline is one a slow client can hold for ever."""
     from gpuscope.durations import go_seconds
-    from gpuscope.exporter.httpguard import HttpLimits
+    from gpuscope.httpd.guard import HttpLimits
 
     def seconds(name: str) -> float:
         f, value, default = row(name).flag, getattr(flags, name), row(name).default
@@ -335,6 +337,6 @@ def web_config(path: str) -> WebConfig | None:
     """Load and check ``--web-config-file`` at start-up (None when not given)."""
     if not path:
         return None
-    from gpuscope.exporter.webconfig import load_web_config
+    from gpuscope.httpd.webconfig import load_web_config
 
     return load_web_config(path)

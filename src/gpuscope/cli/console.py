@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from gpuscope.cli._app import app, setup_logging
+from gpuscope.cli._app import app, listen_address, setup_logging
 from gpuscope.errors import EnvironmentProblem, UsageError
 
 
@@ -24,7 +24,9 @@ def console_command(
     prometheus: Annotated[str, typer.Option("--prometheus", help="Prometheus (or the long-term store) URL.")],
     bundle: Annotated[str, typer.Option("--bundle", help="Bundle directory made by `gpuscope generate`.")] = "bundle",
     alertmanager: Annotated[str | None, typer.Option("--alertmanager", help="Alertmanager URL.")] = None,
-    listen: Annotated[str, typer.Option("--listen", help="host:port to serve on.")] = "127.0.0.1:3300",
+    listen: Annotated[
+        str, typer.Option("--listen", help="HOST:PORT to serve on (:PORT: every interface; [IPv6]:PORT).")
+    ] = "127.0.0.1:3300",
     max_in_flight: Annotated[int, typer.Option("--max-in-flight", min=1, max=256, help="Queries at once.")] = 8,
     query_timeout: Annotated[float, typer.Option("--query-timeout", min=0.1, max=600, help="Seconds.")] = 10.0,
     queue_timeout: Annotated[
@@ -36,9 +38,7 @@ def console_command(
     from gpuscope.console.server import ConsoleSettings, serve
 
     setup_logging(False, "text")
-    host, sep, port_text = listen.rpartition(":")
-    if not sep or not port_text.isdigit() or not 0 < int(port_text) < 65536:
-        raise UsageError(f"--listen {listen!r}: expected host:port, e.g. 127.0.0.1:3300")
+    address = listen_address(listen, "--listen")
     settings = ConsoleSettings(
         bundle=Path(bundle).resolve(),
         prometheus_url=_url("--prometheus", prometheus),
@@ -46,16 +46,16 @@ def console_command(
         max_in_flight=max_in_flight,
         query_timeout_s=query_timeout,
         queue_timeout_s=queue_timeout,
-        listen_host=host or "127.0.0.1",
+        listen_host=address.host or "localhost",
     )
-    typer.echo(f"gpuscope console: http://{host or '127.0.0.1'}:{port_text}/ (Ctrl-C stops it)")
+    typer.echo(f"gpuscope console: {address.url}/ (Ctrl-C stops it)")
 
     async def main() -> None:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        await serve(settings, host or "127.0.0.1", int(port_text), stop)
+        await serve(settings, address.host, address.port, stop)
 
     try:
         asyncio.run(main())

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from gpuscope.cli._app import app, setup_logging
+from gpuscope.cli._app import app, listen_address, setup_logging
 from gpuscope.cli._dcgm_flags import (
     ExporterFlags,
     check_choices,
@@ -114,7 +114,7 @@ def serve_exporter(
     # Imported here, and each feature's modules only when its flag is on (the simulator, DCGM, TLS, the kubelet
     # client, process metrics): an exporter's memory is what its flags need (docs/exporter.md, import weight).
     from gpuscope.backends import choose_backend, open_backend
-    from gpuscope.exporter.app import local_hostname, parse_address, serve
+    from gpuscope.exporter.app import local_hostname, serve
     from gpuscope.exporter.configmap import parse_configmap_ref
     from gpuscope.exporter.reload import Reloader
     from gpuscope.exporter.server import Listener
@@ -126,7 +126,7 @@ def serve_exporter(
     backend = _backend_name(flags)
     _check_accepted(is_set, flags)
     flags, config, chosen_attribution = _flags_and_file(flags, is_set, entry)
-    host, port = parse_address(flags.address, "-a/--address")
+    address = listen_address(flags.address, "-a/--address")
     ref = parse_configmap_ref(flags.configmap_data)
     if ref is not None and flags.collectors is not None:
         log.info("-m/--configmap-data %s is set: the collectors come from it, not from -f %s", ref, flags.collectors)
@@ -173,7 +173,7 @@ def serve_exporter(
         bound = sockets[0].getsockname()
         listener = Listener(bound[0], bound[1], runtime, sock=sockets[0])
     else:
-        listener = Listener(host, port, runtime)
+        listener = Listener(address.host or None, address.port, runtime)
     reloader = Reloader(
         [runtime],
         lambda: settings_now().collectors,
@@ -271,9 +271,10 @@ def _extensions(chosen: str, flags: ExporterFlags) -> list[Extension]:
 
         extensions.append(FAULT_ROUTES)
     if flags.enable_pprof:
-        from gpuscope.exporter.pprof import PPROF_ROUTES
+        from gpuscope.exporter.server import Extension
+        from gpuscope.httpd.pprof import PPROF_ROUTES
 
-        extensions.append(PPROF_ROUTES)
+        extensions.append(Extension(routes=PPROF_ROUTES, links=(("/debug/pprof/", "profiling (--enable-pprof)"),)))
     return extensions
 
 
@@ -327,7 +328,7 @@ def _configmap_csv(ref: ConfigMapRef) -> tuple[str, str]:
 
 
 def _systemd_sockets() -> list[socket.socket]:
-    from gpuscope.exporter.systemd import inherited_sockets
+    from gpuscope.httpd.systemd import inherited_sockets
 
     sockets = inherited_sockets()
     if len(sockets) > 1:

@@ -13,30 +13,18 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from gpuscope.errors import UsageError
-from gpuscope.exporter.httpguard import HttpLimits, malloc_trim
-from gpuscope.exporter.httpserver import App
 from gpuscope.exporter.reload import Reloader, WebApplier
 from gpuscope.exporter.scheduler import Scheduler
 from gpuscope.exporter.server import Extension, Listener, build_routes, resolver_for, start_listeners
+from gpuscope.httpd.guard import HttpLimits, malloc_trim
+from gpuscope.httpd.server import App
 
 if TYPE_CHECKING:  # TLS and auth (bcrypt, YAML, ssl contexts) load only with --web-config-file
-    from gpuscope.exporter.webconfig import WebConfig
+    from gpuscope.httpd.webconfig import WebConfig
 
 log = logging.getLogger(__name__)
 # At shutdown, how long a collection in progress may still run before the backend and the kubelet client close.
 SHUTDOWN_COLLECTION_WAIT_S = 5.0
-
-
-def parse_address(text: str, flag: str) -> tuple[str | None, int]:
-    """``:9400``, ``127.0.0.1:9400`` or ``[::1]:9400`` -> (host or None for every interface, port)."""
-    raw = text.strip()
-    if raw.startswith("["):
-        host, sep, port_text = raw[1:].partition("]:")
-    else:
-        host, sep, port_text = raw.rpartition(":")
-    if not sep or not port_text.isdigit() or not 0 < int(port_text) < 65536:
-        raise UsageError(f"invalid address {text!r} for {flag}: write HOST:PORT, :PORT or [IPv6]:PORT, e.g. ':9400'")
-    return (host or None), int(port_text)
 
 
 def web_applier(app: App, started: WebConfig | None) -> WebApplier:
@@ -50,7 +38,7 @@ def web_applier(app: App, started: WebConfig | None) -> WebApplier:
             raise UsageError(f"{new.path} (--web-config-file): turning TLS on or off needs a restart of the exporter")
         if started.tls is not None and new.tls is not None:
             started.tls.adopt(new.tls)
-        from gpuscope.exporter.auth import reconfigure
+        from gpuscope.httpd.auth import reconfigure
 
         reconfigure(app, new)
 

@@ -23,7 +23,7 @@ from gpuscope.exporter.runtime import NodeRuntime
 from gpuscope.fields.collectors import CollectorSet
 
 if TYPE_CHECKING:  # the web config is loaded (by the caller's load_web) only with --web-config-file
-    from gpuscope.exporter.webconfig import WebConfig
+    from gpuscope.httpd.webconfig import WebConfig
 
 log = logging.getLogger(__name__)
 

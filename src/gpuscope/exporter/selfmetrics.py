@@ -2,7 +2,8 @@
 
 Static families are rendered once per collection with the DCGM ones; the dynamic tail (snapshot age, connection
 counts, process figures, the last reload) is rendered per scrape because it changes between collections. The
-records of that tail's state (``ConnectionStats``, ``ReloadStatus``) live here and are held by the runtime.
+records of that tail's state are held by the runtime: ``ReloadStatus`` lives here, the HTTP server's counts
+(``ConnectionStats``, ``AuthStats``) in ``gpuscope.httpd.stats``.
 """
 
 from __future__ import annotations
@@ -10,14 +11,15 @@ from __future__ import annotations
 import functools
 import os
 import resource
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 from gpuscope.backends.base import ProfilingState
 from gpuscope.exporter.render import RenderConfig, build_info_line
 from gpuscope.exporter.snapshot import Snapshot
 from gpuscope.exporter.workloads.exposition import render_api_status
 from gpuscope.exposition import COUNTER, GAUGE, family, fixed, general, integer, label, label_suffix, labels, sample
+from gpuscope.httpd.stats import AUTH_OUTCOMES, HTTP_TIMEOUTS, AuthStats, ConnectionStats
 
 _CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 _PAGE = resource.getpagesize()
@@ -234,46 +236,6 @@ def read_process_stats() -> ProcessStats | None:
         open_fds=fds,
         max_fds=resource.getrlimit(resource.RLIMIT_NOFILE)[0],
     )
-
-
-def _no_idle() -> int:
-    return 0
-
-
-@dataclass(slots=True)
-class ConnectionStats:
-    """One listener's connection counts, kept by the HTTP guard on the event loop and read by scrapes."""
-
-    limit: int
-    open: int = 0
-    handshaking: int = 0  # of ``open``: TLS handshakes not finished yet
-    rejected: int = 0  # refused because ``limit`` connections were open, none of them idle
-    evicted: int = 0  # idle connections closed to admit a new one at ``limit``
-    # closed because a request did not arrive whole in time, or a response was not read in time (HTTP_TIMEOUTS)
-    timed_out: dict[str, int] = field(default_factory=dict)
-    idle: Callable[[], int] = _no_idle  # how many of ``open`` have no request in progress (the guard counts them)
-
-
-@dataclass(slots=True)
-class AuthStats:
-    """Basic auth's counts (``auth.BasicAuth``, on the event loop), kept across reloads and read by scrapes."""
-
-    configured: bool = False  # whether basic_auth_users is in force (the families are exported only then)
-    outcomes: dict[str, int] = field(default_factory=dict)  # every check, by how it was answered (AUTH_OUTCOMES)
-    verifications: dict[int, int] = field(default_factory=dict)  # bcrypt runs, by the cost of the hash checked
-
-    def count(self, outcome: str) -> None:
-        self.outcomes[outcome] = self.outcomes.get(outcome, 0) + 1
-
-
-# Why the HTTP guard cut a connection (``httpguard``): its request head or body was too slow to arrive (slowloris),
-# or its client stopped reading a response.
-HTTP_TIMEOUTS = ("request", "write")
-
-
-# How a basic-auth check was answered: no header or not basic auth; from the cache of verified or of refused
-# credentials; by a bcrypt run from the queue; refused at once (queue full); dropped unrun (client gone).
-AUTH_OUTCOMES = ("malformed", "cached_ok", "cached_denied", "bcrypt_ok", "bcrypt_denied", "busy", "dropped")
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,10 +2,10 @@
 
 Handlers only read the runtime's last published render; they never touch a backend. One application can serve
 many simulated nodes: each node listens on its own address and the handler finds it by the socket's local
-address. The exporter serves on its own HTTP server (``httpserver``, stdlib only); every connection goes through
-the slow-client guard (``httpguard``); a web config adds TLS to the listeners and basic auth, SAN checks, rate
+address. The exporter serves on its own HTTP server (``httpd.server``, stdlib only); every connection goes through
+the slow-client guard (``httpd.guard``); a web config adds TLS to the listeners and basic auth, SAN checks, rate
 limit and headers to the application (``auth``). ``build_app``/``make_runner``/``start_site`` put the same routes
-on aiohttp (``aioserver``) for the processes that serve on aiohttp anyway.
+on aiohttp (``httpd.aiobridge``) for the processes that serve on aiohttp anyway.
 
 The exporter knows nothing of the simulator: whoever starts a simulated node (``gpuscope sim``, ``gpuscope
 exporter --backend sim``, ``gpuscope up``) mounts its ``/sim/faults`` routes as an ``Extension``.
@@ -14,33 +14,31 @@ exporter --backend sim``, ``gpuscope up``) mounts its ``/sim/faults`` routes as 
 from __future__ import annotations
 
 import asyncio
-import errno
 import logging
 import socket
 import ssl
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from gpuscope import __version__
-from gpuscope.errors import EnvironmentProblem
-from gpuscope.exporter.httpguard import HttpLimits, listen
-from gpuscope.exporter.httpserver import App, HttpConnection, HttpError, Request, Response, Route, get
 from gpuscope.exporter.runtime import NodeRuntime
-from gpuscope.exporter.selfmetrics import ConnectionStats
+from gpuscope.httpd.guard import HttpLimits, listen
+from gpuscope.httpd.listen import bind
+from gpuscope.httpd.server import App, HttpConnection, HttpError, Request, Response, Route, get
+from gpuscope.httpd.stats import ConnectionStats
 
 if TYPE_CHECKING:  # TLS and auth (bcrypt, YAML, ssl contexts) load only with a web config; aiohttp only for its users
     from aiohttp import web
 
-    from gpuscope.exporter.webconfig import WebConfig
+    from gpuscope.httpd.webconfig import WebConfig
 
 log = logging.getLogger(__name__)
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 _RESOLVE = "resolve_node"
 _LINKS = "index_links"
-T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,13 +66,13 @@ class Extension:
     Handlers find their node with ``node_for(request)``.
     """
 
-    routes: tuple[Route | web.RouteDef, ...]  # aiohttp's routes (the simulator's) are adapted (``aioserver``)
+    routes: tuple[Route | web.RouteDef, ...]  # aiohttp's routes (the simulator's) are adapted (``httpd.aiobridge``)
     links: tuple[tuple[str, str], ...] = ()  # (path, what it is)
 
 
 def node_for(request: Request | web.Request) -> NodeRuntime:
     """The node the request arrived at (404 when no node listens on that address). Routes always get our
-    ``Request``, on aiohttp too (``aioserver``); the wider type is for aiohttp routes' annotations."""
+    ``Request``, on aiohttp too (``httpd.aiobridge``); the wider type is for aiohttp routes' annotations."""
     assert isinstance(request, Request)
     resolve: Resolver = request.app.state[_RESOLVE]
     node = resolve(request)
@@ -161,7 +159,7 @@ def build_routes(
     app.state[_RESOLVE] = resolve
     app.state[_LINKS] = tuple(link for ext in extensions for link in ext.links)
     if web_config is not None:
-        from gpuscope.exporter.auth import install_checks
+        from gpuscope.httpd.auth import install_checks
 
         install_checks(app, web_config)
     app.add([get("/metrics", _metrics), get("/health", _health), get("/", _index)])
@@ -171,7 +169,7 @@ def build_routes(
 
 
 def _adapt(route: web.RouteDef) -> Route:
-    from gpuscope.exporter.aioserver import from_aiohttp  # only an extension written for aiohttp loads aiohttp
+    from gpuscope.httpd.aiobridge import from_aiohttp  # only an extension written for aiohttp loads aiohttp
 
     return from_aiohttp(route)
 
@@ -183,7 +181,7 @@ def build_app(
     extensions: Sequence[Extension] = (),
 ) -> web.Application:
     """``build_routes`` as an aiohttp application, for processes that serve on aiohttp (``make_runner``)."""
-    from gpuscope.exporter.aioserver import wrap
+    from gpuscope.httpd.aiobridge import wrap
 
     return wrap(build_routes(resolve, web_config, limits, extensions))
 
@@ -202,21 +200,6 @@ def resolver_for(listeners: Sequence[Listener]) -> Resolver:
         return by_addr.get((sockname[0], sockname[1]))
 
     return resolve
-
-
-async def bind(starting: Awaitable[T], lst: Listener, flag: str) -> T:
-    """Await a listener's start; a taken or missing address is one clear error."""
-    try:
-        return await starting
-    except OSError as exc:
-        where = f"{lst.host or '*'}:{lst.port}"
-        if exc.errno == errno.EADDRINUSE:
-            raise EnvironmentProblem(
-                f"address {where} is already in use ({flag}): stop the other process or pick another port"
-            ) from None
-        if exc.errno == errno.EADDRNOTAVAIL:
-            raise EnvironmentProblem(f"cannot listen on {where} ({flag}): no such local address") from None
-        raise EnvironmentProblem(f"cannot listen on {where} ({flag}): {exc.strerror or exc}") from None
 
 
 async def start_listeners(
@@ -242,7 +225,8 @@ async def start_listeners(
                 ssl_context=ssl_context,
                 sock=lst.sock,
             ),
-            lst,
+            lst.host,
+            lst.port,
             flag,
         )
         servers.append(server)
@@ -254,10 +238,10 @@ async def start_listeners(
 
 
 def make_runner(app: web.Application, limits: HttpLimits) -> web.AppRunner:
-    """An aiohttp runner for ``build_app`` with the guard's limits (``aioserver``)."""
-    from gpuscope.exporter import aioserver
+    """An aiohttp runner for ``build_app`` with the guard's limits (``httpd.aiobridge``)."""
+    from gpuscope.httpd import aiobridge
 
-    return aioserver.make_runner(app, limits)
+    return aiobridge.make_runner(app, limits)
 
 
 async def start_site(
@@ -268,7 +252,12 @@ async def start_site(
     limits: HttpLimits | None = None,
     ssl_context: ssl.SSLContext | None = None,
 ) -> web.BaseSite:
-    """Bind one listener of an aiohttp runner, guarded (``aioserver``)."""
-    from gpuscope.exporter import aioserver
+    """Bind one listener of an aiohttp runner, guarded (``aiobridge``)."""
+    from gpuscope.httpd.aiobridge import GuardedSite
 
-    return await aioserver.start_site(runner, lst, flag, limits=limits, ssl_context=ssl_context)
+    site = GuardedSite(
+        runner, lst.host, lst.port, limits=limits or HttpLimits(), ssl_context=ssl_context, sock=lst.sock
+    )
+    await bind(site.start(), lst.host, lst.port, flag)
+    lst.runtime.export_connections(site.stats)  # the node's scrapes export its listener's connection counts
+    return site

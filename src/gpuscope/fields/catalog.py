@@ -18,11 +18,12 @@ collectors CSV may list and that is reported as unsupported (``header_field``).
 from __future__ import annotations
 
 import difflib
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
-from gpuscope.fields import dcgm_header
 from gpuscope.fields.ids import FieldId
 from gpuscope.fields.model import Dialect, Entity, Field, MetricType, MigScope, ValueKind
 from gpuscope.fields.rows import DEVICE_FIELDS, LATER_FIELDS
@@ -49,6 +50,7 @@ __all__ = [
     "Field",
     "FieldId",
     "HeaderField",
+    "HeaderTables",
     "MetricType",
     "MigScope",
     "ResolvedName",
@@ -56,6 +58,7 @@ __all__ = [
     "dcgm_id",
     "field_name",
     "header_field",
+    "header_tables",
     "resolve",
     "suggest",
 ]
@@ -205,7 +208,7 @@ def resolve(name: str, dialect: Dialect = Dialect.CLASSIC) -> ResolvedName | Non
     field = BY_NAME.get(name)
     if field is None:
         # A name only dcgm_fields.h knows (a current name or a deprecated alias): the catalog row of its id.
-        header_id = HEADER_IDS.get(name)
+        header_id = header_tables().ids.get(name)
         field = BY_ID.get(header_id) if header_id is not None else None
         return None if field is None else ResolvedName(field, name)
     if dialect is not Dialect.CLASSIC and name in RENAMED_IN_4_9:
@@ -218,7 +221,7 @@ def suggest(name: str) -> str | None:
     """The closest known name, for "did you mean" hints."""
     if name.upper() in BY_NAME:
         return name.upper()
-    candidates = [*BY_NAME, *LEGACY_NAMES, *HEADER_IDS]
+    candidates = [*BY_NAME, *LEGACY_NAMES, *header_tables().ids]
     close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
     if not close and name.upper() != name:
         close = difflib.get_close_matches(name.upper(), candidates, n=1, cutoff=0.6)
@@ -274,24 +277,54 @@ class HeaderField:
     unit: str
 
 
-HEADER_BY_ID: Mapping[int, HeaderField] = MappingProxyType({row[1]: HeaderField(*row) for row in dcgm_header.FIELDS})
-# Every name dcgm_fields.h defines, current or deprecated -> its id.
-_CURRENT_IDS = {row[0]: row[1] for row in dcgm_header.FIELDS}
-HEADER_IDS: Mapping[str, int] = MappingProxyType(
-    {**_CURRENT_IDS, **{alias: _CURRENT_IDS[name] for alias, name in dcgm_header.ALIASES.items()}}
-)
+@dataclass(frozen=True, slots=True)
+class HeaderTables:
+    by_id: Mapping[int, HeaderField]
+    ids: Mapping[str, int]  # every name dcgm_fields.h defines, current or deprecated -> its id
+    instance_levels: frozenset[int]  # DCGM_FE_GPU_I, DCGM_FE_GPU_CI
+
+
+@functools.cache
+def header_tables() -> HeaderTables:
+    """dcgm_fields.h's fields, indexed: built on first use (a collectors CSV naming a field the catalog has no row
+    for, the DCGM backend), not at import. An NVML exporter with catalog fields never needs them, and the 640 rows
+    and their indexes are about 0.6 MiB of its memory."""
+    from gpuscope.fields import dcgm_header
+
+    current = {row[0]: row[1] for row in dcgm_header.FIELDS}
+    groups = dcgm_header.ENTITY_GROUPS
+    return HeaderTables(
+        by_id=MappingProxyType({row[1]: HeaderField(*row) for row in dcgm_header.FIELDS}),
+        ids=MappingProxyType({**current, **{alias: current[name] for alias, name in dcgm_header.ALIASES.items()}}),
+        instance_levels=frozenset((groups["DCGM_FE_GPU_I"], groups["DCGM_FE_GPU_CI"])),
+    )
+
+
+if TYPE_CHECKING:
+    HEADER_BY_ID: Mapping[int, HeaderField]
+    HEADER_IDS: Mapping[str, int]
+
+
+def __getattr__(name: str) -> Any:
+    """``HEADER_BY_ID`` and ``HEADER_IDS``, built on first use (``header_tables``)."""
+    if name == "HEADER_BY_ID":
+        return header_tables().by_id
+    if name == "HEADER_IDS":
+        return header_tables().ids
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 _HEADER_VALUES = {"i": ValueKind.INT, "t": ValueKind.INT, "d": ValueKind.DOUBLE, "s": ValueKind.STRING}
-_INSTANCE_LEVELS = {dcgm_header.ENTITY_GROUPS["DCGM_FE_GPU_I"], dcgm_header.ENTITY_GROUPS["DCGM_FE_GPU_CI"]}
 
 
 def header_field(name: str, kind: MetricType, help_text: str) -> Field | None:
     """A field dcgm_fields.h defines and the catalog has no row for, as a CSV row declares it; ``None`` if the
     header does not define ``name``. No backend here reads such a field yet: the CSV loader reports it unsupported."""
-    field_id = HEADER_IDS.get(name)
+    tables = header_tables()
+    field_id = tables.ids.get(name)
     if field_id is None:
         return None
-    meta = HEADER_BY_ID[field_id]
+    meta = tables.by_id[field_id]
     return Field(
         name=name,
         field_id=field_id,
@@ -299,7 +332,7 @@ def header_field(name: str, kind: MetricType, help_text: str) -> Field | None:
         unit=meta.unit.strip(),
         help=help_text,
         value=_HEADER_VALUES.get(meta.type, ValueKind.INT),
-        mig=MigScope.INSTANCE if meta.entity_level in _INSTANCE_LEVELS else MigScope.PARENT,
+        mig=MigScope.INSTANCE if meta.entity_level in tables.instance_levels else MigScope.PARENT,
         prof=meta.name.startswith("DCGM_FI_PROF_"),
     )
 
@@ -308,5 +341,5 @@ def field_name(field_id: int) -> str:
     """The name to report a field id by: the catalog's, else DCGM's current name, else the number."""
     if field_id in BY_ID:
         return BY_ID[field_id].name
-    meta = HEADER_BY_ID.get(field_id)
+    meta = header_tables().by_id.get(field_id)
     return meta.name if meta is not None else str(field_id)

@@ -25,7 +25,6 @@ from typing import NoReturn
 from gpuscope.errors import SpecError, UsageError
 from gpuscope.fields.catalog import (
     BY_ID,
-    HEADER_IDS,
     LEGACY_NAMES,
     REMOVED_FIELDS,
     RENAMED_IN_4_10,
@@ -34,6 +33,7 @@ from gpuscope.fields.catalog import (
     MetricType,
     ValueKind,
     header_field,
+    header_tables,
     resolve,
     suggest,
 )
@@ -180,7 +180,9 @@ def _row(columns: list[str], source: str, line: int, dialect: Dialect) -> Metric
         )
     name, type_text, help_text = (col.strip(" ") for col in columns)
     resolved = resolve(name, dialect)
-    if resolved is None and name not in HEADER_IDS:  # the first column first: that is what a reader checks first
+    if (
+        resolved is None and name not in header_tables().ids
+    ):  # the first column first: that is what a reader checks first
         _unknown_field(source, line, name)
     try:
         metric_type = MetricType(type_text)

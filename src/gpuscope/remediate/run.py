@@ -17,7 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gpuscope.errors import EnvironmentProblem, InvalidValue, UsageError
-from gpuscope.exporter.webconfig import WebConfig, load_web_config
+from gpuscope.httpd.listen import parse_listen
+from gpuscope.httpd.webconfig import WebConfig, load_web_config
 from gpuscope.inputs import read_text
 from gpuscope.kube.client import ApiServer
 from gpuscope.remediate.actuator import Actuator
@@ -50,13 +51,6 @@ class RemediateOptions:
     queue_size: int = 256
     tick_s: float = 1.0
     insecure_no_auth: bool = False  # --apply without authenticating who delivers: only on a trusted network
-
-
-def parse_listen(text: str) -> tuple[str, int]:
-    host, sep, port = text.rpartition(":")
-    if not sep or not port.isdigit() or not 0 < int(port) < 65536:
-        raise InvalidValue("listen", f"{text!r:.80}", "write HOST:PORT, e.g. 0.0.0.0:9450")
-    return host.strip("[]") or "0.0.0.0", int(port)
 
 
 def read_token(path: str | None) -> str | None:
@@ -122,8 +116,8 @@ def build_actuators(policy: Policy, options: RemediateOptions) -> tuple[dict[str
 
 def run_remediator(options: RemediateOptions, on_ready: Callable[[], None] | None = None) -> None:
     """Serve until SIGINT/SIGTERM; every input problem is raised before anything listens."""
+    address = parse_listen(options.listen)  # a ListenAddressError names ``listen``: the CLI words it --listen
     policy = load_policy(options.policy)
-    host, port = parse_listen(options.listen)
     token = read_token(options.bearer_token_file)
     web_config = load_web_config(options.web_config_file) if options.web_config_file else None
     require_auth(options, token, web_config)
@@ -158,11 +152,11 @@ def run_remediator(options: RemediateOptions, on_ready: Callable[[], None] | Non
         )
 
         def ready() -> None:
-            log.info("remediating %s on %s:%d; %s", clusters, host, port, mode)
+            log.info("remediating %s on %s; %s", clusters, address, mode)
             if on_ready is not None:
                 on_ready()
 
-        await serve(service, host, port, web_config, stop, ready)
+        await serve(service, address.host, address.port, web_config, stop, ready)
 
     try:
         asyncio.run(main())

@@ -29,10 +29,10 @@ from dataclasses import dataclass, field
 from aiohttp import web
 
 from gpuscope.errors import EnvironmentProblem
-from gpuscope.exporter.auth import install
-from gpuscope.exporter.httpguard import GuardedSite, HttpLimits
-from gpuscope.exporter.server import make_runner
-from gpuscope.exporter.webconfig import WebConfig
+from gpuscope.httpd.aiobridge import GuardedSite, make_runner
+from gpuscope.httpd.auth import install
+from gpuscope.httpd.guard import HttpLimits
+from gpuscope.httpd.webconfig import WebConfig
 from gpuscope.remediate.audit import AuditLog, Metrics
 from gpuscope.remediate.decision import Decision
 from gpuscope.remediate.engine import Engine

@@ -26,13 +26,13 @@ from aiohttp import web
 from gpuscope.backends.sim.faults import FaultKind, parse_fault_request
 from gpuscope.bundle import write_bundle
 from gpuscope.errors import EnvironmentProblem, UsageError
-from gpuscope.exporter.httpguard import HttpLimits
 from gpuscope.exporter.processes.source import ProcessSettings
 from gpuscope.exporter.scheduler import Scheduler
 from gpuscope.exporter.server import Listener, build_app, make_runner, resolver_for, start_site
 from gpuscope.exporter.settings import ExporterSettings
 from gpuscope.fields.catalog import Dialect
 from gpuscope.generate.compose import generate_bundle
+from gpuscope.httpd.guard import HttpLimits
 from gpuscope.prom import AsyncClient
 from gpuscope.runner.children import build_children
 from gpuscope.runner.plan import LocalPlan

@@ -37,9 +37,9 @@ from typing import TYPE_CHECKING, Any
 
 import bcrypt
 
-from gpuscope.exporter.httpserver import App, Response
-from gpuscope.exporter.selfmetrics import AuthStats
-from gpuscope.exporter.webconfig import RateLimit, WebConfig, normal_san
+from gpuscope.httpd.server import App, Response
+from gpuscope.httpd.stats import AuthStats
+from gpuscope.httpd.webconfig import RateLimit, WebConfig, normal_san
 
 if TYPE_CHECKING:  # aiohttp only for the servers on it (remediation's API): ``install``
     from aiohttp import web

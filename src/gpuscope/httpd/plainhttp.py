@@ -19,7 +19,7 @@ PLAIN_HTTP_REPLY = (
 
 
 class TlsOrTellHttp(sslproto.SSLProtocol):
-    """asyncio's server-side TLS protocol that answers plain HTTP with a 400 (httpguard adds the connection cap)."""
+    """asyncio's server-side TLS protocol that answers plain HTTP with a 400 (the guard adds the connection cap)."""
 
     def _on_handshake_complete(self, handshake_exc: BaseException | None) -> None:
         raw: Any = self._transport

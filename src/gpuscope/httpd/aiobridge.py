@@ -1,7 +1,7 @@
 """The exporter's routes on aiohttp, for the servers that run on aiohttp anyway (the stack's simulated nodes beside
 its console, remediation's API), and aiohttp routes (the simulator's) mounted on the exporter's own server.
 
-``gpuscope exporter`` serves on ``httpserver`` and never imports this module unless an extension written for aiohttp
+``gpuscope exporter`` serves on ``httpd.server`` and never imports this module unless an extension written for aiohttp
 is mounted (``--backend sim``). Both directions adapt whole requests and responses, so the routes, checks and
 headers are the same code on either server.
 """
@@ -15,11 +15,10 @@ from typing import Any
 
 from aiohttp import web
 
-from gpuscope.exporter.httpguard import HttpLimits, listen
-from gpuscope.exporter.httpserver import App, Headers, Request, Response, Route
-from gpuscope.exporter.requestlog import REQUEST_LOG
-from gpuscope.exporter.selfmetrics import ConnectionStats
-from gpuscope.exporter.server import Listener, bind
+from gpuscope.httpd.guard import HttpLimits, listen
+from gpuscope.httpd.requestlog import REQUEST_LOG
+from gpuscope.httpd.server import App, Headers, Request, Response, Route
+from gpuscope.httpd.stats import ConnectionStats
 
 NATIVE_KEY: web.AppKey[App] = web.AppKey("gpuscope_app", App)
 
@@ -88,23 +87,6 @@ def make_runner(app: web.Application, limits: HttpLimits) -> web.AppRunner:
         max_line_size=limits.max_head_bytes,
         max_field_size=limits.max_head_bytes,
     )
-
-
-async def start_site(
-    runner: web.AppRunner,
-    lst: Listener,
-    flag: str,
-    *,
-    limits: HttpLimits | None = None,
-    ssl_context: ssl.SSLContext | None = None,
-) -> web.BaseSite:
-    """Bind one listener."""
-    site = GuardedSite(
-        runner, lst.host, lst.port, limits=limits or HttpLimits(), ssl_context=ssl_context, sock=lst.sock
-    )
-    await bind(site.start(), lst, flag)
-    lst.runtime.export_connections(site.stats)  # the node's scrapes export its listener's connection counts
-    return site
 
 
 class GuardedSite(web.BaseSite):

@@ -8,7 +8,13 @@ import sys
 import time
 from collections.abc import Callable
 
-from gpuscope.exporter.http1 import BadRequest
+
+class BadRequest(Exception):
+    """A request that cannot be served; ``status`` is the 4xx (or 505) to answer, ``str()`` the reason."""
+
+    def __init__(self, reason: str, status: int = 400) -> None:
+        super().__init__(reason)
+        self.status = status
 
 
 def _parse_errors() -> tuple[type[BaseException], ...]:

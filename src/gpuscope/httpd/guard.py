@@ -4,7 +4,7 @@ An HTTP server bounds single header lines and idle keep-alive, but not how long 
 request (a slowloris client trickling header bytes keeps a connection, a file descriptor and a handler alive for as
 long as it likes) nor how long a client may leave a response unread. dcgm-exporter's Go server has 10 s read and
 write timeouts; this guard gives the same protection. It wraps the HTTP server's protocol object (the exporter's
-own, ``httpserver``, or aiohttp's) and only watches bytes go by:
+own, ``httpd.server``, or aiohttp's) and only watches bytes go by:
 
 - a request (head and declared body) must arrive within ``request_timeout_s`` of its first byte (for the first
   request: of the connection being accepted), else the connection is closed;
@@ -39,15 +39,12 @@ import ssl
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from gpuscope.exporter.plainhttp import TlsOrTellHttp
-from gpuscope.exporter.selfmetrics import ConnectionStats
+from gpuscope.httpd.plainhttp import TlsOrTellHttp
+from gpuscope.httpd.stats import ConnectionStats
 
-if TYPE_CHECKING:  # aiohttp's site for the other servers (console, remediation, the stack's nodes), not the exporter's
-    from gpuscope.exporter.aioserver import GuardedSite
-
-__all__ = ["GuardedSite", "HttpLimits", "InnerIdle", "inner_idle", "listen", "malloc_trim"]
+__all__ = ["HttpLimits", "InnerIdle", "inner_idle", "listen", "malloc_trim"]
 
 log = logging.getLogger(__name__)
 
@@ -344,7 +341,8 @@ class _Guard(asyncio.Protocol):
             name, _, value = line.partition(b":")
             key = name.strip().lower()
             if key == b"content-length" and value.strip().isdigit():
-                length = int(value.strip())
+                # More digits than any limit has: over it (int() refuses strings of over 4,300 digits anyway).
+                length = int(value.strip()) if len(value.strip()) <= 18 else self._limits.max_body_bytes + 1
             elif key == b"transfer-encoding" and b"chunked" in value.lower():
                 self._opaque = True
         if length > self._limits.max_body_bytes:
@@ -485,11 +483,3 @@ async def listen(
     if sock is not None:
         return await loop.create_server(protocol, sock=sock, backlog=backlog)
     return await loop.create_server(protocol, host, port, backlog=backlog, reuse_address=True)
-
-
-def __getattr__(name: str) -> Any:
-    if name == "GuardedSite":  # importing aiohttp only for the servers that use it
-        from gpuscope.exporter.aioserver import GuardedSite
-
-        return GuardedSite
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -12,8 +12,7 @@ import threading
 import traceback
 import tracemalloc
 
-from gpuscope.exporter.httpserver import Request, Response, get
-from gpuscope.exporter.server import Extension
+from gpuscope.httpd.server import Request, Response, get
 
 _HEAP_TOP = 50
 
@@ -39,11 +38,8 @@ async def _heap(_request: Request) -> Response:
     return Response.text("".join(f"{s}\n" for s in stats))
 
 
-PPROF_ROUTES = Extension(
-    routes=(
-        get("/debug/pprof/", _index),
-        get("/debug/pprof/goroutine", _threads),
-        get("/debug/pprof/heap", _heap),
-    ),
-    links=(("/debug/pprof/", "profiling (--enable-pprof)"),),
+PPROF_ROUTES = (
+    get("/debug/pprof/", _index),
+    get("/debug/pprof/goroutine", _threads),
+    get("/debug/pprof/heap", _heap),
 )

@@ -28,7 +28,7 @@ import yaml
 
 from gpuscope.errors import SpecError, UsageError
 from gpuscope.escaping import first_non_header_char
-from gpuscope.exporter.tls import TLS_VERSIONS, ClientAuth, Pem, ServerTls, TlsError, TlsSettings
+from gpuscope.httpd.tls import TLS_VERSIONS, ClientAuth, Pem, ServerTls, TlsError, TlsSettings
 from gpuscope.inputs import MissingFile, compose, read_text
 
 log = logging.getLogger(__name__)
