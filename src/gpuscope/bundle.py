@@ -86,7 +86,9 @@ def write_bundle(bundle: Bundle, directory: str) -> list[str]:
         root.mkdir(parents=True, exist_ok=True)
         real_root = root.resolve(strict=True)
     except OSError as exc:
-        raise UsageError(f"cannot write the bundle to {directory!r} (-o/--output): {exc.strerror or exc}") from None
+        raise UsageError(f"cannot write the bundle to {directory!r} ({{output}}): {exc.strerror or exc}").naming(
+            "output"
+        ) from None
     previous = _manifest(root)
     targets = {rel: inside(real_root, rel, "the bundle") for rel in bundle.files}
     stale = {
@@ -104,7 +106,9 @@ def write_bundle(bundle: Bundle, directory: str) -> list[str]:
     try:
         staging = Path(tempfile.mkdtemp(dir=real_root, prefix=_STAGING))
     except OSError as exc:
-        raise UsageError(f"cannot write the bundle to {directory!r} (-o/--output): {exc.strerror or exc}") from None
+        raise UsageError(f"cannot write the bundle to {directory!r} ({{output}}): {exc.strerror or exc}").naming(
+            "output"
+        ) from None
     try:
         for rel in changed:
             current = root / rel
@@ -133,8 +137,8 @@ def write_bundle(bundle: Bundle, directory: str) -> list[str]:
         os.replace(staged_manifest, real_root / MANIFEST)
     except OSError as exc:
         raise UsageError(
-            f"cannot write the bundle to {directory!r} (-o/--output): {current}: {exc.strerror or exc}"
-        ) from None
+            f"cannot write the bundle to {directory!r} ({{output}}): {current}: {exc.strerror or exc}"
+        ).naming("output") from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return changed

@@ -5,7 +5,8 @@ with ``error.exit_code``. Nothing below the CLI calls ``sys.exit``::
 
     GpuscopeError                 exit 1 unless said otherwise
     ├── UsageError                exit 2: bad flag, bad file, bad value — the message names it and the fix
-    │   └── SpecError             exit 2: bad input file, located as ``path:line[:col]``
+    │   ├── SpecError             exit 2: bad input file, located as ``path:line[:col]``
+    │   └── InvalidValue          exit 2: one parameter's value, by the library's name; the CLI names its flag
     ├── EnvironmentProblem        exit 2: the machine lacks something (port taken, binary missing)
     ├── AuditError                exit 3: ``gpuscope doctor`` could not audit (unreachable, 401, TLS, no GPU data)
     └── ApiError                  exit 3: an HTTP API (Prometheus, Alertmanager) gave no usable answer (gpuscope.prom)
@@ -18,15 +19,44 @@ Failed reads of one GPU or one field are *not* errors: they are recorded in the 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Self
+
 
 class GpuscopeError(Exception):
-    """Base class; ``str()`` is the one line shown to the user."""
+    """Base class; ``str()`` is the one line shown to the user.
+
+    The library words its messages by its own names for parameters, never by command-line flags, so the console
+    and the runner can reuse them: a message names a parameter as ``{name}`` and lists it in ``refs``
+    (``naming``). ``str()`` writes the library's name there; the CLI, which knows each parameter's flag, writes
+    the flag (``worded``). Only the names in ``refs`` are replaced: a ``{`` elsewhere (in a quoted value) stays.
+    """
 
     exit_code = 1
+    refs: tuple[str, ...] = ()  # the parameters the message names as ``{name}``
 
     def __str__(self) -> str:
+        return self.worded({})
+
+    def worded(self, names: Mapping[str, str]) -> str:
+        """The line with each parameter in ``refs`` called as ``names`` calls it (the CLI: by its flag)."""
+        text = super().__str__()
+        for ref in self.refs:
+            text = text.replace("{" + ref + "}", names.get(ref, ref))
         # One line whatever the message quotes: a key or value from a hostile file may hold line breaks.
-        return one_line(super().__str__())
+        return one_line(text)
+
+    @property
+    def template(self) -> str:
+        """The message before it is worded, its parameters still ``{name}``: for re-raising it as another kind
+        (``AuditError(exc.template).naming(*exc.refs)``), so that the CLI still words it."""
+        return super().__str__()
+
+    def naming(self, *refs: str) -> Self:
+        """This error, its message naming the parameters ``refs`` as ``{name}``: ``raise
+        EnvironmentProblem("cannot listen on :80 ({listen}): ...").naming("listen")``."""
+        self.refs = refs
+        return self
 
 
 def one_line(text: str) -> str:
@@ -56,6 +86,35 @@ class SpecError(UsageError):
             if column is not None:
                 where += f":{column}"
         super().__init__(f"{where}: {message}")
+
+
+class InvalidValue(UsageError):
+    """One parameter's value is wrong: ``field`` (the library's name for the parameter, e.g. ``group_by``), ``value``
+    (as the message shows it: quoted or not, "" for none) and ``problem`` (what is wrong and the fix). The line is
+    ``group_by 'owner': choose one of ...`` (``--group-by 'owner': ...`` from the CLI); a problem that names its own
+    field (``{start} must be before {end}``, refs ``("start", "end")``) is the whole line.
+    """
+
+    def __init__(self, field: str, value: str, problem: str, *, refs: tuple[str, ...] = ()) -> None:
+        self.field = field
+        self.value = value
+        self.problem = problem
+        self.whole = field in refs  # the problem is the whole line
+        super().__init__(problem)
+        self.refs = tuple(dict.fromkeys((field, *refs)))
+
+    @property
+    def template(self) -> str:
+        if self.whole:
+            return self.problem
+        return f"{{{self.field}}} {self.value}: {self.problem}" if self.value else f"{{{self.field}}}: {self.problem}"
+
+    def worded(self, names: Mapping[str, str]) -> str:
+        problem = super().worded(names)  # the value is not in it: a "{group_by}" given as a value stays as given
+        if self.whole:
+            return problem
+        name = names.get(self.field, self.field)
+        return one_line(f"{name} {self.value}: {problem}" if self.value else f"{name}: {problem}")
 
 
 class EnvironmentProblem(GpuscopeError):

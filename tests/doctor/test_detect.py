@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from gpuscope.cli._flagnames import flag_names
 from gpuscope.doctor.detect import Detected, detect, rules_config
 from gpuscope.doctor.queries import alert_queries
 from gpuscope.doctor.timing import Timing
@@ -62,8 +63,13 @@ def test_targets_down_since_the_window_began_still_identify_the_job() -> None:
 
 
 def test_no_gpu_metrics_is_one_line_naming_the_flag() -> None:
-    with pytest.raises(AuditError, match=r"--prometheus http://p:9090 has no GPU metrics: no DCGM_FI_DEV_GPU_TEMP"):
+    """The library names the parameter (the console words it its own way); the CLI words it as the flag."""
+    with pytest.raises(
+        AuditError, match=r"^prometheus http://p:9090 has no GPU metrics: no DCGM_FI_DEV_GPU_TEMP"
+    ) as err:
         run(results())
+    assert err.value.worded(flag_names("doctor")).startswith("--prometheus http://p:9090 has no GPU metrics")
+    assert "point --prometheus at the Prometheus" in err.value.worded(flag_names("doctor"))
 
 
 def test_alert_backed_queries_are_the_alerts_as_loaded_at_that_speedup() -> None:

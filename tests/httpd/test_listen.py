@@ -50,9 +50,9 @@ def test_the_forms_of_a_listen_address(text: str, address: ListenAddress, shown:
 def test_a_bad_listen_address_names_the_value_and_the_forms(text: str, why: str) -> None:
     with pytest.raises(ListenAddressError) as caught:
         parse_listen(text)
-    message = str(caught.value)
-    assert message.startswith(f"{text!r}: ") and why in message and "\n" not in message
-    assert str(caught.value.naming("--listen")) == f"--listen {message}"
+    message = str(caught.value)  # the library's words: the parameter is ``listen``
+    assert message.startswith(f"listen {text!r}: ") and why in message and "\n" not in message
+    assert caught.value.worded({"listen": "--listen"}) == f"--{message}"  # the CLI's: the flag
 
 
 def _answers(url: str) -> bool:

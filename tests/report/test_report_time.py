@@ -244,7 +244,7 @@ def test_the_fleet_at_the_end_is_what_reported_in_the_5_minutes_before_it(store:
 
 def test_the_scrape_interval_flag_overrides_detection(store: Prometheus, tmp_path: Path) -> None:
     body = bill(store, tmp_path, "--step", "60", "--scrape-interval", "15s")
-    assert body["range"]["scrape_interval_source"] == "--scrape-interval"
+    assert body["range"]["scrape_interval_source"] == "given"
     check(rows(body), truth()[0])
 
 

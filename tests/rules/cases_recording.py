@@ -219,6 +219,23 @@ EXPRS = (
         (("cluster:gpu_allocation_efficiency:ratio", 0.5), ("cluster:gpus_allocated:count", 2)),
     ),
     ExprCase(
+        "without attribution a GPU whose memory is held (over 5 %) is allocated, and the GPUs memory-held are "
+        "the GPUs allocated: two of three here",
+        (
+            *(Series("DCGM_FI_DEV_GPU_TEMP", gpu_labels(g), flat(60)) for g in (0, 1, 2)),
+            *(Series("DCGM_FI_PROF_SM_ACTIVE", gpu_labels(g), flat(0.5)) for g in (0, 1, 2)),
+            *(
+                Series(field, gpu_labels(g), flat(mib))
+                for g, used in ((0, 40000), (1, 20000), (2, 100))
+                for field, mib in (("DCGM_FI_DEV_FB_USED", used), ("DCGM_FI_DEV_FB_FREE", 80000 - used))
+            ),
+        ),
+        "10m",
+        '{__name__=~"cluster:gpus_allocated:count|cluster:gpus_memory_held:count"}',
+        (("cluster:gpus_allocated:count", 2), ("cluster:gpus_memory_held:count", 2)),
+        config=RulesConfig(workload_labels="off"),
+    ),
+    ExprCase(
         "cold-tier rollups are evaluated every 5 minutes with bounded labels",
         (Series("DCGM_FI_DEV_POWER_USAGE", {**G0, "pod": "churning-pod-123"}, "300+1x60"),),
         "15m",

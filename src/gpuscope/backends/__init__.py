@@ -29,7 +29,9 @@ def choose_backend(name: str, remote_hostengine: str = "") -> str:
     """Resolve ``auto``: dcgm when libdcgm loads and a host engine answers, else nvml when a driver is present,
     else sim. The choice is always logged (said loudly for sim: nobody wants fake data by mistake)."""
     if name not in BACKENDS:
-        raise UsageError(f"unknown backend {name!r} (--backend): choose one of {', '.join(BACKENDS)}")
+        raise UsageError(f"unknown backend {name!r} ({{backend}}): choose one of {', '.join(BACKENDS)}").naming(
+            "backend"
+        )
     if name != "auto":
         return name
     from gpuscope.backends.dcgm.connection import parse_target

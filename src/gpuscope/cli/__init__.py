@@ -20,6 +20,7 @@ from typer.exceptions import Abort, TyperException
 
 from gpuscope.cli._app import app
 from gpuscope.cli._dcgm_flags import normalise_dcgm_args
+from gpuscope.cli._flagnames import flag_names
 from gpuscope.errors import AuditError, GpuscopeError
 
 # The command modules: importing one registers its commands on ``app``. ``gpuscope exporter`` (and the
@@ -74,7 +75,7 @@ def main(argv: list[str] | None = None, *, entry: str = "gpuscope") -> int:
         sys.stderr.write("gpuscope: aborted\n")
         return 130
     except GpuscopeError as exc:
-        sys.stderr.write(f"gpuscope: error: {exc}\n")
+        sys.stderr.write(f"gpuscope: error: {exc.worded(flag_names(args[0] if args else ''))}\n")
         return exc.exit_code
     except KeyboardInterrupt:
         return 130

@@ -79,4 +79,4 @@ def listen_address(text: str, flag: str) -> ListenAddress:
     try:
         return parse_listen(text)
     except ListenAddressError as exc:
-        raise exc.naming(flag) from None
+        raise UsageError(exc.worded({"listen": flag})) from None

@@ -29,15 +29,15 @@ def _fleet(path: str | None) -> LoadedSpec | None:
     if path is None:
         return None
     try:
-        text = read_text(path, "--fleet")
+        text = read_text(path, "{fleet}")
     except MissingFile:
-        raise AuditError(f"cannot read --fleet {path!r}: No such file or directory") from None
+        raise AuditError(f"cannot read {{fleet}} {path!r}: No such file or directory").naming("fleet") from None
     except UsageError as exc:
-        raise AuditError(str(exc)) from None
+        raise AuditError(exc.template).naming("fleet") from None
     try:
         return parse_fleet(text, path, Path(path).parent)
     except UsageError as exc:  # could not audit: exit 3, not 2 (2 means checks failed)
-        raise AuditError(str(exc)) from None
+        raise AuditError(exc.template).naming(*exc.refs) from None
 
 
 def audit(

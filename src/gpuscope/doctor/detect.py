@@ -127,9 +127,9 @@ def detect(
     jobs = classic or renamed or _jobs(results["detect.exporter_up"])
     if not jobs:
         raise AuditError(
-            f"--prometheus {url} has no GPU metrics: no {TEMP} (or {TEMP_4_9}) series in the last {window} and no "
-            f'job="{EXPORTER_JOB}" targets; point --prometheus at the Prometheus that scrapes the GPU exporters'
-        )
+            f"{{prometheus}} {url} has no GPU metrics: no {TEMP} (or {TEMP_4_9}) series in the last {window} and no "
+            f'job="{EXPORTER_JOB}" targets; point {{prometheus}} at the Prometheus that scrapes the GPU exporters'
+        ).naming("prometheus")
     labels = tuple(sorted(set(gpu_labels)))
     present = [h for h in HOST_LABELS if h in labels]
     host: Literal["Hostname", "hostname"] = "hostname" if present == ["hostname"] else "Hostname"

@@ -167,7 +167,7 @@ def observe(
     try:
         return _observe_all(endpoints, access, base, expectation, fleet_host_label, timing)
     except (ApiUnusable, UsageError) as exc:  # cannot talk to it as configured: could not audit (exit 3)
-        raise AuditError(str(exc)) from None
+        raise AuditError(exc.template).naming(*exc.refs) from None
 
 
 def _observe_all(
@@ -186,15 +186,15 @@ def _observe_all(
         try:  # alone first: the one answer that says whether this is a Prometheus at all
             version = prom.buildinfo()
         except EndpointDown as exc:
-            raise AuditError(f"{exc}; is Prometheus running there?") from None
+            raise AuditError(f"{exc.template}; is Prometheus running there?").naming(*exc.refs) from None
         except ApiUnusable as exc:  # an answer of another shape (or TLS, 401): VictoriaMetrics has no version
             if _victoriametrics(http, endpoint, access.timeout_s):
                 raise AuditError(
                     f"{endpoint.where()}: this is VictoriaMetrics, not Prometheus: the doctor audits a cluster's "
                     "Prometheus replica (its configuration, rules and targets, which VictoriaMetrics does not have); "
-                    "pass the replica's URL as --prometheus, and VictoriaMetrics as --global"
-                ) from None
-            raise AuditError(str(exc)) from None
+                    "pass the replica's URL as {prometheus}, and VictoriaMetrics as {global_store}"
+                ).naming("prometheus", "global_store") from None
+            raise AuditError(exc.template).naming(*exc.refs) from None
         try:
             return _observe(
                 prom,

@@ -13,18 +13,19 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from gpuscope.errors import EnvironmentProblem, UsageError
+from gpuscope.errors import EnvironmentProblem, InvalidValue
 
 T = TypeVar("T")
 
 _FORMS = "expected host:port, :port (every interface) or [IPv6]:port"
 
 
-class ListenAddressError(UsageError):
-    """A listen address that is not one: the message names the value and what is wrong; ``naming`` adds the flag."""
+class ListenAddressError(InvalidValue):
+    """A listen address that is not one: ``listen 'x': what is wrong``; the CLI words ``listen`` as its flag
+    (``-a/--address``, ``--listen``)."""
 
-    def naming(self, flag: str) -> UsageError:
-        return UsageError(f"{flag} {self}")
+    def __init__(self, text: str, problem: str) -> None:
+        super().__init__("listen", f"{text!r:.80}", problem)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,23 +46,22 @@ class ListenAddress:
 def parse_listen(text: str) -> ListenAddress:
     """``:9400``, ``0.0.0.0:9400``, ``node-1:9400`` or ``[::1]:9400`` as a ``ListenAddress``."""
     raw = text.strip()
-    shown = f"{text!r:.80}"
     if raw.startswith("["):
         host, sep, port_text = raw[1:].partition("]:")
         if not sep:
-            raise ListenAddressError(f"{shown}: {_FORMS}, with a port from 1 to 65535")
+            raise ListenAddressError(text, f"{_FORMS}, with a port from 1 to 65535")
         try:
             socket.inet_pton(socket.AF_INET6, host.partition("%")[0])  # not ipaddress: 0.1 MiB on the exporter
         except OSError:
-            raise ListenAddressError(f"{shown}: {_FORMS}; {host!r:.60} is not an IPv6 address") from None
+            raise ListenAddressError(text, f"{_FORMS}; {host!r:.60} is not an IPv6 address") from None
     else:
         host, sep, port_text = raw.rpartition(":")
         if ":" in host:
-            raise ListenAddressError(f"{shown}: {_FORMS}; an IPv6 address goes in brackets, e.g. [::1]:9400")
+            raise ListenAddressError(text, f"{_FORMS}; an IPv6 address goes in brackets, e.g. [::1]:9400")
     if not sep or not port_text.isdigit() or not 0 < int(port_text) < 65536:
-        raise ListenAddressError(f"{shown}: {_FORMS}, with a port from 1 to 65535")
+        raise ListenAddressError(text, f"{_FORMS}, with a port from 1 to 65535")
     if any(c.isspace() or c in "/[]@" for c in host):
-        raise ListenAddressError(f"{shown}: {_FORMS}; {host!r:.60} is not a host name or address")
+        raise ListenAddressError(text, f"{_FORMS}; {host!r:.60} is not a host name or address")
     return ListenAddress(host=host, port=int(port_text))
 
 

@@ -91,13 +91,14 @@ def check_labels(labels: Mapping[str, str] | None) -> tuple[tuple[str, str], ...
     )
 
 
-def parse_label_pairs(pairs: list[str], flag: str) -> dict[str, str]:
-    """``["team=nlp", "project=x"]`` (a repeated CLI flag) -> a dict; each pair is ``NAME=VALUE``."""
+def parse_label_pairs(pairs: list[str], what: str) -> dict[str, str]:
+    """``["team=nlp", "project=x"]`` -> a dict; each pair is ``NAME=VALUE``. ``what`` is the caller's name for the
+    pairs (the CLI's flag, ``--label``), said in the error."""
     out: dict[str, str] = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep:
-            raise InvalidJobInput(f"invalid {flag} {pair!r}: write NAME=VALUE")
+            raise InvalidJobInput(f"invalid {what} {pair!r}: write NAME=VALUE")
         out[name.strip()] = value
     return out
 

@@ -31,34 +31,34 @@ class Access:
     timeout_s: float = 30.0
 
 
-def _read_secret(path: str, flag: str) -> str:
+def _read_secret(path: str, field: str) -> str:
     try:
-        return read_text(path, flag, MAX_SECRET_BYTES).strip()
+        return read_text(path, "{" + field + "}", MAX_SECRET_BYTES).strip()
     except UsageError as exc:
-        raise ApiUnusable("", str(exc)) from None
+        raise ApiUnusable("", exc.template).naming(*exc.refs, field) from None
 
 
 def _tls(access: Access) -> ssl.SSLContext | bool:
     if access.insecure_skip_verify:
         return False
-    for flag, path in (
-        ("--ca-file", access.ca_file),
-        ("--cert-file", access.cert_file),
-        ("--key-file", access.key_file),
-    ):
+    for field, path in (("ca_file", access.ca_file), ("cert_file", access.cert_file), ("key_file", access.key_file)):
         if path is not None:
-            _read_secret(path, flag)  # a device or huge file is refused before OpenSSL reads it
+            _read_secret(path, field)  # a device or huge file is refused before OpenSSL reads it
     try:
         context = ssl.create_default_context(cafile=access.ca_file)
     except (OSError, ssl.SSLError) as exc:
-        raise ApiUnusable("", f"cannot use --ca-file {access.ca_file!r}: {exc}") from None
+        raise ApiUnusable("", f"cannot use {{ca_file}} {access.ca_file!r}: {exc}").naming("ca_file") from None
     if access.cert_file or access.key_file:
         if not (access.cert_file and access.key_file):
-            raise ApiUnusable("", "--cert-file and --key-file go together: pass both for a client certificate")
+            raise ApiUnusable("", "{cert_file} and {key_file} go together: pass both for a client certificate").naming(
+                "cert_file", "key_file"
+            )
         try:
             context.load_cert_chain(access.cert_file, access.key_file)
         except (OSError, ssl.SSLError) as exc:
-            raise ApiUnusable("", f"cannot use --cert-file/--key-file: {exc}") from None
+            raise ApiUnusable("", f"cannot use {{cert_file}}/{{key_file}}: {exc}").naming(
+                "cert_file", "key_file"
+            ) from None
     return context
 
 
@@ -67,13 +67,17 @@ def client_options(access: Access) -> dict[str, Any]:
     headers = dict(access.headers)
     auth: httpx.BasicAuth | None = None
     if access.bearer_token_file and access.basic_auth_user:
-        raise ApiUnusable("", "pass either --bearer-token-file or --basic-auth-user, not both")
+        raise ApiUnusable("", "pass either {bearer_token_file} or {basic_auth_user}, not both").naming(
+            "bearer_token_file", "basic_auth_user"
+        )
     if access.bearer_token_file:
-        headers["Authorization"] = f"Bearer {_read_secret(access.bearer_token_file, '--bearer-token-file')}"
+        headers["Authorization"] = f"Bearer {_read_secret(access.bearer_token_file, 'bearer_token_file')}"
     if access.basic_auth_user:
         if not access.basic_auth_password_file:
-            raise ApiUnusable("", "--basic-auth-user needs --basic-auth-password-file (a file holding the password)")
-        password = _read_secret(access.basic_auth_password_file, "--basic-auth-password-file")
+            raise ApiUnusable(
+                "", "{basic_auth_user} needs {basic_auth_password_file} (a file holding the password)"
+            ).naming("basic_auth_user", "basic_auth_password_file")
+        password = _read_secret(access.basic_auth_password_file, "basic_auth_password_file")
         auth = httpx.BasicAuth(access.basic_auth_user, password)
     # No redirect is followed: httpx drops Authorization on a cross-origin redirect, but would send every --header
     # (X-Scope-OrgID, an API key) to whatever host the Location names. A 3xx is one error naming the Location

@@ -22,7 +22,7 @@ from collections import Counter, deque
 from collections.abc import Mapping
 from typing import IO
 
-from gpuscope.errors import UsageError
+from gpuscope.errors import InvalidValue
 from gpuscope.exposition import COUNTER, GAUGE, header, integer, label, labels, sample
 from gpuscope.remediate.decision import Decision
 
@@ -63,16 +63,20 @@ class AuditLog:
 
 def _append(path: str) -> IO[str]:
     """``path`` opened to append, a regular file only: a FIFO would hang start-up, a device swallow the audit."""
-    not_regular = f"--audit-log {path}: not a regular file (a FIFO, device or socket); give a file path or -"
+    not_regular = InvalidValue(
+        "audit_log", path, "not a regular file (a FIFO, device or socket); give a file path or -"
+    )
     try:  # non-blocking: a FIFO without a reader fails at once (ENXIO) instead of waiting for one
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | os.O_CLOEXEC, 0o600)
     except OSError as exc:
         if exc.errno == errno.ENXIO:
-            raise UsageError(not_regular) from None
-        raise UsageError(f"--audit-log {path}: cannot open it ({exc.strerror or exc}); give a file path or -") from None
+            raise not_regular from None
+        raise InvalidValue(
+            "audit_log", path, f"cannot open it ({exc.strerror or exc}); give a file path or -"
+        ) from None
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
-        raise UsageError(not_regular)
+        raise not_regular
     os.set_blocking(fd, True)
     return os.fdopen(fd, "a", encoding="utf-8")
 

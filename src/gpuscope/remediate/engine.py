@@ -39,7 +39,7 @@ from gpuscope.fields.xid import xid_info
 from gpuscope.remediate.actuator import Actuator, ActuatorError, Hold, action_of
 from gpuscope.remediate.decision import Decision
 from gpuscope.remediate.ledger import MAX_NAME_CHARS, Held, Ledger, LedgerFile, node_key
-from gpuscope.remediate.pager import PagerError
+from gpuscope.remediate.pager import NO_PAGER, PagerError
 from gpuscope.remediate.payload import AlertEvent, Delivery
 from gpuscope.remediate.policy import ClusterPolicy, Policy, Rule
 
@@ -287,7 +287,7 @@ class Engine:
         if not self.apply:
             return _with(decision, result="would" if result == "done" else result, detail="a dry run never pages")
         if self.pager is None:
-            return _with(decision, result="failed", detail="no Alertmanager to page through (--alertmanager)")
+            return _with(decision, result="failed", detail=NO_PAGER)
         try:
             return _with(decision, detail=call(self.pager))
         except PagerError as exc:

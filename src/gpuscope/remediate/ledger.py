@@ -29,7 +29,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from gpuscope import outputs
-from gpuscope.errors import UsageError
+from gpuscope.errors import InvalidValue, UsageError
 from gpuscope.inputs.files import read_text
 
 log = logging.getLogger(__name__)
@@ -204,9 +204,9 @@ class LedgerFile:
         except FileNotFoundError:
             return
         except OSError as exc:
-            raise UsageError(f"--state-file {self.path}: {exc.strerror or exc}") from None
+            raise InvalidValue("state_file", self.path, exc.strerror or str(exc)) from None
         if not stat.S_ISREG(info.st_mode):
-            raise UsageError(f"--state-file {self.path}: not a regular file (a directory, FIFO or device); give a file")
+            raise InvalidValue("state_file", self.path, "not a regular file (a directory, FIFO or device); give a file")
 
     def load(self) -> Ledger:
         if self.path is None or not os.path.exists(self.path):

@@ -69,7 +69,7 @@ class AlertmanagerPager:
                 continue
             accepted += 1
         if not self.urls:
-            raise PagerError("no Alertmanager to page through (--alertmanager)")
+            raise PagerError(NO_PAGER)
         if not accepted:
             raise PagerError("no Alertmanager took the page: " + "; ".join(problems)[:300])
         return f"{ALERT} sent to {accepted}/{len(self.urls)} Alertmanagers"
@@ -81,6 +81,10 @@ class AlertmanagerPager:
         done = self._post(cluster, "The remediation budget has room again.", "", self.clock())
         self.starts.pop(cluster, None)
         return done
+
+
+# An audit record's detail (data, not a CLI message): the remediator was given no Alertmanager URL.
+NO_PAGER = "no Alertmanager to page through (none given)"
 
 
 class PagerError(Exception):

@@ -205,7 +205,7 @@ class Policy(_Model):
 
 def load_policy(path: str) -> Policy:
     """The policy in ``path``; any problem is one ``SpecError`` line at ``file:line:col``."""
-    return load_yaml_model(path, Policy, "--policy")
+    return load_yaml_model(path, Policy, "policy")
 
 
 def parse_policy(text: str, source: str = "policy.yaml") -> Policy:

@@ -16,8 +16,8 @@ import socket
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from gpuscope.errors import EnvironmentProblem, UsageError
-from gpuscope.httpd.listen import ListenAddressError, parse_listen
+from gpuscope.errors import EnvironmentProblem, InvalidValue, UsageError
+from gpuscope.httpd.listen import parse_listen
 from gpuscope.httpd.webconfig import WebConfig, load_web_config
 from gpuscope.inputs import read_text
 from gpuscope.kube.client import ApiServer
@@ -58,7 +58,7 @@ def read_token(path: str | None) -> str | None:
         return None
     token = read_text(path, "bearer token file").strip()
     if not token or not token.isprintable() or " " in token:
-        raise UsageError(f"--bearer-token-file {path}: the file must hold one token (printable, no spaces)")
+        raise InvalidValue("bearer_token_file", path, "the file must hold one token (printable, no spaces)")
     return token
 
 
@@ -79,10 +79,10 @@ def require_auth(options: RemediateOptions, token: str | None, web_config: WebCo
         )
         return
     raise UsageError(
-        "--apply needs authentication: give --bearer-token-file (Alertmanager's http_config.authorization) or "
-        "--web-config-file with client_auth_type: RequireAndVerifyClientCert (or --insecure-no-auth on a trusted "
+        "{apply} needs authentication: give {bearer_token_file} (Alertmanager's http_config.authorization) or "
+        "{web_config_file} with client_auth_type: RequireAndVerifyClientCert (or {insecure_no_auth} on a trusted "
         "network)"
-    )
+    ).naming("apply", "bearer_token_file", "web_config_file", "insecure_no_auth")
 
 
 def build_actuators(policy: Policy, options: RemediateOptions) -> tuple[dict[str, Actuator], LeaseKeeper | None]:
@@ -94,9 +94,9 @@ def build_actuators(policy: Policy, options: RemediateOptions) -> tuple[dict[str
         names = [c.name for c in policy.clusters if c.kind == kind]
         if len(names) > 1:
             raise UsageError(
-                f"--apply acts on one {kind} cluster per process, the policy names {len(names)} "
+                f"{{apply}} acts on one {kind} cluster per process, the policy names {len(names)} "
                 f"({', '.join(names)}): run one remediator per cluster, each with its own policy"
-            )
+            ).naming("apply")
     for cluster in policy.clusters:
         if cluster.kind == "slurm":
             actuators[cluster.name] = SlurmActuator(options.scontrol)
@@ -104,9 +104,9 @@ def build_actuators(policy: Policy, options: RemediateOptions) -> tuple[dict[str
         server = ApiServer.from_env()
         if server is None:
             raise EnvironmentProblem(
-                f"--apply on Kubernetes cluster {cluster.name}: no API server (KUBERNETES_SERVICE_HOST/PORT unset); "
+                f"{{apply}} on Kubernetes cluster {cluster.name}: no API server (KUBERNETES_SERVICE_HOST/PORT unset); "
                 "run in the cluster with the generated Deployment"
-            )
+            ).naming("apply")
         api = KubeApi(server)
         actuators[cluster.name] = KubernetesActuator(api, policy.kubernetes.namespace)
         if options.lease:
@@ -116,10 +116,7 @@ def build_actuators(policy: Policy, options: RemediateOptions) -> tuple[dict[str
 
 def run_remediator(options: RemediateOptions, on_ready: Callable[[], None] | None = None) -> None:
     """Serve until SIGINT/SIGTERM; every input problem is raised before anything listens."""
-    try:
-        address = parse_listen(options.listen)
-    except ListenAddressError as exc:
-        raise exc.naming("--listen") from None
+    address = parse_listen(options.listen)  # a ListenAddressError names ``listen``: the CLI words it --listen
     policy = load_policy(options.policy)
     token = read_token(options.bearer_token_file)
     web_config = load_web_config(options.web_config_file) if options.web_config_file else None

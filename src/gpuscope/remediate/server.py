@@ -223,7 +223,9 @@ async def serve(
         await site.start(host, port)
     except OSError as exc:
         await site.stop()
-        raise EnvironmentProblem(f"cannot listen on {host}:{port} (--listen): {exc.strerror or exc}") from None
+        raise EnvironmentProblem(f"cannot listen on {host}:{port} ({{listen}}): {exc.strerror or exc}").naming(
+            "listen"
+        ) from None
     service.worker = asyncio.create_task(service.work(stop))
     on_ready()
     try:

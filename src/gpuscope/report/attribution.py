@@ -60,7 +60,7 @@ class Attribution:
         return DESCRIPTION[self.dialect]
 
     def summary(self) -> str:
-        how = "detected" if self.detected else "--attribution"
+        how = "detected" if self.detected else "given"
         keyed = f"; GPUs by their {self.uuid_label} label" if self.uuid_label != "UUID" else ""
         return f"attribution {self.dialect} ({how}): {self.description}{keyed}"
 

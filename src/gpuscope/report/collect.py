@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Literal
 
-from gpuscope.errors import UsageError
+from gpuscope.errors import InvalidValue, UsageError
 from gpuscope.prom import Client, Series
 from gpuscope.report import compute
 from gpuscope.report.attribution import (
@@ -147,7 +147,7 @@ class Report:
     queries: tuple[QueryRecord, ...]
     attribution: Attribution
     scrape_interval: int = SCRAPE_SECONDS  # raw tier: the seconds each sample stands for
-    scrape_source: str = "default"  # "detected", "--scrape-interval" or "default" (nothing to detect it from)
+    scrape_source: str = "default"  # "detected", "given" (the request's) or "default" (nothing to detect it from)
     query_count: int = 0
     bytes_fetched: int = 0
     dropped: tuple[Dropped, ...] = ()  # points of the answers left out of every figure, per query
@@ -172,35 +172,45 @@ def step_of(request: ReportRequest, tier: Tier) -> int:
 
 def validate(request: ReportRequest) -> Tier:
     if not math.isfinite(request.start) or not math.isfinite(request.end) or request.end <= request.start:
-        raise UsageError("--from must be before --to (e.g. --from 2026-11-01 --to 2026-12-01)")
+        raise InvalidValue(
+            "start",
+            "",
+            "{start} must be before {end} (e.g. {start} 2026-11-01 {end} 2026-12-01)",
+            refs=("start", "end"),
+        )
     if request.group_by not in GROUP_BYS:
-        raise UsageError(f"--group-by {request.group_by!r}: choose one of {', '.join(GROUP_BYS)}")
+        raise InvalidValue("group_by", repr(request.group_by), f"choose one of {', '.join(GROUP_BYS)}")
     tier = choose_tier(request)
     if tier == "rollup" and request.group_by not in ROLLUP_GROUP_BYS:
-        raise UsageError(
-            f"--group-by {request.group_by}: the 1 h rollups carry {', '.join(ROLLUP_GROUP_BYS)} only (no pod); "
-            f"use a range of at most {request.raw_max_days:g} days or --tier raw"
+        raise InvalidValue(
+            "group_by",
+            request.group_by,
+            f"the 1 h rollups carry {', '.join(ROLLUP_GROUP_BYS)} only (no pod); "
+            f"use a range of at most {request.raw_max_days:g} days or {{tier}} raw",
+            refs=("tier",),
         )
     if not 1 <= request.raw_step <= STEPS["rollup"]:
-        raise UsageError(f"--step {request.raw_step}: give seconds between 1 and 3600 (the raw tier's step)")
+        raise InvalidValue("raw_step", str(request.raw_step), "give seconds between 1 and 3600 (the raw tier's step)")
     if request.scrape_interval is not None and not 1 <= request.scrape_interval <= PROBE_SECONDS:
-        raise UsageError(
-            f"--scrape-interval {request.scrape_interval}: give the exporters' scrape interval in seconds "
-            f"(1 to {PROBE_SECONDS}), or auto"
+        raise InvalidValue(
+            "scrape_interval",
+            str(request.scrape_interval),
+            f"give the exporters' scrape interval in seconds (1 to {PROBE_SECONDS}), or auto",
         )
     if (request.end - request.start) / step_of(request, tier) > MAX_POINTS:
         days = MAX_POINTS * step_of(request, tier) / compute.DAY
-        raise UsageError(f"--from/--to: at most {days:.0f} days in one report on the {tier} tier")
+        raise InvalidValue("range", "", f"at most {days:.0f} days in one report on the {tier} tier")
     if len(request.currency) > MAX_CURRENCY or not request.currency.isprintable():
-        raise UsageError(
-            f"--currency {request.currency!r:.80}: give a currency code or symbol of at most {MAX_CURRENCY} "
-            "printable characters (USD, EUR, €)"
+        raise InvalidValue(
+            "currency",
+            f"{request.currency!r:.80}",
+            f"give a currency code or symbol of at most {MAX_CURRENCY} printable characters (USD, EUR, €)",
         )
     for model, price in request.hour_costs:
         if not math.isfinite(price) or price < 0:
-            raise UsageError(f"--gpu-hour-cost {model}={price}: give a price of zero or more")
+            raise InvalidValue("hour_costs", f"{model}={price}", "give a price of zero or more")
     if request.kwh_price is not None and (not math.isfinite(request.kwh_price) or request.kwh_price < 0):
-        raise UsageError(f"--price-per-kwh {request.kwh_price}: give a price of zero or more")
+        raise InvalidValue("kwh_price", str(request.kwh_price), "give a price of zero or more")
     return tier
 
 
@@ -262,7 +272,7 @@ def scrape_of(client: Client, request: ReportRequest, start: float, end: float) 
     of the samples of the GPU series with the most in 10 minutes, looked for at up to 24 points of the range and at
     its end), or the default when the range has no series with two samples."""
     if request.scrape_interval is not None:
-        return request.scrape_interval, "--scrape-interval"
+        return request.scrape_interval, "given"
     every = max(PROBE_SECONDS, int(end - start) // 24)
     probe = scrape_probe(request.config)
     at_end = tuple(Series(s.labels, ((end, s.value),)) for s in client.query(probe, end))
@@ -325,21 +335,25 @@ def found(
     models priced."""
     if not capacity:
         source = "raw exporter series" if q.tier == "raw" else "1 h chargeback rollups"
-        raise UsageError(
-            f"--from/--to: no GPU series between {span[0]:.0f} and {span[1]:.0f} in the {source}; "
-            "pick a range with data"
+        raise InvalidValue(
+            "range",
+            "",
+            f"no GPU series between {span[0]:.0f} and {span[1]:.0f} in the {source}; pick a range with data",
         )
     # No allocations at all (no attribution configured) still gives the fleet figures; the tables are empty.
     if held and all(g == "" for g, _ in held):
-        raise UsageError(
-            f"--group-by {request.group_by}: no allocation carries the label {q.group_label!r}"
-            + (" (set --team-label to the pod label naming teams)" if request.group_by == "team" else "")
+        raise InvalidValue(
+            "group_by",
+            request.group_by,
+            f"no allocation carries the label {q.group_label!r}"
+            + (" (set {team_label} to the pod label naming teams)" if request.group_by == "team" else ""),
+            refs=("team_label",),
         )
     models = models_of(capacity)
     for model, _ in request.hour_costs:
         if model not in models:
-            raise UsageError(
-                f"--gpu-hour-cost {model}=...: the fleet has no {model!r}; it has {', '.join(sorted(models))}"
+            raise InvalidValue(
+                "hour_costs", f"{model}=...", f"the fleet has no {model!r}; it has {', '.join(sorted(models))}"
             )
 
 
@@ -382,7 +396,7 @@ class Reader:
 
     def instant(self, name: str, expr: str, how: str, quantity: Quantity) -> tuple[Series, ...]:
         end = self.end
-        self.records.append(QueryRecord(name=name, expr=expr, kind=f"instant at --to ({end:.0f})", how=how))
+        self.records.append(QueryRecord(name=name, expr=expr, kind=f"instant at the end ({end:.0f})", how=how))
         answer = tuple(Series(s.labels, ((end, s.value),)) for s in self.client.query(expr, end))
         return self.read(name, answer, quantity)
 
@@ -393,7 +407,7 @@ def collect(client: Client, request: ReportRequest) -> Report:
     start = math.floor(request.start / step) * step
     end = math.floor(request.end / step) * step
     if end <= start:
-        raise UsageError(f"--from/--to: the range is shorter than one {step}s step of the {tier} tier")
+        raise InvalidValue("range", "", f"the range is shorter than one {step}s step of the {tier} tier")
     attribution = attribution_of(client, request, start, end)
     q, scrape_source = queries_for(client, request, tier, (start, end), attribution)
     label, config = q.group_label, q.config

@@ -43,10 +43,13 @@ def profiling_stale(q: Promql) -> Alert:
     available = q.exporter("gpuscope_exporter_gpu_profiling_available", 'reason!~"available|warming_up"')
     supported = q.exporter("gpuscope_exporter_gpu_profiling_supported")
     expr = alternatives(
-        # Had PROF series within the hour, none for 5 minutes, while the GPU's other series keep coming.
-        f"(max by ({g}) ({PROF_PRESENT_1H})\n"
-        f"  unless on ({c.uuid_label}) max by ({c.uuid_label}) (present_over_time({prof}[5m])))\n"
-        f"and on ({c.uuid_label}) max by ({c.uuid_label}) ({temp})",
+        # Had PROF series within the hour, none for 5 minutes, while the GPU's other series keep coming. The
+        # set operators match by UUID and take each right-hand series as it is (no ``max by`` first), and the
+        # GPUs are reduced to one series each after the two filters, which leave next to none: two passes over
+        # every GPU fewer, the same GPUs (a UUID's copies share its fate) and the same value (1).
+        f"max by ({g}) (\n{PROF_PRESENT_1H}\n"
+        f"  unless on ({c.uuid_label}) present_over_time({prof}[5m])\n"
+        f"  and on ({c.uuid_label}) {temp}\n)",
         # gpuscope says so directly, and knows "never had them" (supported == 0) from "lost them".
         f"max by ({g}) ({available} == 0 and on ({c.uuid_label}, instance) {supported} == 1)",
     )

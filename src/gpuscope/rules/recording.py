@@ -200,19 +200,32 @@ def weighted_mean(per_unit: str, by: str) -> str:
 
     A whole GPU weighs 1, so only MIG instances are joined to their share: on a fleet of whole GPUs the join
     (a hash of every unit on both sides, the cost of this rule) is over nothing. A whole GPU's weight is its value
-    times 0 plus 1, arithmetic on each sample, where a ``group by`` would hash every unit once more."""
-    whole, mig = f"{per_unit}{{{WHOLE}}}", f"{per_unit}{{{MIG}}}"
+    times 0 plus 1, arithmetic on each sample, where a ``group by`` would hash every unit once more. The shares
+    are read for MIG instances only, the only ones a MIG instance's labels can match (both sides are matched on
+    every label, the profile included): on a fleet of whole GPUs the two reads of every unit's share were the
+    larger part of the rule, and read nothing now."""
+    whole, mig, shares = f"{per_unit}{{{WHOLE}}}", f"{per_unit}{{{MIG}}}", f"{UNIT_SHARE}{{{MIG}}}"
     return (
-        f"sum by ({by}) (\n{whole}\nor\n({mig} * {UNIT_SHARE})\n)\n/\n"
-        f"sum by ({by}) (\n({whole} * 0 + 1)\nor\n({UNIT_SHARE} and {mig})\n)"
+        f"sum by ({by}) (\n{whole}\nor\n({mig} * {shares})\n)\n/\n"
+        f"sum by ({by}) (\n({whole} * 0 + 1)\nor\n({shares} and {mig})\n)"
     )
+
+
+def physical_gpus(q: Promql, by: str) -> str:
+    """One series per physical GPU (its UUID) with the labels ``by``, from the per-unit shares recorded once a
+    minute (``unit_records``): a unit share is there for every presence-gauge series there is (a MIG GPU's
+    instances one each, hence one per UUID), so these are the GPUs reporting. A recorded series of one sample a
+    minute per unit costs under half a read of the presence gauge's raw samples, and the GPUs counted are the
+    units the holders' shares come from (``workload:gpu_held:ratio`` joins the same record)."""
+    return f"max by ({by}, {q.config.uuid_label}) ({UNIT_SHARE})"
 
 
 def node_group(q: Promql) -> Group:
     """Per node (cluster and host name: a replaced exporter pod is the same node), from the per-unit and
-    per-device records: power is a sum over distinct GPUs, activity a mean weighted by unit size."""
+    per-device records: power is a sum over distinct GPUs, activity a mean weighted by unit size, and the GPUs
+    reporting are the distinct UUIDs of the per-unit shares (``physical_gpus``)."""
     n = q.node_keys
-    physical = f"max by ({n}, {q.config.uuid_label}) ({q.dcgm('DCGM_FI_DEV_GPU_TEMP')})"
+    physical = physical_gpus(q, n)
     return Group(
         name="gpuscope-node.rules",
         rules=(
@@ -238,13 +251,13 @@ def lost_gpus(q: Promql) -> str:
 def cluster_group(q: Promql) -> Group:
     """Cluster aggregates, at the interval of the per-GPU averages they aggregate.
 
-    GPUs are counted once, by model (one per physical GPU: a MIG GPU has a temperature series per instance);
+    GPUs are counted once, by model (one per physical GPU: a MIG GPU has a unit share per instance);
     the total and the zero of the lost count are sums of that count, not two more passes over every GPU. Power
     sums distinct GPUs; activity and the profiling signals are means weighted by unit size; the memory ratio is
     the bytes used over the bytes there are.
     """
-    c, uuid = q.cluster, q.config.uuid_label
-    physical = f"max by ({c}, {uuid}, modelName) ({q.dcgm('DCGM_FI_DEV_GPU_TEMP')})"
+    c = q.cluster
+    physical = physical_gpus(q, f"{c}, modelName")
     rules = [
         Recording(record=f"cluster:gpu_{name}:avg5m", expr=weighted_mean(unit_signal(name), c))
         for name in _CLUSTER_SIGNALS
@@ -328,7 +341,9 @@ def efficiency_group(q: Promql) -> Group:
             )
         )
     else:
-        rules.append(Recording(record="cluster:gpus_memory_held:count", expr=f"sum by ({cl}) ({HELD})"))
+        # The same sum as cluster:gpus_allocated:count (without attribution, the holders are the units whose
+        # memory is held), read from that record, evaluated above in this group at this same instant.
+        rules.append(Recording(record="cluster:gpus_memory_held:count", expr="cluster:gpus_allocated:count"))
     # It joins the per-GPU 5 m activity, recorded once a minute; its one alert (GPUAllocatedButIdle) waits
     # for 50 minutes.
     return Group(name="gpuscope-efficiency.rules", rules=tuple(rules), interval=AGGREGATE_INTERVAL)

@@ -283,7 +283,9 @@ class Stack:
 
     def _node_index(self, cluster: str | None, node: str | None) -> int:
         if cluster is None or node is None:
-            raise UsageError("this fault needs --cluster and --node (an index within the cluster, or a hostname)")
+            raise UsageError(
+                "this fault needs {cluster} and {node} (an index within the cluster, or a hostname)"
+            ).naming("cluster", "node")
         members = [i for i, n in enumerate(self.plan.nodes) if n.cluster == cluster]
         if not members:
             known = ", ".join(sorted({n.cluster for n in self.plan.nodes}))
@@ -300,7 +302,7 @@ class Stack:
             return await self._node_site(self._node_index(req.cluster, req.node), up=not req.enabled)
         if req.fault == "prometheus-down":
             if req.cluster is None or req.replica not in ("a", "b"):
-                raise UsageError("prometheus-down needs --cluster and --replica a|b")
+                raise UsageError("prometheus-down needs {cluster} and {replica} a|b").naming("cluster", "replica")
             return await self._component(f"prometheus-{req.replica}@{req.cluster}", up=not req.enabled)
         if req.fault == "global-down":
             return await self._component("global", up=not req.enabled)

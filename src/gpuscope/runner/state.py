@@ -16,10 +16,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from gpuscope import outputs
-from gpuscope.errors import EnvironmentProblem, UsageError
+from gpuscope.errors import EnvironmentProblem, InvalidValue, UsageError
 from gpuscope.inputs import MAX_SECRET_BYTES, MissingFile, read_text
 
-_DATA_DIR_FLAG = "--data-dir"
 _RESTART = "stop `gpuscope up` and start it again, which rewrites it"
 
 
@@ -42,12 +41,12 @@ class StackLock:
                 raise EnvironmentProblem(
                     f"the `gpuscope up` (pid {pid}) that ran on {self.path.parent} has exited but its child processes "
                     f"still hold the directory while they stop: try again in a few seconds, or use another "
-                    f"{_DATA_DIR_FLAG}"
-                ) from None
+                    "{data_dir}"
+                ).naming("data_dir") from None
             raise EnvironmentProblem(
                 f"another `gpuscope up` (pid {pid or '?'}) is running on {self.path.parent}: stop it with Ctrl-C, or "
-                f"start this one with another {_DATA_DIR_FLAG}"
-            ) from None
+                "start this one with another {data_dir}"
+            ).naming("data_dir") from None
         handle.seek(0)
         handle.truncate()
         handle.write(f"{os.getpid()}\n")
@@ -98,11 +97,16 @@ def data_directory(path: str) -> Path:
     """``--data-dir`` resolved; a path that exists and is not a directory is one clear error, before anything starts."""
     directory = Path(path).resolve()
     if directory.exists() and not directory.is_dir():
-        raise UsageError(f"{_DATA_DIR_FLAG} {path!r} is not a directory; pass a directory (it is created if missing)")
+        raise InvalidValue(
+            "data_dir",
+            "",
+            f"{{data_dir}} {path!r} is not a directory; pass a directory (it is created if missing)",
+            refs=("data_dir",),
+        )
     for parent in directory.parents:
         if parent.exists():
             if not parent.is_dir():
-                raise UsageError(f"{_DATA_DIR_FLAG} {path!r}: {parent} is a file, not a directory")
+                raise InvalidValue("data_dir", repr(path), f"{parent} is a file, not a directory")
             break
     return directory
 
@@ -118,10 +122,10 @@ def read_state(path: Path) -> dict[str, Any]:
     except MissingFile:
         raise EnvironmentProblem(
             f"no `gpuscope up` is running on {path.parent} (no {path.name}); start one with `gpuscope up`, or pass "
-            f"the {_DATA_DIR_FLAG} it uses"
-        ) from None
+            "the {data_dir} it uses"
+        ).naming("data_dir") from None
     except UsageError as exc:
-        raise EnvironmentProblem(str(exc)) from None
+        raise EnvironmentProblem(exc.template).naming(*exc.refs) from None
     except (ValueError, RecursionError) as exc:
         raise EnvironmentProblem(f"{path} is damaged ({exc}); {_RESTART}") from None
     if not isinstance(data, dict):

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from gpuscope import outputs
 from gpuscope.backends.sim.node import SimNode, SimNodeConfig
-from gpuscope.errors import EnvironmentProblem, UsageError
+from gpuscope.errors import EnvironmentProblem, InvalidValue
 from gpuscope.exporter.server import Listener
 from gpuscope.exporter.settings import ExporterSettings, make_runtime
 from gpuscope.hardware.models import GpuModel, MigProfile
@@ -57,18 +57,30 @@ def plan_nodes(
 ) -> list[FleetNode]:
     """Lay out ``count`` nodes on consecutive loopback addresses; the first ``mig_nodes`` run MIG."""
     if count < 1:
-        raise UsageError("--nodes must be at least 1")
+        raise InvalidValue("nodes", "", "{nodes} must be at least 1", refs=("nodes",))
     if not 1 <= gpus_per_node <= 16:
-        raise UsageError("--gpus-per-node must be between 1 and 16")
+        raise InvalidValue("gpus_per_node", "", "{gpus_per_node} must be between 1 and 16", refs=("gpus_per_node",))
     if mig_nodes and not mig_layout:
-        raise UsageError("--mig-nodes needs --mig-layout, e.g. --mig-layout 1g.10gb:7")
+        raise InvalidValue(
+            "mig_nodes",
+            "",
+            "{mig_nodes} needs {mig_layout}, e.g. {mig_layout} 1g.10gb:7",
+            refs=("mig_nodes", "mig_layout"),
+        )
     try:
         base = ipaddress.IPv4Address(base_address)
     except ValueError:
-        raise UsageError(f"--base-address {base_address!r} is not an IPv4 address") from None
+        raise InvalidValue(
+            "base_address", "", f"{{base_address}} {base_address!r} is not an IPv4 address", refs=("base_address",)
+        ) from None
     last = base + (count - 1) if int(base) + count - 1 <= int(ipaddress.IPv4Address("255.255.255.255")) else None
     if base not in _LOOPBACK or last is None or last not in _LOOPBACK:
-        raise UsageError(f"--base-address {base_address} + {count} nodes leaves 127.0.0.0/8; pick a lower base")
+        raise InvalidValue(
+            "base_address",
+            "",
+            f"{{base_address}} {base_address} + {count} nodes leaves 127.0.0.0/8; pick a lower base",
+            refs=("base_address",),
+        )
     nodes = []
     for i in range(count):
         index = first_index + i
@@ -122,7 +134,12 @@ def write_targets_file(path: str, nodes: Sequence[FleetNode], labels: Mapping[st
     try:
         outputs.write_text(path, json.dumps(groups, indent=2, sort_keys=True) + "\n")
     except OSError as exc:
-        raise UsageError(f"cannot write targets file {path!r} (--targets-file): {exc.strerror or exc}") from None
+        raise InvalidValue(
+            "targets_file",
+            "",
+            f"cannot write targets file {path!r} ({{targets_file}}): {exc.strerror or exc}",
+            refs=("targets_file",),
+        ) from None
 
 
 def raise_fd_limit(needed: int) -> None:

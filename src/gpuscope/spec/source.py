@@ -84,13 +84,14 @@ def format_loc(loc: Loc) -> str:
     return out
 
 
-def load_yaml_model(path: str, model: type[Model], flag: str = "") -> Model:
-    """Read ``path`` and validate it as ``model``; every problem is a ``SpecError`` at file:line:col."""
+def load_yaml_model(path: str, model: type[Model], name: str = "") -> Model:
+    """Read ``path`` and validate it as ``model``; every problem is a ``SpecError`` at file:line:col. ``name`` is
+    the parameter that gave the path, named when it does not exist (the CLI words it as its flag)."""
     try:
         text = read_text(path, "file")
     except MissingFile:
-        hint = f" ({flag})" if flag else ""
-        raise UsageError(f"file {path!r} does not exist{hint}") from None
+        hint = f" ({{{name}}})" if name else ""
+        raise UsageError(f"file {path!r} does not exist{hint}").naming(*((name,) if name else ())) from None
     return parse_yaml_model(text, path, model)
 
 
