@@ -6,7 +6,7 @@
   and the password is in no answer and no log line;
 - every number of the JSON API (``"panel": 1e400``, ``NaN``, a 40-digit width, a fault's ``seconds``) and JSON
   nested 100,000 deep is a 400 with one line, never a 500;
-- a 70 KB request line is one log line, not a traceback;
+- a 70 KB request line is a 431 from the guard (as the exporter answers), not a traceback in the log;
 - a dashboard against a hung Prometheus is answered within 3x ``--query-timeout``: one deadline covers the whole
   variable chain, so the L4 dashboard's four chained variables cost one timeout, not four, and the panels of one
   page load share one more (the browser sends six at a time).
@@ -189,12 +189,13 @@ def test_every_number_is_checked_and_a_huge_request_line_is_one_log_line(tmp_pat
         assert c.post("/api/panel", shapes).status_code == 200
         with socket.create_connection(("127.0.0.1", int(c.url.rsplit(":", 1)[1]))) as raw:
             raw.sendall(b"GET /" + b"a" * 70_000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            assert raw.recv(12) == b"HTTP/1.0 400"
-        wait_for(lambda: "refused a malformed request" in c.log_text(), what="the malformed request's log line")
+            # the shared server's guard refuses a head over its limit before any parser sees it, as the exporter's
+            assert raw.recv(12) == b"HTTP/1.1 431"
+        assert httpx.get(f"{c.url}/api/dashboards", timeout=10).status_code == 200
         assert c.proc.poll() is None
     text = c.log_text()
     assert "Traceback" not in text and "aaaaa" * 40 not in text, text[-3000:]
-    assert len([line for line in text.splitlines() if "malformed" in line]) == 1
+    assert len([line for line in text.splitlines() if "malformed" in line]) <= 1
 
 
 def test_a_dashboard_against_a_hung_prometheus_ends_within_three_query_timeouts(

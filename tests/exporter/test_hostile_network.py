@@ -152,7 +152,7 @@ def test_malformed_requests_log_one_bounded_line_each_without_traceback(
             sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nContent-Length: %d0x\r\n\r\n" % n)
             assert sock.recv(4096).startswith(b"HTTP/1.")
     elapsed = time.monotonic() - started
-    lines = [r for r in caplog.records if r.name.startswith(("gpuscope", "aiohttp")) and r.levelno >= logging.INFO]
+    lines = [r for r in caplog.records if r.name.startswith("gpuscope") and r.levelno >= logging.INFO]
     malformed = [r for r in lines if "malformed request" in r.getMessage()]
     assert malformed and malformed[0].getMessage().startswith("malformed request from 127.0.0.1: ")
     assert not [r for r in lines if r.exc_info or "\n" in r.getMessage()]
@@ -231,17 +231,15 @@ def test_a_header_value_with_cr_lf_is_refused_at_start_up(tmp_path: Path) -> Non
 
 
 def test_the_malformed_request_log_is_rate_limited_and_says_what_it_left_out() -> None:
-    from aiohttp.http_exceptions import BadHttpMessage
-
-    from gpuscope.httpd.requestlog import MalformedRequests
+    from gpuscope.httpd.requestlog import BadRequest, MalformedRequests
 
     now = [0.0]
     quiet = MalformedRequests(burst=3, per_s=1.0, monotonic=lambda: now[0])
 
     def record() -> logging.LogRecord:
-        exc = BadHttpMessage("Invalid header token:\n\n  b'\\x00'\n   ^")
+        exc = BadRequest("Invalid header token:\n\n  b'\\x00'\n   ^")
         return logging.LogRecord(
-            "aiohttp.server", logging.ERROR, __file__, 1, "Error handling request from %s", ("10.0.0.9",),
+            "gpuscope.httpd", logging.ERROR, __file__, 1, "Error handling request from %s", ("10.0.0.9",),
             (type(exc), exc, None),
         )  # fmt: skip
 
@@ -251,49 +249,8 @@ def test_the_malformed_request_log_is_rate_limited_and_says_what_it_left_out() -
     now[0] = 1.0
     later = record()
     assert quiet.filter(later) and later.getMessage().endswith("(7 more since the last such line)")
-    bug = logging.LogRecord("aiohttp.server", logging.ERROR, __file__, 1, "Error handling request", (), None)
+    bug = logging.LogRecord("gpuscope.httpd", logging.ERROR, __file__, 1, "Error handling request", (), None)
     assert quiet.filter(bug) and bug.levelno == logging.ERROR  # not a parse error: left as it is
-
-
-def test_the_aiohttp_site_evicts_idle_connections_at_the_cap_too() -> None:
-    # The servers on aiohttp (the stack's nodes, remediation's API) share the guard: aiohttp's handler says when
-    # it waits for the next request.
-    from aiohttp import web
-
-    from gpuscope.httpd.aiobridge import GuardedSite
-
-    async def ok(_request: web.Request) -> web.Response:
-        return web.Response(text="ok")
-
-    async def run() -> tuple[bool, list[bool], bytes, int]:
-        app = web.Application()
-        app.router.add_get("/health", ok)
-        runner = web.AppRunner(app, handle_signals=False)
-        await runner.setup()
-        port = free_port()
-        site = GuardedSite(runner, "127.0.0.1", port, limits=HttpLimits(max_connections=CAP))
-        await site.start()
-
-        def attack() -> tuple[bool, list[bool], bytes]:
-            with ExitStack() as held:
-                idle = [
-                    held.enter_context(socket.create_connection(("127.0.0.1", port), timeout=10)) for _ in range(CAP)
-                ]
-                for sock in idle:
-                    assert keepalive_get(sock).startswith(b"HTTP/1.1 200 ")
-                newcomer = held.enter_context(socket.create_connection(("127.0.0.1", port), timeout=10))
-                reply = keepalive_get(newcomer)
-                return turned_away(idle[0]), [closed_by_peer(s) for s in idle[1:]], reply
-
-        try:
-            first_closed, others_closed, reply = await asyncio.get_running_loop().run_in_executor(None, attack)
-            return first_closed, others_closed, reply, site.stats.evicted
-        finally:
-            await runner.cleanup()
-
-    first_closed, others_closed, reply, evicted = asyncio.run(run())
-    assert reply.startswith(b"HTTP/1.1 200 ")
-    assert first_closed and not any(others_closed) and evicted == 1
 
 
 def test_random_bytes_are_answered_with_a_400_not_a_silent_close(plain: Listener) -> None:

@@ -27,11 +27,12 @@ from typing import Any
 
 import httpx
 import pytest
-from aiohttp import web
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 
 from gpuscope.console.server import ConsoleSettings
+from gpuscope.httpd.guard import HttpLimits
+from gpuscope.httpd.site import Site
 from gpuscope.runner.control import control_app
 from gpuscope.runner.plan import builtin_spec_text, plan_stack
 from gpuscope.runner.stack import Stack
@@ -234,9 +235,8 @@ def test_the_control_api_refuses_what_a_browser_sends(tmp_path: Path) -> None:
     stack = Stack(plan_stack(loaded_spec.spec, fast=True), loaded_spec, tmp_path / "data")
     port = free_port()
     loop = asyncio.new_event_loop()
-    runner = web.AppRunner(control_app(stack), access_log=None, handle_signals=False)
-    loop.run_until_complete(runner.setup())
-    loop.run_until_complete(web.TCPSite(runner, "127.0.0.1", port).start())
+    site = Site(control_app(stack), HttpLimits())
+    loop.run_until_complete(site.start("127.0.0.1", port))
     thread = threading.Thread(target=loop.run_forever, daemon=True)
     thread.start()
     url = f"http://127.0.0.1:{port}"
@@ -253,9 +253,10 @@ def test_the_control_api_refuses_what_a_browser_sends(tmp_path: Path) -> None:
         assert httpx.post(f"{url}/webhook/infra", json={"alerts": []}, timeout=10).status_code == 200
         assert len(stack.notifications) == 1
     finally:
-        asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(30)
+        asyncio.run_coroutine_threadsafe(site.stop(), loop).result(30)
         loop.call_soon_threadsafe(loop.stop)
         thread.join(30)
+        loop.close()
 
 
 def peak_rss_kib(pid: int) -> int:

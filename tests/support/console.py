@@ -35,6 +35,7 @@ def in_process_console(settings: ConsoleSettings) -> Iterator[str]:
     finally:
         loop.call_soon_threadsafe(stop.set)
         thread.join(30)
+        loop.close()
 
 
 @dataclass

@@ -49,7 +49,7 @@ def setup_logging(debug: bool, fmt: str) -> None:
 
 def quiet_libraries() -> None:
     """Per-request lines from HTTP libraries drown what the operator needs to see."""
-    for name in ("aiohttp.access", "httpx", "httpcore"):
+    for name in ("httpx", "httpcore"):
         logging.getLogger(name).setLevel(logging.WARNING)
 
 

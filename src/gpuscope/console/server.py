@@ -31,21 +31,22 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import aiohttp
 import httpx
-from aiohttp import web
 
 from gpuscope.console.alerts import group_alerts
 from gpuscope.console.bundle import Dashboards, load_dashboards
 from gpuscope.console.credentials import shown, split_credentials
 from gpuscope.console.deadline import LoadDeadlines, RequestDeadline
-from gpuscope.console.headers import add_security_headers, quiet_malformed_requests
+from gpuscope.console.headers import add_security_headers
 from gpuscope.console.inputs import MAX_ID, real, strings, whole
 from gpuscope.console.panels import PanelRequest, dashboard_variables, panel_data
 from gpuscope.console.templating import resolve
 from gpuscope.console.timerange import TimeRange, opening_from, parse_range
 from gpuscope.console.variables import Selection
 from gpuscope.errors import ApiError, UsageError
+from gpuscope.httpd.guard import HttpLimits
+from gpuscope.httpd.server import App, HttpError, Request, Response, get, json_response, post, static
+from gpuscope.httpd.site import Site
 from gpuscope.prom import AsyncClient, Endpoint, Limits, SlotTimeout
 from gpuscope.prom.access import Access
 from gpuscope.prom.aio import http_client
@@ -81,7 +82,7 @@ class Console:
     settings: ConsoleSettings
     prom: AsyncClient
     dashboards: Dashboards
-    http: aiohttp.ClientSession | None = None
+    http: httpx.AsyncClient | None = None  # Alertmanager and the control API
     token: str = ""  # the page's same-origin token, new for each console process
     failures: Callable[[ApiError], None] | None = None  # the failed-query log (once a minute at most)
     loads: LoadDeadlines | None = None  # the deadline each page load's panels share
@@ -89,13 +90,15 @@ class Console:
     def scrape_ms(self) -> int:
         return self.settings.scrape_ms or self.dashboards.scrape_ms
 
-    def client(self) -> aiohttp.ClientSession:
-        if self.http is None:
-            self.http = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=self.settings.query_timeout_s))
+    def client(self) -> httpx.AsyncClient:
+        if self.http is None:  # no redirects followed (httpx's default); each request's total deadline: _fetch_json
+            self.http = httpx.AsyncClient(timeout=self.settings.query_timeout_s)
         return self.http
 
 
-CONSOLE_KEY = web.AppKey("console", Console)
+_CONSOLE = "console"
+# The largest request the page sends (a panel's selections): JSON of a few KiB.
+CONSOLE_LIMITS = HttpLimits(max_body_bytes=1024 * 1024)
 LOG_EVERY_S = 60.0
 TOKEN_HEADER = "X-Gpuscope-Token"
 TOKEN_META = '<meta name="gpuscope-token" content="">'
@@ -134,15 +137,16 @@ def assets_problem() -> str | None:
     return None
 
 
-def _console(request: web.Request) -> Console:
-    return request.app[CONSOLE_KEY]
+def _console(request: Request) -> Console:
+    console: Console = request.app.state[_CONSOLE]
+    return console
 
 
-def _bad(message: str) -> web.Response:
-    return web.json_response({"error": message}, status=400)
+def _bad(message: str) -> Response:
+    return json_response({"error": message}, status=400)
 
 
-async def _body(request: web.Request) -> dict[str, Any]:
+async def _body(request: Request) -> dict[str, Any]:
     try:
         body = await request.json()
     except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):  # RecursionError: nested thousands deep
@@ -178,22 +182,24 @@ def _selections(raw: Any) -> dict[str, Selection]:
     return out
 
 
-def _handler(fn: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> Callable[..., Any]:
-    async def wrapped(request: web.Request) -> web.StreamResponse:
+def _handler(fn: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+    async def wrapped(request: Request) -> Response:
         try:
             return await fn(request)
         except UsageError as exc:
             return _bad(str(exc))
         except SlotTimeout as exc:  # every query slot busy for the whole deadline: try again later
-            return web.json_response({"error": str(exc)}, status=503, headers={"Retry-After": "5"})
+            return json_response({"error": str(exc)}, status=503, headers={"Retry-After": "5"})
 
     return wrapped
 
 
-async def _page(request: web.Request) -> web.StreamResponse:
+async def _page(request: Request) -> Response:
     text = (static_dir() / "index.html").read_text(encoding="utf-8")
     page = text.replace(TOKEN_META, f'<meta name="gpuscope-token" content="{_console(request).token}">')
-    return web.Response(text=page, content_type="text/html", headers={"Cache-Control": "no-store"})
+    response = Response.text(page, content_type="text/html")
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 RUNBOOK_DIR = "runbooks"  # the bundle's copy (generate/compose.py): an alert's default runbook_url points here
@@ -212,29 +218,29 @@ def bundle_runbooks(bundle: Path) -> dict[str, Path]:
     return {p.name: p for p in folder.glob("*.md") if p.is_file() and not p.is_symlink()}
 
 
-async def _runbook(request: web.Request) -> web.StreamResponse:
+async def _runbook(request: Request) -> Response:
     """An alert's runbook from the bundle, as a page: the Markdown shown as text, escaped (a runbook is the
     operator's to edit, and nothing in it may run in the console's origin)."""
     console = _console(request)
     name = request.match_info["name"]
     found = bundle_runbooks(console.settings.bundle).get(name)
     if found is None:
-        raise web.HTTPNotFound(
-            text=f"no runbook {name[:100]!r} in {console.settings.bundle / RUNBOOK_DIR}", content_type="text/plain"
-        )
+        raise HttpError(404, f"no runbook {name[:100]!r} in {console.settings.bundle / RUNBOOK_DIR}")
     text = found.read_text(encoding="utf-8", errors="replace")
     page = _RUNBOOK_PAGE.format(title=html.escape(found.stem), text=html.escape(text))
-    return web.Response(text=page, content_type="text/html", headers={"X-Content-Type-Options": "nosniff"})
+    response = Response.text(page, content_type="text/html")
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    return response
 
 
-def _forbidden(message: str) -> web.Response:
-    return web.json_response({"error": message}, status=403)
+def _forbidden(message: str) -> Response:
+    return json_response({"error": message}, status=403)
 
 
-def _known_host(request: web.Request, listen_host: str) -> bool:
+def _known_host(request: Request, listen_host: str) -> bool:
     """An IP literal, localhost, this machine's host name or the --listen host: a DNS name an attacker rebinds to
     loopback is none of them."""
-    host = request.url.host or ""
+    host = request.host_name
     if host in ("localhost", listen_host.strip("[]"), socket.gethostname()):  # the machine's own name is no rebind
         return True
     try:
@@ -244,7 +250,7 @@ def _known_host(request: web.Request, listen_host: str) -> bool:
     return True
 
 
-def cross_site(request: web.Request, token: str) -> str | None:
+def cross_site(request: Request, token: str) -> str | None:
     """Why a request other than GET/HEAD is not the page's own, or None."""
     site = request.headers.get("Sec-Fetch-Site")
     if site is not None and site not in ("same-origin", "none"):
@@ -257,13 +263,11 @@ def cross_site(request: web.Request, token: str) -> str | None:
     return None
 
 
-@web.middleware
-async def _same_origin(
-    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
-) -> web.StreamResponse:
+async def _same_origin(request: Request) -> Response | None:
+    """Before every route (unknown paths too): a rebound Host is a 421, a cross-site change a 403."""
     console = _console(request)
     if not _known_host(request, console.settings.listen_host):
-        return web.json_response(
+        return json_response(
             {"error": f"Host {request.host[:100]!r} is not this console's: open it by its address"}, status=421
         )
     if request.method not in SAFE_METHODS:
@@ -271,14 +275,14 @@ async def _same_origin(
         if problem is not None:
             log.warning("console: refused %s %s: %s", request.method, request.path, problem)
             return _forbidden(problem)
-    return await handler(request)
+    return None
 
 
-async def _index(request: web.Request) -> web.Response:
+async def _index(request: Request) -> Response:
     console = _console(request)
     console.dashboards = load_dashboards(console.settings.bundle)
     problems = [p for p in (assets_problem(), console.dashboards.problem) if p]
-    return web.json_response(
+    return json_response(
         {
             "dashboards": console.dashboards.index(),
             "problem": "; ".join(problems) or None,
@@ -289,7 +293,7 @@ async def _index(request: web.Request) -> web.Response:
     )
 
 
-async def _model(request: web.Request) -> web.Response:
+async def _model(request: Request) -> Response:
     console = _console(request)
     model = _dashboard(console, request.match_info["uid"])
     since = console.settings.since
@@ -297,14 +301,14 @@ async def _model(request: web.Request) -> web.Response:
         now_ms = int(time.time() * 1000)
         start = opening_from(str(model["time"].get("from", "now-1h")), int(since * 1000), now_ms)
         model = {**model, "time": {**model["time"], "from": start}}
-    return web.json_response(model)
+    return json_response(model)
 
 
 def _range(body: dict[str, Any]) -> TimeRange:
     return parse_range(str(body.get("from", "now-1h")), str(body.get("to", "now")), int(time.time() * 1000))
 
 
-async def _variables(request: web.Request) -> web.Response:
+async def _variables(request: Request) -> Response:
     console, body = _console(request), await _body(request)
     model = _dashboard(console, body.get("uid"))
     rng = _range(body)
@@ -316,10 +320,10 @@ async def _variables(request: web.Request) -> web.Response:
         scrape_ms=console.scrape_ms(),
         deadline=RequestDeadline.from_now(console.prom, console.failures),
     )
-    return web.json_response({"variables": variables, "from_ms": rng.from_ms, "to_ms": rng.to_ms})
+    return json_response({"variables": variables, "from_ms": rng.from_ms, "to_ms": rng.to_ms})
 
 
-async def _panel(request: web.Request) -> web.Response:
+async def _panel(request: Request) -> Response:
     console, body = _console(request), await _body(request)
     model = _dashboard(console, body.get("uid"))
     panel_id = whole(body, "panel", -1, -1, MAX_ID)
@@ -329,16 +333,15 @@ async def _panel(request: web.Request) -> web.Response:
     )
     until = console.loads.until(body.get("load")) if console.loads is not None else None
     deadline = RequestDeadline(console.prom, console.failures, until)
-    return web.json_response(
-        await panel_data(console.prom, model, req, scrape_ms=console.scrape_ms(), deadline=deadline)
-    )
+    return json_response(await panel_data(console.prom, model, req, scrape_ms=console.scrape_ms(), deadline=deadline))
 
 
-async def _read_capped(response: aiohttp.ClientResponse, what: str) -> Any:
-    if response.content_length is not None and response.content_length > MAX_ANSWER_BYTES:
+async def _read_capped(response: httpx.Response, what: str) -> Any:
+    length = response.headers.get("Content-Length", "")
+    if length.isdigit() and int(length) > MAX_ANSWER_BYTES:
         raise ValueError(f"{what} answered more than {MAX_ANSWER_BYTES >> 20} MiB")
     chunks, size = [], 0
-    async for chunk in response.content.iter_chunked(64 * 1024):
+    async for chunk in response.aiter_bytes(64 * 1024):
         size += len(chunk)
         if size > MAX_ANSWER_BYTES:
             raise ValueError(f"{what} answered more than {MAX_ANSWER_BYTES >> 20} MiB")
@@ -351,13 +354,16 @@ async def _read_capped(response: aiohttp.ClientResponse, what: str) -> Any:
 
 async def _fetch_json(console: Console, method: str, url: str, what: str, **kwargs: Any) -> tuple[Any, str | None]:
     try:
-        async with console.client().request(method, url, allow_redirects=False, **kwargs) as response:
+        async with (  # one deadline for the whole answer: a dripping server resets every read timeout
+            asyncio.timeout(console.settings.query_timeout_s),
+            console.client().stream(method, url, **kwargs) as response,
+        ):
             body = await _read_capped(response, what)
-            if response.status >= 400:
+            if response.status_code >= 400:
                 message = body.get("error") if isinstance(body, dict) else None
-                return None, f"{what} answered {response.status}: {message or body}"
+                return None, f"{what} answered {response.status_code}: {message or body}"
             return body, None
-    except (aiohttp.ClientError, TimeoutError, ValueError) as exc:
+    except (httpx.HTTPError, httpx.InvalidURL, httpx.StreamError, TimeoutError, ValueError) as exc:
         password = split_credentials(url).password
         reason = str(exc or type(exc).__name__)
         message = f"{what} at {shown(url)} did not answer: {reason.replace(password, '***') if password else reason}"
@@ -365,36 +371,36 @@ async def _fetch_json(console: Console, method: str, url: str, what: str, **kwar
         return None, message
 
 
-async def _alerts(request: web.Request) -> web.Response:
+async def _alerts(request: Request) -> Response:
     console = _console(request)
     base = console.settings.alertmanager_url
     if base is None:
-        return web.json_response({"groups": [], "error": "no Alertmanager configured (--alertmanager URL)"})
+        return json_response({"groups": [], "error": "no Alertmanager configured (--alertmanager URL)"})
     body, error = await _fetch_json(
         console, "GET", f"{base.rstrip('/')}/api/v2/alerts", "Alertmanager", params={"active": "true"}
     )
     groups = group_alerts(body) if isinstance(body, list) else []
-    return web.json_response({"groups": groups, "error": error, "alertmanager": shown(base)})
+    return json_response({"groups": groups, "error": error, "alertmanager": shown(base)})
 
 
-async def _notifications(request: web.Request) -> web.Response:
+async def _notifications(request: Request) -> Response:
     console = _console(request)
     if console.settings.control_url is None:
-        return web.json_response({"notifications": [], "error": "not a local stack: no notification log"})
+        return json_response({"notifications": [], "error": "not a local stack: no notification log"})
     body, error = await _fetch_json(console, "GET", f"{console.settings.control_url}/notifications", "the stack")
     notes = body[-50:][::-1] if isinstance(body, list) else []
-    return web.json_response({"notifications": notes, "error": error})
+    return json_response({"notifications": notes, "error": error})
 
 
-async def _fault_kinds(request: web.Request) -> web.Response:
+async def _fault_kinds(request: Request) -> Response:
     from gpuscope.backends.sim.faults import NODE_FAULTS, FaultKind
 
     simulated = {k.value: "a node's exporter" if k in NODE_FAULTS else "one GPU, or every GPU" for k in FaultKind}
     kinds = simulated | STACK_FAULTS
-    return web.json_response({"faults": kinds, "local_stack": _console(request).settings.control_url is not None})
+    return json_response({"faults": kinds, "local_stack": _console(request).settings.control_url is not None})
 
 
-async def _fault(request: web.Request) -> web.Response:
+async def _fault(request: Request) -> Response:
     console = _console(request)
     body = await _body(request)
     # the numbers the stack's faults take, checked first: relayed as they came, inf would reach it as Infinity
@@ -414,12 +420,12 @@ async def _fault(request: web.Request) -> web.Response:
     answer, error = await _fetch_json(console, method, url, "the stack", **({} if clear else {"json": payload}))
     if error:
         return _bad(error)
-    return web.json_response(answer)
+    return json_response(answer)
 
 
-async def _stats(request: web.Request) -> web.Response:
+async def _stats(request: Request) -> Response:
     prom = _console(request).prom
-    return web.json_response(
+    return json_response(
         {
             "queries": prom.requests,
             "in_flight": prom.in_flight,
@@ -429,12 +435,11 @@ async def _stats(request: web.Request) -> web.Response:
     )
 
 
-async def _close(app: web.Application) -> None:
-    console = app[CONSOLE_KEY]
+async def _close(console: Console) -> None:
     await console.prom.close()
     await console.prom.http.aclose()  # made here, not by the client (it carries --prometheus's credentials)
     if console.http is not None:
-        await console.http.close()
+        await console.http.aclose()
 
 
 def _prometheus(settings: ConsoleSettings, failures: FailureLog) -> AsyncClient:
@@ -457,16 +462,16 @@ def _prometheus(settings: ConsoleSettings, failures: FailureLog) -> AsyncClient:
     )
 
 
-def console_app(settings: ConsoleSettings) -> web.Application:
+def console_app(settings: ConsoleSettings) -> App:
     dashboards = load_dashboards(settings.bundle)
     failures = FailureLog()
     prom = _prometheus(settings, failures)
     if problem := assets_problem():
         log.warning("console: %s", problem)
-    quiet_malformed_requests()
-    app = web.Application(client_max_size=1024 * 1024, middlewares=[_same_origin])
-    app.on_response_prepare.append(add_security_headers)
-    app[CONSOLE_KEY] = Console(
+    app = App(max_body_bytes=CONSOLE_LIMITS.max_body_bytes)
+    app.before.append(_same_origin)
+    app.after.append(add_security_headers)
+    app.state[_CONSOLE] = Console(
         settings=settings,
         prom=prom,
         dashboards=dashboards,
@@ -474,30 +479,44 @@ def console_app(settings: ConsoleSettings) -> web.Application:
         failures=failures,
         loads=LoadDeadlines(settings.query_timeout_s),
     )
-    for path in ("/", "/d/{uid}", "/d/{uid}/{slug}", "/alerts"):
-        app.router.add_get(path, _page)
-    app.router.add_static("/static", static_dir(), append_version=False)
-    app.router.add_get(f"/{RUNBOOK_DIR}/{{name}}", _runbook)
-    app.router.add_get("/api/dashboards", _handler(_index))
-    app.router.add_get("/api/dashboards/{uid}", _handler(_model))
-    app.router.add_post("/api/variables", _handler(_variables))
-    app.router.add_post("/api/panel", _handler(_panel))
-    app.router.add_get("/api/alerts", _handler(_alerts))
-    app.router.add_get("/api/notifications", _handler(_notifications))
-    app.router.add_get("/api/faults", _handler(_fault_kinds))
-    app.router.add_post("/api/faults", _handler(_fault))
-    app.router.add_get("/api/stats", _handler(_stats))
-    app.on_cleanup.append(_close)
+    app.add(get(path, _page) for path in ("/", "/d/{uid}", "/d/{uid}/{slug}", "/alerts"))
+    app.add(
+        [
+            static("/static", static_dir()),
+            get(f"/{RUNBOOK_DIR}/{{name}}", _runbook),
+            get("/api/dashboards", _handler(_index)),
+            get("/api/dashboards/{uid}", _handler(_model)),
+            post("/api/variables", _handler(_variables)),
+            post("/api/panel", _handler(_panel)),
+            get("/api/alerts", _handler(_alerts)),
+            get("/api/notifications", _handler(_notifications)),
+            get("/api/faults", _handler(_fault_kinds)),
+            post("/api/faults", _handler(_fault)),
+            get("/api/stats", _handler(_stats)),
+        ]
+    )
     return app
+
+
+class ConsoleSite(Site):
+    """The console's app on the shared server and guard; ``stop`` also closes its clients."""
+
+    def __init__(self, settings: ConsoleSettings) -> None:
+        super().__init__(console_app(settings), CONSOLE_LIMITS)
+
+    async def stop(self) -> None:
+        try:
+            await super().stop()
+        finally:
+            await _close(self.app.state[_CONSOLE])
 
 
 async def serve(settings: ConsoleSettings, host: str, port: int, stop: asyncio.Event) -> None:
     """Run the console until ``stop`` is set (the ``gpuscope console`` command)."""
-    runner = web.AppRunner(console_app(settings), access_log=None, handle_signals=False)
-    await runner.setup()
+    site = ConsoleSite(settings)
     try:
-        await web.TCPSite(runner, host, port).start()
+        await site.start(host, port)
         log.info("console on http://%s:%d (Prometheus %s)", host, port, shown(settings.prometheus_url))
         await stop.wait()
     finally:
-        await runner.cleanup()
+        await site.stop()

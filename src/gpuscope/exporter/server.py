@@ -4,8 +4,8 @@ Handlers only read the runtime's last published render; they never touch a backe
 many simulated nodes: each node listens on its own address and the handler finds it by the socket's local
 address. The exporter serves on its own HTTP server (``httpd.server``, stdlib only); every connection goes through
 the slow-client guard (``httpd.guard``); a web config adds TLS to the listeners and basic auth, SAN checks, rate
-limit and headers to the application (``auth``). ``build_app``/``make_runner``/``start_site`` put the same routes
-on aiohttp (``httpd.aiobridge``) for the processes that serve on aiohttp anyway.
+limit and headers to the application (``auth``). ``gpuscope up``'s simulated nodes serve the same way
+(``start_listeners``), so its stack tests exercise the server production runs.
 
 The exporter knows nothing of the simulator: whoever starts a simulated node (``gpuscope sim``, ``gpuscope
 exporter --backend sim``, ``gpuscope up``) mounts its ``/sim/faults`` routes as an ``Extension``.
@@ -29,9 +29,7 @@ from gpuscope.httpd.listen import bind
 from gpuscope.httpd.server import App, HttpConnection, HttpError, Request, Response, Route, get
 from gpuscope.httpd.stats import ConnectionStats
 
-if TYPE_CHECKING:  # TLS and auth (bcrypt, YAML, ssl contexts) load only with a web config; aiohttp only for its users
-    from aiohttp import web
-
+if TYPE_CHECKING:  # TLS and auth (bcrypt, YAML, ssl contexts) load only with a web config
     from gpuscope.httpd.webconfig import WebConfig
 
 log = logging.getLogger(__name__)
@@ -66,14 +64,12 @@ class Extension:
     Handlers find their node with ``node_for(request)``.
     """
 
-    routes: tuple[Route | web.RouteDef, ...]  # aiohttp's routes (the simulator's) are adapted (``httpd.aiobridge``)
+    routes: tuple[Route, ...]
     links: tuple[tuple[str, str], ...] = ()  # (path, what it is)
 
 
-def node_for(request: Request | web.Request) -> NodeRuntime:
-    """The node the request arrived at (404 when no node listens on that address). Routes always get our
-    ``Request``, on aiohttp too (``httpd.aiobridge``); the wider type is for aiohttp routes' annotations."""
-    assert isinstance(request, Request)
+def node_for(request: Request) -> NodeRuntime:
+    """The node the request arrived at (404 when no node listens on that address)."""
     resolve: Resolver = request.app.state[_RESOLVE]
     node = resolve(request)
     if node is None:
@@ -164,26 +160,8 @@ def build_routes(
         install_checks(app, web_config)
     app.add([get("/metrics", _metrics), get("/health", _health), get("/", _index)])
     for ext in extensions:
-        app.add(route if isinstance(route, Route) else _adapt(route) for route in ext.routes)
+        app.add(ext.routes)
     return app
-
-
-def _adapt(route: web.RouteDef) -> Route:
-    from gpuscope.httpd.aiobridge import from_aiohttp  # only an extension written for aiohttp loads aiohttp
-
-    return from_aiohttp(route)
-
-
-def build_app(
-    resolve: Resolver,
-    web_config: WebConfig | None = None,
-    limits: HttpLimits | None = None,
-    extensions: Sequence[Extension] = (),
-) -> web.Application:
-    """``build_routes`` as an aiohttp application, for processes that serve on aiohttp (``make_runner``)."""
-    from gpuscope.httpd.aiobridge import wrap
-
-    return wrap(build_routes(resolve, web_config, limits, extensions))
 
 
 def resolver_for(listeners: Sequence[Listener]) -> Resolver:
@@ -235,29 +213,3 @@ async def start_listeners(
         if auth_stats is not None:
             lst.runtime.export_auth(auth_stats)
     return servers
-
-
-def make_runner(app: web.Application, limits: HttpLimits) -> web.AppRunner:
-    """An aiohttp runner for ``build_app`` with the guard's limits (``httpd.aiobridge``)."""
-    from gpuscope.httpd import aiobridge
-
-    return aiobridge.make_runner(app, limits)
-
-
-async def start_site(
-    runner: web.AppRunner,
-    lst: Listener,
-    flag: str,
-    *,
-    limits: HttpLimits | None = None,
-    ssl_context: ssl.SSLContext | None = None,
-) -> web.BaseSite:
-    """Bind one listener of an aiohttp runner, guarded (``aiobridge``)."""
-    from gpuscope.httpd.aiobridge import GuardedSite
-
-    site = GuardedSite(
-        runner, lst.host, lst.port, limits=limits or HttpLimits(), ssl_context=ssl_context, sock=lst.sock
-    )
-    await bind(site.start(), lst.host, lst.port, flag)
-    lst.runtime.export_connections(site.stats)  # the node's scrapes export its listener's connection counts
-    return site

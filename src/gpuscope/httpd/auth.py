@@ -24,16 +24,15 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
-import functools
 import hashlib
 import re
 import time
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import bcrypt
 
@@ -41,10 +40,6 @@ from gpuscope.httpd.server import App, Response
 from gpuscope.httpd.stats import AuthStats
 from gpuscope.httpd.webconfig import RateLimit, WebConfig, normal_san
 
-if TYPE_CHECKING:  # aiohttp only for the servers on it (remediation's API): ``install``
-    from aiohttp import web
-
-    Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 _CACHE_SIZE = 1024
 _SAN_KINDS = ("DNS", "IP Address", "email", "URI")
 MAX_PENDING = 64
@@ -285,8 +280,7 @@ class _Checks:
         self.current = self._build(config)
 
     async def refusal(self, request: Any) -> Response | None:
-        """The answer to a request the checks refuse, else None. ``request``: ours or aiohttp's (the attributes
-        read here have the same names on both)."""
+        """The answer to a request the checks refuse, else None."""
         config, auth, bucket = self.current
         if bucket is not None and not bucket.allow():
             return Response.text("too many requests\n", status=429)
@@ -331,41 +325,7 @@ def install_checks(app: App, config: WebConfig) -> BasicAuth | None:
     return checks.current[1]
 
 
-def install(app: web.Application, config: WebConfig) -> BasicAuth | None:
-    """The same checks on an aiohttp application (a middleware, and a hook that sets headers on every response)."""
-    from aiohttp import web
-
-    checks_state = _Checks(config)
-    app[_aiohttp_key()] = checks_state
-
-    @web.middleware
-    async def checks(request: web.Request, handler: Handler) -> web.StreamResponse:
-        refused = await checks_state.refusal(request)
-        if refused is not None:
-            return web.Response(status=refused.status, body=refused.body, headers=refused.headers)
-        return await handler(request)
-
-    async def set_headers(_request: web.Request, response: web.StreamResponse) -> None:
-        for name, value in checks_state.current[0].headers.items():
-            response.headers[name] = value
-
-    async def close_auth(_app: web.Application) -> None:
-        checks_state.close()
-
-    app.middlewares.append(checks)
-    app.on_response_prepare.append(set_headers)
-    app.on_cleanup.append(close_auth)
-    return checks_state.current[1]
-
-
-@functools.cache
-def _aiohttp_key() -> web.AppKey[_Checks]:
-    from aiohttp import web
-
-    return web.AppKey("web_checks", _Checks)
-
-
-def reconfigure(app: App | web.Application, config: WebConfig) -> None:
-    """Put a reloaded web config's checks in force (the app was built with ``install_checks`` or ``install``)."""
-    checks: _Checks = app.state[_CHECKS] if isinstance(app, App) else app[_aiohttp_key()]
+def reconfigure(app: App, config: WebConfig) -> None:
+    """Put a reloaded web config's checks in force (the app was built with ``install_checks``)."""
+    checks: _Checks = app.state[_CHECKS]
     checks.replace(config)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import ssl
-import sys
 import time
 from collections.abc import Callable
 
@@ -18,13 +17,8 @@ class BadRequest(Exception):
 
 
 def _parse_errors() -> tuple[type[BaseException], ...]:
-    """Our parser's error, TLS and connection errors, and aiohttp's parse error where aiohttp serves (the console,
-    the simulator's stack); the exporter's own server never imports aiohttp for this."""
-    errors: tuple[type[BaseException], ...] = (BadRequest, ssl.SSLError, ConnectionError)
-    aiohttp_errors = sys.modules.get("aiohttp.http_exceptions")
-    if aiohttp_errors is not None:
-        errors += (aiohttp_errors.HttpProcessingError,)
-    return errors
+    """Our parser's error, TLS and connection errors."""
+    return (BadRequest, ssl.SSLError, ConnectionError)
 
 
 class MalformedRequests(logging.Filter):

@@ -13,14 +13,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
+import mimetypes
 import re
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from http import HTTPStatus
+from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import parse_qsl, unquote
 
 import h11
 
@@ -53,6 +56,7 @@ class Request:
     body: bytes
     transport: asyncio.Transport | None
     app: App
+    match_info: dict[str, str] = field(default_factory=dict)  # a pattern route's ``{name}`` segments
 
     @property
     def remote(self) -> str | None:
@@ -61,6 +65,43 @@ class Request:
 
     async def read(self) -> bytes:
         return self.body
+
+    async def json(self) -> Any:
+        """The body as JSON (UTF-8): ``json.JSONDecodeError``, ``UnicodeDecodeError`` or ``RecursionError`` (JSON
+        nested thousands deep) for a body that is not; the route words the 400."""
+        return json.loads(self.body.decode("utf-8"))
+
+    @property
+    def query(self) -> dict[str, str]:
+        """The query string's parameters (the first of repeated ones), percent-decoded."""
+        found: dict[str, str] = {}
+        for name, value in parse_qsl(self.query_string, keep_blank_values=True):
+            found.setdefault(name, value)
+        return found
+
+    @property
+    def scheme(self) -> str:
+        tls = self.transport.get_extra_info("sslcontext") if self.transport is not None else None
+        return "https" if tls is not None else "http"
+
+    @property
+    def host(self) -> str:
+        """The ``Host`` header; without one (HTTP/1.0), the address the request arrived at."""
+        given = self.headers.get("Host")
+        if given:
+            return str(given)
+        local = self.transport.get_extra_info("sockname") if self.transport is not None else None
+        if not local:
+            return ""
+        return f"[{local[0]}]:{local[1]}" if ":" in str(local[0]) else f"{local[0]}:{local[1]}"
+
+    @property
+    def host_name(self) -> str:
+        """``host`` without its port or an IPv6 literal's brackets, lower-case."""
+        host = self.host.strip().lower()
+        if host.startswith("["):
+            return host[1 : host.find("]")] if "]" in host else host[1:]
+        return host.rpartition(":")[0] if host.count(":") == 1 else host
 
 
 @dataclass(slots=True)
@@ -104,7 +145,8 @@ class App:
 
     def __init__(self, max_body_bytes: int) -> None:
         self.max_body_bytes = max_body_bytes
-        self.routes: dict[str, dict[str, Handler]] = {}
+        self.routes: dict[str, dict[str, Handler]] = {}  # exact paths
+        self.patterns: dict[PathPattern, dict[str, Handler]] = {}  # paths with ``{name}`` segments, in order added
         self.before: list[Check] = []
         self.after: list[Callable[[Response], None]] = []
         self.on_cleanup: list[Callable[[], None]] = []
@@ -113,7 +155,10 @@ class App:
 
     def add(self, routes: Iterable[Route]) -> None:
         for route in routes:
-            methods = self.routes.setdefault(route.path, {})
+            if "{" in route.path:
+                methods = self.patterns.setdefault(PathPattern.of(route.path), {})
+            else:
+                methods = self.routes.setdefault(route.path, {})
             methods[route.method] = route.handler
             if route.method == "GET":
                 methods.setdefault("HEAD", route.handler)
@@ -126,6 +171,8 @@ class App:
                     return self._finish(refused)
             methods = self.routes.get(request.path)
             if methods is None:
+                methods = self._match(request)
+            if methods is None:
                 raise HttpError(404, "404: Not Found")
             handler = methods.get(request.method)
             if handler is None:
@@ -134,6 +181,15 @@ class App:
         except HttpError as exc:
             response = exc.response
         return self._finish(response)
+
+    def _match(self, request: Request) -> dict[str, Handler] | None:
+        """The first pattern route the path matches; its ``{name}`` segments go to ``request.match_info``."""
+        for pattern, methods in self.patterns.items():
+            found = pattern.match(request.path)
+            if found is not None:
+                request.match_info = found
+                return methods
+        return None
 
     def _finish(self, response: Response) -> Response:
         for hook in self.after:
@@ -467,3 +523,96 @@ class HttpConnection(asyncio.Protocol):
             self._task.cancel()
         if self._transport is not None:
             self._transport.close()
+
+
+# -- Routes beyond exact GET paths (the console, the remediator, the stack's control API, the simulator's) --------
+
+
+def post(path: str, handler: Handler) -> Route:
+    return Route("POST", path, handler)
+
+
+def delete(path: str, handler: Handler) -> Route:
+    return Route("DELETE", path, handler)
+
+
+@dataclass(frozen=True, slots=True)
+class PathPattern:
+    """A route path with ``{name}`` segments, each matching one non-empty segment (never a ``/``), and at most one
+    ``{name*}``, last: the rest of the path, one non-empty segment or more. Matched against the percent-decoded
+    path, so a ``%2F`` is a ``/`` here too (``/runbooks/..%2Fx`` is two segments, not a name)."""
+
+    segments: tuple[str, ...]
+
+    @classmethod
+    def of(cls, path: str) -> PathPattern:
+        if not path.startswith("/"):
+            raise ValueError(f"route path {path!r} must start with /")
+        segments = tuple(path[1:].split("/"))
+        for i, segment in enumerate(segments):
+            if segment.endswith("*}") and i != len(segments) - 1:
+                raise ValueError(f"route path {path!r}: a {{name*}} segment can only be the last")
+        return cls(segments)
+
+    def match(self, path: str) -> dict[str, str] | None:
+        if not path.startswith("/"):
+            return None
+        parts = path[1:].split("/")
+        found: dict[str, str] = {}
+        for i, segment in enumerate(self.segments):
+            if segment.startswith("{") and segment.endswith("*}"):
+                rest = parts[i:]
+                if not rest or not all(rest):
+                    return None
+                found[segment[1:-2]] = "/".join(rest)
+                return found
+            if i >= len(parts):
+                return None
+            if segment.startswith("{") and segment.endswith("}"):
+                if not parts[i]:
+                    return None
+                found[segment[1:-1]] = parts[i]
+            elif segment != parts[i]:
+                return None
+        return found if len(parts) == len(self.segments) else None
+
+
+def json_response(data: Any, *, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
+    """``data`` as a JSON answer (``application/json; charset=utf-8``)."""
+    body = json.dumps(data).encode()
+    return Response(status, body, {"Content-Type": "application/json; charset=utf-8", **dict(headers or {})})
+
+
+_NOT_FOUND = "404: Not Found"
+
+
+def static(prefix: str, directory: Path) -> Route:
+    """GET ``prefix/<path>``: the regular files under ``directory``, subfolders included. Nothing outside it is
+    served: a ``..`` or ``.`` segment, an empty one, a NUL or a backslash is a 404, as is a file that resolves
+    (through a link) outside ``directory``, or a folder."""
+    root = directory.resolve()
+
+    async def handler(request: Request) -> Response:
+        parts = request.match_info["path"].split("/")
+        if any(part in (".", "..") or "\0" in part or "\\" in part for part in parts):
+            raise HttpError(404, _NOT_FOUND)
+        found = await asyncio.to_thread(_static_file, root, parts)
+        if found is None:
+            raise HttpError(404, _NOT_FOUND)
+        name, body = found
+        content_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
+        if content_type.startswith("text/") or content_type in ("application/javascript", "application/json"):
+            content_type += "; charset=utf-8"
+        return Response(200, body, {"Content-Type": content_type})
+
+    return Route("GET", f"{prefix.rstrip('/')}/{{path*}}", handler)
+
+
+def _static_file(root: Path, parts: list[str]) -> tuple[str, bytes] | None:
+    try:
+        resolved = root.joinpath(*parts).resolve(strict=True)
+        if not resolved.is_relative_to(root) or not resolved.is_file():
+            return None
+        return resolved.name, resolved.read_bytes()
+    except (OSError, RuntimeError, ValueError):  # RuntimeError: a link loop; ValueError: a NUL (checked already)
+        return None

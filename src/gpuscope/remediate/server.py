@@ -26,12 +26,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from aiohttp import web
-
 from gpuscope.errors import EnvironmentProblem
-from gpuscope.httpd.aiobridge import GuardedSite, make_runner
-from gpuscope.httpd.auth import install
+from gpuscope.httpd.auth import install_checks
 from gpuscope.httpd.guard import HttpLimits
+from gpuscope.httpd.server import App, Request, Response, get, json_response, post
+from gpuscope.httpd.site import Site
 from gpuscope.httpd.webconfig import WebConfig
 from gpuscope.remediate.audit import AuditLog, Metrics
 from gpuscope.remediate.decision import Decision
@@ -103,7 +102,12 @@ class Service:
         return next_tick
 
 
-SERVICE_KEY = web.AppKey("remediate", Service)
+_SERVICE = "remediate"
+
+
+def _service(request: Request) -> Service:
+    service: Service = request.app.state[_SERVICE]
+    return service
 
 
 class _Throttle:
@@ -130,17 +134,17 @@ class _Throttle:
 _REFUSED = _Throttle()
 
 
-def _refuse(request: web.Request, status: int, why: str) -> web.Response:
-    service = request.app[SERVICE_KEY]
+def _refuse(request: Request, status: int, why: str) -> Response:
+    service = _service(request)
     service.metrics.requests[str(status)] += 1
     note = _REFUSED.allow() if status in (400, 401) else None
     if note is not None:
         log.warning("refused a notification from %s (HTTP %d): %s%s", request.remote or "?", status, why, note)
-    return web.json_response({"status": "error", "error": why}, status=status)
+    return json_response({"status": "error", "error": why}, status=status)
 
 
-async def _webhook(request: web.Request) -> web.Response:
-    service = request.app[SERVICE_KEY]
+async def _webhook(request: Request) -> Response:
+    service = _service(request)
     if service.token is not None:
         given = request.headers.get("Authorization", "")
         if not hmac.compare_digest(given.encode(), f"Bearer {service.token}".encode()):
@@ -157,11 +161,11 @@ async def _webhook(request: web.Request) -> web.Response:
     except asyncio.QueueFull:
         return _refuse(request, 503, f"queue full ({service.queue.maxsize} notifications waiting): retry")
     service.metrics.requests["200"] += 1
-    return web.json_response({"status": "queued", "alerts": len(delivery.alerts)})
+    return json_response({"status": "queued", "alerts": len(delivery.alerts)})
 
 
-async def _metrics(request: web.Request) -> web.Response:
-    service = request.app[SERVICE_KEY]
+async def _metrics(request: Request) -> Response:
+    service = _service(request)
     text = service.metrics.render(
         budgets=await asyncio.to_thread(service.engine.budgets),
         queued=service.queue.qsize(),
@@ -169,34 +173,38 @@ async def _metrics(request: web.Request) -> web.Response:
         dry_run=not service.engine.apply,
         leader=service.is_leader,
     )
-    return web.Response(text=text, content_type="text/plain", charset="utf-8")
+    return Response.text(text)
 
 
-async def _decisions(request: web.Request) -> web.Response:
-    service = request.app[SERVICE_KEY]
-    return web.json_response([d.record() for d in service.metrics.recent])
+async def _decisions(request: Request) -> Response:
+    service = _service(request)
+    return json_response([d.record() for d in service.metrics.recent])
 
 
-async def _ok(_request: web.Request) -> web.Response:
-    return web.Response(text="OK\n")
+async def _ok(_request: Request) -> Response:
+    return Response.text("OK\n")
 
 
-async def _ready(request: web.Request) -> web.Response:
-    if not request.app[SERVICE_KEY].alive():
-        return web.Response(status=503, text="the planning worker is not running: notifications are not planned\n")
-    return web.Response(text="OK\n")
+async def _ready(request: Request) -> Response:
+    if not _service(request).alive():
+        return Response.text("the planning worker is not running: notifications are not planned\n", status=503)
+    return Response.text("OK\n")
 
 
-def build_app(service: Service, web_config: WebConfig | None) -> web.Application:
-    app = web.Application(client_max_size=MAX_BODY_BYTES)
-    app[SERVICE_KEY] = service
+def build_app(service: Service, web_config: WebConfig | None) -> App:
+    app = App(max_body_bytes=MAX_BODY_BYTES)
+    app.state[_SERVICE] = service
     if web_config is not None:
-        install(app, web_config)
-    app.router.add_post("/webhook", _webhook)
-    app.router.add_get("/metrics", _metrics)
-    app.router.add_get("/api/v1/decisions", _decisions)
-    app.router.add_get("/-/ready", _ready)
-    app.router.add_get("/-/healthy", _ok)
+        install_checks(app, web_config)
+    app.add(
+        [
+            post("/webhook", _webhook),
+            get("/metrics", _metrics),
+            get("/api/v1/decisions", _decisions),
+            get("/-/ready", _ready),
+            get("/-/healthy", _ok),
+        ]
+    )
     return app
 
 
@@ -209,14 +217,12 @@ async def serve(
     on_ready: Callable[[], None],
 ) -> None:
     limits = HttpLimits(max_body_bytes=MAX_BODY_BYTES, max_connections=256)
-    runner = make_runner(build_app(service, web_config), limits)
-    await runner.setup()
     tls = web_config.tls.context if web_config is not None and web_config.tls is not None else None
-    site = GuardedSite(runner, host, port, limits=limits, ssl_context=tls)
+    site = Site(build_app(service, web_config), limits, ssl_context=tls)
     try:
-        await site.start()
+        await site.start(host, port)
     except OSError as exc:
-        await runner.cleanup()
+        await site.stop()
         raise EnvironmentProblem(f"cannot listen on {host}:{port} ({{listen}}): {exc.strerror or exc}").naming(
             "listen"
         ) from None
@@ -229,7 +235,7 @@ async def serve(
         if not worker.done():
             worker.cancel()
             await asyncio.wait({worker})  # never re-raises what ended it: the supervisor said that already
-        await runner.cleanup()
+        await site.stop()
 
 
 async def _supervise(service: Service, stop: asyncio.Event) -> None:

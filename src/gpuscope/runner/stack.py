@@ -21,18 +21,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from aiohttp import web
-
 from gpuscope.backends.sim.faults import FaultKind, parse_fault_request
 from gpuscope.bundle import write_bundle
 from gpuscope.errors import EnvironmentProblem, UsageError
 from gpuscope.exporter.processes.source import ProcessSettings
 from gpuscope.exporter.scheduler import Scheduler
-from gpuscope.exporter.server import Listener, build_app, make_runner, resolver_for, start_site
+from gpuscope.exporter.server import Listener, build_routes, resolver_for, start_listeners
 from gpuscope.exporter.settings import ExporterSettings
 from gpuscope.fields.catalog import Dialect
 from gpuscope.generate.compose import generate_bundle
 from gpuscope.httpd.guard import HttpLimits
+from gpuscope.httpd.server import App
+from gpuscope.httpd.site import stop_serving
 from gpuscope.prom import AsyncClient
 from gpuscope.runner.children import build_children
 from gpuscope.runner.plan import LocalPlan
@@ -65,6 +65,20 @@ class InjectRequest:
     switch: int | None = None  # nvswitch-fatal
 
 
+@dataclass(frozen=True, slots=True)
+class ServedNode:
+    """One simulated node's server: the exporter's routes and guard, as ``gpuscope exporter`` serves them."""
+
+    app: App
+    servers: list[asyncio.Server]
+
+    async def stop(self) -> None:
+        await stop_serving(self.app, self.servers, NODE_LIMITS)
+
+
+NODE_LIMITS = HttpLimits()
+
+
 async def _first_of(*events: asyncio.Event, timeout_s: float) -> None:
     """Until one of ``events`` is set, or ``timeout_s``."""
     waits = [asyncio.ensure_future(e.wait()) for e in events]
@@ -86,7 +100,7 @@ class Stack:
         self.listeners: list[Listener] = []
         self.kube = KubeSim(nodes=[])
         self.workloads: Workloads | None = None
-        self.node_runners: list[web.AppRunner] = []
+        self.node_servers: list[ServedNode] = []
         self.down_nodes: set[int] = set()
         self.notifications: list[dict[str, Any]] = []
         self.events: deque[str] = deque(maxlen=12)
@@ -143,17 +157,15 @@ class Stack:
         ]
         self.workloads.start(self.plan, self.listeners, push_interval_s=5.0 if self.plan.fast else 15.0)
         self.kube = kube_sim(self.plan, self.listeners)  # kube-state-metrics and cAdvisor of the simulated pods
-        self.node_runners = [await self._serve(lst) for lst in self.listeners]
+        self.node_servers = [await self._serve(lst) for lst in self.listeners]
         return Scheduler([lst.runtime for lst in self.listeners], self.plan.interval_s, workers=2)
 
-    async def _serve(self, lst: Listener) -> web.AppRunner:
-        # One runner per node, so a simulated exporter outage also drops Prometheus's keep-alive connection,
+    async def _serve(self, lst: Listener) -> ServedNode:
+        # One server per node, so a simulated exporter outage also drops Prometheus's keep-alive connection,
         # as a crashed exporter would, instead of only refusing new ones.
         extensions = (FAULT_ROUTES, *((self.kube.extension(),) if self.kube.node_of(lst.runtime) else ()))
-        runner = make_runner(build_app(resolver_for([lst]), extensions=extensions), HttpLimits())
-        await runner.setup()
-        await start_site(runner, lst, "simulated node")
-        return runner
+        app = build_routes(resolver_for([lst]), limits=NODE_LIMITS, extensions=extensions)
+        return ServedNode(app, await start_listeners(app, [lst], "simulated node", limits=NODE_LIMITS))
 
     async def start_children(self) -> None:
         for name, child in self.children.items():
@@ -250,9 +262,9 @@ class Stack:
         if self.workloads is not None:  # the jobs report their end while the Pushgateway still runs
             await asyncio.to_thread(self.workloads.finish_jobs)
         await asyncio.to_thread(self._stop_children)
-        for i, runner in enumerate(self.node_runners):
+        for i, node in enumerate(self.node_servers):
             if i not in self.down_nodes:
-                await runner.cleanup()
+                await node.stop()
         for lst in self.listeners:
             lst.runtime.close()  # the kubelet channels too, before their kubelets go
         if self.workloads is not None:
@@ -326,10 +338,10 @@ class Stack:
     async def _node_site(self, index: int, *, up: bool) -> str:
         host = self.plan.nodes[index].config.hostname
         if up and index in self.down_nodes:
-            self.node_runners[index] = await self._serve(self.listeners[index])
+            self.node_servers[index] = await self._serve(self.listeners[index])
             self.down_nodes.discard(index)
         elif not up and index not in self.down_nodes:
-            await self.node_runners[index].cleanup()
+            await self.node_servers[index].stop()
             self.down_nodes.add(index)
         return f"exporter on {host} {'up' if up else 'down'}"
 

@@ -10,12 +10,13 @@ from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
-from aiohttp import web
 from rich.console import Console
 from rich.live import Live
 
-from gpuscope.console.server import ConsoleSettings, console_app
-from gpuscope.runner.control import control_app
+from gpuscope.console.server import ConsoleSettings, ConsoleSite
+from gpuscope.httpd.guard import HttpLimits
+from gpuscope.httpd.site import Site
+from gpuscope.runner.control import MAX_BODY_BYTES, control_app
 from gpuscope.runner.plan import LocalPlan
 from gpuscope.runner.stack import Stack
 from gpuscope.runner.view import LiveView
@@ -57,12 +58,11 @@ async def run_up(plan: LocalPlan, loaded: LoadedSpec, data_dir: Path, *, reset: 
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    control = web.AppRunner(control_app(stack), access_log=None, handle_signals=False)
-    console: web.AppRunner | None = None
+    control = Site(control_app(stack), HttpLimits(max_body_bytes=MAX_BODY_BYTES))
+    console: Site | None = None
     tasks: list[asyncio.Task[None]] = []
     try:
-        await control.setup()
-        await web.TCPSite(control, "127.0.0.1", plan.control_port).start()
+        await control.start("127.0.0.1", plan.control_port)
         stack.event(f"control API and notification recorder on {plan.urls()['control']}")
         urls = plan.urls()
         settings = ConsoleSettings(
@@ -72,9 +72,8 @@ async def run_up(plan: LocalPlan, loaded: LoadedSpec, data_dir: Path, *, reset: 
             control_url=urls["control"],
             since=stack.started,  # a young stack's dashboards open on its whole life, not "Last 3 hours"
         )
-        console = web.AppRunner(console_app(settings), access_log=None, handle_signals=False)
-        await console.setup()
-        await web.TCPSite(console, "127.0.0.1", plan.console_port).start()
+        console = ConsoleSite(settings)
+        await console.start("127.0.0.1", plan.console_port)
         stack.event(f"console (the dashboards, live) on {urls['console']}")
         scheduler = await stack.start_nodes()
         tasks.append(_spawn(scheduler.run(stop), stop))
@@ -95,5 +94,5 @@ async def run_up(plan: LocalPlan, loaded: LoadedSpec, data_dir: Path, *, reset: 
                 await task
         await stack.shutdown()
         if console is not None:
-            await console.cleanup()
-        await control.cleanup()
+            await console.stop()
+        await control.stop()

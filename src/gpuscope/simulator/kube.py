@@ -26,8 +26,6 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from aiohttp import web
-
 from gpuscope.backends.sim.node import SimNode, SimNodeConfig
 from gpuscope.backends.sim.processes import SimProcess
 from gpuscope.backends.sim.teams import SHARED_REPLICAS
@@ -35,6 +33,7 @@ from gpuscope.exporter.runtime import NodeRuntime
 from gpuscope.exporter.server import Extension, node_for
 from gpuscope.exposition import Families, general, labels
 from gpuscope.fields.companion import BY_NAME, GPU_RESOURCE, VERSIONS, resource_label
+from gpuscope.httpd.server import HttpError, Request, Response, Route, get
 from gpuscope.simulator.control import sim_of
 from gpuscope.simulator.kubelet import devices_of
 
@@ -301,24 +300,24 @@ class KubeSim:
             out.add("container_spec_memory_limit_bytes", labels, pod.memory_limit_bytes)
         return out.text()
 
-    def _ksm_handler(self) -> web.RouteDef:
-        async def handler(request: web.Request) -> web.Response:
+    def _ksm_handler(self) -> Route:
+        async def handler(request: Request) -> Response:
             node = self.node_of(node_for(request))
             if node is None:
-                raise web.HTTPNotFound(text="no simulated Kubernetes node listens on this address\n")
+                raise HttpError(404, "no simulated Kubernetes node listens on this address\n")
             body = self.kube_state_metrics(node.cluster).encode()
-            return web.Response(body=body, headers={"Content-Type": _CONTENT_TYPE})
+            return Response(200, body, {"Content-Type": _CONTENT_TYPE})
 
-        return web.get(KSM_PATH, handler)
+        return get(KSM_PATH, handler)
 
-    def _cadvisor_handler(self) -> web.RouteDef:
-        async def handler(request: web.Request) -> web.Response:
+    def _cadvisor_handler(self) -> Route:
+        async def handler(request: Request) -> Response:
             node = self.node_of(node_for(request))
             if node is None:
-                raise web.HTTPNotFound(text="no simulated Kubernetes node listens on this address\n")
-            return web.Response(body=self.cadvisor(node).encode(), headers={"Content-Type": _CONTENT_TYPE})
+                raise HttpError(404, "no simulated Kubernetes node listens on this address\n")
+            return Response(200, self.cadvisor(node).encode(), {"Content-Type": _CONTENT_TYPE})
 
-        return web.get(CADVISOR_PATH, handler)
+        return get(CADVISOR_PATH, handler)
 
     def extension(self) -> Extension:
         return Extension(

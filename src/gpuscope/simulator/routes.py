@@ -8,42 +8,41 @@ from __future__ import annotations
 
 import json
 
-from aiohttp import web
-
 from gpuscope.backends.sim.faults import parse_fault_request
 from gpuscope.backends.sim.node import SimNode
 from gpuscope.errors import UsageError
 from gpuscope.exporter.server import Extension, node_for
+from gpuscope.httpd.server import HttpError, Request, Response, delete, get, json_response, post
 from gpuscope.simulator.control import apply_fault, sim_of
 
 PATH = "/sim/faults"
 
 
-def _sim(request: web.Request) -> SimNode:
+def _sim(request: Request) -> SimNode:
     sim = sim_of(node_for(request))
     if sim is None:
-        raise web.HTTPNotFound(text="fault injection needs the sim backend\n")
+        raise HttpError(404, "fault injection needs the sim backend\n")
     return sim
 
 
-def _active(sim: SimNode) -> web.Response:
-    return web.json_response({"active": sim.active_faults()})
+def _active(sim: SimNode) -> Response:
+    return json_response({"active": sim.active_faults()})
 
 
-async def _get(request: web.Request) -> web.Response:
+async def _get(request: Request) -> Response:
     return _active(_sim(request))
 
 
-def _from_a_web_page(request: web.Request) -> web.Response | None:
+def _from_a_web_page(request: Request) -> Response | None:
     """A 403 for a change a browser sends (it adds ``Origin`` or ``Sec-Fetch-Site``; programs such as ``gpuscope sim
     inject`` and the stack's supervisor send neither): any page the user opens could otherwise post a fault to a
     simulated node on loopback, as the stack's control API also refuses (runner/control.py)."""
     if "Origin" in request.headers or "Sec-Fetch-Site" in request.headers:
-        return web.json_response({"error": "fault injection takes no requests from web pages"}, status=403)
+        return json_response({"error": "fault injection takes no requests from web pages"}, status=403)
     return None
 
 
-async def _post(request: web.Request) -> web.Response:
+async def _post(request: Request) -> Response:
     if refused := _from_a_web_page(request):
         return refused
     sim = _sim(request)
@@ -59,13 +58,13 @@ async def _post(request: web.Request) -> web.Response:
             raise UsageError('the body must be a JSON object, e.g. {"fault": "thermal", "gpu": 0}')
         apply_fault(node_for(request), parse_fault_request(body))
     except json.JSONDecodeError as exc:
-        return web.json_response({"error": f"invalid JSON: {exc}"}, status=400)
+        return json_response({"error": f"invalid JSON: {exc}"}, status=400)
     except UsageError as exc:
-        return web.json_response({"error": str(exc)}, status=400)
+        return json_response({"error": str(exc)}, status=400)
     return _active(sim)
 
 
-async def _delete(request: web.Request) -> web.Response:
+async def _delete(request: Request) -> Response:
     if refused := _from_a_web_page(request):
         return refused
     sim = _sim(request)
@@ -74,6 +73,6 @@ async def _delete(request: web.Request) -> web.Response:
 
 
 FAULT_ROUTES = Extension(
-    routes=(web.get(PATH, _get), web.post(PATH, _post), web.delete(PATH, _delete)),
+    routes=(get(PATH, _get), post(PATH, _post), delete(PATH, _delete)),
     links=((PATH, "simulator fault injection"),),
 )
