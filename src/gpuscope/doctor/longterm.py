@@ -15,6 +15,7 @@ from gpuscope.doctor.model import Evidence, Finding, Status
 from gpuscope.doctor.observations import Observations, Peer, number, vector
 from gpuscope.durations import go_seconds
 
+ROLLUP = "cluster:gpus_reporting:count_rollup5m"  # a cold-tier rollup every gpuscope deployment records
 STORE_RATE_S = 120.0  # the rate window for the store's counters, in production time (several self-scrapes)
 
 

@@ -35,6 +35,7 @@ from gpuscope.httpd.server import App
 from gpuscope.httpd.site import stop_serving
 from gpuscope.prom import AsyncClient
 from gpuscope.runner.children import build_children
+from gpuscope.runner.inject import InjectRequest
 from gpuscope.runner.plan import LocalPlan
 from gpuscope.runner.process import ManagedProcess, stop_all
 from gpuscope.runner.state import StackLock, data_paths, write_state
@@ -49,20 +50,6 @@ from gpuscope.spec.load import LoadedSpec
 log = logging.getLogger(__name__)
 
 STACK_FAULTS = ("exporter-down", "prometheus-down", "global-down")
-
-
-@dataclass(frozen=True, slots=True)
-class InjectRequest:
-    fault: str
-    cluster: str | None = None
-    node: str | None = None
-    gpu: int | None = None
-    replica: str = "a"
-    code: int | None = None  # an XID for xid (13 if unset), an SXid for nvswitch-fatal
-    seconds: float = 30.0
-    enabled: bool = True
-    link: int | None = None  # nvlink-down
-    switch: int | None = None  # nvswitch-fatal
 
 
 @dataclass(frozen=True, slots=True)
