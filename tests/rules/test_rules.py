@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 import yaml
 
+from gpuscope.exporter.attribution import exposition as workload_exposition
 from gpuscope.exporter.processes import exposition as process_exposition
-from gpuscope.exporter.workloads import exposition as workload_exposition
 from gpuscope.fields import companion
 from gpuscope.fields.catalog import BY_NAME
 from gpuscope.jobs import metrics as job_metrics

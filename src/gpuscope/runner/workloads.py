@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from gpuscope.exporter.attribution.source import WorkloadSettings
 from gpuscope.exporter.server import Listener
 from gpuscope.exporter.settings import ExporterSettings
-from gpuscope.exporter.workloads.source import WorkloadSettings
 from gpuscope.runner.plan import LocalPlan
 from gpuscope.simulator.control import sim_of
 from gpuscope.simulator.kubelet import MAX_SOCKET_PATH, KubeletServer, node_pods

@@ -27,8 +27,8 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
-from gpuscope.exporter.workloads.labels import POD_UID_LABEL, VGPU_LABEL
-from gpuscope.exporter.workloads.model import Assignment, Attribution, Pairs, Workload
+from gpuscope.exporter.attribution.labels import POD_UID_LABEL, VGPU_LABEL
+from gpuscope.exporter.attribution.model import Assignment, Attribution, Pairs, Workload
 from gpuscope.exposition import valid_text
 
 if TYPE_CHECKING:  # the watch itself is loaded only when pod labels or UIDs are on (workloads/source.py)
