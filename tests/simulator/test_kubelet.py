@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import re
 
+from gpuscope.backends.sim.activity import WorkloadKind
 from gpuscope.backends.sim.faults import FaultKind, FaultRequest
 from gpuscope.backends.sim.node import SimNode, SimNodeConfig
 from gpuscope.backends.sim.processes import CHURN_S
 from gpuscope.backends.sim.teams import TEAMS_MIX, growth_delay
-from gpuscope.backends.sim.workload import WorkloadKind
 from gpuscope.exporter.attribution.kubelet import KubeletClient
 from gpuscope.exporter.attribution.model import PodDevice, resolve
 from gpuscope.exporter.settings import ExporterSettings, make_runtime
