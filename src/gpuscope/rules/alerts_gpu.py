@@ -8,9 +8,9 @@ from __future__ import annotations
 from gpuscope.fields.clock_events import THERMAL_EVENTS
 from gpuscope.fields.nvlink_errors import NVLINK_ERROR_FIELDS
 from gpuscope.fields.xid import GPU_FELL_OFF_BUS, xid_action, xid_info
-from gpuscope.rules.model import MINUTE_INTERVAL, Alert, Group, Runbook
 from gpuscope.rules.promql import Promql, alternatives, regex_of
 from gpuscope.rules.recording import MOVED_1H, PCI_BUS_ID, PRESENT_1H
+from gpuscope.rules.records import MINUTE_INTERVAL, Alert, Group, Runbook
 
 # DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY: 2 unhealthy, 3 limited capacity; DCGM_FI_DEV_FABRIC_MANAGER_STATUS 4: failure.
 FABRIC_UNHEALTHY = (2, 3)
