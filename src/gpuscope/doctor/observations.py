@@ -18,7 +18,7 @@ from gpuscope.doctor.timing import Timing
 from gpuscope.durations import prometheus_seconds
 from gpuscope.errors import QueryFailed, SpecError
 from gpuscope.inputs import load
-from gpuscope.prom.model import Rule, Target, Vector
+from gpuscope.prom.records import Rule, Target, Vector
 from gpuscope.ruleconfig.config import RulesConfig
 from gpuscope.rules.promql import Promql
 
