@@ -11,8 +11,8 @@ the retention window or from the future are ignored, i.e. lost).
 
 from __future__ import annotations
 
-from gpuscope.doctor.model import Evidence, Finding, Status
 from gpuscope.doctor.observations import Observations, Peer, number, vector
+from gpuscope.doctor.results import Evidence, Finding, Status
 from gpuscope.durations import go_seconds
 
 ROLLUP = "cluster:gpus_reporting:count_rollup5m"  # a cold-tier rollup every gpuscope deployment records

@@ -13,7 +13,7 @@ from typing import Any
 
 from gpuscope.doctor.detect import TEMP, Detected
 from gpuscope.doctor.expect import Expectation
-from gpuscope.doctor.model import Evidence
+from gpuscope.doctor.results import Evidence
 from gpuscope.doctor.timing import Timing
 from gpuscope.durations import prometheus_seconds
 from gpuscope.errors import QueryFailed, SpecError
