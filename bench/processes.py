@@ -32,7 +32,7 @@ from tests.fakenvml.processes import FakeProcess  # noqa: E402
 
 from gpuscope.backends.nvml import NvmlBackend, Timing  # noqa: E402
 from gpuscope.backends.sim import SimNode, SimNodeConfig  # noqa: E402
-from gpuscope.exporter.attribution.model import WorkloadLabels  # noqa: E402
+from gpuscope.exporter.attribution.resolve import WorkloadLabels  # noqa: E402
 from gpuscope.exporter.attribution.source import WorkloadSettings  # noqa: E402
 from gpuscope.exporter.processes.source import ProcessSettings  # noqa: E402
 from gpuscope.exporter.runtime import NodeRuntime  # noqa: E402

@@ -31,7 +31,7 @@ from tests.support.kubeapi import FakeKubeApi, fake_kube_api  # noqa: E402
 from tests.support.kubelet import FakeKubelet, fake_kubelet, pod  # noqa: E402
 
 from gpuscope.backends.sim import SimNode, SimNodeConfig  # noqa: E402
-from gpuscope.exporter.attribution.model import WorkloadLabels  # noqa: E402
+from gpuscope.exporter.attribution.resolve import WorkloadLabels  # noqa: E402
 from gpuscope.exporter.attribution.source import WorkloadSettings  # noqa: E402
 from gpuscope.exporter.runtime import NodeRuntime  # noqa: E402
 from gpuscope.exporter.settings import ExporterSettings, make_runtime  # noqa: E402

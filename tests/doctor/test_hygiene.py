@@ -28,7 +28,7 @@ import pytest
 import yaml
 
 from gpuscope.doctor import Access, Endpoints, Report, audit
-from gpuscope.exporter.attribution.model import WorkloadLabels
+from gpuscope.exporter.attribution.resolve import WorkloadLabels
 from gpuscope.exporter.attribution.source import WorkloadSettings
 from gpuscope.exporter.settings import ExporterSettings
 from gpuscope.fields.catalog import Dialect

@@ -12,7 +12,7 @@ from gpuscope.backends.sim.node import SimNode, SimNodeConfig
 from gpuscope.backends.sim.processes import CHURN_S
 from gpuscope.backends.sim.teams import TEAMS_MIX, growth_delay
 from gpuscope.exporter.attribution.kubelet import KubeletClient
-from gpuscope.exporter.attribution.model import PodDevice, resolve
+from gpuscope.exporter.attribution.resolve import PodDevice, resolve
 from gpuscope.exporter.settings import ExporterSettings, make_runtime
 from gpuscope.fields.collectors import load_collectors
 from gpuscope.hardware.models import MODELS, parse_mig_layout

@@ -312,7 +312,7 @@ def _workload_settings(flags: ExporterFlags) -> WorkloadSettings:
 
     ``--node-name``/``NODE_NAME`` selects the pods the API server watch sees; without it the host name stands in
     (a DaemonSet should set ``NODE_NAME`` from ``spec.nodeName``, as the generated one does)."""
-    from gpuscope.exporter.attribution.model import WorkloadLabels
+    from gpuscope.exporter.attribution.resolve import WorkloadLabels
     from gpuscope.exporter.attribution.source import WorkloadSettings
 
     names = tuple(n.strip() for n in flags.nvidia_resource_names.split(",") if n.strip())

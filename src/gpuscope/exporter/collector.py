@@ -24,7 +24,7 @@ from gpuscope.backends.base import (
     ReadError,
     ReadRequest,
 )
-from gpuscope.exporter.attribution.model import Attribution, WorkloadStatus
+from gpuscope.exporter.attribution.resolve import Attribution, WorkloadStatus
 from gpuscope.exporter.attribution.source import WorkloadSource
 from gpuscope.exporter.devices import DeviceSelection
 from gpuscope.exporter.snapshot import ErrorKey, GpuDerived, Snapshot

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from gpuscope.exporter.attribution.kubelet import KubeletClient, KubeletError
-from gpuscope.exporter.attribution.model import WorkloadLabels
+from gpuscope.exporter.attribution.resolve import WorkloadLabels
 from gpuscope.exporter.attribution.source import KUBELET_GRACE, WorkloadSettings
 from gpuscope.simulator.kubelet import KubeletServer, kubelet_server, pod
 from tests.support.exporter import RuntimeFactory, reading, scrape

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from gpuscope.exporter.attribution.model import WorkloadLabels
+from gpuscope.exporter.attribution.resolve import WorkloadLabels
 from gpuscope.exporter.attribution.source import WorkloadSettings, WorkloadSource
 from gpuscope.exporter.runtime import NodeRuntime
 from gpuscope.simulator.kubelet import KubeletServer, kubelet_server, pod

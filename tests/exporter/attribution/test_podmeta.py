@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 
 from gpuscope.exporter.attribution.dra import PodClaim, claim_devices, slice_decoder
 from gpuscope.exporter.attribution.labels import attribute_variants
-from gpuscope.exporter.attribution.model import Assignment, DeviceRef, Workload, replica_of
 from gpuscope.exporter.attribution.podmeta import (
     MAX_LABELS,
     PodIndex,
@@ -20,6 +19,7 @@ from gpuscope.exporter.attribution.podmeta import (
     pod_labels,
     sanitize_label_name,
 )
+from gpuscope.exporter.attribution.resolve import Assignment, DeviceRef, Workload, replica_of
 
 
 @pytest.mark.parametrize(

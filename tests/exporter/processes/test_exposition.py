@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from gpuscope.backends.nvml import NvmlBackend
-from gpuscope.exporter.attribution.model import WorkloadLabels
+from gpuscope.exporter.attribution.resolve import WorkloadLabels
 from gpuscope.exporter.attribution.source import WorkloadSettings
 from gpuscope.exporter.processes.pods import PodRef
 from gpuscope.exporter.processes.source import ProcessSettings

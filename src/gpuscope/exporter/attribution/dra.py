@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from gpuscope.exporter.attribution.model import DeviceRef, DraDevice, Workload
+from gpuscope.exporter.attribution.resolve import DeviceRef, DraDevice, Workload
 
 if TYPE_CHECKING:  # the watch itself is loaded only when DRA is on (workloads/source.py)
     from gpuscope.kube.reflector import Decoder

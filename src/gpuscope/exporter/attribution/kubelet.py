@@ -14,8 +14,8 @@ import os
 import grpc
 
 from gpuscope.exporter.attribution.dra import PodClaim
-from gpuscope.exporter.attribution.model import DEFAULT_SOCKET, PodDevice
 from gpuscope.exporter.attribution.podresources import api_pb2
+from gpuscope.exporter.attribution.resolve import DEFAULT_SOCKET, PodDevice
 
 log = logging.getLogger(__name__)
 

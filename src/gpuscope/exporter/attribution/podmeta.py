@@ -28,7 +28,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
 from gpuscope.exporter.attribution.labels import POD_UID_LABEL, VGPU_LABEL
-from gpuscope.exporter.attribution.model import Assignment, Attribution, Pairs, Workload
+from gpuscope.exporter.attribution.resolve import Assignment, Attribution, Pairs, Workload
 from gpuscope.exposition import valid_text
 
 if TYPE_CHECKING:  # the watch itself is loaded only when pod labels or UIDs are on (workloads/source.py)

@@ -21,7 +21,15 @@ from typing import TYPE_CHECKING
 from gpuscope.backends.base import GpuReading
 from gpuscope.exporter.attribution.dra import PodClaim, SliceDevices, claim_devices
 from gpuscope.exporter.attribution.hpc import read_job_dir
-from gpuscope.exporter.attribution.model import (
+from gpuscope.exporter.attribution.podmeta import (
+    PodIndex,
+    PodMeta,
+    compile_allowlist,
+    pod_budget,
+    pod_decoder,
+    with_pod_metadata,
+)
+from gpuscope.exporter.attribution.resolve import (
     DEFAULT_SOCKET,
     ApiStatus,
     Attribution,
@@ -30,14 +38,6 @@ from gpuscope.exporter.attribution.model import (
     WorkloadLabels,
     WorkloadStatus,
     resolve,
-)
-from gpuscope.exporter.attribution.podmeta import (
-    PodIndex,
-    PodMeta,
-    compile_allowlist,
-    pod_budget,
-    pod_decoder,
-    with_pod_metadata,
 )
 
 # The kubelet client (gRPC, ~10 MiB) and the API server watch are imported only when -k and the flags that use them

@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping
 
 from gpuscope.backends.base import Value
 from gpuscope.exporter.attribution.labels import JOB_LABEL, Pairs, pod_label_names, split_variants
-from gpuscope.exporter.attribution.model import Target, WorkloadLabels
+from gpuscope.exporter.attribution.resolve import Target, WorkloadLabels
 from gpuscope.exporter.processes.attribute import ENGINES, Owner, ProcessView
 from gpuscope.exporter.processes.cgroup import OwnerKind
 from gpuscope.exporter.render import RenderConfig, Split

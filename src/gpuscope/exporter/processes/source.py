@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from gpuscope.backends.base import GpuReading
-from gpuscope.exporter.attribution.model import Attribution
+from gpuscope.exporter.attribution.resolve import Attribution
 from gpuscope.exporter.processes.pods import DEFAULT_POD_LOG_DIR, PodLogDirectory, PodLookup
 
 # ProcessSettings is every exporter's settings; the /proc reader and the attribution load only when a

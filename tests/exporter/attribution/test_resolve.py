@@ -7,7 +7,7 @@ import pytest
 from gpuscope.backends.base import GpuReading, ReadRequest
 from gpuscope.backends.sim import SimNode, SimNodeConfig
 from gpuscope.exporter.attribution.labels import attribute_variants
-from gpuscope.exporter.attribution.model import (
+from gpuscope.exporter.attribution.resolve import (
     Assignment,
     DeviceRef,
     PodDevice,
