@@ -75,8 +75,18 @@ def _call(method: str, url: str, **kwargs: Any) -> Any:
     except ValueError:
         raise EnvironmentProblem(f"{url} is not the stack's control API (its answer is not JSON)") from None
     if response.status_code == 400:
-        raise UsageError(str(body.get("error")))
+        raise _refusal(body)
     return body
+
+
+def _refusal(body: Any) -> UsageError:
+    """The control API's 400 as an error the CLI words by its flags (``main``): its template and the parameters
+    it names, where the answer carries them as they should be; else its message as it stands."""
+    error = body.get("error") if isinstance(body, dict) else None
+    template, refs = (body.get("template"), body.get("refs")) if isinstance(body, dict) else (None, None)
+    if isinstance(template, str) and isinstance(refs, list) and all(isinstance(r, str) for r in refs):
+        return UsageError(template).naming(*refs)
+    return UsageError(str(error))
 
 
 @app.command("status")
