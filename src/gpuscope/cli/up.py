@@ -11,7 +11,16 @@ from typing import Annotated, Any
 
 import typer
 
-from gpuscope.cli._app import app, quiet_libraries, setup_logging
+from gpuscope.cli._app import (
+    FaultCode,
+    FaultGpu,
+    FaultLink,
+    FaultSeconds,
+    FaultSwitch,
+    app,
+    quiet_libraries,
+    setup_logging,
+)
 from gpuscope.errors import EnvironmentProblem, UsageError
 from gpuscope.runner import DEFAULT_DATA_DIR
 
@@ -119,17 +128,12 @@ def inject_command(
     ],
     cluster: Annotated[str | None, typer.Option("--cluster", help="Cluster name.")] = None,
     node: Annotated[str | None, typer.Option("--node", help="Node index within the cluster, or hostname.")] = None,
-    gpu: Annotated[int | None, typer.Option("--gpu", min=0, help="GPU index (default: every GPU).")] = None,
+    gpu: FaultGpu = None,
     replica: Annotated[str, typer.Option("--replica", help="a or b, for prometheus-down.")] = "a",
-    code: Annotated[
-        int | None,
-        typer.Option("--code", min=1, max=99999, help="XID number for xid (13); SXid for nvswitch-fatal (20034)."),
-    ] = None,
-    link: Annotated[
-        int | None, typer.Option("--link", min=0, help="NVLink index of the GPU (from 0), for nvlink-down.")
-    ] = None,
-    switch: Annotated[int | None, typer.Option("--switch", min=0, help="NVSwitch id, for nvswitch-fatal.")] = None,
-    seconds: Annotated[float, typer.Option("--seconds", min=0, max=3600, help="Read delay for slow.")] = 30.0,
+    code: FaultCode = None,
+    link: FaultLink = None,
+    switch: FaultSwitch = None,
+    seconds: FaultSeconds = 30.0,
     off: Annotated[bool, typer.Option("--off", help="Switch the fault off.")] = False,
     data_dir: DataDir = DEFAULT_DATA_DIR,
 ) -> None:
