@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -80,3 +80,16 @@ def listen_address(text: str, flag: str) -> ListenAddress:
         return parse_listen(text)
     except ListenAddressError as exc:
         raise UsageError(exc.worded({"listen": flag})) from None
+
+
+# The fault flags `gpuscope inject` (the local stack) and `gpuscope sim inject` (one simulated node) share.
+FaultGpu = Annotated[int | None, typer.Option("--gpu", min=0, help="GPU index (default: every GPU).")]
+FaultCode = Annotated[
+    int | None,
+    typer.Option("--code", min=1, max=99999, help="XID number for xid (13); SXid for nvswitch-fatal (20034)."),
+]
+FaultLink = Annotated[
+    int | None, typer.Option("--link", min=0, help="NVLink index of the GPU (from 0), for nvlink-down.")
+]
+FaultSwitch = Annotated[int | None, typer.Option("--switch", min=0, help="NVSwitch id, for nvswitch-fatal.")]
+FaultSeconds = Annotated[float, typer.Option("--seconds", min=0, max=3600, help="Read delay for slow.")]

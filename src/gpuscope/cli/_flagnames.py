@@ -57,7 +57,7 @@ FLAG_NAMES: Mapping[str, Mapping[str, str]] = MappingProxyType(
         # the local stack's commands (runner/state.py)
         "up": {"data_dir": "--data-dir"},
         "status": {"data_dir": "--data-dir"},
-        "inject": {"data_dir": "--data-dir"},
+        "inject": {"data_dir": "--data-dir", "cluster": "--cluster", "node": "--node", "replica": "--replica"},
         "clear": {"data_dir": "--data-dir"},
     }
 )

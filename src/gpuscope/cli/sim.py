@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from gpuscope.cli._app import setup_logging, sim_app
+from gpuscope.cli._app import FaultCode, FaultGpu, FaultLink, FaultSeconds, FaultSwitch, setup_logging, sim_app
 from gpuscope.cli._dcgm_flags import ExporterFlags, check_choices, clamped, with_flags
 from gpuscope.cli._options import exporter_settings, web_config
 
@@ -131,16 +131,11 @@ def sim_inject_command(
     url: Annotated[str, typer.Option("--url", help="The node's exporter, e.g. http://127.1.0.1:9400.")] = (
         "http://127.0.0.1:9400"
     ),
-    gpu: Annotated[int | None, typer.Option("--gpu", min=0, help="GPU index (default: every GPU).")] = None,
-    code: Annotated[
-        int | None,
-        typer.Option("--code", min=1, max=99999, help="XID number for xid (13); SXid for nvswitch-fatal (20034)."),
-    ] = None,
-    link: Annotated[
-        int | None, typer.Option("--link", min=0, help="NVLink index of the GPU (from 0), for nvlink-down.")
-    ] = None,
-    switch: Annotated[int | None, typer.Option("--switch", min=0, help="NVSwitch id, for nvswitch-fatal.")] = None,
-    seconds: Annotated[float, typer.Option("--seconds", min=0, max=3600, help="Read delay for slow.")] = 30.0,
+    gpu: FaultGpu = None,
+    code: FaultCode = None,
+    link: FaultLink = None,
+    switch: FaultSwitch = None,
+    seconds: FaultSeconds = 30.0,
     off: Annotated[bool, typer.Option("--off", help="Switch the fault off instead of on.")] = False,
 ) -> None:
     """Inject (or with --off, clear) one fault on a running simulated node."""

@@ -11,7 +11,16 @@ from typing import Annotated, Any
 
 import typer
 
-from gpuscope.cli._app import app, quiet_libraries, setup_logging
+from gpuscope.cli._app import (
+    FaultCode,
+    FaultGpu,
+    FaultLink,
+    FaultSeconds,
+    FaultSwitch,
+    app,
+    quiet_libraries,
+    setup_logging,
+)
 from gpuscope.errors import EnvironmentProblem, UsageError
 from gpuscope.runner import DEFAULT_DATA_DIR
 
@@ -75,8 +84,18 @@ def _call(method: str, url: str, **kwargs: Any) -> Any:
     except ValueError:
         raise EnvironmentProblem(f"{url} is not the stack's control API (its answer is not JSON)") from None
     if response.status_code == 400:
-        raise UsageError(str(body.get("error")))
+        raise _refusal(body)
     return body
+
+
+def _refusal(body: Any) -> UsageError:
+    """The control API's 400 as an error the CLI words by its flags (``main``): its template and the parameters
+    it names, where the answer carries them as they should be; else its message as it stands."""
+    error = body.get("error") if isinstance(body, dict) else None
+    template, refs = (body.get("template"), body.get("refs")) if isinstance(body, dict) else (None, None)
+    if isinstance(template, str) and isinstance(refs, list) and all(isinstance(r, str) for r in refs):
+        return UsageError(template).naming(*refs)
+    return UsageError(str(error))
 
 
 @app.command("status")
@@ -109,17 +128,12 @@ def inject_command(
     ],
     cluster: Annotated[str | None, typer.Option("--cluster", help="Cluster name.")] = None,
     node: Annotated[str | None, typer.Option("--node", help="Node index within the cluster, or hostname.")] = None,
-    gpu: Annotated[int | None, typer.Option("--gpu", min=0, help="GPU index (default: every GPU).")] = None,
+    gpu: FaultGpu = None,
     replica: Annotated[str, typer.Option("--replica", help="a or b, for prometheus-down.")] = "a",
-    code: Annotated[
-        int | None,
-        typer.Option("--code", min=1, max=99999, help="XID number for xid (13); SXid for nvswitch-fatal (20034)."),
-    ] = None,
-    link: Annotated[
-        int | None, typer.Option("--link", min=0, help="NVLink index of the GPU (from 0), for nvlink-down.")
-    ] = None,
-    switch: Annotated[int | None, typer.Option("--switch", min=0, help="NVSwitch id, for nvswitch-fatal.")] = None,
-    seconds: Annotated[float, typer.Option("--seconds", min=0, max=3600, help="Read delay for slow.")] = 30.0,
+    code: FaultCode = None,
+    link: FaultLink = None,
+    switch: FaultSwitch = None,
+    seconds: FaultSeconds = 30.0,
     off: Annotated[bool, typer.Option("--off", help="Switch the fault off.")] = False,
     data_dir: DataDir = DEFAULT_DATA_DIR,
 ) -> None:

@@ -15,7 +15,7 @@ only through its GPUs' fabric state; the 18 trays of a rack share one NVLink dom
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from gpuscope.errors import UsageError
@@ -64,6 +64,39 @@ class GpuModel:
         known = ", ".join(p.name for p in self.mig_profiles) or "none: this model has no MIG"
         raise UsageError(f"MIG profile {name!r} does not exist on {self.key} (known: {known})")
 
+
+# GB200 NVL72 compute tray; GB300 is the same tray with Blackwell Ultra GPUs.
+_GB200 = GpuModel(
+    key="gb200",
+    name="NVIDIA GB200",
+    memory_mib=189471,
+    reserved_mib=740,
+    tdp_w=1200.0,
+    idle_w=160.0,
+    sm_clock_idle=120,
+    sm_clock_max=2062,
+    mem_clock=3996,
+    nvlinks=18,
+    nvlink_mbps_per_link=50000.0,
+    pcie_gen=6,
+    gpm=True,
+    hbm=True,
+    slowdown_temp=87,
+    shutdown_temp=92,
+    mig_profiles=(
+        MigProfile("1g.24gb", 1, 24064),
+        MigProfile("1g.47gb", 1, 47104),
+        MigProfile("2g.47gb", 2, 47104),
+        MigProfile("3g.93gb", 3, 94208),
+        MigProfile("4g.93gb", 4, 94208),
+        MigProfile("7g.186gb", 7, 187904),
+    ),
+    nvlink5=True,
+    fabric=True,
+    nvlink_gen=5,
+    gpus_per_node=4,
+    rack_trays=18,
+)
 
 MODELS: Mapping[str, GpuModel] = MappingProxyType(
     {
@@ -155,37 +188,7 @@ MODELS: Mapping[str, GpuModel] = MappingProxyType(
             nvlink_gen=5,
             nvswitches=2,
         ),
-        "gb200": GpuModel(
-            key="gb200",
-            name="NVIDIA GB200",
-            memory_mib=189471,
-            reserved_mib=740,
-            tdp_w=1200.0,
-            idle_w=160.0,
-            sm_clock_idle=120,
-            sm_clock_max=2062,
-            mem_clock=3996,
-            nvlinks=18,
-            nvlink_mbps_per_link=50000.0,
-            pcie_gen=6,
-            gpm=True,
-            hbm=True,
-            slowdown_temp=87,
-            shutdown_temp=92,
-            mig_profiles=(
-                MigProfile("1g.24gb", 1, 24064),
-                MigProfile("1g.47gb", 1, 47104),
-                MigProfile("2g.47gb", 2, 47104),
-                MigProfile("3g.93gb", 3, 94208),
-                MigProfile("4g.93gb", 4, 94208),
-                MigProfile("7g.186gb", 7, 187904),
-            ),
-            nvlink5=True,
-            fabric=True,
-            nvlink_gen=5,
-            gpus_per_node=4,
-            rack_trays=18,
-        ),
+        "gb200": _GB200,
         "a100": GpuModel(
             key="a100",
             name="NVIDIA A100-SXM4-80GB",
@@ -233,28 +236,8 @@ MODELS: Mapping[str, GpuModel] = MappingProxyType(
         ),
         # Blackwell Ultra: 288 GB HBM3e per GPU, same NVLink 5 switch system as GB200 (fabric.md: unverified);
         # no MIG profile is listed here until NVIDIA's table for it is read.
-        "gb300": GpuModel(
-            key="gb300",
-            name="NVIDIA GB300",
-            memory_mib=284208,
-            reserved_mib=740,
-            tdp_w=1400.0,
-            idle_w=170.0,
-            sm_clock_idle=120,
-            sm_clock_max=2062,
-            mem_clock=3996,
-            nvlinks=18,
-            nvlink_mbps_per_link=50000.0,
-            pcie_gen=6,
-            gpm=True,
-            hbm=True,
-            slowdown_temp=87,
-            shutdown_temp=92,
-            nvlink5=True,
-            fabric=True,
-            nvlink_gen=5,
-            gpus_per_node=4,
-            rack_trays=18,
+        "gb300": replace(
+            _GB200, key="gb300", name="NVIDIA GB300", memory_mib=284208, tdp_w=1400.0, idle_w=170.0, mig_profiles=()
         ),
     }
 )

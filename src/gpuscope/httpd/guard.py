@@ -3,8 +3,8 @@
 An HTTP server bounds single header lines and idle keep-alive, but not how long a client may take to send a
 request (a slowloris client trickling header bytes keeps a connection, a file descriptor and a handler alive for as
 long as it likes) nor how long a client may leave a response unread. dcgm-exporter's Go server has 10 s read and
-write timeouts; this guard gives the same protection. It wraps the HTTP server's protocol object (the exporter's
-own, ``httpd.server``, or aiohttp's) and only watches bytes go by:
+write timeouts; this guard gives the same protection. It wraps the HTTP server's protocol object (``httpd.server``'s,
+which every gpuscope server runs on) and only watches bytes go by:
 
 - a request (head and declared body) must arrive within ``request_timeout_s`` of its first byte (for the first
   request: of the connection being accepted), else the connection is closed;
@@ -308,7 +308,7 @@ class _Guard(asyncio.Protocol):
                 self._body_left -= taken
                 view = view[taken:]
                 if not self._body_left:
-                    self._disarm_read()  # the request is complete: aiohttp's keep-alive timer takes over
+                    self._disarm_read()  # the request is complete: the server's keep-alive timer takes over
                 continue
             self._arm_read()
             start = max(0, len(self._head) - len(_END_OF_HEAD) + 1)

@@ -22,10 +22,10 @@ def _parse_errors() -> tuple[type[BaseException], ...]:
 
 
 class MalformedRequests(logging.Filter):
-    """A server logs every request it cannot parse as an ERROR (aiohttp with a traceback: ~600 bytes of log for a
-    20-byte request, before any authentication). This turns each into one WARNING line and lets at most ``burst``
-    through, then one a second, saying how many were left out meanwhile. Handler errors (our bugs) keep their
-    traceback.
+    """A server logs every request it cannot parse as an ERROR (aiohttp, which gpuscope once served on, with a
+    traceback: ~600 bytes of log for a 20-byte request, before any authentication). This turns each into one
+    WARNING line and lets at most ``burst`` through, then one a second, saying how many were left out meanwhile.
+    Handler errors (our bugs) keep their traceback.
     """
 
     def __init__(self, burst: int = 10, per_s: float = 1.0, monotonic: Callable[[], float] = time.monotonic) -> None:

@@ -1,8 +1,9 @@
 """gpuscope's HTTP/1.1 server on asyncio's own protocols and h11: requests, responses, routes, connections.
 
-aiohttp's web server and what it pulls in cost ~14 MiB of a ~47 MiB exporter for three GET routes. This is the
-part of it an exporter needs: exact-path routes (GET answers HEAD too; another method is a 405 with ``Allow``; an
-unknown path a 404), keep-alive and pipelined requests answered in order, ``Expect: 100-continue``, a keep-alive
+It serves the exporter, `gpuscope up`'s simulated nodes and control API, the console and the remediator (aiohttp's
+web server, which some of them ran on before, cost ~14 MiB of a ~47 MiB exporter for three GET routes). What they
+need: routes by path and method (GET answers HEAD too; another method is a 405 with ``Allow``; an unknown path a
+404), keep-alive and pipelined requests answered in order, ``Expect: 100-continue``, a keep-alive
 idle timeout, and request checks (``before``, the web config's auth) and response headers (``after``) around every
 route. The HTTP/1.1 state machine is h11's (the parser under uvicorn and httpcore, pure Python, ~0.3 MiB): it
 parses each request and frames each response, and a malformed request is one 4xx and a rate-limited log line

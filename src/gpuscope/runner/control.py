@@ -51,7 +51,9 @@ async def _inject(request: Request) -> Response:
     except (TypeError, json.JSONDecodeError) as exc:
         return json_response({"error": f"bad request: {exc}"}, status=400)
     except GpuscopeError as exc:
-        return json_response({"error": str(exc)}, status=400)
+        # The message as the library words it, and its template and parameters, so `gpuscope inject` can name them
+        # by its flags (--cluster) while the console shows the library's words.
+        return json_response({"error": str(exc), "template": exc.template, "refs": list(exc.refs)}, status=400)
     _stack(request).event(message)
     return json_response({"ok": True, "message": message})
 
