@@ -32,11 +32,11 @@ from tests.fakenvml.processes import FakeProcess  # noqa: E402
 
 from gpuscope.backends.nvml import NvmlBackend, Timing  # noqa: E402
 from gpuscope.backends.sim import SimNode, SimNodeConfig  # noqa: E402
+from gpuscope.exporter.attribution.resolve import WorkloadLabels  # noqa: E402
+from gpuscope.exporter.attribution.source import WorkloadSettings  # noqa: E402
 from gpuscope.exporter.processes.source import ProcessSettings  # noqa: E402
 from gpuscope.exporter.runtime import NodeRuntime  # noqa: E402
 from gpuscope.exporter.settings import ExporterSettings, make_runtime  # noqa: E402
-from gpuscope.exporter.workloads.model import WorkloadLabels  # noqa: E402
-from gpuscope.exporter.workloads.source import WorkloadSettings  # noqa: E402
 from gpuscope.fields.collectors import load_collectors  # noqa: E402
 from gpuscope.hardware.models import model_by_key  # noqa: E402
 from gpuscope.simulator.fleet import FleetNode, with_simulated_processes  # noqa: E402

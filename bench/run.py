@@ -45,7 +45,7 @@ def exporter_sections(quick: bool, command: str) -> list[Section]:
     import exporter
     import nvml
     import workloads
-    from gpuscope.exporter.workloads.model import WorkloadLabels
+    from gpuscope.exporter.attribution.resolve import WorkloadLabels
 
     s = Section(
         "Exporter figures (the exporter benchmarks, run again here)" + (" (quick: shorter runs)" if quick else ""),

@@ -31,10 +31,10 @@ from tests.support.kubeapi import FakeKubeApi, fake_kube_api  # noqa: E402
 from tests.support.kubelet import FakeKubelet, fake_kubelet, pod  # noqa: E402
 
 from gpuscope.backends.sim import SimNode, SimNodeConfig  # noqa: E402
+from gpuscope.exporter.attribution.resolve import WorkloadLabels  # noqa: E402
+from gpuscope.exporter.attribution.source import WorkloadSettings  # noqa: E402
 from gpuscope.exporter.runtime import NodeRuntime  # noqa: E402
 from gpuscope.exporter.settings import ExporterSettings, make_runtime  # noqa: E402
-from gpuscope.exporter.workloads.model import WorkloadLabels  # noqa: E402
-from gpuscope.exporter.workloads.source import WorkloadSettings  # noqa: E402
 from gpuscope.fields.collectors import load_collectors  # noqa: E402
 from gpuscope.hardware.models import model_by_key  # noqa: E402
 
@@ -143,7 +143,7 @@ def churn_with_metadata(
 def measured_watch_requests(api: FakeKubeApi, seconds: float = 6.0) -> tuple[int, int, float]:
     """The requests of one pod watch over ``seconds`` of wall time with a 1 s watch timeout (the server ends each
     watch after it, as it does after 300 s by default): lists and watches, counted by the server."""
-    from gpuscope.exporter.workloads.podmeta import pod_decoder
+    from gpuscope.exporter.attribution.podmeta import pod_decoder
     from gpuscope.kube.client import ApiServer
     from gpuscope.kube.reflector import Reflector
 

@@ -34,7 +34,7 @@ WAITING = {
     # (a reload, the kubelet socket), logged by the exporter itself and never printed by the CLI's error line.
     ("exporter/app.py", "--web-config-file"),
     ("httpd/webconfig.py", "--web-config-file"),
-    ("exporter/workloads/kubelet.py", "--pod-resources-kubelet-socket"),
+    ("exporter/attribution/kubelet.py", "--pod-resources-kubelet-socket"),
     # dcgm-exporter's -m and --web-systemd-socket, named with their env vars: -m is read again at a reload, where
     # the exporter's own log says the error, not the CLI; the systemd sockets are gpuscope.httpd's.
     ("exporter/configmap.py", "--configmap-data"),

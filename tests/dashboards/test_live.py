@@ -24,7 +24,7 @@ from gpuscope.dashboards.defaults import finalize
 from gpuscope.dashboards.lint import problems
 from gpuscope.dashboards.model import Panel
 from gpuscope.dashboards.sdk import ref_id
-from gpuscope.prom.model import Sample
+from gpuscope.prom.records import Sample
 from gpuscope.rules import RulesConfig
 from tests.support.dashboards import substitute
 from tests.support.livefleet import CLUSTER, Fleet, label_values, query, running_fleet, served_fields, wait_ready

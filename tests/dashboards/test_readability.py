@@ -12,7 +12,7 @@ import pytest
 
 from gpuscope.console.frames import build_table, transform
 from gpuscope.dashboards.units import GPU_EQUIVALENTS, NON_NEGATIVE
-from gpuscope.prom.model import Sample
+from gpuscope.prom.records import Sample
 from gpuscope.rules import RulesConfig
 from tests.support.dashboards import built, collectors, every_field, panels, targets
 

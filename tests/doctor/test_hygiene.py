@@ -28,9 +28,9 @@ import pytest
 import yaml
 
 from gpuscope.doctor import Access, Endpoints, Report, audit
+from gpuscope.exporter.attribution.resolve import WorkloadLabels
+from gpuscope.exporter.attribution.source import WorkloadSettings
 from gpuscope.exporter.settings import ExporterSettings
-from gpuscope.exporter.workloads.model import WorkloadLabels
-from gpuscope.exporter.workloads.source import WorkloadSettings
 from gpuscope.fields.catalog import Dialect
 from gpuscope.fields.collectors import default_counters_text, load_collectors
 from gpuscope.generate.budget import predicted

@@ -10,8 +10,8 @@ from typing import Any, cast
 import pytest
 
 from gpuscope.doctor.longterm import store_queries, victoriametrics
-from gpuscope.doctor.model import Finding, Status
 from gpuscope.doctor.observations import LoadedConfig, Observations, Peer
+from gpuscope.doctor.results import Finding, Status
 from gpuscope.prom import Sample
 
 ARRIVED = Finding(Status.PASS, "cluster gpu-a's gpu:temperature_celsius:max_rollup5m is in the global store, 3s old")

@@ -13,8 +13,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from gpuscope.exporter.attribution.source import WorkloadSettings
 from gpuscope.exporter.settings import ExporterSettings
-from gpuscope.exporter.workloads.source import WorkloadSettings
 from gpuscope.fields.collectors import load_collectors
 from gpuscope.hardware.models import model_by_key, parse_mig_layout
 from gpuscope.simulator.kubelet import KubeletServer, pod

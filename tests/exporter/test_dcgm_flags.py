@@ -212,7 +212,7 @@ def test_every_row_is_one_settings_field_and_one_typer_option(command: str) -> N
 def test_choices_in_the_table_are_the_settings_values() -> None:
     from gpuscope.cli._app import LOG_FORMATS
     from gpuscope.cli._dcgm_flags import row
-    from gpuscope.exporter.workloads.model import WorkloadLabels
+    from gpuscope.exporter.attribution.resolve import WorkloadLabels
     from gpuscope.fields.catalog import Dialect
 
     assert row("dialect").flag.choices == tuple(d.value for d in Dialect)

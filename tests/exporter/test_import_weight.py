@@ -26,7 +26,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 # By feature: the modules that feature alone needs. A package name stands for everything under it.
 FEATURES = {
-    "kubelet client (-k)": ("grpc", "google.protobuf", "gpuscope.exporter.workloads.kubelet"),
+    "kubelet client (-k)": ("grpc", "google.protobuf", "gpuscope.exporter.attribution.kubelet"),
     "API server client (pod labels, DRA)": ("gpuscope.kube.client",),
     "process metrics": (
         "gpuscope.exporter.processes.procfs",

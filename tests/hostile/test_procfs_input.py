@@ -23,10 +23,10 @@ import pytest
 
 from gpuscope.backends.sim import SimNode, SimNodeConfig
 from gpuscope.backends.sim.processes import sync
+from gpuscope.exporter.attribution.source import WorkloadSettings
 from gpuscope.exporter.processes.source import ProcessSettings
 from gpuscope.exporter.server import Listener
 from gpuscope.exporter.settings import ExporterSettings, make_runtime
-from gpuscope.exporter.workloads.source import WorkloadSettings
 from gpuscope.fields.collectors import load_collectors
 from gpuscope.hardware.models import model_by_key
 from tests.support.exporters import serving

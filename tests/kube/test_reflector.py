@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from gpuscope.exporter.workloads.podmeta import PodMeta, compile_allowlist, pod_decoder
+from gpuscope.exporter.attribution.podmeta import PodMeta, compile_allowlist, pod_decoder
 from gpuscope.kube.client import ApiServer
 from gpuscope.kube.reflector import Reflector
 from tests.support.kubeapi import FakeKubeApi, fake_kube_api

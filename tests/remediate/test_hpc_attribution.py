@@ -16,8 +16,8 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from gpuscope.exporter.attribution.source import WorkloadSettings
 from gpuscope.exporter.settings import ExporterSettings
-from gpuscope.exporter.workloads.source import WorkloadSettings
 from gpuscope.fields.collectors import load_collectors
 from tests.support.exporters import serving
 from tests.support.fleets import fleet_of, sim_nodes

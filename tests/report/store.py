@@ -16,9 +16,9 @@ from gpuscope.cli import main
 from gpuscope.durations import prometheus_seconds
 from gpuscope.rules import RulesConfig
 from gpuscope.rules.efficiency_chargeback import chargeback_groups
-from gpuscope.rules.model import Recording
 from gpuscope.rules.promql import Promql
 from gpuscope.rules.recording import recording_groups
+from gpuscope.rules.records import Recording
 from gpuscope.rules.timescale import EVALUATION_INTERVAL_S
 from tests.support.prom import Prometheus, backfill, run_prometheus
 

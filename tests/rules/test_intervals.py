@@ -15,7 +15,7 @@ import pytest
 
 from gpuscope.durations import prometheus_seconds
 from gpuscope.rules import RulesConfig, build_groups
-from gpuscope.rules.model import Alert, Recording
+from gpuscope.rules.records import Alert, Recording
 from gpuscope.rules.timescale import EVALUATION_INTERVAL_S
 from tests.rules.variants import VARIANTS
 

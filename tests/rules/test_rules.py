@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 import yaml
 
+from gpuscope.exporter.attribution import exposition as workload_exposition
 from gpuscope.exporter.processes import exposition as process_exposition
-from gpuscope.exporter.workloads import exposition as workload_exposition
 from gpuscope.fields import companion
 from gpuscope.fields.catalog import BY_NAME
 from gpuscope.jobs import metrics as job_metrics
 from gpuscope.rules import COLD_TIER_REGEX, RulesConfig, alerts, build_groups, cold_tier_records, runbooks
-from gpuscope.rules.model import Recording
+from gpuscope.rules.records import Recording
 from tests.rules.cases import ALERT_CASES, AREAS
 from tests.rules.variants import VARIANTS
 from tests.support.prom import binary

@@ -11,7 +11,7 @@ import pytest
 
 from gpuscope.durations import prometheus_seconds
 from gpuscope.rules import RulesConfig, build_groups
-from gpuscope.rules.model import Alert, Group, Recording
+from gpuscope.rules.records import Alert, Group, Recording
 from gpuscope.rules.timescale import EVALUATION_INTERVAL_S, fit_scrape_interval
 from gpuscope.spec.load import parse_fleet
 from tests.rules.fixtures import gpu_labels, identity, self_labels

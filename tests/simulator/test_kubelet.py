@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import re
 
+from gpuscope.backends.sim.activity import WorkloadKind
 from gpuscope.backends.sim.faults import FaultKind, FaultRequest
 from gpuscope.backends.sim.node import SimNode, SimNodeConfig
 from gpuscope.backends.sim.processes import CHURN_S
 from gpuscope.backends.sim.teams import TEAMS_MIX, growth_delay
-from gpuscope.backends.sim.workload import WorkloadKind
+from gpuscope.exporter.attribution.kubelet import KubeletClient
+from gpuscope.exporter.attribution.resolve import PodDevice, resolve
 from gpuscope.exporter.settings import ExporterSettings, make_runtime
-from gpuscope.exporter.workloads.kubelet import KubeletClient
-from gpuscope.exporter.workloads.model import PodDevice, resolve
 from gpuscope.fields.collectors import load_collectors
 from gpuscope.hardware.models import MODELS, parse_mig_layout
 from gpuscope.simulator.kube import KubeSim, SimKubeNode

@@ -19,8 +19,8 @@ from gpuscope.backends.sim.faults import FaultKind, FaultRequest
 from gpuscope.bundle import write_bundle
 from gpuscope.dashboards import Options, options_for
 from gpuscope.errors import ApiError
+from gpuscope.exporter.attribution.source import WorkloadSettings
 from gpuscope.exporter.settings import ExporterSettings
-from gpuscope.exporter.workloads.source import WorkloadSettings
 from gpuscope.fields.collectors import parse_collectors
 from gpuscope.generate.compose import generate_bundle
 from gpuscope.hardware.models import model_by_key, parse_mig_layout

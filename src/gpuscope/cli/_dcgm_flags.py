@@ -31,7 +31,7 @@ from typing import Annotated, Any
 import typer
 
 from gpuscope.cli._app import choice
-from gpuscope.exporter.workloads.model import DEFAULT_SOCKET
+from gpuscope.exporter.attribution.resolve import DEFAULT_SOCKET
 
 log = logging.getLogger("gpuscope")
 

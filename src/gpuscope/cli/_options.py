@@ -20,9 +20,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from gpuscope.backends.base import WatchPlan
+    from gpuscope.exporter.attribution.source import WorkloadSettings
     from gpuscope.exporter.configfile import ConfigFile
     from gpuscope.exporter.settings import ExporterSettings
-    from gpuscope.exporter.workloads.source import WorkloadSettings
     from gpuscope.fields.collectors import CollectorSet
     from gpuscope.httpd.guard import HttpLimits
     from gpuscope.httpd.webconfig import WebConfig
@@ -312,8 +312,8 @@ def _workload_settings(flags: ExporterFlags) -> WorkloadSettings:
 
     ``--node-name``/``NODE_NAME`` selects the pods the API server watch sees; without it the host name stands in
     (a DaemonSet should set ``NODE_NAME`` from ``spec.nodeName``, as the generated one does)."""
-    from gpuscope.exporter.workloads.model import WorkloadLabels
-    from gpuscope.exporter.workloads.source import WorkloadSettings
+    from gpuscope.exporter.attribution.resolve import WorkloadLabels
+    from gpuscope.exporter.attribution.source import WorkloadSettings
 
     names = tuple(n.strip() for n in flags.nvidia_resource_names.split(",") if n.strip())
     # gRPC's C core logs reconnect chatter to stderr by default; the exporter reports kubelet trouble itself.

@@ -164,3 +164,15 @@ def either(*exprs: str | None) -> str | None:
     if not kept:
         return None
     return kept[0] if len(kept) == 1 else "\nor\n".join(f"({e})" for e in kept)
+
+
+def largest_increase(q: Q, fields: tuple[str, ...], scope: str, window: str) -> str | None:
+    """Per GPU, the largest increase of any of ``fields`` over ``window`` (GPUNVLinkErrors fires when any one
+    counter grows more than it tolerates). Each counter keeps its name in a ``counter`` label: ``increase``
+    drops the metric name, and two counters of one GPU would otherwise collide."""
+    sides = [
+        f'label_replace(increase({q.dcgm(f, scope)}[{window}]), "counter", "{f}", "", "")' for f in fields if q.has(f)
+    ]
+    if not sides:
+        return None
+    return f"max by ({q.gpu_by}) (\n  " + "\n  or ".join(sides) + "\n)"

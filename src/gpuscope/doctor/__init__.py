@@ -15,7 +15,7 @@ from pathlib import Path
 from gpuscope.doctor.checks import CHECKS, evaluate
 from gpuscope.doctor.expect import Expectation, Predict, base_config, from_fleet, no_fleet
 from gpuscope.doctor.fetch import Endpoints, observe
-from gpuscope.doctor.model import CheckResult, Report, Section, Status
+from gpuscope.doctor.results import CheckResult, Report, Section, Status
 from gpuscope.doctor.timing import Timing, default_window
 from gpuscope.errors import AuditError, UsageError
 from gpuscope.inputs import MissingFile, read_text

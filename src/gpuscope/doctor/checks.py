@@ -6,8 +6,8 @@ from collections.abc import Callable, Container
 from dataclasses import dataclass
 
 from gpuscope.doctor import dcgm, fabric, failures, floor, host, hygiene
-from gpuscope.doctor.model import CheckResult, Finding, Section, Status
 from gpuscope.doctor.observations import Observations
+from gpuscope.doctor.results import CheckResult, Finding, Section, Status
 from gpuscope.errors import QueryFailed
 from gpuscope.ruleconfig.config import RulesConfig
 

@@ -7,8 +7,8 @@ engine only as a failed scrape (HTTP 500), which the exporter-targets check alre
 
 from __future__ import annotations
 
-from gpuscope.doctor.model import Finding, Status
 from gpuscope.doctor.observations import Observations, listed
+from gpuscope.doctor.results import Finding, Status
 
 
 def dcgm_hop(o: Observations) -> Finding:

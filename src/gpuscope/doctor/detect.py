@@ -15,7 +15,7 @@ from typing import Any, Literal
 from gpuscope.errors import AuditError
 from gpuscope.escaping import promql_string
 from gpuscope.fields.catalog import RENAMED_IN_4_9
-from gpuscope.prom import Vector
+from gpuscope.prom.records import Vector
 from gpuscope.ruleconfig.config import EXPORTER_JOB, RulesConfig
 from gpuscope.rules.promql import regex_of
 

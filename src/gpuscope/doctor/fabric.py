@@ -14,8 +14,8 @@ from collections import Counter
 
 from gpuscope.doctor.detect import TEMP
 from gpuscope.doctor.expect import FabricExpectation
-from gpuscope.doctor.model import Evidence, Finding, Status
 from gpuscope.doctor.observations import Observations, listed
+from gpuscope.doctor.results import Evidence, Finding, Status
 from gpuscope.rules.alerts_fabric import LINK_ACTIVE, LINK_STATE
 from gpuscope.rules.promql import Promql
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import math
 
-from gpuscope.doctor.model import Evidence, Finding, Status
 from gpuscope.doctor.observations import Observations, listed, number
+from gpuscope.doctor.results import Evidence, Finding, Status
 from gpuscope.doctor.timing import GROWTH_HORIZON_S, duration
 
 NEAR_TIMEOUT = 0.8

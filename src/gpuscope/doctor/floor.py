@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import re
 
-from gpuscope.doctor.longterm import victoriametrics
-from gpuscope.doctor.model import Evidence, Finding, Status
+from gpuscope.doctor.longterm import ROLLUP, victoriametrics
 from gpuscope.doctor.observations import Observations, Peer, listed, number
-from gpuscope.doctor.queries import ROLLUP
+from gpuscope.doctor.results import Evidence, Finding, Status
 from gpuscope.doctor.timing import ROLLUP_STALE_S
 from gpuscope.rules import build_groups
 from gpuscope.rules.alerts_host import HOST_GROUPS

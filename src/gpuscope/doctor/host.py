@@ -9,8 +9,8 @@ naming them.
 from __future__ import annotations
 
 from gpuscope.doctor.detect import TEMP
-from gpuscope.doctor.model import Finding, Status
 from gpuscope.doctor.observations import Observations, listed
+from gpuscope.doctor.results import Finding, Status
 from gpuscope.rules.alerts_host import gpu_hosts
 from gpuscope.rules.promql import Promql
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from gpuscope.doctor.detect import HOST_LABELS
-from gpuscope.doctor.model import Evidence, Finding, Status
 from gpuscope.doctor.observations import Observations, number
+from gpuscope.doctor.results import Evidence, Finding, Status
 from gpuscope.errors import QueryFailed
 from gpuscope.spec.fleet import LABEL_LIMIT
 

@@ -11,10 +11,11 @@ the retention window or from the future are ignored, i.e. lost).
 
 from __future__ import annotations
 
-from gpuscope.doctor.model import Evidence, Finding, Status
 from gpuscope.doctor.observations import Observations, Peer, number, vector
+from gpuscope.doctor.results import Evidence, Finding, Status
 from gpuscope.durations import go_seconds
 
+ROLLUP = "cluster:gpus_reporting:count_rollup5m"  # a cold-tier rollup every gpuscope deployment records
 STORE_RATE_S = 120.0  # the rate window for the store's counters, in production time (several self-scrapes)
 
 

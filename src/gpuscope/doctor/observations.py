@@ -13,12 +13,12 @@ from typing import Any
 
 from gpuscope.doctor.detect import TEMP, Detected
 from gpuscope.doctor.expect import Expectation
-from gpuscope.doctor.model import Evidence
+from gpuscope.doctor.results import Evidence
 from gpuscope.doctor.timing import Timing
 from gpuscope.durations import prometheus_seconds
 from gpuscope.errors import QueryFailed, SpecError
 from gpuscope.inputs import load
-from gpuscope.prom import Rule, Target, Vector
+from gpuscope.prom.records import Rule, Target, Vector
 from gpuscope.ruleconfig.config import RulesConfig
 from gpuscope.rules.promql import Promql
 

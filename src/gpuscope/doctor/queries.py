@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from gpuscope.doctor.detect import HOST_LABELS, TEMP, Detected
 from gpuscope.doctor.fabric import fabric_queries
 from gpuscope.doctor.host import host_queries
+from gpuscope.doctor.longterm import ROLLUP
 from gpuscope.doctor.timing import GROWTH_HORIZON_S, HOUR_S, Timing, duration
 from gpuscope.escaping import promql_string_content
 from gpuscope.rules import alerts
@@ -31,7 +32,6 @@ ALERT_QUERIES = {
     "rw.failures": "PrometheusRemoteStorageFailures",
     "rw.shards": "PrometheusRemoteWriteDesiredShards",
 }
-ROLLUP = "cluster:gpus_reporting:count_rollup5m"  # a cold-tier rollup every gpuscope deployment records
 PROF_REGEX = "DCGM_FI_PROF_.+"
 PROF_WINDOW_CHUNK = 100  # UUIDs per query: about 4 KiB of URL, under any proxy's limit
 _SENT = "prometheus_remote_storage_queue_highest_sent_timestamp_seconds"

@@ -9,7 +9,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from gpuscope.doctor.model import CheckResult, Report, Section, Status
+from gpuscope.doctor.results import CheckResult, Report, Section, Status
 from gpuscope.doctor.timing import duration
 
 STYLES = {Status.PASS: "green", Status.WARN: "yellow", Status.FAIL: "bold red", Status.SKIP: "dim"}

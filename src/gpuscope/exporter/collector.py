@@ -24,10 +24,10 @@ from gpuscope.backends.base import (
     ReadError,
     ReadRequest,
 )
+from gpuscope.exporter.attribution.resolve import Attribution, WorkloadStatus
+from gpuscope.exporter.attribution.source import WorkloadSource
 from gpuscope.exporter.devices import DeviceSelection
 from gpuscope.exporter.snapshot import ErrorKey, GpuDerived, Snapshot
-from gpuscope.exporter.workloads.model import Attribution, WorkloadStatus
-from gpuscope.exporter.workloads.source import WorkloadSource
 from gpuscope.fields.catalog import DERIVED, field_name
 from gpuscope.fields.clock_events import CLOCK_EVENT_REASONS
 from gpuscope.fields.collectors import CollectorSet

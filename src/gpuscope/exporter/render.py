@@ -20,9 +20,9 @@ from dataclasses import dataclass
 
 from gpuscope import __version__, exposition
 from gpuscope.backends.base import GpuReading, LinkReading, LinkState, NodeReading, SwitchReading, Value
+from gpuscope.exporter.attribution.labels import NO_ATTRIBUTES, Pairs, attribute_variants, sections
+from gpuscope.exporter.attribution.resolve import Attribution, WorkloadLabels
 from gpuscope.exporter.snapshot import GpuDerived, Snapshot
-from gpuscope.exporter.workloads.labels import NO_ATTRIBUTES, Pairs, attribute_variants, sections
-from gpuscope.exporter.workloads.model import Attribution, WorkloadLabels
 from gpuscope.exposition import escape, label_suffix
 from gpuscope.fields.catalog import DERIVED, Entity, MetricType, MigScope, ValueKind
 from gpuscope.fields.collectors import CollectorSet, Metric

@@ -14,11 +14,11 @@ from dataclasses import dataclass, field, replace
 
 from gpuscope import exposition
 from gpuscope.backends.base import Backend
+from gpuscope.exporter.attribution.exposition import render_workload_info
 from gpuscope.exporter.collector import Collector
 from gpuscope.exporter.render import RenderConfig, Split, render_dcgm
 from gpuscope.exporter.selfmetrics import ReloadStatus, read_process_stats, render_dynamic, render_self
 from gpuscope.exporter.snapshot import Snapshot
-from gpuscope.exporter.workloads.exposition import render_workload_info
 from gpuscope.fields.collectors import CollectorSet
 from gpuscope.httpd.stats import AuthStats, ConnectionStats
 

@@ -15,9 +15,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from gpuscope.backends.base import ProfilingState
+from gpuscope.exporter.attribution.exposition import render_api_status
 from gpuscope.exporter.render import RenderConfig, build_info_line
 from gpuscope.exporter.snapshot import Snapshot
-from gpuscope.exporter.workloads.exposition import render_api_status
 from gpuscope.exposition import COUNTER, GAUGE, family, fixed, general, integer, label, label_suffix, labels, sample
 from gpuscope.httpd.stats import AUTH_OUTCOMES, HTTP_TIMEOUTS, AuthStats, ConnectionStats
 

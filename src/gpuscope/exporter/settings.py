@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from gpuscope.backends.base import Backend, WatchPlan
+from gpuscope.exporter.attribution.source import WorkloadSettings, WorkloadSource
 from gpuscope.exporter.collector import Collector
 from gpuscope.exporter.devices import DeviceSelection
 from gpuscope.exporter.processes.nvml_lists import ProcessLists
@@ -20,7 +21,6 @@ from gpuscope.exporter.processes.pods import PodLookup
 from gpuscope.exporter.processes.source import ProcessSettings, ProcessSource
 from gpuscope.exporter.render import RenderConfig
 from gpuscope.exporter.runtime import NodeRuntime
-from gpuscope.exporter.workloads.source import WorkloadSettings, WorkloadSource
 from gpuscope.fields.catalog import Dialect
 from gpuscope.fields.collectors import CollectorSet
 
@@ -88,7 +88,7 @@ def make_runtime(
     ps = settings.processes
     processes = None
     if pod_lookup is None and workloads is not None and workloads.pod_watch is not None:
-        from gpuscope.exporter.workloads.process_pods import WatchedPods
+        from gpuscope.exporter.attribution.process_pods import WatchedPods
 
         pod_lookup = WatchedPods(workloads)  # the pod watch names pods by UID (docs/kubernetes-attribution.md)
     if ps.reads:

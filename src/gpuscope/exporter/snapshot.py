@@ -8,7 +8,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from gpuscope.backends.base import NodeReading
-from gpuscope.exporter.workloads.model import Attribution, WorkloadStatus
+from gpuscope.exporter.attribution.resolve import Attribution, WorkloadStatus
 
 if TYPE_CHECKING:  # set only with --process-metrics / --kernel-log, whose modules load only then
     from gpuscope.exporter.kernellog import KernelLogView

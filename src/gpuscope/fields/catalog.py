@@ -1,7 +1,7 @@
 """The field catalog: every GPU field gpuscope can serve, looked up by name or id, and its naming dialects.
 
 The rows are in ``fields/rows.py``, their ids in ``fields/ids.py`` (``FieldId``), their types in
-``fields/model.py``; this module indexes them and resolves the names a collectors CSV may use.
+``fields/schema.py``; this module indexes them and resolves the names a collectors CSV may use.
 
 Dialects. dcgm-exporter <= 4.8 ("classic") emits the CSV's first column verbatim; 4.9.0 renamed the 23 fields of
 its default and profiling presets. A rename is a link from the classic row to its 4.9 row. DCGM itself defines no
@@ -25,10 +25,10 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from gpuscope.fields.ids import FieldId
-from gpuscope.fields.model import Dialect, Entity, Field, MetricType, MigScope, ValueKind
 from gpuscope.fields.rows import DEVICE_FIELDS, LATER_FIELDS
 from gpuscope.fields.rows_dcgm4 import DCGM4_FIELDS
 from gpuscope.fields.rows_fabric import FABRIC_FIELDS
+from gpuscope.fields.schema import Dialect, Entity, Field, MetricType, MigScope, ValueKind
 
 ALL_FIELDS: tuple[Field, ...] = (*DEVICE_FIELDS, *DCGM4_FIELDS, *LATER_FIELDS)
 

@@ -26,3 +26,5 @@ class ClockEventReason(IntEnum):
 
 # (bit, label value) in bit order.
 CLOCK_EVENT_REASONS: tuple[tuple[int, str], ...] = tuple((int(r), r.name.lower()) for r in ClockEventReason)
+# The clock_event label values of thermal slowdowns (a PromQL matcher).
+THERMAL_EVENTS = 'clock_event=~"sw_thermal|hw_thermal"'

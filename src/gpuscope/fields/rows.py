@@ -8,7 +8,7 @@ backend, rules and dashboards — reads names, units and semantics from here.
 from __future__ import annotations
 
 from gpuscope.fields.ids import FieldId
-from gpuscope.fields.model import Entity, Field, MetricType, MigScope, ValueKind
+from gpuscope.fields.schema import Entity, Field, MetricType, MigScope, ValueKind
 
 
 def _row(

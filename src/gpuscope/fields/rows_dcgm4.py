@@ -14,7 +14,7 @@ Value semantics, as DCGM documents them:
 from __future__ import annotations
 
 from gpuscope.fields.ids import FieldId
-from gpuscope.fields.model import Field, MetricType, ValueKind
+from gpuscope.fields.schema import Field, MetricType, ValueKind
 
 FABRIC_MANAGER_SUCCESS = 3
 FABRIC_HEALTH_HEALTHY = 1

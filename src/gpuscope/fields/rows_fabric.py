@@ -17,7 +17,7 @@ the catalog indexes both (``catalog.BY_NAME``), so a collectors CSV may list the
 from __future__ import annotations
 
 from gpuscope.fields.ids import FieldId
-from gpuscope.fields.model import Entity, Field, MetricType
+from gpuscope.fields.schema import Entity, Field, MetricType
 
 LINK_STATUS_ACTIVE = 2  # DCGM_FI_DEV_NVSWITCH_LINK_STATUS of a trained port
 NVLINK_STATE_UP = 1  # DCGM_FI_DEV_NVLINK_GET_STATE of an up link

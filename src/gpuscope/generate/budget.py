@@ -24,7 +24,7 @@ from gpuscope.generate.budget_report import BudgetReport, ClusterBudget, NodeGro
 from gpuscope.generate.host_scrape import host_series
 from gpuscope.hardware.models import MODELS, parse_mig_layout
 from gpuscope.rules import build_groups
-from gpuscope.rules.model import Recording
+from gpuscope.rules.records import Recording
 from gpuscope.spec.fleet import Cluster, FleetSpec, NodeGroup
 from gpuscope.spec.load import LoadedSpec
 

@@ -2,7 +2,7 @@
 
 dcgm-exporter (and ``gpuscope exporter``) read ``--hpc-job-mapping-dir``: one file per GPU named by its index
 (``<gpu>``, or ``<gpu>.<gi>`` for a MIG GPU instance), one job id per line (upstream
-``internal/pkg/transformation/hpc.go``; ``exporter/workloads/hpc.py``). slurmd runs the prolog as root before a
+``internal/pkg/transformation/hpc.go``; ``exporter/attribution/hpc.py``). slurmd runs the prolog as root before a
 job starts on the node (at allocation with ``PrologFlags=Alloc``) with ``SLURM_JOB_ID`` and ``SLURM_JOB_GPUS``,
 Slurm's indices of the job's GPUs: the GPUs' NVML indices when gres.conf lists ``/dev/nvidia<N>`` in order (as
 ``AutoDetect=nvml`` does). The prolog adds the job's line to each of its GPUs' files; the epilog takes the job's line

@@ -20,7 +20,7 @@ labels of 700 characters hold 175 MiB. Past the budget an object is kept in its 
 labels: attribution still finds it) when that fits, else not kept; either is counted (``full``) and logged. An
 object ``decode`` cannot read (``containerStatuses: 5``) is skipped with a warning, never the list; an answer
 nested past the parser's depth is one ``bad_response`` line, not a traceback. What each collection keeps of an
-object (pods, ResourceSlices) is its user's decoder (``gpuscope.exporter.workloads``).
+object (pods, ResourceSlices) is its user's decoder (``gpuscope.exporter.attribution``).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from gpuscope.errors import ApiError, ApiUnusable, EndpointDown, QueryFailed
 from gpuscope.prom.access import Access
 from gpuscope.prom.aio import AsyncClient, SlotTimeout
 from gpuscope.prom.api import MAX_BODY_BYTES, Deadline, Endpoint, Limits
-from gpuscope.prom.model import Matrix, Rule, RuntimeInfo, Sample, Series, Target, TsdbStatus, Vector
+from gpuscope.prom.records import Matrix, Rule, RuntimeInfo, Sample, Series, Target, TsdbStatus, Vector
 from gpuscope.prom.sync import Client, http_client
 
 __all__ = [

@@ -20,7 +20,7 @@ from gpuscope.errors import ApiError, EndpointDown
 from gpuscope.prom import api
 from gpuscope.prom.access import Access, client_options
 from gpuscope.prom.api import Call, Endpoint, Limits, late
-from gpuscope.prom.model import Matrix, Rule, Target, Vector
+from gpuscope.prom.records import Matrix, Rule, Target, Vector
 from gpuscope.prom.transport import Body, failure, request
 
 T = TypeVar("T")

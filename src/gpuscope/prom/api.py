@@ -20,7 +20,7 @@ from urllib.parse import quote, urlencode, urlsplit
 
 from gpuscope.durations import prometheus_seconds
 from gpuscope.errors import ApiUnusable, EndpointDown, QueryFailed, UsageError
-from gpuscope.prom.model import Matrix, Rule, RuntimeInfo, Sample, Series, Target, TsdbStatus, Vector
+from gpuscope.prom.records import Matrix, Rule, RuntimeInfo, Sample, Series, Target, TsdbStatus, Vector
 
 T = TypeVar("T")
 

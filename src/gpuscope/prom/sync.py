@@ -17,7 +17,7 @@ import httpx
 from gpuscope.prom import api
 from gpuscope.prom.access import Access, client_options
 from gpuscope.prom.api import Call, Deadline, Endpoint, Limits, late
-from gpuscope.prom.model import Matrix, Rule, RuntimeInfo, Target, TsdbStatus, Vector
+from gpuscope.prom.records import Matrix, Rule, RuntimeInfo, Target, TsdbStatus, Vector
 from gpuscope.prom.transport import Body, failure, request
 
 T = TypeVar("T")

@@ -17,9 +17,9 @@ from gpuscope.rules.alerts_processes import processes_group
 from gpuscope.rules.alerts_prometheus import prometheus_group
 from gpuscope.rules.alerts_workload import workload_group
 from gpuscope.rules.efficiency_chargeback import chargeback_groups
-from gpuscope.rules.model import Alert, Group, Recording
 from gpuscope.rules.promql import Promql
 from gpuscope.rules.recording import COLD_TIER_REGEX, recording_groups
+from gpuscope.rules.records import Alert, Group, Recording
 from gpuscope.rules.render import RULE_FILES, render_files, render_runbook
 from gpuscope.rules.timescale import compress, fit_scrape_interval, held_through_missed_scrapes
 from gpuscope.rules.workload_attribution import attribution_groups

@@ -19,8 +19,8 @@ the per-link alert here reads only the per-link counters and names the links.
 
 from __future__ import annotations
 
-from gpuscope.rules.model import MINUTE_INTERVAL, Alert, Group, Recording, Runbook
 from gpuscope.rules.promql import Promql, alternatives
+from gpuscope.rules.records import MINUTE_INTERVAL, Alert, Group, Recording, Runbook
 
 # GPU-link state, DCGM_FI_DEV_NVLINK_GET_STATE (1508, NVML_FI_DEV_NVLINK_GET_STATE): 1 active, 0 inactive.
 LINK_STATE = "DCGM_FI_DEV_NVLINK_GET_STATE"

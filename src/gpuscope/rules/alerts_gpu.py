@@ -5,31 +5,16 @@ exist, are one more source of the same signal. Every source is reduced to one se
 
 from __future__ import annotations
 
+from gpuscope.fields.clock_events import THERMAL_EVENTS
+from gpuscope.fields.nvlink_errors import NVLINK_ERROR_FIELDS
 from gpuscope.fields.xid import GPU_FELL_OFF_BUS, xid_action, xid_info
-from gpuscope.rules.model import MINUTE_INTERVAL, Alert, Group, Runbook
 from gpuscope.rules.promql import Promql, alternatives, regex_of
 from gpuscope.rules.recording import MOVED_1H, PCI_BUS_ID, PRESENT_1H
+from gpuscope.rules.records import MINUTE_INTERVAL, Alert, Group, Runbook
 
-# Every NVLink error counter either exporter may serve (per-GPU totals; which ones exist depends on the GPU).
-NVLINK_ERROR_FIELDS = (
-    "DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL",
-    "DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL",
-    "DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL",
-    "DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL",
-    "DCGM_FI_DEV_NVLINK_CRC_ERROR_TOTAL",
-    "DCGM_FI_DEV_NVLINK_RECOVERY_TOTAL",
-    "DCGM_FI_DEV_NVLINK_REPLAY_TOTAL",
-    # NVLink5 (Blackwell): packets received with errors, link integrity, failed recoveries and the errors left after
-    # forward error correction. Symbol errors (before FEC) and successful recoveries are normal and left out.
-    "DCGM_FI_DEV_NVLINK_COUNT_RX_ERRORS",
-    "DCGM_FI_DEV_NVLINK_COUNT_LOCAL_LINK_INTEGRITY_ERRORS",
-    "DCGM_FI_DEV_NVLINK_COUNT_LINK_RECOVERY_FAILED_EVENTS",
-    "DCGM_FI_DEV_NVLINK_COUNT_EFFECTIVE_ERRORS",
-)
 # DCGM_FI_DEV_FABRIC_HEALTH_SUMMARY: 2 unhealthy, 3 limited capacity; DCGM_FI_DEV_FABRIC_MANAGER_STATUS 4: failure.
 FABRIC_UNHEALTHY = (2, 3)
 FABRIC_MANAGER_FAILURE = 4
-THERMAL_EVENTS = 'clock_event=~"sw_thermal|hw_thermal"'
 _GPU_DESC = "GPU {{ $labels.gpu }} ({{ $labels.UUID }}) on {{ $labels.Hostname }} ({{ $labels.instance }})"
 
 

@@ -9,8 +9,8 @@ Joins are by the host label: the generated scrape configs give node-exporter ser
 from __future__ import annotations
 
 from gpuscope.rules.alerts_kube import kube_alerts, kube_recordings
-from gpuscope.rules.model import MINUTE_INTERVAL, Alert, Group, Recording, Runbook
 from gpuscope.rules.promql import Promql, alternatives
+from gpuscope.rules.records import MINUTE_INTERVAL, Alert, Group, Recording, Runbook
 
 _HOST_TMPL = "{{{{ $labels.{} }}}}"
 HOST_RULES, HOST_ALERTS, HOST_MINUTE_ALERTS = "gpuscope-host.rules", "gpuscope-host.alerts", "gpuscope-host-1m.alerts"

@@ -9,8 +9,8 @@ where another stack scrapes it. Series names and labels: ``gpuscope.fields.compa
 from __future__ import annotations
 
 from gpuscope.fields.companion import GPU_RESOURCE, GPU_RESOURCE_REGEX
-from gpuscope.rules.model import Alert, Recording, Runbook
 from gpuscope.rules.promql import Promql
+from gpuscope.rules.records import Alert, Recording, Runbook
 
 _HOST_TMPL = "{{{{ $labels.{} }}}}"
 _SCHEDULED = 'node!=""'

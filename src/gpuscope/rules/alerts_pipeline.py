@@ -4,9 +4,9 @@ engine down, version skew), unbudgeted models."""
 from __future__ import annotations
 
 from gpuscope.rules.alerts_kube import with_kube_restarts
-from gpuscope.rules.model import MINUTE_INTERVAL, Alert, Group, Runbook
 from gpuscope.rules.promql import Promql, alternatives, regex_of
 from gpuscope.rules.recording import PROF_PRESENT_1H
+from gpuscope.rules.records import MINUTE_INTERVAL, Alert, Group, Runbook
 
 _INSTANCE = "{{ $labels.instance }}"
 

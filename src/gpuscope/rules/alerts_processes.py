@@ -9,8 +9,8 @@ next pod scheduled on the GPU, which then shows as "allocated but idle" or fails
 
 from __future__ import annotations
 
-from gpuscope.rules.model import MINUTE_INTERVAL, Alert, Group, Runbook
 from gpuscope.rules.promql import Promql
+from gpuscope.rules.records import MINUTE_INTERVAL, Alert, Group, Runbook
 
 UNATTRIBUTED_MEMORY = "gpuscope_gpu_unattributed_memory_used_bytes"
 UNATTRIBUTED_TOTAL = "gpuscope_exporter_process_unattributed_total"

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from gpuscope.rules.model import Alert, Group, Runbook
 from gpuscope.rules.promql import Promql, alternatives
+from gpuscope.rules.records import Alert, Group, Runbook
 
 _INSTANCE = "{{ $labels.instance }}"
 

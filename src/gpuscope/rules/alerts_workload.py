@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from gpuscope.durations import prometheus_seconds
-from gpuscope.rules.model import MINUTE_INTERVAL, Alert, Group, Runbook
 from gpuscope.rules.promql import Promql
+from gpuscope.rules.records import MINUTE_INTERVAL, Alert, Group, Runbook
 
 
 def allocated_but_idle(q: Promql) -> Alert:

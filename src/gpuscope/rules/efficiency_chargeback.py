@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from gpuscope.durations import prometheus_seconds
 from gpuscope.rules.accounting import TEAM_LABEL, unit_match, unit_share
-from gpuscope.rules.model import MINUTE_INTERVAL, Group, Recording
 from gpuscope.rules.promql import Promql, alternatives
 from gpuscope.rules.recording import HELD, HELD_ACTIVE, HELD_POWER, UNIT_ACTIVE, UNIT_SHARE
+from gpuscope.rules.records import MINUTE_INTERVAL, Group, Recording
 
 HELD_5M = "chargeback:gpus_held:count_rollup5m"
 ACTIVE_5M = "chargeback:gpus_active:sum_rollup5m"

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from gpuscope.escaping import promql_alternation
 from gpuscope.fields.catalog import BY_NAME, RENAMED_IN_4_9, RENAMED_IN_4_10
-from gpuscope.fields.model import Aggregation, Field, Level
+from gpuscope.fields.schema import Aggregation, Field, Level
 from gpuscope.ruleconfig.config import RulesConfig
 
 # The fields the exporter's per-pod split of shared GPUs writes per pod (exporter/processes/exposition.py).

@@ -9,8 +9,8 @@ the long-term store has a predictable number of series.
 from __future__ import annotations
 
 from gpuscope.rules.accounting import MIG, TEAM_LABEL, WHOLE, holders, share_per_holder, unit_match, unit_share
-from gpuscope.rules.model import MINUTE_INTERVAL, Group, Recording
 from gpuscope.rules.promql import Promql, alternatives
+from gpuscope.rules.records import MINUTE_INTERVAL, Group, Recording
 
 # (recorded metric name, classic field) for per-GPU activity signals.
 _PROF_SIGNALS = (

@@ -12,7 +12,7 @@ from typing import Any
 import yaml
 
 from gpuscope.ruleconfig.config import RulesConfig
-from gpuscope.rules.model import Alert, Group, Recording
+from gpuscope.rules.records import Alert, Group, Recording
 
 RULE_FILES = {
     "recording": "gpuscope-recording.yaml",

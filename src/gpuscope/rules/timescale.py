@@ -14,7 +14,7 @@ import re
 from dataclasses import replace
 
 from gpuscope.durations import prometheus_seconds, prometheus_text
-from gpuscope.rules.model import Alert, Group, Recording
+from gpuscope.rules.records import Alert, Group, Recording
 
 # The rules are written for 15 s scrapes and evaluations (a group with no interval of its own runs at this one).
 EVALUATION_INTERVAL_S = 15

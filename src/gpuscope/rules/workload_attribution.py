@@ -12,9 +12,9 @@ the groups (teams, claims), never by pods.
 from __future__ import annotations
 
 from gpuscope.ruleconfig.groups import GROUP_RECORDS, group_record
-from gpuscope.rules.model import Group, Recording
 from gpuscope.rules.promql import Promql
 from gpuscope.rules.recording import HELD, HELD_ACTIVE
+from gpuscope.rules.records import Group, Recording
 
 DRA_CLAIM = ("dra_claim_namespace", "dra_claim_name")
 

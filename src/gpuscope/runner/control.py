@@ -8,10 +8,14 @@ inject faults with a cross-site ``text/plain`` POST, which a browser sends witho
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from gpuscope.errors import GpuscopeError
 from gpuscope.httpd.server import App, Request, Response, delete, get, json_response, post
-from gpuscope.runner.stack import InjectRequest, Stack
+from gpuscope.runner.inject import InjectRequest
+
+if TYPE_CHECKING:  # annotations only: the API drives the stack it is handed and never builds one
+    from gpuscope.runner.stack import Stack
 
 _STACK = "stack"
 MAX_BODY_BYTES = 4 * 1024 * 1024  # a webhook notification of thousands of alerts

@@ -35,11 +35,12 @@ from gpuscope.httpd.server import App
 from gpuscope.httpd.site import stop_serving
 from gpuscope.prom import AsyncClient
 from gpuscope.runner.children import build_children
+from gpuscope.runner.holders import Holders, plan_holders
+from gpuscope.runner.inject import InjectRequest
 from gpuscope.runner.plan import LocalPlan
 from gpuscope.runner.process import ManagedProcess, stop_all
 from gpuscope.runner.state import StackLock, data_paths, write_state
 from gpuscope.runner.status import StackStatus, gather, stack_clients, story_alert
-from gpuscope.runner.workloads import Workloads, plan_workloads
 from gpuscope.simulator.control import apply_fault, sim_of
 from gpuscope.simulator.fleet import build_listeners, raise_fd_limit, with_simulated_processes
 from gpuscope.simulator.kube import KubeSim, SimKubeNode
@@ -49,20 +50,6 @@ from gpuscope.spec.load import LoadedSpec
 log = logging.getLogger(__name__)
 
 STACK_FAULTS = ("exporter-down", "prometheus-down", "global-down")
-
-
-@dataclass(frozen=True, slots=True)
-class InjectRequest:
-    fault: str
-    cluster: str | None = None
-    node: str | None = None
-    gpu: int | None = None
-    replica: str = "a"
-    code: int | None = None  # an XID for xid (13 if unset), an SXid for nvswitch-fatal
-    seconds: float = 30.0
-    enabled: bool = True
-    link: int | None = None  # nvlink-down
-    switch: int | None = None  # nvswitch-fatal
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +86,7 @@ class Stack:
         self.children: dict[str, ManagedProcess] = {}
         self.listeners: list[Listener] = []
         self.kube = KubeSim(nodes=[])
-        self.workloads: Workloads | None = None
+        self.holders: Holders | None = None
         self.node_servers: list[ServedNode] = []
         self.down_nodes: set[int] = set()
         self.notifications: list[dict[str, Any]] = []
@@ -150,12 +137,12 @@ class Stack:
         nodes, settings = with_simulated_processes(self.plan.nodes, settings, self.data_dir / "processes")
         raise_fd_limit(len(self.plan.nodes) * 4 + 256)
         # who holds which GPU: a kubelet per Kubernetes node, a job-mapping directory per Slurm node
-        self.workloads = plan_workloads(self.plan, self.data_dir)
+        self.holders = plan_holders(self.plan, self.data_dir)
         self.listeners = [
-            build_listeners([n], self.workloads.settings(local.cluster, settings))[0]
+            build_listeners([n], self.holders.settings(local.cluster, settings))[0]
             for local, n in zip(self.plan.nodes, nodes, strict=True)
         ]
-        self.workloads.start(self.plan, self.listeners, push_interval_s=5.0 if self.plan.fast else 15.0)
+        self.holders.start(self.plan, self.listeners, push_interval_s=5.0 if self.plan.fast else 15.0)
         self.kube = kube_sim(self.plan, self.listeners)  # kube-state-metrics and cAdvisor of the simulated pods
         self.node_servers = [await self._serve(lst) for lst in self.listeners]
         return Scheduler([lst.runtime for lst in self.listeners], self.plan.interval_s, workers=2)
@@ -222,11 +209,11 @@ class Stack:
                 await asyncio.wait_for(gathered.wait(), timeout=wait_s)
         return self.report()
 
-    async def drive_workloads(self, stop: asyncio.Event) -> None:
+    async def drive_holders(self, stop: asyncio.Event) -> None:
         """Keep the Slurm nodes' job-mapping directories and the jobs' pushes in step with the time."""
         while not stop.is_set():
-            if self.workloads is not None:
-                await asyncio.to_thread(self.workloads.tick, time.time())
+            if self.holders is not None:
+                await asyncio.to_thread(self.holders.tick, time.time())
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), timeout=1.0)
 
@@ -259,16 +246,16 @@ class Stack:
         }
 
     async def shutdown(self) -> None:
-        if self.workloads is not None:  # the jobs report their end while the Pushgateway still runs
-            await asyncio.to_thread(self.workloads.finish_jobs)
+        if self.holders is not None:  # the jobs report their end while the Pushgateway still runs
+            await asyncio.to_thread(self.holders.finish_jobs)
         await asyncio.to_thread(self._stop_children)
         for i, node in enumerate(self.node_servers):
             if i not in self.down_nodes:
                 await node.stop()
         for lst in self.listeners:
             lst.runtime.close()  # the kubelet channels too, before their kubelets go
-        if self.workloads is not None:
-            await asyncio.to_thread(self.workloads.close)
+        if self.holders is not None:
+            await asyncio.to_thread(self.holders.close)
         if self.lock.held:
             self.paths["state"].unlink(missing_ok=True)
         self.lock.release()

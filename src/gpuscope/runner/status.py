@@ -25,9 +25,9 @@ from typing import Any
 from gpuscope.doctor.checks import evaluate
 from gpuscope.doctor.detect import Detected
 from gpuscope.doctor.expect import Expectation
-from gpuscope.doctor.model import Status
 from gpuscope.doctor.observations import LoadedConfig, Observations, exporter_targets, scalar
 from gpuscope.doctor.queries import floor_queries
+from gpuscope.doctor.results import Status
 from gpuscope.doctor.timing import Timing, default_window
 from gpuscope.durations import prometheus_seconds
 from gpuscope.errors import ApiError, QueryFailed

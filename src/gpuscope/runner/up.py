@@ -83,7 +83,7 @@ async def run_up(plan: LocalPlan, loaded: LoadedSpec, data_dir: Path, *, reset: 
         stack.event(f"stack up; data in {data_dir}; Ctrl-C stops everything")
         stack.status_every_s = 1.0 if tui else STATUS_EVERY_S_UNWATCHED
         tasks.append(_spawn(stack.supervise(stop), stop))
-        tasks.append(_spawn(stack.drive_workloads(stop), stop))
+        tasks.append(_spawn(stack.drive_holders(stop), stop))
         if tui:
             tasks.append(_spawn(_live_view(stack, stop), stop))
         await stop.wait()

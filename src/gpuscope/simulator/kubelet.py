@@ -26,8 +26,8 @@ import grpc
 
 from gpuscope.backends.sim.node import SimNode
 from gpuscope.backends.sim.processes import SimProcess
-from gpuscope.exporter.workloads.model import GPU_RESOURCE, MIG_RESOURCE_PREFIX
-from gpuscope.exporter.workloads.podresources import api_pb2, api_pb2_grpc
+from gpuscope.exporter.attribution.podresources import api_pb2, api_pb2_grpc
+from gpuscope.exporter.attribution.resolve import GPU_RESOURCE, MIG_RESOURCE_PREFIX
 
 # (container name, resource name, device ids)
 ContainerSpec = tuple[str, str, Sequence[str]]

@@ -1,7 +1,7 @@
 """Simulated Slurm jobs on the nodes of a Slurm cluster, attributed as dcgm-exporter attributes them on HPC nodes.
 
 A Slurm prolog writes one file per GPU of a starting job into the node's job-mapping directory, named for the GPU
-index and holding the job id; the epilog removes it (``--hpc-job-mapping-dir``; ``exporter/workloads/hpc.py`` reads
+index and holding the job id; the epilog removes it (``--hpc-job-mapping-dir``; ``exporter/attribution/hpc.py`` reads
 it). ``SlurmSim`` keeps each node's directory equal to the jobs running on it now, and reports the jobs that push
 metrics (``gpuscope.jobs``) to the Pushgateway while they run, finishing them when they end.
 

@@ -4,8 +4,8 @@ import pytest
 
 from gpuscope.backends.base import ProfilingState, ReadError
 from gpuscope.backends.sim import FaultKind, FaultRequest, SimNode, SimNodeConfig
+from gpuscope.backends.sim.activity import WorkloadKind, activity
 from gpuscope.backends.sim.faults import parse_fault_request
-from gpuscope.backends.sim.workload import WorkloadKind, activity
 from gpuscope.errors import UsageError
 from gpuscope.fields.catalog import BY_ID
 from gpuscope.fields.ids import FieldId

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from gpuscope.backends.nvml import NvmlBackend
+from gpuscope.exporter.attribution.resolve import WorkloadLabels
+from gpuscope.exporter.attribution.source import WorkloadSettings
 from gpuscope.exporter.processes.pods import PodRef
 from gpuscope.exporter.processes.source import ProcessSettings
 from gpuscope.exporter.runtime import NodeRuntime
 from gpuscope.exporter.settings import ExporterSettings, make_runtime
-from gpuscope.exporter.workloads.model import WorkloadLabels
-from gpuscope.exporter.workloads.source import WorkloadSettings
 from gpuscope.fields.collectors import load_collectors, parse_collectors
 from gpuscope.simulator.kubelet import KubeletServer, kubelet_server, pod
 from tests.exporter.processes.proctree import ProcTree, pod_cgroup

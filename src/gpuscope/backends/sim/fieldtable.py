@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from gpuscope.backends.base import Value
-from gpuscope.backends.sim.workload import Activity, noise, uniform
+from gpuscope.backends.sim.activity import Activity, noise, uniform
 from gpuscope.fields.ids import (
     NVDEC_FIELDS,
     NVJPG_FIELDS,

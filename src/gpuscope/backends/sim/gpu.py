@@ -27,8 +27,8 @@ from gpuscope.backends.base import (
     ReadError,
     Value,
 )
+from gpuscope.backends.sim.activity import IDLE, Activity, WorkloadKind, activity, noise, uniform
 from gpuscope.backends.sim.fieldtable import DEVICE_GETTERS, LINK_GETTERS, MIB, Getter, const
-from gpuscope.backends.sim.workload import IDLE, Activity, WorkloadKind, activity, noise, uniform
 from gpuscope.fields.catalog import BY_ID, Entity, MigScope
 from gpuscope.fields.clock_events import ClockEventReason
 from gpuscope.fields.health_codes import DBE_DETECTED, NVLINK_ERROR_THRESHOLD, THERMAL, error_code_label

@@ -25,10 +25,10 @@ from gpuscope.backends.base import (
     XidEvent,
 )
 from gpuscope.backends.sim import fabric, teams
+from gpuscope.backends.sim.activity import workload_for
 from gpuscope.backends.sim.faults import FaultKind, FaultRequest
 from gpuscope.backends.sim.gpu import SimGpu
 from gpuscope.backends.sim.processes import SimProcess, population, readings, sync
-from gpuscope.backends.sim.workload import workload_for
 from gpuscope.errors import UsageError
 from gpuscope.fields.catalog import BY_ID, Entity
 from gpuscope.fields.ids import FieldId

@@ -25,7 +25,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from gpuscope.backends.sim.workload import WorkloadKind
+from gpuscope.backends.sim.activity import WorkloadKind
 
 TEAMS_MIX = "teams"
 SHARED_REPLICAS = 4  # replicas the device plugin's time-slicing / MPS config advertises per shared GPU

@@ -8,9 +8,9 @@ GPUs an alert is about. Each source is used only where the collectors CSV collec
 from __future__ import annotations
 
 from gpuscope.dashboards.model import Query
-from gpuscope.dashboards.promql import PRESENCE, Q, either
-from gpuscope.fields.clock_events import ClockEventReason
-from gpuscope.rules.alerts_gpu import NVLINK_ERROR_FIELDS, THERMAL_EVENTS
+from gpuscope.dashboards.promql import PRESENCE, Q, either, largest_increase
+from gpuscope.fields.clock_events import THERMAL_EVENTS, ClockEventReason
+from gpuscope.fields.nvlink_errors import NVLINK_ERROR_FIELDS
 
 _SW_THERMAL, _HW_THERMAL = int(ClockEventReason.SW_THERMAL), int(ClockEventReason.HW_THERMAL)
 
@@ -157,18 +157,6 @@ def thermal_events(q: Q) -> Query | None:
     )
     fields = ("DCGM_EXP_CLOCK_EVENTS_COUNT", "DCGM_FI_DEV_CLOCKS_EVENT_REASONS", PRESENCE)
     return q.needs(fields, expr, "thermal", instant=True, fault="thermal", zero=q.reporting(cl))
-
-
-def largest_increase(q: Q, fields: tuple[str, ...], scope: str, window: str) -> str | None:
-    """Per GPU, the largest increase of any of ``fields`` over ``window`` (GPUNVLinkErrors fires when any one
-    counter grows more than it tolerates). Each counter keeps its name in a ``counter`` label: ``increase``
-    drops the metric name, and two counters of one GPU would otherwise collide."""
-    sides = [
-        f'label_replace(increase({q.dcgm(f, scope)}[{window}]), "counter", "{f}", "", "")' for f in fields if q.has(f)
-    ]
-    if not sides:
-        return None
-    return f"max by ({q.gpu_by}) (\n  " + "\n  or ".join(sides) + "\n)"
 
 
 def nvlink_errors(q: Q) -> Query | None:

@@ -9,10 +9,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gpuscope.dashboards.model import Query, Steps
-from gpuscope.dashboards.promql import PRESENCE, Q
-from gpuscope.dashboards.queries.cluster import largest_increase
+from gpuscope.dashboards.promql import PRESENCE, Q, largest_increase
 from gpuscope.fields.clock_events import CLOCK_EVENT_REASONS
-from gpuscope.rules.alerts_gpu import NVLINK_ERROR_FIELDS
+from gpuscope.fields.nvlink_errors import NVLINK_ERROR_FIELDS
 from gpuscope.rules.recording import used_share
 
 

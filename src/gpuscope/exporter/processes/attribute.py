@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from gpuscope.backends.base import GpuProcess, GpuReading
+from gpuscope.exporter.attribution.resolve import Attribution, Target
 from gpuscope.exporter.processes.cgroup import OwnerKind
 from gpuscope.exporter.processes.pods import PodRef
 from gpuscope.exporter.processes.procfs import ProcInfo, Unattributed
-from gpuscope.exporter.workloads.model import Attribution, Target
 
 ENGINES = ("sm", "memory", "encoder", "decoder")
 

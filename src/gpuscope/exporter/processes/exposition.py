@@ -21,12 +21,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from gpuscope.backends.base import Value
+from gpuscope.exporter.attribution.labels import JOB_LABEL, Pairs, pod_label_names, split_variants
+from gpuscope.exporter.attribution.resolve import Target, WorkloadLabels
 from gpuscope.exporter.processes.attribute import ENGINES, Owner, ProcessView
 from gpuscope.exporter.processes.cgroup import OwnerKind
 from gpuscope.exporter.render import RenderConfig, Split
 from gpuscope.exporter.snapshot import Snapshot
-from gpuscope.exporter.workloads.labels import JOB_LABEL, Pairs, pod_label_names, split_variants
-from gpuscope.exporter.workloads.model import Target, WorkloadLabels
 from gpuscope.exposition import COUNTER, GAUGE, family, general, integer, label, label_suffix, sample
 from gpuscope.fields.ids import FieldId
 

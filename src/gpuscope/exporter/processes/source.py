@@ -14,8 +14,8 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from gpuscope.backends.base import GpuReading
+from gpuscope.exporter.attribution.resolve import Attribution
 from gpuscope.exporter.processes.pods import DEFAULT_POD_LOG_DIR, PodLogDirectory, PodLookup
-from gpuscope.exporter.workloads.model import Attribution
 
 # ProcessSettings is every exporter's settings; the /proc reader and the attribution load only when a
 # ProcessSource is made (--process-metrics on): tests/exporter/test_import_weight.py.

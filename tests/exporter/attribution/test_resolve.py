@@ -6,8 +6,8 @@ import pytest
 
 from gpuscope.backends.base import GpuReading, ReadRequest
 from gpuscope.backends.sim import SimNode, SimNodeConfig
-from gpuscope.exporter.workloads.labels import attribute_variants
-from gpuscope.exporter.workloads.model import (
+from gpuscope.exporter.attribution.labels import attribute_variants
+from gpuscope.exporter.attribution.resolve import (
     Assignment,
     DeviceRef,
     PodDevice,

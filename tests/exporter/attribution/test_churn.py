@@ -6,8 +6,8 @@ number of *distinct* series across collections, not the number in one scrape.
 
 from __future__ import annotations
 
-from gpuscope.exporter.workloads.model import WorkloadLabels
-from gpuscope.exporter.workloads.source import WorkloadSettings
+from gpuscope.exporter.attribution.resolve import WorkloadLabels
+from gpuscope.exporter.attribution.source import WorkloadSettings
 from gpuscope.simulator.kubelet import KubeletServer, kubelet_server, pod
 from tests.support.exporter import RuntimeFactory, scrape
 

@@ -1,4 +1,4 @@
-"""The local stack's workload sources: who holds which GPU, told to the exporters as a real node would tell them.
+"""The local stack's GPU holders: who holds which GPU, told to the exporters as a real node would tell them.
 
 - Each node of a Kubernetes cluster gets a simulated kubelet (``simulator/kubelet.py``) serving PodResources v1
   on its own unix socket, listing the node's simulated pods; its exporter reads it with ``--kubernetes``.
@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from gpuscope.exporter.attribution.source import WorkloadSettings
 from gpuscope.exporter.server import Listener
 from gpuscope.exporter.settings import ExporterSettings
-from gpuscope.exporter.workloads.source import WorkloadSettings
 from gpuscope.runner.plan import LocalPlan
 from gpuscope.simulator.control import sim_of
 from gpuscope.simulator.kubelet import MAX_SOCKET_PATH, KubeletServer, node_pods
@@ -31,7 +31,7 @@ _LONGEST_HOST = 63  # a DNS label; "<host>.sock" must fit
 
 
 @dataclass
-class Workloads:
+class Holders:
     """Where the stack's nodes learn who holds their GPUs, and the servers behind it."""
 
     socket_dir: Path
@@ -96,7 +96,7 @@ class Workloads:
             shutil.rmtree(self.socket_dir, ignore_errors=True)
 
 
-def plan_workloads(plan: LocalPlan, data_dir: Path) -> Workloads:
+def plan_holders(plan: LocalPlan, data_dir: Path) -> Holders:
     """Where the sockets and mapping directories go, and which cluster gets which."""
     kinds = {
         c.name: "kubernetes" if c.kind == "kubernetes" else "slurm" if c.slurm is not None else ""
@@ -108,4 +108,4 @@ def plan_workloads(plan: LocalPlan, data_dir: Path) -> Workloads:
         socket_dir = Path(tempfile.mkdtemp(prefix="gpuscope-kubelet-"))
     else:
         socket_dir.mkdir(parents=True, exist_ok=True)
-    return Workloads(socket_dir, data_dir / "slurm-jobs", kinds, _temporary=temporary)
+    return Holders(socket_dir, data_dir / "slurm-jobs", kinds, _temporary=temporary)

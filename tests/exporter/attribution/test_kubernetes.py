@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from gpuscope.exporter.workloads.kubelet import KubeletClient, KubeletError
-from gpuscope.exporter.workloads.model import WorkloadLabels
-from gpuscope.exporter.workloads.source import KUBELET_GRACE, WorkloadSettings
+from gpuscope.exporter.attribution.kubelet import KubeletClient, KubeletError
+from gpuscope.exporter.attribution.resolve import WorkloadLabels
+from gpuscope.exporter.attribution.source import KUBELET_GRACE, WorkloadSettings
 from gpuscope.simulator.kubelet import KubeletServer, kubelet_server, pod
 from tests.support.exporter import RuntimeFactory, reading, scrape
 from tests.support.metrics_text import families, label_order

@@ -19,9 +19,17 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from gpuscope.backends.base import GpuReading
-from gpuscope.exporter.workloads.dra import PodClaim, SliceDevices, claim_devices
-from gpuscope.exporter.workloads.hpc import read_job_dir
-from gpuscope.exporter.workloads.model import (
+from gpuscope.exporter.attribution.dra import PodClaim, SliceDevices, claim_devices
+from gpuscope.exporter.attribution.hpc import read_job_dir
+from gpuscope.exporter.attribution.podmeta import (
+    PodIndex,
+    PodMeta,
+    compile_allowlist,
+    pod_budget,
+    pod_decoder,
+    with_pod_metadata,
+)
+from gpuscope.exporter.attribution.resolve import (
     DEFAULT_SOCKET,
     ApiStatus,
     Attribution,
@@ -31,19 +39,11 @@ from gpuscope.exporter.workloads.model import (
     WorkloadStatus,
     resolve,
 )
-from gpuscope.exporter.workloads.podmeta import (
-    PodIndex,
-    PodMeta,
-    compile_allowlist,
-    pod_budget,
-    pod_decoder,
-    with_pod_metadata,
-)
 
 # The kubelet client (gRPC, ~10 MiB) and the API server watch are imported only when -k and the flags that use them
 # are on: an exporter without them never loads either (tests/exporter/test_import_weight.py).
 if TYPE_CHECKING:
-    from gpuscope.exporter.workloads.kubelet import KubeletClient
+    from gpuscope.exporter.attribution.kubelet import KubeletClient
     from gpuscope.kube.client import ApiServer
     from gpuscope.kube.reflector import Reflector
 
@@ -107,7 +107,7 @@ class WorkloadSource:
         self.kubelet = kubelet
         self.timeout_s = timeout_s
         if kubelet is None and settings.kubernetes:
-            from gpuscope.exporter.workloads.kubelet import KubeletClient
+            from gpuscope.exporter.attribution.kubelet import KubeletClient
 
             self.kubelet = KubeletClient(settings.socket_path, timeout_s)
         self.pod_watch: Reflector[PodMeta] | None = None
@@ -136,7 +136,7 @@ class WorkloadSource:
                 "running in a pod (KUBERNETES_SERVICE_HOST/PORT unset): attribution comes from the kubelet only"
             )
             return
-        from gpuscope.exporter.workloads.dra import RESOURCESLICE_PATHS, slice_decoder
+        from gpuscope.exporter.attribution.dra import RESOURCESLICE_PATHS, slice_decoder
         from gpuscope.kube.reflector import Reflector
 
         selector = f"spec.nodeName={node}"
@@ -243,7 +243,7 @@ class WorkloadSource:
     def _read_kubelet(self) -> bool:
         if self.kubelet is None:
             return False
-        from gpuscope.exporter.workloads.kubelet import KubeletError
+        from gpuscope.exporter.attribution.kubelet import KubeletError
 
         try:
             self._pods, self._claims = self.kubelet.list_all()

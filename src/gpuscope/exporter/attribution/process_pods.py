@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from gpuscope.exporter.attribution.source import WorkloadSource
 from gpuscope.exporter.processes.pods import PodRef
-from gpuscope.exporter.workloads.source import WorkloadSource
 
 
 class WatchedPods:

@@ -24,7 +24,7 @@ import logging
 import os
 import re
 
-from gpuscope.exporter.workloads.model import Target
+from gpuscope.exporter.attribution.resolve import Target
 from gpuscope.inputs.files import read_head
 
 log = logging.getLogger(__name__)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from gpuscope.exporter.workloads.model import Assignment, Pairs, Workload
+from gpuscope.exporter.attribution.resolve import Assignment, Pairs, Workload
 from gpuscope.fields.labels import JOB_LABEL, POD_LABELS, POD_LABELS_OLD, POD_UID_LABEL, VGPU_LABEL
 
 NO_ATTRIBUTES: tuple[Pairs, ...] = ((),)

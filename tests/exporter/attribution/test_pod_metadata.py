@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
+from gpuscope.exporter.attribution.resolve import WorkloadLabels
+from gpuscope.exporter.attribution.source import WorkloadSettings, WorkloadSource
 from gpuscope.exporter.runtime import NodeRuntime
-from gpuscope.exporter.workloads.model import WorkloadLabels
-from gpuscope.exporter.workloads.source import WorkloadSettings, WorkloadSource
 from gpuscope.simulator.kubelet import KubeletServer, kubelet_server, pod
 from tests.support.clock import FakeClock
 from tests.support.exporter import RuntimeFactory, reading, scrape
@@ -311,8 +311,8 @@ def test_dra_mig_devices_land_on_their_instance_or_their_parent(
 
 
 def test_the_pod_watch_is_the_process_metrics_pod_lookup(kubelet: KubeletServer, api: FakeKubeApi) -> None:
+    from gpuscope.exporter.attribution.process_pods import WatchedPods
     from gpuscope.exporter.processes.pods import PodRef
-    from gpuscope.exporter.workloads.process_pods import WatchedPods
 
     uid = api.create_pod("ml", "a", NODE, {"team": "vision"})
     src = WorkloadSource(settings(kubelet, pod_uid=True))

@@ -18,9 +18,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from gpuscope.exporter.workloads.model import DeviceRef, DraDevice, Workload
+from gpuscope.exporter.attribution.resolve import DeviceRef, DraDevice, Workload
 
-if TYPE_CHECKING:  # the watch itself is loaded only when DRA is on (workloads/source.py)
+if TYPE_CHECKING:  # the watch itself is loaded only when DRA is on (attribution/source.py)
     from gpuscope.kube.reflector import Decoder
 
 NVIDIA_DRIVER = "gpu.nvidia.com"

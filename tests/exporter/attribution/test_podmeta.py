@@ -8,10 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gpuscope.exporter.workloads.dra import PodClaim, claim_devices, slice_decoder
-from gpuscope.exporter.workloads.labels import attribute_variants
-from gpuscope.exporter.workloads.model import Assignment, DeviceRef, Workload, replica_of
-from gpuscope.exporter.workloads.podmeta import (
+from gpuscope.exporter.attribution.dra import PodClaim, claim_devices, slice_decoder
+from gpuscope.exporter.attribution.labels import attribute_variants
+from gpuscope.exporter.attribution.podmeta import (
     MAX_LABELS,
     PodIndex,
     PodMeta,
@@ -20,6 +19,7 @@ from gpuscope.exporter.workloads.podmeta import (
     pod_labels,
     sanitize_label_name,
 )
+from gpuscope.exporter.attribution.resolve import Assignment, DeviceRef, Workload, replica_of
 
 
 @pytest.mark.parametrize(

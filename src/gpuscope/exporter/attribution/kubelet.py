@@ -13,9 +13,9 @@ import os
 
 import grpc
 
-from gpuscope.exporter.workloads.dra import PodClaim
-from gpuscope.exporter.workloads.model import DEFAULT_SOCKET, PodDevice
-from gpuscope.exporter.workloads.podresources import api_pb2
+from gpuscope.exporter.attribution.dra import PodClaim
+from gpuscope.exporter.attribution.podresources import api_pb2
+from gpuscope.exporter.attribution.resolve import DEFAULT_SOCKET, PodDevice
 
 log = logging.getLogger(__name__)
 

@@ -10,10 +10,10 @@ pod's allowed labels, ``pod_uid``, ``vgpu`` (one series per replica a pod holds)
 
 from __future__ import annotations
 
+from gpuscope.exporter.attribution.labels import JOB_LABEL, extra_pairs, pod_label_names
+from gpuscope.exporter.attribution.resolve import WorkloadLabels, WorkloadStatus
 from gpuscope.exporter.render import RenderConfig
 from gpuscope.exporter.snapshot import Snapshot
-from gpuscope.exporter.workloads.labels import JOB_LABEL, extra_pairs, pod_label_names
-from gpuscope.exporter.workloads.model import WorkloadLabels, WorkloadStatus
 from gpuscope.exposition import COUNTER, GAUGE, family, integer, label, label_suffix, sample
 
 WORKLOAD_INFO = "gpuscope_gpu_workload_info"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from gpuscope.exporter.workloads.podmeta import MAX_LABELS, PodMeta, pod_budget, pod_bytes, pod_decoder
+from gpuscope.exporter.attribution.podmeta import MAX_LABELS, PodMeta, pod_budget, pod_bytes, pod_decoder
 from gpuscope.kube.client import ApiServer
 from gpuscope.kube.reflector import Reflector
 from tests.support.kubeapi import FakeKubeApi, fake_kube_api

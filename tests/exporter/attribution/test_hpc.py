@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from gpuscope.exporter.workloads.hpc import MAX_JOB_ID_CHARS, MAX_JOBS_PER_GPU, read_job_dir
-from gpuscope.exporter.workloads.model import WorkloadLabels
-from gpuscope.exporter.workloads.source import WorkloadSettings
+from gpuscope.exporter.attribution.hpc import MAX_JOB_ID_CHARS, MAX_JOBS_PER_GPU, read_job_dir
+from gpuscope.exporter.attribution.resolve import WorkloadLabels
+from gpuscope.exporter.attribution.source import WorkloadSettings
 from tests.support.exporter import RuntimeFactory, reading, scrape
 from tests.support.metrics_text import families
 

@@ -27,11 +27,11 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
-from gpuscope.exporter.workloads.labels import POD_UID_LABEL, VGPU_LABEL
-from gpuscope.exporter.workloads.model import Assignment, Attribution, Pairs, Workload
+from gpuscope.exporter.attribution.labels import POD_UID_LABEL, VGPU_LABEL
+from gpuscope.exporter.attribution.resolve import Assignment, Attribution, Pairs, Workload
 from gpuscope.exposition import valid_text
 
-if TYPE_CHECKING:  # the watch itself is loaded only when pod labels or UIDs are on (workloads/source.py)
+if TYPE_CHECKING:  # the watch itself is loaded only when pod labels or UIDs are on (attribution/source.py)
     from gpuscope.kube.reflector import Budget, Decoder
 
 log = logging.getLogger(__name__)
