@@ -16,7 +16,7 @@ import tempfile
 import threading
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -28,6 +28,7 @@ import pytest
 import yaml
 
 from gpuscope.doctor import Access, Endpoints, Report, audit
+from gpuscope.doctor.checks import CHECKS
 from gpuscope.exporter.attribution.resolve import WorkloadLabels
 from gpuscope.exporter.attribution.source import WorkloadSettings
 from gpuscope.exporter.settings import ExporterSettings
@@ -38,7 +39,7 @@ from gpuscope.hardware.models import model_by_key
 from gpuscope.rules import RulesConfig, render_rule_files
 from gpuscope.simulator.fleet import FleetNode, build_listeners, plan_nodes
 from gpuscope.simulator.kubelet import KubeletServer, pod
-from tests.support.doctor import until
+from tests.support.doctor import until as audit_until
 from tests.support.exporters import serving
 from tests.support.fleets import loopback_base
 from tests.support.net import free_port, wait_for
@@ -254,6 +255,18 @@ def prometheus(name: str, workdir: Path, rules: RulesConfig, job: dict[str, Any]
     (workdir / "prometheus.yml").write_text(yaml.safe_dump(config, sort_keys=True))
     with run_prometheus_file(workdir / "prometheus.yml", workdir, port) as prom:
         yield prom
+
+
+# The check that measures the host: every variant's Prometheus scrapes the fleet this worker serves every second
+# with a 1 s timeout, and on a loaded 2-core machine their p95 came near it (0.9 s; the doctor's stack tests saw
+# 1.0 s on CI). Each test here audits every other check; the slow-scrape test is the one about it.
+HOST_BOUND = "scrape-duration"
+
+
+def until(run: Callable[[], Report], expected: dict[str, str], **options: Any) -> Report:
+    """``tests.support.doctor.until`` over every check but the host-bound one, unless ``expected`` is about it."""
+    among = tuple(c.id for c in CHECKS if c.id != HOST_BOUND or HOST_BOUND in expected)
+    return audit_until(run, expected, among=among, **options)
 
 
 def _scraped(prom: Prometheus) -> bool:

@@ -9,6 +9,7 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from gpuscope.cli._flagnames import flag_names
 from gpuscope.errors import UsageError
 from gpuscope.exporter.settings import ExporterSettings
 from gpuscope.fields.collectors import load_collectors
@@ -82,5 +83,7 @@ def _temp_lines(url: str) -> str:
 )
 def test_plan_rejects_bad_fleets(kwargs: dict[str, object], message: str) -> None:
     args: dict[str, Any] = {"count": 2, "model": model_by_key("h100"), "gpus_per_node": 8, **kwargs}
-    with pytest.raises(UsageError, match=message):
+    with pytest.raises(UsageError) as refused:
         plan_nodes(**args)
+    # as `gpuscope sim` prints it: the library names its parameters, the CLI its flags (--mig-layout)
+    assert message in refused.value.worded(flag_names("sim"))
