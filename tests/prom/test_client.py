@@ -212,7 +212,7 @@ def test_each_failure_is_sorted_by_what_the_user_can_do() -> None:
     envelope = {"status": "success", "data": {"resultType": "vector", "result": [{"metric": 1, "value": 2}]}}
     cases: list[tuple[Answer, type[ApiError], str]] = [
         (answering("503 Service Unavailable", b"overloaded\n", "text/plain"), EndpointDown, "answered 503"),
-        (answering("401 Unauthorized", b"", "text/plain"), ApiUnusable, "401 Unauthorized: pass --basic-auth-user"),
+        (answering("401 Unauthorized", b"", "text/plain"), ApiUnusable, "401 Unauthorized: pass basic_auth_user"),
         (answering("403 Forbidden", b""), ApiUnusable, "403 Forbidden: these credentials may not read /api/v1/query"),
         (answering("200 OK", b"<html>Grafana</html>", "text/html"), ApiUnusable, "not a Prometheus API: GET"),
         (answering("200 OK", b'{"hello": 1}'), ApiUnusable, 'did not answer {"status": "success"'),
