@@ -2,7 +2,8 @@
 
 One NVLink link down used to page twice and ticket once for one fault (GPUNVLinkDown for the partition, XID 74 as
 GPUXidCritical and GPUFabricDegraded for the GPU): while the fabric page names the node, that node's per-GPU
-echoes of it are inhibited; another node's, and the same node's other XIDs, are not.
+echoes of it are inhibited; another node's, and the same node's other XIDs, are not. The XID fires first (its rule has
+no ``for``): its page waits for the fabric page that inhibits it.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import pytest
 from gpuscope.generate.alertmanager import NVLINK_XIDS
 from gpuscope.rules.alerts_fabric import LINK_DOWN_ALERT, SWITCH_FATAL_ALERT
 from tests.support.net import wait_for
-from tests.support.remediate import alertmanagers, page, post_alert, write_bundle
+from tests.support.remediate import alertmanagers, page, post_alert, recorder, write_bundle
 from tests.support.specs import ONE, fleet
 
 pytestmark = pytest.mark.e2e
@@ -91,3 +92,23 @@ def test_a_fault_across_nodes_names_none_and_holds_back_nothing(tmp_path: Path) 
         # A source that arrived first inhibits at once: had it matched, the XID would already be held back.
         assert held[SWITCH_FATAL_ALERT, "", ""] == []
         assert not held["GPUXidCritical", "n1", str(NVLINK_XIDS[0])]
+
+
+def test_one_link_down_pages_once_though_its_xid_fires_first(tmp_path: Path) -> None:
+    """XID 74 fires on its first evaluation, GPUNVLinkDown after its ``for: 1m``: the NVLink XIDs' pages wait
+    long enough (2 minutes, 8 s at speedup 15) for the fabric page to inhibit them; another node's NVLink XID,
+    with no fabric page, still pages once that wait is over."""
+    with recorder() as rec:
+        hook = f'{{webhook: {{url: "{rec.url}"}}}}'
+        spec = f"name: t\nclusters:\n{ONE}\nreceivers: {{infra: {hook}, platform: {hook}, workload: {hook}}}\n"
+        bundle = write_bundle(spec + "speedup: 15\n", tmp_path)
+        xid = str(NVLINK_XIDS[0])
+        with alertmanagers(bundle.alertmanager(), tmp_path) as (url,):
+            now = time.time()
+            post_alert([url], page(CLUSTER, "n1", "GPUXidCritical", xid=xid), starts_at=now)
+            post_alert([url], page(CLUSTER, "n2", "GPUXidCritical", xid=xid), starts_at=now)
+            time.sleep(1)  # the fabric page comes later than the XID, as the rules fire them
+            post_alert([url], _fabric_page(LINK_DOWN_ALERT, "n1"), starts_at=now + 1)
+            wait_for(lambda: rec.alerts("GPUXidCritical"), timeout=60, what="n2's XID page, once its wait is over")
+            assert [a["labels"]["Hostname"] for a in rec.alerts("GPUXidCritical")] == ["n2"]
+            assert [a["labels"].get("Hostname") for a in rec.alerts(LINK_DOWN_ALERT)] == ["n1"]

@@ -22,6 +22,7 @@ OWNERS = ("infra", "platform", "workload")
 # The fabric pages (rules/alerts_fabric.py) that name a node when every link or switch at fault is on it.
 FABRIC_PAGES = (LINK_DOWN_ALERT, SWITCH_FATAL_ALERT)
 # The XIDs the NVLink fault behind those pages makes each of the node's GPUs log (the catalogue's NVLink buckets).
+FABRIC_OWNER = "infra"  # who the fabric pages and the XIDs go to (rules/alerts_fabric.py, alerts_gpu.py)
 NVLINK_XIDS = tuple(
     sorted(c for c, b in CATALOG_BUCKETS.items() if b in (Bucket.WORKFLOW_NVLINK_ERR, Bucket.WORKFLOW_NVLINK5_ERR))
 )
@@ -63,6 +64,19 @@ def _integrations(receiver: Receiver, severity: str) -> dict[str, Any]:
     return out
 
 
+def _nvlink_xid_route(page: dict[str, Any], speedup: int) -> tuple[dict[str, Any], ...]:
+    """The NVLink XIDs' pages, held back long enough for the fabric page of the same fault to inhibit them.
+
+    A link going down makes its GPU log XID 74 at once (GPUXidCritical fires on its first evaluation) while
+    GPUNVLinkDown waits its ``for: 1m``: with the pages' 10 s group_wait the XID went out first and the fault paged
+    twice. Held for 2 minutes, the XID is dropped at its first flush if the fabric page names its node by then; an
+    NVLink XID without a link down (a transient error) pages 2 minutes later than other XIDs, which drain just the
+    same."""
+    xids = "|".join(map(str, NVLINK_XIDS))
+    held = {**page, "matchers": [*page["matchers"], 'alertname="GPUXidCritical"', f'xid=~"{xids}"']}
+    return ({**held, "group_wait": scale("2m", speedup)},)
+
+
 def alertmanager_config(spec: FleetSpec) -> dict[str, Any]:
     receivers = []
     routes = []
@@ -70,18 +84,17 @@ def alertmanager_config(spec: FleetSpec) -> dict[str, Any]:
         receiver: Receiver = getattr(spec.receivers, owner)
         for severity in SEVERITIES:
             receivers.append({"name": receiver_name(owner, severity), **_integrations(receiver, severity)})
+        page = {
+            "matchers": ['severity="page"'],
+            "receiver": receiver_name(owner, "page"),
+            "group_wait": scale("10s", spec.speedup),
+            "repeat_interval": scale("1h", spec.speedup),
+        }
         routes.append(
             {
                 "matchers": [f'owner="{owner}"'],
                 "receiver": receiver_name(owner, "ticket"),
-                "routes": [
-                    {
-                        "matchers": ['severity="page"'],
-                        "receiver": receiver_name(owner, "page"),
-                        "group_wait": scale("10s", spec.speedup),
-                        "repeat_interval": scale("1h", spec.speedup),
-                    }
-                ],
+                "routes": [*(_nvlink_xid_route(page, spec.speedup) if owner == FABRIC_OWNER else ()), page],
             }
         )
     remediate, remediate_receivers = alertmanager_routes(spec)  # first, with continue: true
