@@ -3,8 +3,9 @@ words them in flags (issue 53). The console and the runner reuse the library's c
 console user to pass ``--group-by`` names a flag they never had.
 
 The scan: every ``raise`` outside ``gpuscope/cli`` whose exception is built from a string literal holding ``--`` (a
-long flag). A parameter is written ``{name}`` in the message and listed with ``naming``/``InvalidValue``; the CLI's
-``FLAG_NAMES`` words it. Then the two wordings of the same errors: the library's (what the console gets) and the
+long flag), none excepted. A parameter is written ``{name}`` in the message and listed with ``naming``/``InvalidValue``;
+``gpuscope.flagnames`` words it for the CLI and for the exporter's own runtime log (a reload, the kubelet). Then the
+two wordings of the same errors: the library's (what the console gets) and the
 CLI's (unchanged from when the library wrote the flags itself).
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,28 +22,15 @@ import gpuscope
 from gpuscope.bundle import Bundle, write_bundle
 from gpuscope.cli import main
 from gpuscope.cli._flagnames import FLAG_NAMES, flag_names
-from gpuscope.errors import AuditError, EnvironmentProblem, InvalidValue, UsageError
+from gpuscope.errors import AuditError, EnvironmentProblem, GpuscopeError, InvalidValue, UsageError
+from gpuscope.exporter.configmap import parse_configmap_ref
 from gpuscope.hardware.models import MODELS
+from gpuscope.httpd.systemd import inherited_sockets
+from gpuscope.httpd.webconfig import load_web_config
 from gpuscope.report.collect import ReportRequest, validate
 from gpuscope.simulator.fleet import plan_nodes
 
 SRC = Path(gpuscope.__file__).parent
-
-# Raise sites still worded in flags, each with why it waits. Not a place for new ones: word a new error by the
-# parameter's name and add its flag to FLAG_NAMES.
-WAITING = {
-    # The HTTP side moved to gpuscope.httpd (issue 53 item 1); these are words of the exporter's runtime
-    # (a reload, the kubelet socket), logged by the exporter itself and never printed by the CLI's error line.
-    ("exporter/app.py", "--web-config-file"),
-    ("httpd/webconfig.py", "--web-config-file"),
-    ("exporter/attribution/kubelet.py", "--pod-resources-kubelet-socket"),
-    # dcgm-exporter's -m and --web-systemd-socket, named with their env vars: -m is read again at a reload, where
-    # the exporter's own log says the error, not the CLI; the systemd sockets are gpuscope.httpd's.
-    ("exporter/configmap.py", "--configmap-data"),
-    ("httpd/systemd.py", "--web-systemd-socket"),
-    # A 401's reason travels as data into the doctor's findings (a peer's error), which the CLI does not word.
-    ("prom/api.py", "--basic-auth-user"),
-}
 
 
 def flag_worded_raises() -> list[tuple[str, int, str]]:
@@ -82,8 +71,7 @@ def _words(text: str) -> list[str]:
 
 
 def test_no_library_error_is_worded_in_flags() -> None:
-    waiting = {(rel, text) for rel, _, text in flag_worded_raises() for r, flag in WAITING if rel == r and flag in text}
-    left = [f"{rel}:{line}: {text!r}" for rel, line, text in flag_worded_raises() if (rel, text) not in waiting]
+    left = [f"{rel}:{line}: {text!r}" for rel, line, text in flag_worded_raises()]
     assert not left, "library errors worded in flags (name the parameter, let the CLI word it):\n" + "\n".join(left)
 
 
@@ -138,6 +126,38 @@ def test_the_simulated_fleet_words_its_parameters() -> None:
         plan_nodes(count=1, model=next(iter(MODELS.values())), gpus_per_node=8, mig_nodes=1)
     assert str(err.value) == "mig_nodes needs mig_layout, e.g. mig_layout 1g.10gb:7"
     assert err.value.worded(flag_names("sim")) == "--mig-nodes needs --mig-layout, e.g. --mig-layout 1g.10gb:7"
+
+
+def _refusal(call: Callable[[], object]) -> GpuscopeError:
+    with pytest.raises(GpuscopeError) as err:
+        call()
+    return err.value
+
+
+def test_the_exporter_s_start_up_checks_word_parameters_and_its_cli_the_flags_with_their_env_vars(
+    tmp_path: Path,
+) -> None:
+    """dcgm-exporter's -m and --web-systemd-socket are worded with their env vars, as the exporter always said;
+    the web config and the systemd socket are gpuscope.httpd's, which the remediator and sim reuse."""
+    exporter = flag_names("exporter")
+    configmap = _refusal(lambda: parse_configmap_ref("no-colon"))
+    assert str(configmap).startswith("invalid value 'no-colon' for configmap_data: write NAMESPACE:NAME")
+    assert configmap.worded(exporter).startswith(
+        "invalid value 'no-colon' for -m/--configmap-data (env DCGM_EXPORTER_CONFIGMAP_DATA): write NAMESPACE:NAME"
+    )
+    systemd = _refusal(lambda: inherited_sockets({}))
+    assert str(systemd) == (
+        "web_systemd_socket: no socket was passed (LISTEN_FDS is not set); start the exporter from a systemd .socket "
+        "unit, or drop the flag and use address"
+    )
+    assert systemd.worded(exporter) == (
+        "--web-systemd-socket (env DCGM_EXPORTER_SYSTEMD_SOCKET): no socket was passed (LISTEN_FDS is not set); "
+        "start the exporter from a systemd .socket unit, or drop the flag and use -a/--address"
+    )
+    web = _refusal(lambda: load_web_config(str(tmp_path / "web.yml")))
+    assert "(web_config_file): No such file" in str(web)
+    for command in ("exporter", "sim", "remediate"):  # each reads --web-config-file
+        assert "(--web-config-file): No such file" in web.worded(flag_names(command)), command
 
 
 def test_a_value_is_shown_as_given_even_when_it_looks_like_a_parameter() -> None:

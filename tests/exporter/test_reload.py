@@ -10,6 +10,7 @@ import pytest
 
 from gpuscope.errors import EnvironmentProblem, UsageError
 from gpuscope.exporter.configmap import ConfigMapRef, parse_configmap_ref, read_configmap_csv
+from gpuscope.flagnames import flag_names
 from tests.support.certs import bcrypt_hash
 from tests.support.exporter_process import GPUSCOPE, ExporterProcess, clean_env, exporter_process
 from tests.support.kubeapi import fake_kube_api
@@ -152,7 +153,9 @@ def test_configmap_is_read_through_the_api_server_with_the_service_account(tmp_p
         for ref, why in problems.items():
             with pytest.raises(UsageError) as info:
                 read_configmap_csv(ref, env)
-            assert str(info.value).startswith(f"-m/--configmap-data (env DCGM_EXPORTER_CONFIGMAP_DATA) {ref}: {why}")
+            assert str(info.value).startswith(f"configmap_data {ref}: {why}")  # by the flag where the exporter says it
+            said = info.value.worded(flag_names("exporter"))
+            assert said.startswith(f"-m/--configmap-data (env DCGM_EXPORTER_CONFIGMAP_DATA) {ref}: {why}")
 
         api.readable_namespaces = {"elsewhere"}
         with pytest.raises(UsageError, match="may not read it \\(HTTP 403\\): grant get on configmaps"):
@@ -202,8 +205,14 @@ def test_datadog_style_configmap_invocation_serves_and_reloads(tmp_path: Path) -
             line = log_lines(exporter, "SIGHUP reload failed")[0]
             assert "ConfigMap datadog:dcgm-metrics (key metrics):1: unknown field 'this is'" in line
 
+            # The exporter's own log names the flag the user set, as its start-up line does (below).
+            del api.configmaps[("datadog", "dcgm-metrics")]
+            exporter.hup()
+            wait_for(lambda: len(log_lines(exporter, "SIGHUP reload failed")) == 2, what="the second failed reload")
+            line = log_lines(exporter, "SIGHUP reload failed")[1]
+            assert "-m/--configmap-data (env DCGM_EXPORTER_CONFIGMAP_DATA) datadog:dcgm-metrics: no such" in line
+
         # At start, a ConfigMap that is not there is one line and exit 2.
-        del api.configmaps[("datadog", "dcgm-metrics")]
         code, out = _run_to_exit([*argv[:-1], "datadog:dcgm-metrics"], env)
         assert code == 2
         assert (

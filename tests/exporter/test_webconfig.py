@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from gpuscope.errors import SpecError, UsageError
+from gpuscope.flagnames import flag_names
 from gpuscope.httpd.tls import ClientAuth
 from gpuscope.httpd.webconfig import load_web_config
 from tests.support.certs import CertAuthority, bcrypt_hash
@@ -97,7 +98,7 @@ def test_malformed_files_are_one_exact_line(tls_dir: Path, text: str, message: s
 def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(UsageError) as err:
         load_web_config(str(tmp_path / "web.yml"))
-    assert str(err.value) == (
+    assert err.value.worded(flag_names("exporter")) == (
         f"cannot read web config file {tmp_path / 'web.yml'} (--web-config-file): No such file or directory"
     )
 

@@ -10,6 +10,7 @@ import pytest
 
 from gpuscope.errors import SpecError, UsageError
 from gpuscope.fields.collectors import load_collectors
+from gpuscope.flagnames import flag_names
 from gpuscope.httpd.webconfig import load_web_config
 from gpuscope.inputs import MAX_NODES, compose, read_text
 from gpuscope.spec.load import load_fleet, parse_fleet
@@ -100,8 +101,9 @@ def test_device_files_are_refused_as_every_kind_of_input(device: str, tmp_path: 
         load_fleet(device)
     with pytest.raises(UsageError, match=f"{device}.*not a regular file"):
         load_collectors(device)
-    with pytest.raises(UsageError, match=f"{device}.*not a regular file.*--web-config-file"):
+    with pytest.raises(UsageError, match=f"{device}.*not a regular file.*web_config_file") as err:
         load_web_config(device)
+    assert err.value.worded(flag_names("exporter")).endswith("(--web-config-file)")
     web = tmp_path / "web.yml"
     web.write_text(f"tls_server_config:\n  cert_file: {device}\n  key_file: {device}\n")
     with pytest.raises(UsageError, match=f"cert_file: .*{device}.*not a regular file"):

@@ -35,7 +35,9 @@ def web_applier(app: App, started: WebConfig | None) -> WebApplier:
         if started is None or new is None:
             return  # no --web-config-file: nothing was read at start or now
         if (started.tls is None) != (new.tls is None):
-            raise UsageError(f"{new.path} (--web-config-file): turning TLS on or off needs a restart of the exporter")
+            raise UsageError(
+                f"{new.path} ({{web_config_file}}): turning TLS on or off needs a restart of the exporter"
+            ).naming("web_config_file")
         if started.tls is not None and new.tls is not None:
             started.tls.adopt(new.tls)
         from gpuscope.httpd.auth import reconfigure

@@ -21,7 +21,7 @@ from gpuscope.errors import EnvironmentProblem, UsageError
 
 __all__ = ["ConfigMapRef", "parse_configmap_ref", "read_configmap_csv"]
 
-FLAG = "-m/--configmap-data (env DCGM_EXPORTER_CONFIGMAP_DATA)"
+FLAG = "{configmap_data}"  # worded by the caller: the CLI and the reload log name -m and its env var
 DATA_KEY = "metrics"
 MAX_BYTES = 4 * 1024 * 1024  # a ConfigMap holds at most 1 MiB; anything far larger is not one
 _DNS_LABEL = set("abcdefghijklmnopqrstuvwxyz0123456789-.")
@@ -47,7 +47,7 @@ def parse_configmap_ref(text: str) -> ConfigMapRef | None:
             raise UsageError(
                 f"invalid value {text!r:.80} for {FLAG}: write NAMESPACE:NAME of the ConfigMap "
                 "(lower-case DNS names), e.g. gpu-operator:dcgm-metrics, or none"
-            )
+            ).naming("configmap_data")
     return ConfigMapRef(namespace, name)
 
 
@@ -65,9 +65,11 @@ def read_configmap_csv(ref: ConfigMapRef, env: Mapping[str, str] | None = None, 
         raise EnvironmentProblem(
             f"{FLAG} {ref}: not running in a Kubernetes pod (KUBERNETES_SERVICE_HOST/PORT unset); "
             "use -f with a file, or run in-cluster"
-        )
+        ).naming("configmap_data")
     if not port.isdigit():
-        raise EnvironmentProblem(f"{FLAG} {ref}: KUBERNETES_SERVICE_PORT {port!r:.40} is not a port number")
+        raise EnvironmentProblem(f"{FLAG} {ref}: KUBERNETES_SERVICE_PORT {port!r:.40} is not a port number").naming(
+            "configmap_data"
+        )
     sa_dir = env.get("GPUSCOPE_SERVICEACCOUNT_DIR") or SERVICEACCOUNT_DIR
     server = ApiServer(host, int(port), sa_dir)
     url_host = f"[{host}]" if ":" in host else host
@@ -79,30 +81,34 @@ def read_configmap_csv(ref: ConfigMapRef, env: Mapping[str, str] | None = None, 
             raise EnvironmentProblem(
                 f"{FLAG} {ref}: cannot read the service-account token or CA in {sa_dir}: {exc}; "
                 "mount the pod's service account (automountServiceAccountToken)"
-            ) from None
+            ).naming("configmap_data") from None
         if exc.reason == "bad_response":
             raise UsageError(
                 f"{FLAG} {ref}: the API server answer is over {MAX_BYTES} bytes; this is not a ConfigMap"
-            ) from None
+            ).naming("configmap_data") from None
         raise EnvironmentProblem(
             f"{FLAG} {ref}: cannot read it from the API server at {url_host}:{port}: {exc}"
-        ) from None
+        ).naming("configmap_data") from None
     if status != 200:
-        raise UsageError(f"{FLAG} {ref}: {_http_problem(status)}")
+        raise UsageError(f"{FLAG} {ref}: {_http_problem(status)}").naming("configmap_data")
     try:
         document = json.loads(body)
     except RecursionError:
-        raise UsageError(f"{FLAG} {ref}: the API server answer nests deeper than any ConfigMap; not read") from None
+        raise UsageError(f"{FLAG} {ref}: the API server answer nests deeper than any ConfigMap; not read").naming(
+            "configmap_data"
+        ) from None
     except ValueError:
-        raise UsageError(f"{FLAG} {ref}: the API server answer is not a ConfigMap object") from None
+        raise UsageError(f"{FLAG} {ref}: the API server answer is not a ConfigMap object").naming(
+            "configmap_data"
+        ) from None
     data = document.get("data") if isinstance(document, dict) else None
     if not isinstance(document, dict) or not isinstance(data, dict | None):
-        raise UsageError(f"{FLAG} {ref}: the API server answer is not a ConfigMap object")
+        raise UsageError(f"{FLAG} {ref}: the API server answer is not a ConfigMap object").naming("configmap_data")
     text = (data or {}).get(DATA_KEY)
     if not isinstance(text, str) or not text.strip():
         raise UsageError(
             f"{FLAG} {ref}: the ConfigMap has no {DATA_KEY!r} key; put the collectors CSV under data.{DATA_KEY}"
-        )
+        ).naming("configmap_data")
     return text
 
 

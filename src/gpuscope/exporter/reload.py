@@ -21,6 +21,7 @@ from gpuscope.errors import GpuscopeError
 from gpuscope.exporter.filewatch import FileWatch
 from gpuscope.exporter.runtime import NodeRuntime
 from gpuscope.fields.collectors import CollectorSet
+from gpuscope.flagnames import flag_names
 
 if TYPE_CHECKING:  # the web config is loaded (by the caller's load_web) only with --web-config-file
     from gpuscope.httpd.webconfig import WebConfig
@@ -90,7 +91,9 @@ class Reloader:
         except GpuscopeError as exc:
             for runtime in self.runtimes:
                 runtime.reload_failed()
-            log.error("%s, keeping the previous configuration: %s", failed, exc)
+            # The library names -m or the web config by its parameter; the user set a flag, and reads it here as at
+            # start-up, where the CLI words the same error.
+            log.error("%s, keeping the previous configuration: %s", failed, exc.worded(flag_names("exporter")))
             return False
         applied = self._clock()
         for runtime in self.runtimes:

@@ -89,9 +89,11 @@ def load_web_config(path: str) -> WebConfig:
     try:
         text = read_text(path, "web config file")
     except MissingFile:
-        raise UsageError(f"cannot read web config file {path} (--web-config-file): No such file or directory") from None
+        raise UsageError(f"cannot read web config file {path} ({{web_config_file}}): No such file or directory").naming(
+            "web_config_file"
+        ) from None
     except UsageError as exc:
-        raise UsageError(f"{exc} (--web-config-file)") from None
+        raise UsageError(f"{exc.template} ({{web_config_file}})").naming(*exc.refs, "web_config_file") from None
     return _Reader(path).config(text)
 
 

@@ -362,8 +362,8 @@ def _body(endpoint: Endpoint, call: Call[Any], limits: Limits, status: int, reas
     if status == _UNAUTHORIZED:
         raise ApiUnusable(
             where,
-            "answered 401 Unauthorized: pass --basic-auth-user and --basic-auth-password-file, or --bearer-token-file",
-        )
+            "answered 401 Unauthorized: pass {basic_auth_user} and {basic_auth_password_file}, or {bearer_token_file}",
+        ).naming("basic_auth_user", "basic_auth_password_file", "bearer_token_file")
     if status == _FORBIDDEN:
         raise ApiUnusable(where, f"answered 403 Forbidden: these credentials may not read {call.path}")
     if status == _OK and call.json_body is not None and not content.strip():

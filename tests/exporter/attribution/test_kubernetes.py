@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -191,10 +192,16 @@ def test_kubelet_restart_on_the_same_socket(make: RuntimeFactory, kubelet: Kubel
     assert [s["pod"] for s in info_series(scrape(runtime, clock))] == ["after-restart"]
 
 
-def test_missing_socket_is_reported_not_fatal(make: RuntimeFactory, tmp_path: Path) -> None:
+def test_missing_socket_is_reported_not_fatal(
+    make: RuntimeFactory, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     settings = WorkloadSettings(kubernetes=True, socket_path=str(tmp_path / "none.sock"))
     runtime, _, clock = make(gpus=1, workloads=settings)
-    runtime.collect()
+    with caplog.at_level(logging.WARNING):
+        runtime.collect()
+    # the exporter's own log names the flag that sets the socket (the library names the parameter)
+    (said,) = [r.getMessage() for r in caplog.records if "no pod attribution from the kubelet" in r.getMessage()]
+    assert f"kubelet socket {tmp_path / 'none.sock'} not found (--pod-resources-kubelet-socket): mount" in said
     text = scrape(runtime, clock)
     assert "gpuscope_exporter_kubelet_up 0\n" in text
     assert "DCGM_FI_DEV_GPU_TEMP{" in text and info_series(text) == []

@@ -13,6 +13,7 @@ import os
 
 import grpc
 
+from gpuscope.errors import GpuscopeError
 from gpuscope.exporter.attribution.dra import PodClaim
 from gpuscope.exporter.attribution.podresources import api_pb2
 from gpuscope.exporter.attribution.resolve import DEFAULT_SOCKET, PodDevice
@@ -23,8 +24,9 @@ LIST_METHOD = "/v1.PodResourcesLister/List"
 _MAX_MESSAGE = 16 * 1024 * 1024  # a busy node's List reply can pass gRPC's 4 MiB default
 
 
-class KubeletError(Exception):
-    """The kubelet could not be asked this collection; the message says why in one line."""
+class KubeletError(GpuscopeError):
+    """The kubelet could not be asked this collection; the message says why in one line (the socket by its
+    parameter's name: the attribution source logs it by the exporter's flag)."""
 
 
 class KubeletClient:
@@ -46,9 +48,9 @@ class KubeletClient:
         if not os.path.exists(self.socket_path):
             self.close()
             raise KubeletError(
-                f"kubelet socket {self.socket_path} not found (--pod-resources-kubelet-socket): mount the host's "
+                f"kubelet socket {self.socket_path} not found ({{pod_resources_kubelet_socket}}): mount the host's "
                 "/var/lib/kubelet/pod-resources into the exporter"
-            )
+            ).naming("pod_resources_kubelet_socket")
         if self._channel is None:
             self._dial()
         try:

@@ -39,6 +39,7 @@ from gpuscope.exporter.attribution.resolve import (
     WorkloadStatus,
     resolve,
 )
+from gpuscope.flagnames import flag_names
 
 # The kubelet client (gRPC, ~10 MiB) and the API server watch are imported only when -k and the flags that use them
 # are on: an exporter without them never loads either (tests/exporter/test_import_weight.py).
@@ -252,7 +253,8 @@ class WorkloadSource:
             self._errors_total += 1
             if str(exc) != self._kubelet_problem:
                 self._kubelet_problem = str(exc)
-                log.warning("no pod attribution from the kubelet: %s", exc)
+                # by the flag that sets the socket, as the CLI would word it
+                log.warning("no pod attribution from the kubelet: %s", exc.worded(flag_names("exporter")))
             if self._failures >= KUBELET_GRACE:
                 self._pods, self._claims = [], []
             return False
