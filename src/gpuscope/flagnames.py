@@ -23,6 +23,7 @@ _ACCESS = {  # the Prometheus access flags (prom/access.py)
 FLAG_NAMES: Mapping[str, Mapping[str, str]] = MappingProxyType(
     {
         "report": {  # report/collect.py ReportRequest
+            "attribution": "--attribution",
             "start": "--from",
             "end": "--to",
             "range": "--from/--to",

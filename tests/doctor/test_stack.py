@@ -239,7 +239,9 @@ def test_replica_b_down(stack: UpStack) -> None:
     report = expect(stack, {"ha-pair": "FAIL"}, "prometheus-down b")
     assert "does not answer" in summary(report, "ha-pair")
     # without --replica-b, replica A's scrape of its peer says the same
-    alone = until(lambda: audited(stack, replica_b=False), {"ha-pair": "FAIL"}, what="B down, seen from A")
+    alone = until(
+        lambda: audited(stack, replica_b=False), {"ha-pair": "FAIL"}, what="B down, seen from A", among=FLEET_CHECKS
+    )
     assert summary(alone, "ha-pair").startswith("1 of 2 Prometheus servers down")
     stack.clear()
     expect(stack, CLEAN, "replica B back")

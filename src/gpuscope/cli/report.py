@@ -13,6 +13,7 @@ import typer
 
 from gpuscope.cli._app import app
 from gpuscope.errors import UsageError
+from gpuscope.flagnames import flag_names
 
 _RELATIVE = re.compile(r"^now(?:-([0-9]{1,12})([smhd]))?$")  # ASCII digits, few: int() refuses 4,300+
 _UNIT = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -166,11 +167,14 @@ def report_command(
             "(add --gpu-hour-cost 'MODEL=PRICE' for each)",
             err=True,
         )
-    scraped = f", {report.scrape_interval}s scrape interval ({report.scrape_source})" if report.tier == "raw" else ""
+    flags = flag_names("report")  # a figure "given" was given by its flag
+    source = flags["scrape_interval"] if report.scrape_source == "given" else report.scrape_source
+    scraped = f", {report.scrape_interval}s scrape interval ({source})" if report.tier == "raw" else ""
     # the size of the file on disk: the bytes read from Prometheus, said alone, were taken for it
     written = os.stat(output).st_size
     typer.echo(
         f"{output}: {written:,} bytes, {len(report.rows)} groups, {report.tier} tier ({report.step}s steps{scraped}), "
-        f"{report.attribution.summary()}; read {report.bytes_fetched:,} bytes from Prometheus in "
+        f"{report.attribution.summary(given=flags['attribution'])}; read {report.bytes_fetched:,} bytes from "
+        "Prometheus in "
         f"{report.query_count} queries"
     )

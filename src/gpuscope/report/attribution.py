@@ -59,8 +59,9 @@ class Attribution:
     def description(self) -> str:
         return DESCRIPTION[self.dialect]
 
-    def summary(self) -> str:
-        how = "detected" if self.detected else "given"
+    def summary(self, given: str = "given") -> str:
+        """One line; ``given`` says how a form not detected was given (the CLI: by its flag)."""
+        how = "detected" if self.detected else given
         keyed = f"; GPUs by their {self.uuid_label} label" if self.uuid_label != "UUID" else ""
         return f"attribution {self.dialect} ({how}): {self.description}{keyed}"
 
